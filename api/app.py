@@ -1,0 +1,54 @@
+"""The Litestar application factory: `create_app(settings)`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+
+from api.controllers.me import MeController
+from api.controllers.system import DevJwksController, SystemController
+from api.errors import EXCEPTION_HANDLERS
+from api.guards import provide_access, provide_caller, provide_resources
+from api.middleware import trace_middleware
+from api.resources import Resources, open_resources
+from core.logging import configure_logging
+from core.settings import Settings
+
+MAX_BODY_BYTES = 256 * 1024
+
+
+def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
+    """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
+    configure_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        owned = resources is None
+        app.state.resources = resources if resources is not None else await open_resources(settings)
+        try:
+            yield
+        finally:
+            if owned:
+                await app.state.resources.close()
+
+    handlers: list = [SystemController, MeController]
+    if settings.auth_mode == "dev":
+        handlers.append(DevJwksController)
+    return Litestar(
+        route_handlers=handlers,
+        lifespan=[lifespan],
+        dependencies={
+            "resources": Provide(provide_resources),
+            "caller": Provide(provide_caller),
+            "access": Provide(provide_access),
+        },
+        middleware=[trace_middleware],
+        exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema"),
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=False,
+    )

@@ -1,0 +1,156 @@
+"""The `spotter` command line: serve, migrate, seed-demo, dev-token, demo, reindex, snapshot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from core.settings import Settings, SettingsError, load_settings
+
+
+def _settings() -> Settings:
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        print(f"spotter: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from core import migrations
+    from core.embedded import embedded_services
+
+    with embedded_services(_settings(), redis=False) as settings:
+        assert settings.database_url
+        migrations.upgrade(settings.database_url)
+    print("migrated to head")
+    return 0
+
+
+async def _seed(settings: Settings, members: int | None) -> None:
+    from core.database import Database
+    from gym.demo_tenancy import seed_demo_tenancy
+
+    assert settings.database_url
+    db = Database(settings.database_url)
+    try:
+        async with db.owner() as session:
+            await seed_demo_tenancy(session)
+    finally:
+        await db.dispose()
+
+
+def cmd_seed_demo(args: argparse.Namespace) -> int:
+    from core.embedded import embedded_services
+
+    with embedded_services(_settings(), redis=False) as settings:
+        asyncio.run(_seed(settings, args.members))
+    print("demo gym seeded")
+    return 0
+
+
+async def _token_for(settings: Settings, email: str, ttl: int) -> str | None:
+    from sqlalchemy import text
+
+    from api.auth import DevKeys
+    from core.database import Database
+
+    assert settings.database_url
+    db = Database(settings.database_url)
+    try:
+        async with db.owner() as session:
+            clerk_id = await session.scalar(text("SELECT clerk_id FROM users WHERE lower(email) = lower(:e)"),
+                                            {"e": email})
+    finally:
+        await db.dispose()
+    if clerk_id is None:
+        return None
+    return DevKeys(settings.data_dir).sign(sub=clerk_id, email=email, ttl_seconds=ttl)
+
+
+def cmd_dev_token(args: argparse.Namespace) -> int:
+    from core.embedded import embedded_services
+
+    settings = _settings()
+    if settings.auth_mode != "dev":
+        print("spotter: dev-token needs AUTH_MODE=dev", file=sys.stderr)
+        return 2
+    with embedded_services(settings, redis=False) as resolved:
+        token = asyncio.run(_token_for(resolved, args.email, args.ttl))
+    if token is None:
+        print(f"spotter: no user with email {args.email} (run `spotter seed-demo`?)", file=sys.stderr)
+        return 2
+    print(token)
+    return 0
+
+
+def _serve(settings: Settings, host: str, port: int, banner: str | None = None) -> None:
+    import uvicorn
+
+    from api.app import create_app
+
+    app = create_app(settings)
+    if banner:
+        print(banner, flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from core.embedded import embedded_services
+
+    with embedded_services(_settings()) as settings:
+        _serve(settings, args.host, args.port,
+               banner=f"Spotter listening on http://{args.host}:{args.port}  (health: /health, API docs: /schema)\n"
+                      "Get a dev token: spotter dev-token --email owner@harbor.test")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from core import migrations
+    from core.embedded import embedded_services
+
+    with embedded_services(_settings()) as settings:
+        assert settings.database_url
+        migrations.upgrade(settings.database_url)
+        asyncio.run(_seed(settings, args.members))
+        token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
+        base = f"http://{args.host}:{args.port}"
+        _serve(settings, args.host, args.port, banner=(
+            f"Spotter demo on {base}\n"
+            f"  health:   {base}/health\n  API docs: {base}/schema\n"
+            f"  console:  {base}/console/#token={token}\n"
+            f"  token:    {token}"))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spotter", description="Spotter staff copilot service")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(fn=cmd_serve)
+    sub.add_parser("migrate", help="alembic upgrade head").set_defaults(fn=cmd_migrate)
+    seed = sub.add_parser("seed-demo", help="create or refresh the demo gym")
+    seed.add_argument("--members", type=int, default=None)
+    seed.set_defaults(fn=cmd_seed_demo)
+    token = sub.add_parser("dev-token", help="print a dev-mode session token")
+    token.add_argument("--email", required=True)
+    token.add_argument("--ttl", type=int, default=8 * 3600)
+    token.set_defaults(fn=cmd_dev_token)
+    demo = sub.add_parser("demo", help="migrate, seed, serve, print the console URL")
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--members", type=int, default=None)
+    demo.set_defaults(fn=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.fn(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The one place errors become HTTP: `{"code", "message" (localized), "traceId"}` with a stable code."""
+
+from __future__ import annotations
+
+import structlog
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, NotFoundException, ValidationException
+
+from core.errors import ServiceError
+from core.i18n import error_message, resolve_locale
+
+log = structlog.get_logger("api.errors")
+
+_HTTP_CODES = {400: "validation_failed", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+               401: "token_missing", 403: "member_forbidden", 429: "rate_limited"}
+
+
+def request_locale(request: Request) -> str:
+    return resolve_locale(request.headers.get("x-locale"), request.headers.get("accept-language"))
+
+
+def trace_id_of(request: Request) -> str:
+    return str(request.scope.get("state", {}).get("trace_id", ""))
+
+
+def error_body(code: str, locale: str, trace_id: str, **params: object) -> dict:
+    return {"code": code, "message": error_message(code, locale, **params), "traceId": trace_id}
+
+
+def error_response(request: Request, code: str, status: int, **params: object) -> Response:
+    trace_id = trace_id_of(request)
+    return Response(error_body(code, request_locale(request), trace_id, **params), status_code=status,
+                    headers={"x-trace-id": trace_id})
+
+
+def handle_service_error(request: Request, exc: ServiceError) -> Response:
+    log.info("request.refused", code=exc.code, status=exc.status, detail=exc.detail)
+    params = dict(exc.params)
+    params.setdefault("detail", exc.detail or "")
+    return error_response(request, exc.code, exc.status, **params)
+
+
+def handle_validation(request: Request, exc: ValidationException) -> Response:
+    detail = exc.detail if isinstance(exc.detail, str) else "invalid request"
+    if isinstance(exc.extra, list) and exc.extra:
+        first = exc.extra[0]
+        if isinstance(first, dict):
+            detail = f"{first.get('key') or ''} {first.get('message') or ''}".strip() or detail
+    return error_response(request, "validation_failed", 400, detail=detail)
+
+
+def handle_http(request: Request, exc: HTTPException) -> Response:
+    code = _HTTP_CODES.get(exc.status_code, "internal" if exc.status_code >= 500 else "validation_failed")
+    return error_response(request, code, exc.status_code, detail=str(exc.detail))
+
+
+def handle_unexpected(request: Request, exc: Exception) -> Response:
+    log.exception("request.failed", error_type=type(exc).__name__)
+    return error_response(request, "internal", 500)
+
+
+EXCEPTION_HANDLERS = {
+    ServiceError: handle_service_error,
+    ValidationException: handle_validation,
+    NotFoundException: handle_http,
+    HTTPException: handle_http,
+    Exception: handle_unexpected,
+}

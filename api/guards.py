@@ -1,0 +1,72 @@
+"""Who is calling, and may they touch this org: guards run before any body is parsed.
+
+`require_caller` verifies the bearer token and loads the user; `require_org_member` reads the
+caller's membership in the path's org from the database (404 org_not_found, never a leak);
+`staff_only` refuses the member role (403 member_forbidden).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
+
+from api.resources import Resources
+from core.errors import Forbidden, NotFound, Unauthorized
+from core.tenancy import Caller, OrgAccess, find_org_access, find_user_by_clerk_id
+
+
+def resources_of(connection: ASGIConnection) -> Resources:
+    return connection.app.state.resources
+
+
+async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        raise Unauthorized("token_missing")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("token_invalid", detail="expected a Bearer token")
+    res = resources_of(connection)
+    claims = await res.verifier.verify(token.strip())
+    async with res.db.scope() as session:
+        caller = await find_user_by_clerk_id(session, claims.sub)
+    if caller is None:
+        raise Unauthorized("token_invalid", detail="unknown user")
+    connection.state.caller = caller
+
+
+async def require_org_member(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    if "caller" not in connection.state:
+        await require_caller(connection, handler)
+    caller: Caller = connection.state.caller
+    try:
+        org_id = uuid.UUID(str(connection.path_params.get("org_id", "")))
+    except ValueError:
+        raise NotFound("org_not_found") from None
+    async with resources_of(connection).db.scope(org_id=org_id, user_id=caller.user_id) as session:
+        access = await find_org_access(session, org_id, caller.user_id)
+    if access is None:
+        raise NotFound("org_not_found")
+    connection.state.access = access
+
+
+async def staff_only(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    if "access" not in connection.state:
+        await require_org_member(connection, handler)
+    access: OrgAccess = connection.state.access
+    if not access.is_staff:
+        raise Forbidden("member_forbidden")
+
+
+async def provide_caller(request: ASGIConnection) -> Caller:
+    return request.state.caller
+
+
+async def provide_access(request: ASGIConnection) -> OrgAccess:
+    return request.state.access
+
+
+async def provide_resources(request: ASGIConnection) -> Resources:
+    return resources_of(request)

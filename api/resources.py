@@ -1,0 +1,38 @@
+"""The long-lived clients a running service holds, built once from settings and handed to handlers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+from api.auth import DevKeys, JwtVerifier, build_verifier
+from core.database import Database
+from core.settings import Settings
+
+
+@dataclass
+class Resources:
+    settings: Settings
+    db: Database
+    redis: aioredis.Redis
+    verifier: JwtVerifier
+    dev_keys: DevKeys | None
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+        await self.db.dispose()
+
+
+async def open_resources(settings: Settings) -> Resources:
+    if not settings.database_url or not settings.redis_url:
+        raise RuntimeError("DATABASE_URL and REDIS_URL must be resolved before the app starts "
+                           "(`spotter serve` starts embedded servers when they are unset)")
+    verifier, dev_keys = build_verifier(settings)
+    return Resources(
+        settings=settings,
+        db=Database(settings.database_url),
+        redis=aioredis.from_url(settings.redis_url, decode_responses=True),
+        verifier=verifier,
+        dev_keys=dev_keys,
+    )

@@ -1,0 +1,84 @@
+"""Database engines, the declarative Base, and tenancy-scoped sessions.
+
+Two engines: the *owner* engine (migrations, seeding, maintenance) and the *app* engine, whose
+connections run as the non-owner role `spotter_app`, so Postgres row-level security applies to every
+query the service makes. `Database.scope(org_id=..., user_id=...)` opens a transaction with
+`SET LOCAL app.org_id` / `app.user_id`; a query that forgets its org filter sees nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy import MetaData, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase
+
+APP_ROLE = "spotter_app"
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Base of every mapped table; the schema itself comes from Alembic, never create_all."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+def make_engine(url: str, *, role: str | None = None, pool_size: int = 10) -> AsyncEngine:
+    """An asyncpg engine; with `role`, every connection starts as that role (SET ROLE at login)."""
+    connect_args: dict = {"server_settings": {"application_name": "spotter"}}
+    if role:
+        connect_args["server_settings"]["role"] = role
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False,
+                               connect_args=connect_args)
+
+
+class Database:
+    """The service's handle on Postgres: app engine (RLS-bound) plus owner engine for maintenance."""
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = url
+        self.app_engine = make_engine(url, role=APP_ROLE, pool_size=pool_size)
+        self._owner_engine: AsyncEngine | None = None
+        self.sessions = async_sessionmaker(self.app_engine, expire_on_commit=False)
+
+    @property
+    def owner_engine(self) -> AsyncEngine:
+        if self._owner_engine is None:
+            self._owner_engine = make_engine(self.url, pool_size=2)
+        return self._owner_engine
+
+    @asynccontextmanager
+    async def scope(self, *, org_id: uuid.UUID | None = None,
+                    user_id: uuid.UUID | None = None) -> AsyncIterator[AsyncSession]:
+        """One transaction as the app role, with the tenancy settings RLS policies read."""
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                text("SELECT set_config('app.org_id', :org, true), set_config('app.user_id', :user, true)"),
+                {"org": str(org_id) if org_id else "", "user": str(user_id) if user_id else ""},
+            )
+            yield session
+
+    @asynccontextmanager
+    async def owner(self) -> AsyncIterator[AsyncSession]:
+        """One transaction as the schema owner (bypasses RLS): seeding and maintenance only."""
+        async with AsyncSession(self.owner_engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    async def ping(self) -> bool:
+        async with self.app_engine.connect() as conn:
+            return (await conn.scalar(text("SELECT 1"))) == 1
+
+    async def dispose(self) -> None:
+        await self.app_engine.dispose()
+        if self._owner_engine is not None:
+            await self._owner_engine.dispose()

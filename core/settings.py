@@ -1,0 +1,104 @@
+"""Settings: the only place that reads the environment.
+
+`load_settings()` reads it once at start-up; everything else receives a `Settings` instance.
+Invalid values fail with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class SettingsError(RuntimeError):
+    """A setting is missing or invalid; the message names the variable."""
+
+
+class Settings(BaseSettings):
+    """Every knob of the service, read from environment variables of the same (upper-case) name."""
+
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore", frozen=True)
+
+    app_env: Literal["development", "test", "production"] = "development"
+    database_url: str | None = None
+    redis_url: str | None = None
+    data_dir: Path = Path(".spotter")
+
+    auth_mode: Literal["dev", "clerk"] = "dev"
+    clerk_jwks_url: str | None = None
+    clerk_issuer: str | None = None
+    clerk_authorized_parties: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
+    agent_model_provider: Literal["anthropic", "offline"] = "anthropic"
+    anthropic_api_key: str | None = None
+    anthropic_base_url: str | None = None
+    agent_model: str = "claude-sonnet-4-6"
+    summarizer_model: str = "claude-haiku-4-5"
+    # Extra or overriding prices: {"model-id": {"input": 3.0, "output": 15.0}} in USD per million tokens.
+    model_prices: dict[str, dict[str, float]] = Field(default_factory=dict)
+
+    voyage_api_key: str | None = None
+    voyage_base_url: str | None = None
+    sentry_dsn: str | None = None
+    posthog_api_key: str | None = None
+    posthog_host: str = "https://us.i.posthog.com"
+
+    pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
+    storage_snapshot_schedule: bool = False
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    @field_validator("database_url")
+    @classmethod
+    def _asyncpg_url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if value.startswith("postgres://"):
+            value = "postgresql://" + value.removeprefix("postgres://")
+        if value.startswith("postgresql://"):
+            value = "postgresql+asyncpg://" + value.removeprefix("postgresql://")
+        if not value.startswith("postgresql+asyncpg://"):
+            raise ValueError("must be a postgresql:// URL")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("must be a redis://, rediss:// or unix:// URL")
+        return value
+
+    @field_validator("clerk_authorized_parties", mode="before")
+    @classmethod
+    def _split_parties(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @property
+    def is_production(self) -> bool:
+        return self.app_env == "production"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the environment (plus explicit overrides) and validate; raise SettingsError naming the variable."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise SettingsError(f"invalid settings: {problems}") from None
+    if settings.auth_mode == "clerk" and not settings.clerk_jwks_url:
+        raise SettingsError("invalid settings: CLERK_JWKS_URL is required when AUTH_MODE=clerk")
+    if settings.auth_mode == "clerk" and not settings.clerk_issuer:
+        raise SettingsError("invalid settings: CLERK_ISSUER is required when AUTH_MODE=clerk")
+    return settings

@@ -1,0 +1,119 @@
+"""Organizations, users and memberships: who belongs to which gym, in which role."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from sqlalchemy import BigInteger, ForeignKey, String, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+Role = Literal["owner", "admin", "coach", "front_desk", "member"]
+ROLES: tuple[Role, ...] = ("owner", "admin", "coach", "front_desk", "member")
+STAFF_ROLES: frozenset[str] = frozenset({"owner", "admin", "coach", "front_desk"})
+TIER_CAPS_USD_MICROS: dict[str, int] = {"lite": 1_000_000, "pro": 5_000_000, "elite": 25_000_000}
+
+
+class Organization(Base):
+    __tablename__ = "organizations"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    name: Mapped[str] = mapped_column(String(200))
+    slug: Mapped[str] = mapped_column(String(100), unique=True)
+    tier: Mapped[str] = mapped_column(String(10), default="lite")
+    ai_daily_budget_usd_micros: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    locale: Mapped[str] = mapped_column(String(8), default="en")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    clerk_id: Mapped[str] = mapped_column(String(200), unique=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class Membership(Base):
+    __tablename__ = "memberships"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(20), default="active")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The authenticated user behind a request."""
+
+    user_id: uuid.UUID
+    clerk_id: str
+    email: str
+    name: str
+
+
+@dataclass(frozen=True)
+class OrgAccess:
+    """A caller's active membership in one org, with what the agent needs to know about the org."""
+
+    org_id: uuid.UUID
+    org_name: str
+    tier: str
+    timezone: str
+    locale: str
+    budget_override_usd_micros: int | None
+    role: str
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in STAFF_ROLES
+
+    @property
+    def daily_cap_usd_micros(self) -> int:
+        """-1 means unmetered."""
+        if self.budget_override_usd_micros is not None:
+            return self.budget_override_usd_micros
+        return TIER_CAPS_USD_MICROS.get(self.tier, TIER_CAPS_USD_MICROS["lite"])
+
+
+async def find_user_by_clerk_id(session: AsyncSession, clerk_id: str) -> Caller | None:
+    user = await session.scalar(select(User).where(User.clerk_id == clerk_id))
+    if user is None:
+        return None
+    return Caller(user_id=user.id, clerk_id=user.clerk_id, email=user.email, name=user.name)
+
+
+async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> OrgAccess | None:
+    """The caller's active membership in `org_id`, read from the database (never from the token)."""
+    row = (await session.execute(
+        select(Organization, Membership.role)
+        .join(Membership, Membership.org_id == Organization.id)
+        .where(Organization.id == org_id, Membership.user_id == user_id, Membership.status == "active")
+    )).first()
+    if row is None:
+        return None
+    org, role = row
+    return OrgAccess(org_id=org.id, org_name=org.name, tier=org.tier, timezone=org.timezone, locale=org.locale,
+                     budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
+
+
+async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[dict]:
+    """The user's active memberships across orgs, for GET /me."""
+    rows = (await session.execute(
+        select(Organization.id, Organization.name, Membership.role)
+        .join(Membership, Membership.org_id == Organization.id)
+        .where(Membership.user_id == user_id, Membership.status == "active")
+        .order_by(Organization.name)
+    )).all()
+    return [{"orgId": str(org_id), "orgName": name, "role": role} for org_id, name, role in rows]

@@ -1,0 +1,70 @@
+"""Row-level security backs up every query filter: no org set → no rows; another org → none of ours."""
+
+import uuid
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+
+async def _conversation(db, org, user) -> uuid.UUID:
+    conv_id = uuid.uuid4()
+    async with db.owner() as session:
+        await session.execute(text("INSERT INTO conversations (id, org_id, user_id, title) VALUES (:i, :o, :u, 't')"),
+                              {"i": conv_id, "o": org.id, "u": user.id})
+    return conv_id
+
+
+async def test_no_org_set_sees_no_rows(db, factory) -> None:
+    org = await factory.org()
+    user = await factory.user(org)
+    await _conversation(db, org, user)
+    async with db.scope() as session:
+        count = await session.scalar(text("SELECT count(*) FROM conversations"))
+        memberships = await session.scalar(text("SELECT count(*) FROM memberships"))
+    assert count == 0
+    assert memberships == 0
+
+
+async def test_other_org_sees_none_of_this_orgs_rows(db, factory) -> None:
+    org_a, org_b = await factory.org(), await factory.org()
+    user_a = await factory.user(org_a)
+    conv = await _conversation(db, org_a, user_a)
+    async with db.scope(org_id=org_b.id) as session:
+        unfiltered = (await session.execute(text("SELECT id FROM conversations"))).scalars().all()
+        by_id = await session.scalar(text("SELECT count(*) FROM conversations WHERE id = :i"), {"i": conv})
+    assert conv not in unfiltered
+    assert by_id == 0
+    async with db.scope(org_id=org_a.id) as session:
+        own = await session.scalar(text("SELECT count(*) FROM conversations WHERE id = :i"), {"i": conv})
+    assert own == 1
+
+
+async def test_writing_a_row_for_another_org_is_refused(db, factory) -> None:
+    org_a, org_b = await factory.org(), await factory.org()
+    user_a = await factory.user(org_a)
+    with pytest.raises(DBAPIError, match="row-level security"):
+        async with db.scope(org_id=org_b.id) as session:
+            await session.execute(text("INSERT INTO conversations (org_id, user_id) VALUES (:o, :u)"),
+                                  {"o": org_a.id, "u": user_a.id})
+
+
+async def test_app_connections_run_as_the_non_owner_role(db) -> None:
+    async with db.scope() as session:
+        who = await session.scalar(text("SELECT current_user"))
+        bypass = await session.scalar(text("SELECT rolbypassrls OR rolsuper FROM pg_roles WHERE rolname = current_user"))
+    assert who == "spotter_app"
+    assert bypass is False
+
+
+async def test_user_sees_own_memberships_across_orgs_only(db, factory) -> None:
+    org_a, org_b = await factory.org(), await factory.org()
+    user = await factory.user(org_a, "coach")
+    await factory.join(user, org_b, "admin")
+    stranger = await factory.user(org_a, "owner")
+    async with db.scope(user_id=user.id) as session:
+        mine = (await session.execute(text("SELECT org_id FROM memberships"))).scalars().all()
+        orgs = (await session.execute(text("SELECT id FROM organizations"))).scalars().all()
+    assert sorted(mine) == sorted([org_a.id, org_b.id])
+    assert set(orgs) == {org_a.id, org_b.id}
+    assert stranger.id != user.id
