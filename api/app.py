@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
+from litestar.static_files import create_static_files_router
 
+from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.system import DevJwksController, SystemController
 from api.errors import EXCEPTION_HANDLERS
 from api.guards import provide_access, provide_caller, provide_resources
 from api.middleware import trace_middleware
 from api.resources import Resources, open_resources
+from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
 from core.settings import Settings
 
 MAX_BODY_BYTES = 256 * 1024
+CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 
 
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
@@ -35,7 +40,11 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             if owned:
                 await app.state.resources.close()
 
-    handlers: list = [SystemController, MeController]
+    handlers: list = [
+        SystemController, MeController, AgentController,
+        create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
+        create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
+    ]
     if settings.auth_mode == "dev":
         handlers.append(DevJwksController)
     return Litestar(

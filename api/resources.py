@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from agent.service import AgentServices, build_agent
 from api.auth import DevKeys, JwtVerifier, build_verifier
 from core.database import Database
 from core.settings import Settings
@@ -18,8 +19,10 @@ class Resources:
     redis: aioredis.Redis
     verifier: JwtVerifier
     dev_keys: DevKeys | None
+    agent: AgentServices
 
     async def close(self) -> None:
+        await self.agent.close()
         await self.redis.aclose()
         await self.db.dispose()
 
@@ -29,10 +32,7 @@ async def open_resources(settings: Settings) -> Resources:
         raise RuntimeError("DATABASE_URL and REDIS_URL must be resolved before the app starts "
                            "(`spotter serve` starts embedded servers when they are unset)")
     verifier, dev_keys = build_verifier(settings)
-    return Resources(
-        settings=settings,
-        db=Database(settings.database_url),
-        redis=aioredis.from_url(settings.redis_url, decode_responses=True),
-        verifier=verifier,
-        dev_keys=dev_keys,
-    )
+    db = Database(settings.database_url)
+    redis = aioredis.from_url(settings.redis_url, decode_responses=True)
+    return Resources(settings=settings, db=db, redis=redis, verifier=verifier, dev_keys=dev_keys,
+                     agent=build_agent(settings, db, redis))

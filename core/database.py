@@ -11,8 +11,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 
-from sqlalchemy import MetaData, text
+from sqlalchemy import DateTime, MetaData, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -31,6 +32,7 @@ class Base(DeclarativeBase):
     """Base of every mapped table; the schema itself comes from Alembic, never create_all."""
 
     metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: DateTime(timezone=True)}  # every timestamp is timestamptz
 
 
 def make_engine(url: str, *, role: str | None = None, pool_size: int = 10) -> AsyncEngine:

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     agent_model_provider: Literal["anthropic", "offline"] = "anthropic"
     anthropic_api_key: str | None = None
     anthropic_base_url: str | None = None
+    anthropic_max_retries: int = Field(default=2, ge=0, le=10)
+    anthropic_timeout: float = Field(default=120.0, gt=0)
+    agent_max_tokens: int = Field(default=4096, ge=256, le=64000)
     agent_model: str = "claude-sonnet-4-6"
     summarizer_model: str = "claude-haiku-4-5"
     # Extra or overriding prices: {"model-id": {"input": 3.0, "output": 15.0}} in USD per million tokens.

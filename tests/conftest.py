@@ -19,6 +19,7 @@ from core.database import Database
 from core.embedded import EmbeddedPostgres, EmbeddedRedis
 from core.settings import Settings, load_settings
 from tests.factories import Factory
+from tests.fakes.anthropic_server import FakeAnthropic
 from tests.servers import ThreadedServer
 
 FORBIDDEN_HOSTS = ("anthropic.com", "voyageai.com", "posthog.com", "sentry.io")
@@ -68,8 +69,17 @@ def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis:
 
 
 @pytest.fixture(scope="session")
-def app_settings(base_settings: Settings) -> Settings:
-    return base_settings
+def fake_model() -> Iterator[FakeAnthropic]:
+    """The fake Anthropic Messages API every app under test talks to (real HTTP, real SDK)."""
+    fake = FakeAnthropic().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="session")
+def app_settings(base_settings: Settings, fake_model: FakeAnthropic) -> Settings:
+    return base_settings.model_copy(update={"anthropic_api_key": "sk-test-fake", "anthropic_base_url": fake_model.url,
+                                            "anthropic_max_retries": 0})
 
 
 @pytest.fixture(scope="session")

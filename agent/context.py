@@ -1,0 +1,87 @@
+"""Request building with prompt caching: tools → static prompt → org context (1 h each) → messages.
+
+The parts that change every turn (page context, ambient context, the turn's clock) ride as leading text blocks
+of the new user message, so the cached prefix stays stable; the last block of the last message carries the
+4th breakpoint.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime
+from typing import Any
+
+from agent.model import ModelRequest
+from agent.prompts import STATIC_SYSTEM_PROMPT
+from core.tenancy import Caller, OrgAccess
+from tools.registry import ToolSpec
+
+CACHE_1H = {"type": "ephemeral", "ttl": "1h"}
+CACHE_5M = {"type": "ephemeral"}
+CONTEXT_TAGS = ("<turn_context>", "<page_context>", "<ambient_context>", "<conversation_summary>")
+
+
+def org_context(access: OrgAccess) -> str:
+    """Stable per org (no clock, no caller), so it caches across the org's staff."""
+    return (f"<org_context>\nGym: {access.org_name}\nTier: {access.tier}\nTimezone: {access.timezone}\n"
+            f"Default locale: {access.locale}\n</org_context>")
+
+
+def turn_context(access: OrgAccess, caller: Caller, locale: str, now: datetime) -> str:
+    from zoneinfo import ZoneInfo
+
+    local = now.astimezone(ZoneInfo(access.timezone))
+    return (f"<turn_context>\nNow: {local.strftime('%A %Y-%m-%d %H:%M')} ({access.timezone})\n"
+            f"Caller: {caller.name} ({access.role})\nReply locale: {locale}\n</turn_context>")
+
+
+def user_turn_content(text: str, *, turn: str, page_context: dict | None, ambient: str | None) -> list[dict]:
+    """The persisted content of a new user turn: context blocks first, the user's words last."""
+    blocks = [{"type": "text", "text": turn}]
+    if page_context:
+        blocks.append({"type": "text", "text": "<page_context>\n" + json.dumps(page_context, ensure_ascii=False,
+                                                                               sort_keys=True)[:4000]
+                       + "\n</page_context>"})
+    if ambient:
+        blocks.append({"type": "text", "text": ambient})
+    blocks.append({"type": "text", "text": text})
+    return blocks
+
+
+def user_text(content: Any) -> str:
+    """What the person typed, without our context blocks."""
+    if isinstance(content, str):
+        return content
+    texts = [b.get("text", "") for b in content if b.get("type") == "text"
+             and not b.get("text", "").startswith(CONTEXT_TAGS)]
+    return "\n".join(texts)
+
+
+def tool_definitions(specs: list[ToolSpec]) -> list[dict[str, Any]]:
+    tools = [spec.to_anthropic() for spec in specs]
+    if tools:
+        tools[-1] = {**tools[-1], "cache_control": CACHE_1H}
+    return tools
+
+
+def with_cached_tail(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of the messages whose last block carries the 4th (5-minute) breakpoint."""
+    out = copy.deepcopy(messages)
+    if not out:
+        return out
+    last = out[-1]
+    if isinstance(last["content"], str):
+        last["content"] = [{"type": "text", "text": last["content"]}]
+    if last["content"]:
+        last["content"][-1] = {**last["content"][-1], "cache_control": CACHE_5M}
+    return out
+
+
+def build_request(*, model: str, specs: list[ToolSpec], access: OrgAccess, messages: list[dict[str, Any]],
+                  max_tokens: int, tools_cache: list[dict[str, Any]] | None = None) -> ModelRequest:
+    system = [{"type": "text", "text": STATIC_SYSTEM_PROMPT, "cache_control": CACHE_1H},
+              {"type": "text", "text": org_context(access), "cache_control": CACHE_1H}]
+    return ModelRequest(model=model, system=system,
+                        tools=tools_cache if tools_cache is not None else tool_definitions(specs),
+                        messages=with_cached_tail(messages), max_tokens=max_tokens)

@@ -1,0 +1,123 @@
+"""The conversation store: conversations, their messages (Anthropic content blocks), and replay reads."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, func, insert, select, update
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+
+class Conversation(Base):
+    __tablename__ = "conversations"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    user_id: Mapped[uuid.UUID]
+    title: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class Message(Base):
+    __tablename__ = "conversation_messages"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    conversation_id: Mapped[uuid.UUID]
+    seq: Mapped[int]
+    role: Mapped[str] = mapped_column(String(20))
+    content: Mapped[list[dict[str, Any]]] = mapped_column(JSONB(none_as_null=True))
+    page_context: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    stop_reason: Mapped[str | None] = mapped_column(String(40))
+    usage: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
+                 conversation_id: uuid.UUID | None = None) -> Conversation:
+    conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id)
+    session.add(conversation)
+    await session.flush()
+    return conversation
+
+
+async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
+                    user_id: uuid.UUID) -> Conversation | None:
+    """The conversation if it belongs to this user in this org (anyone else: None → 404)."""
+    return await session.scalar(select(Conversation).where(
+        Conversation.id == conversation_id, Conversation.org_id == org_id, Conversation.user_id == user_id))
+
+
+async def append(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]], *,
+                 page_context: dict | None = None, stop_reason: str | None = None, usage: dict | None = None,
+                 message_id: uuid.UUID | None = None) -> uuid.UUID:
+    """Append a message at the next seq (the turn lock serializes writers of one conversation)."""
+    message_id = message_id or uuid.uuid4()
+    next_seq = (select(func.coalesce(func.max(Message.seq), 0) + 1)
+                .where(Message.conversation_id == conversation.id).scalar_subquery())
+    await session.execute(insert(Message).values(
+        id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
+        content=content, page_context=page_context, stop_reason=stop_reason, usage=usage))
+    await session.execute(update(Conversation).where(Conversation.id == conversation.id)
+                          .values(updated_at=func.now()))
+    return message_id
+
+
+async def messages_since_anchor(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
+    """Messages from the latest system_note (compaction anchor) forward, or all of them."""
+    anchor = (select(func.max(Message.seq)).where(Message.conversation_id == conversation_id,
+                                                  Message.role == "system_note").scalar_subquery())
+    rows = await session.scalars(select(Message).where(
+        Message.conversation_id == conversation_id, Message.seq >= func.coalesce(anchor, 0))
+        .order_by(Message.seq))
+    return list(rows.all())
+
+
+def to_model_messages(rows: list[Message]) -> list[dict[str, Any]]:
+    """Stored rows → Messages API history. A system_note (summary) leads the first user message."""
+    messages: list[dict[str, Any]] = []
+    carry: list[dict[str, Any]] = []
+    for row in rows:
+        if row.role == "system_note":
+            summary = "".join(b.get("text", "") for b in row.content if b.get("type") == "text")
+            carry = [{"type": "text", "text": f"<conversation_summary>\n{summary}\n</conversation_summary>"}]
+            continue
+        content = list(row.content)
+        if carry and row.role == "user":
+            results = [b for b in content if b.get("type") == "tool_result"]
+            rest = [b for b in content if b.get("type") != "tool_result"]
+            content, carry = results + carry + rest, []
+        if messages and messages[-1]["role"] == row.role == "user":
+            # e.g. the tool results of a loop that hit its round-trip limit, then the next user turn
+            messages[-1] = {"role": "user", "content": list(messages[-1]["content"]) + content}
+        else:
+            messages.append({"role": row.role, "content": content})
+    if carry:
+        messages.append({"role": "user", "content": carry})
+    return messages
+
+
+async def all_messages(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
+    rows = await session.scalars(select(Message).where(Message.conversation_id == conversation_id)
+                                 .order_by(Message.seq))
+    return list(rows.all())
+
+
+async def list_for_user(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
+                        limit: int = 50) -> list[Conversation]:
+    rows = await session.scalars(select(Conversation).where(
+        Conversation.org_id == org_id, Conversation.user_id == user_id)
+        .order_by(Conversation.updated_at.desc(), Conversation.created_at.desc()).limit(limit))
+    return list(rows.all())
+
+
+async def set_title(session: AsyncSession, conversation_id: uuid.UUID, title: str) -> None:
+    await session.execute(update(Conversation).where(Conversation.id == conversation_id,
+                                                     Conversation.title.is_(None)).values(title=title[:200]))

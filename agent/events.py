@@ -1,0 +1,66 @@
+"""The SSE events a turn emits (type + camelCase data), as plain data the API layer frames."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agent.costs import Usage
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    data: dict[str, Any]
+
+
+def conversation_started(conversation_id: object) -> Event:
+    return Event("conversation_started", {"conversationId": str(conversation_id)})
+
+
+def text_delta(delta: str) -> Event:
+    return Event("text_delta", {"delta": delta})
+
+
+def tool_started(tool_use_id: str, router: str, action: str, input: dict) -> Event:
+    return Event("tool_started", {"toolUseId": tool_use_id, "router": router, "action": action, "input": input})
+
+
+def tool_completed(tool_use_id: str, router: str, action: str, *, ok: bool, output: dict | None,
+                   error: dict | None, inverse_available: bool, duration_ms: int) -> Event:
+    data: dict[str, Any] = {"toolUseId": tool_use_id, "router": router, "action": action, "ok": ok,
+                            "inverseAvailable": inverse_available, "durationMs": duration_ms}
+    if ok:
+        data["output"] = output
+    else:
+        data["error"] = error
+    return Event("tool_completed", data)
+
+
+def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str) -> Event:
+    return Event("confirmation_pending", {"toolUseId": tool_use_id, "router": router, "action": action,
+                                          "input": input, "confirm": confirm})
+
+
+def disambiguation_pending(tool_use_id: str, kind: str, prompt: str, candidates: list[dict]) -> Event:
+    return Event("disambiguation_pending", {"toolUseId": tool_use_id, "kind": kind, "prompt": prompt,
+                                            "candidates": candidates})
+
+
+def message_done(message_id: object, stop_reason: str | None) -> Event:
+    return Event("message_done", {"messageId": str(message_id), "stopReason": stop_reason})
+
+
+def usage_payload(usage: Usage, cost_usd_micros: int) -> dict[str, Any]:
+    return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
+            "cacheReadTokens": usage.cache_read_tokens, "cacheCreationTokens": usage.cache_creation_tokens,
+            "costUsdMicros": cost_usd_micros, "cacheHitRatio": usage.cache_hit_ratio}
+
+
+def done(conversation_id: object | None, usage: Usage, cost_usd_micros: int) -> Event:
+    return Event("done", {"conversationId": str(conversation_id) if conversation_id else None,
+                          "usage": usage_payload(usage, cost_usd_micros)})
+
+
+def error(code: str, message: str, trace_id: str) -> Event:
+    return Event("error", {"code": code, "message": message, "traceId": trace_id})

@@ -1,0 +1,126 @@
+"""The model client: a small protocol the orchestrator depends on, and its Anthropic implementation.
+
+`stream(request)` yields `TextDelta`s as text arrives and finally one `ModelResponse` with the whole
+assistant content (Anthropic content blocks), the stop reason and the usage by billing bucket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anthropic
+
+from agent.costs import Usage
+from agent.errors import AgentError
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    model: str
+    system: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    messages: list[dict[str, Any]]
+    max_tokens: int = 4096
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ModelResponse:
+    content: list[dict[str, Any]]
+    stop_reason: str | None
+    usage: Usage
+    model: str
+
+
+class ModelClient(Protocol):
+    name: str
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]: ...
+
+    async def complete(self, request: ModelRequest) -> ModelResponse: ...
+
+
+def usage_from_sdk(usage: Any) -> Usage:
+    """Anthropic usage → our buckets; creation without a ttl breakdown is billed as 1h (never under-charge)."""
+    if usage is None:
+        return Usage()
+    creation = getattr(usage, "cache_creation_input_tokens", 0) or 0
+    split = getattr(usage, "cache_creation", None)
+    write_5m = getattr(split, "ephemeral_5m_input_tokens", None) if split is not None else None
+    write_1h = getattr(split, "ephemeral_1h_input_tokens", None) if split is not None else None
+    if write_5m is None and write_1h is None:
+        write_5m, write_1h = 0, creation
+    return Usage(input_tokens=usage.input_tokens or 0, output_tokens=usage.output_tokens or 0,
+                 cache_read_tokens=getattr(usage, "cache_read_input_tokens", 0) or 0,
+                 cache_write_5m_tokens=write_5m or 0, cache_write_1h_tokens=write_1h or 0)
+
+
+def blocks_from_sdk(content: list[Any]) -> list[dict[str, Any]]:
+    """SDK content blocks → plain dicts we persist and replay verbatim."""
+    blocks: list[dict[str, Any]] = []
+    for block in content:
+        data = block.model_dump(mode="json", exclude_none=True)
+        if data.get("type") == "text":
+            blocks.append({"type": "text", "text": data.get("text", "")})
+        elif data.get("type") == "tool_use":
+            blocks.append({"type": "tool_use", "id": data["id"], "name": data["name"], "input": data.get("input") or {}})
+        else:
+            blocks.append(data)
+    return blocks
+
+
+class AnthropicModel:
+    """Messages API over the official SDK (`AsyncAnthropic`), streaming with `messages.stream`."""
+
+    name = "anthropic"
+
+    def __init__(self, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
+                 timeout: float = 120.0) -> None:
+        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
+                                               timeout=timeout)
+
+    def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": request.model, "max_tokens": request.max_tokens,
+                                  "messages": request.messages}
+        if request.system:
+            kwargs["system"] = request.system
+        if request.tools:
+            kwargs["tools"] = request.tools
+        return kwargs
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        async with self.client.messages.stream(**self._kwargs(request)) as stream:
+            async for event in stream:  # unknown event types pass through the SDK untouched
+                if getattr(event, "type", None) == "text":
+                    yield TextDelta(event.text)
+            final = await stream.get_final_message()
+        yield ModelResponse(content=blocks_from_sdk(final.content), stop_reason=final.stop_reason,
+                            usage=usage_from_sdk(final.usage), model=final.model or request.model)
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        message = await self.client.messages.create(**self._kwargs(request))
+        return ModelResponse(content=blocks_from_sdk(message.content), stop_reason=message.stop_reason,
+                             usage=usage_from_sdk(message.usage), model=message.model or request.model)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+class DisabledModel:
+    """Provider `anthropic` without a key: every turn answers agent_disabled."""
+
+    name = "disabled"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        raise AgentError("agent_disabled", status=503)
+        yield  # pragma: no cover  (makes this an async generator)
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        raise AgentError("agent_disabled", status=503)

@@ -1,0 +1,248 @@
+"""Resume a suspended turn (confirm / pick) and undo a write through its declared inverse.
+
+Resolution is atomic across processes: the pending row is claimed with one UPDATE ... WHERE
+status = 'pending'; the loser gets 409 tool_already_resolved. Once no tool use of the assistant message
+is pending, one merged tool_result message is appended and the model loop resumes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from agent import conversations, events
+from agent.budget import check_budget
+from agent.orchestrator import Orchestrator, Turn, TurnStream
+from core.errors import Conflict, InvalidInput, NotFound
+from core.tenancy import Caller, OrgAccess
+from tools import executions
+from tools.executions import ToolExecution
+from tools.registry import ToolSpec
+
+
+class Resumer:
+    """confirm / pick / undo on top of the orchestrator's loop."""
+
+    def __init__(self, orchestrator: Orchestrator) -> None:
+        self.o = orchestrator
+
+    async def _pending(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID,
+                       tool_use_id: str) -> tuple[conversations.Conversation, ToolExecution, ToolSpec]:
+        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
+            if conversation is None:
+                raise NotFound("conversation_not_found")
+            row = await executions.get(session, conversation_id, tool_use_id)
+            if row is not None and row.status == "pending":
+                await executions.expire_stale(session, conversation_id, pending_ttl=self.o.settings.pending_ttl,
+                                              now=datetime.now(UTC))
+        if row is None:
+            raise NotFound("tool_execution_not_found")
+        spec = self.o.registry.lookup(row.router, row.action)
+        if spec is None:
+            raise NotFound("tool_execution_not_found")
+        return conversation, row, spec
+
+    async def _claim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> ToolExecution:
+        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            claimed = await executions.claim_pending(session, row.id, pending_ttl=self.o.settings.pending_ttl,
+                                                     now=datetime.now(UTC))
+        if claimed is None:
+            raise Conflict("tool_already_resolved")
+        return claimed
+
+    async def _unclaim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> None:
+        from sqlalchemy import update
+
+        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            await session.execute(update(ToolExecution).where(ToolExecution.id == row.id,
+                                                              ToolExecution.status == "running")
+                                  .values(status="pending"))
+
+    async def _open(self, turn: Turn, row: ToolExecution, resolve) -> TurnStream:
+        """Claim, lock, and stream: resolve this row, then the rest of its message, then resume."""
+        claimed = await self._claim(turn.access, turn.caller, row)
+        try:
+            lock = await self.o.take_lock(turn.conversation_id, wait_seconds=5.0)
+        except Conflict:
+            await self._unclaim(turn.access, turn.caller, claimed)
+            raise
+
+        async def body(t: Turn) -> AsyncIterator[events.Event]:
+            try:
+                async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                    await check_budget(session, t.access, datetime.now(UTC))
+            except Exception:
+                await self._unclaim(t.access, t.caller, claimed)  # the person can still answer later
+                raise
+            async for event in resolve(t, claimed):
+                yield event
+            async for event in self._continue(t, claimed.message_id):
+                yield event
+
+        return TurnStream(self.o, turn, lock, body)
+
+    def _turn(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
+              conversation: conversations.Conversation) -> Turn:
+        return Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint=endpoint,
+                    conversation_id=conversation.id, conversation=conversation)
+
+    # ---- confirm ------------------------------------------------------------------------------------
+
+    async def open_confirm(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
+                           conversation_id: uuid.UUID, tool_use_id: str, approved: bool,
+                           edited_input: dict[str, Any] | None) -> TurnStream:
+        conversation, row, spec = await self._pending(access, caller, conversation_id, tool_use_id)
+        if row.kind == "user_picker":
+            raise NotFound("tool_execution_not_found", detail="this is a pick, not a confirmation")
+        if row.status != "pending":
+            raise Conflict("tool_already_resolved")
+        if approved and edited_input is not None:
+            try:
+                spec.input_model.model_validate(edited_input)
+            except ValidationError as exc:
+                raise InvalidInput("validation_failed", detail=_first_error(exc)) from None
+        turn = self._turn(access, caller, locale, trace_id, "confirm", conversation)
+
+        async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
+            if not approved:
+                error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
+                         "hint": "Do not retry unless the user asks again."}
+                async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                    await executions.finish(session, claimed.id, status="rejected_by_user", error=error,
+                                            now=datetime.now(UTC))
+                yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=False, output=None,
+                                            error=error, inverse_available=False, duration_ms=0)
+                return
+            raw = edited_input if edited_input is not None else claimed.input
+            edited = edited_input is not None and edited_input != claimed.input
+            yield events.tool_started(claimed.tool_use_id, spec.router, spec.action, raw)
+            outcome = await self.o.run_tool(t, spec, claimed.tool_use_id, raw, message_id=claimed.message_id,
+                                            position=claimed.position, execution_id=claimed.id, edited=edited)
+            yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=outcome.ok,
+                                        output=outcome.output, error=outcome.error,
+                                        inverse_available=self.o.inverse_available(spec, outcome.ok),
+                                        duration_ms=outcome.duration_ms)
+
+        return await self._open(turn, row, resolve)
+
+    # ---- pick ---------------------------------------------------------------------------------------
+
+    async def open_pick(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
+                        conversation_id: uuid.UUID, tool_use_id: str, picked_id: str) -> TurnStream:
+        conversation, row, spec = await self._pending(access, caller, conversation_id, tool_use_id)
+        if row.kind != "user_picker":
+            raise NotFound("tool_execution_not_found", detail="this is a confirmation, not a pick")
+        if row.status != "pending":
+            raise Conflict("tool_already_resolved")
+        candidates = {str(c.get("id")): c for c in (row.input or {}).get("candidates", [])}
+        if picked_id not in candidates:
+            raise InvalidInput("invalid_pick")
+        turn = self._turn(access, caller, locale, trace_id, "pick", conversation)
+
+        async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
+            output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
+                      "kind": (claimed.input or {}).get("kind")}
+            async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                await executions.finish(session, claimed.id, status="succeeded", output=output,
+                                        now=datetime.now(UTC), duration_ms=0)
+            yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=True, output=output,
+                                        error=None, inverse_available=False, duration_ms=0)
+
+        return await self._open(turn, row, resolve)
+
+    # ---- the rest of the message, then the loop -----------------------------------------------------
+
+    async def _continue(self, turn: Turn, message_id: uuid.UUID | None) -> AsyncIterator[events.Event]:
+        """Later pending tools of the same assistant message, in order; then merged results and the loop."""
+        assert message_id is not None
+        async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+            rows = await executions.for_message(session, message_id)
+        for row in rows:
+            if row.status != "pending":
+                continue
+            spec = self.o.registry.lookup(row.router, row.action)
+            if spec is not None and (spec.kind == "user_picker" or spec.confirm != "never"):
+                turn.suspended = True  # the next one that needs a person: ask again, stop here
+                try:
+                    validated = spec.input_model.model_validate(row.input).model_dump(mode="json")
+                except ValidationError:
+                    validated = row.input
+                yield self.o.pending_event(spec, row.tool_use_id, validated)
+                return
+            async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+                claimed = await executions.claim_pending(session, row.id, pending_ttl=self.o.settings.pending_ttl,
+                                                         now=datetime.now(UTC))
+            if claimed is None or spec is None:
+                continue
+            yield events.tool_started(row.tool_use_id, spec.router, spec.action, row.input)
+            outcome = await self.o.run_tool(turn, spec, row.tool_use_id, row.input, message_id=message_id,
+                                            position=row.position, execution_id=row.id)
+            yield events.tool_completed(row.tool_use_id, spec.router, spec.action, ok=outcome.ok,
+                                        output=outcome.output, error=outcome.error,
+                                        inverse_available=self.o.inverse_available(spec, outcome.ok),
+                                        duration_ms=outcome.duration_ms)
+        async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+            rows = await executions.for_message(session, message_id)
+            if any(r.status in ("pending", "running") for r in rows):
+                return  # another resolver is still working on this message; it will resume the loop
+            await self.o._append_results(session, turn, message_id)
+        await self.o.load_history(turn)
+        async for event in self.o.drive(turn):
+            yield event
+
+    # ---- undo ---------------------------------------------------------------------------------------
+
+    async def undo(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
+                   conversation_id: uuid.UUID, tool_use_id: str) -> dict[str, Any]:
+        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
+            if conversation is None:
+                raise NotFound("conversation_not_found")
+            original = await executions.get(session, conversation_id, tool_use_id)
+        if original is None:
+            raise NotFound("tool_execution_not_found")
+        spec = self.o.registry.lookup(original.router, original.action)
+        if original.status != "succeeded" or spec is None or spec.inverse is None:
+            raise InvalidInput("not_undoable")
+        if original.undone_by is not None:
+            raise Conflict("already_undone")
+        inverse = self.o.registry.get(spec.inverse.name)
+        try:
+            inverse_input = spec.inverse.build_input(original.output or {})
+        except (KeyError, TypeError):
+            raise InvalidInput("not_undoable", detail="the original output has no id to undo") from None
+        assert inverse is not None
+        inverse_id = uuid.uuid4()
+        turn = self._turn(access, caller, locale, trace_id, "undo", conversation)
+        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            await executions.record(session, id=inverse_id, org_id=access.org_id, conversation_id=conversation_id,
+                                    message_id=None, tool_use_id=f"undo_{tool_use_id}_{inverse_id.hex[:8]}",
+                                    router=inverse.router, action=inverse.action, kind="normal",
+                                    confirm=inverse.confirm, input=inverse_input, status="running",
+                                    actor_user_id=caller.user_id, undoes=original.id)
+            if not await executions.claim_undo(session, original.id, inverse_id):
+                raise Conflict("already_undone")  # leaving the scope rolls the inverse row back
+        outcome = await self.o.run_tool(turn, inverse, f"undo_{tool_use_id}", inverse_input, message_id=None,
+                                        position=0, execution_id=inverse_id, undoes=original.id,
+                                        audit_metadata={"undoes_audit_log_id": str(original.audit_log_id)
+                                                        if original.audit_log_id else None,
+                                                        "undoes_tool_use_id": tool_use_id})
+        if not outcome.ok:
+            from sqlalchemy import update
+
+            async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+                await session.execute(update(ToolExecution).where(ToolExecution.id == original.id)
+                                      .values(undone_by=None))
+            raise InvalidInput("not_undoable", detail=(outcome.error or {}).get("message"))
+        return {"ok": True, "undoneToolUseId": tool_use_id,
+                "inverse": {"router": inverse.router, "action": inverse.action, "output": outcome.output}}
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}"

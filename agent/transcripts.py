@@ -1,0 +1,66 @@
+"""Conversation list and detail for the dashboard: messages with their tool calls reconstructed."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from agent import conversations
+from agent.context import user_text
+from core.errors import NotFound
+from tools import executions
+from tools.registry import ToolRegistry
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> dict[str, Any]:
+    rows = await conversations.list_for_user(session, org_id, user_id)
+    return {"items": [{"id": str(c.id), "title": c.title, "createdAt": _iso(c.created_at),
+                       "updatedAt": _iso(c.updated_at)} for c in rows]}
+
+
+def _tool_call(row: executions.ToolExecution, registry: ToolRegistry) -> dict[str, Any]:
+    spec = registry.lookup(row.router, row.action)
+    call: dict[str, Any] = {
+        "toolUseId": row.tool_use_id, "router": row.router, "action": row.action, "status": row.status,
+        "input": row.input, "output": {k: v for k, v in (row.output or {}).items() if k != "_editedInput"}
+        if row.output is not None else None,
+        "error": row.error, "confirm": row.confirm, "kind": row.kind, "durationMs": row.duration_ms,
+        "undone": row.undone_by is not None,
+        "inverseAvailable": bool(row.status == "succeeded" and spec is not None and spec.inverse is not None
+                                 and row.undone_by is None),
+    }
+    if row.kind == "user_picker":
+        call["prompt"] = (row.input or {}).get("prompt")
+        call["candidates"] = (row.input or {}).get("candidates", [])
+    return call
+
+
+async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
+                              conversation_id: uuid.UUID, registry: ToolRegistry) -> dict[str, Any]:
+    conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
+    if conversation is None:
+        raise NotFound("conversation_not_found")
+    rows = await conversations.all_messages(session, conversation_id)
+    by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
+    for execution in await executions.for_conversation(session, conversation_id):
+        by_message.setdefault(execution.message_id, []).append(_tool_call(execution, registry))
+    messages: list[dict[str, Any]] = []
+    for row in rows:
+        if row.role == "user" and all(b.get("type") == "tool_result" for b in row.content):
+            continue  # tool results are shown on their tool calls
+        if row.role == "system_note":
+            messages.append({"id": str(row.id), "role": "system_note", "text": user_text(row.content),
+                             "toolCalls": [], "createdAt": _iso(row.created_at)})
+            continue
+        text = user_text(row.content) if row.role == "user" else "".join(
+            b.get("text", "") for b in row.content if b.get("type") == "text")
+        messages.append({"id": str(row.id), "role": row.role, "text": text, "stopReason": row.stop_reason,
+                         "toolCalls": by_message.get(row.id, []), "createdAt": _iso(row.created_at)})
+    return {"id": str(conversation.id), "title": conversation.title, "createdAt": _iso(conversation.created_at),
+            "updatedAt": _iso(conversation.updated_at), "messages": messages}

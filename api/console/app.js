@@ -1,0 +1,266 @@
+/**
+ * Spotter console entry point: language, sign-in with a dev token, org and role, and the
+ * wiring between sidebar, chat, composer and usage footer.
+ */
+import { api, getToken, setToken, clearToken, takeTokenFromUrl, onAuthFailure } from './api.js';
+import { setLocale, initialLocale, currentLocale, applyStrings, t } from './i18n.js';
+import { h } from './dom.js';
+import { state, isStaff, orgId } from './state.js';
+import {
+  initChat,
+  resetChat,
+  renderConversation,
+  appendUserMessage,
+  ensureEmptyState,
+  runStream,
+  supersedePending,
+  stopStream,
+  showPaneNotice,
+} from './chat.js';
+import { mountComposer, unmountComposer, focusComposer, setComposerBusy, clearComposer, fillComposer } from './composer.js';
+import { initSidebar, refreshConversations, setActiveConversation, clearSidebar, render as renderSidebar } from './sidebar.js';
+import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
+import { showError, clearError } from './notices.js';
+
+const ORG_KEY = 'spotter.orgId';
+const $ = (id) => document.getElementById(id);
+
+function fromTemplate(id) {
+  return $(id).content.cloneNode(true);
+}
+
+// ---- sign-in ----------------------------------------------------------------------------
+
+function showSignIn(message) {
+  stopStream();
+  stopUsage();
+  state.me = null;
+  state.membership = null;
+  state.conversationId = null;
+  $('workspace').hidden = true;
+  $('org-area').hidden = true;
+  $('user-area').hidden = true;
+  $('sign-out').hidden = true;
+  const slot = $('signin-slot');
+  slot.replaceChildren(fromTemplate('signin-template'));
+  applyStrings(slot);
+  slot.hidden = false;
+  const form = slot.querySelector('form');
+  const input = slot.querySelector('[data-testid="token-input"]');
+  const error = slot.querySelector('.field-error');
+  if (message) {
+    error.textContent = message;
+    error.hidden = false;
+  }
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const token = input.value.trim().replace(/^Bearer\s+/i, '');
+    if (!token) {
+      error.dataset.i18n = 'auth.tokenRequired';
+      applyStrings(form);
+      error.hidden = false;
+      input.focus();
+      return;
+    }
+    setToken(token);
+    await startSession();
+  });
+  input.focus();
+}
+
+function signOut(message) {
+  clearToken();
+  clearError();
+  clearSidebar();
+  showSignIn(message);
+}
+
+// ---- session and org --------------------------------------------------------------------
+
+async function startSession() {
+  let me;
+  try {
+    me = await api.me();
+  } catch (err) {
+    if (err?.auth) return; // onAuthFailure already showed the sign-in screen
+    if (!$('signin-slot').childElementCount) showSignIn();
+    showError(err);
+    return;
+  }
+  state.me = me;
+  $('signin-slot').hidden = true;
+  $('signin-slot').replaceChildren();
+  $('workspace').hidden = false;
+  $('sign-out').hidden = false;
+  $('user-area').hidden = false;
+  $('user-name').textContent = me?.name || me?.email || '';
+  $('user-name').title = me?.email ?? '';
+
+  const memberships = me?.memberships ?? [];
+  const select = $('org-select');
+  select.replaceChildren(...memberships.map((m) => h('option', { value: m.orgId, text: m.orgName || m.orgId })));
+  select.hidden = memberships.length < 2;
+  $('org-area').hidden = memberships.length === 0;
+  if (!memberships.length) {
+    state.membership = null;
+    $('user-role').replaceChildren();
+    $('sidebar').hidden = true;
+    unmountComposer($('composer-slot'));
+    showPaneNotice(paneNotice('no-org-notice', 'noOrg.title', 'noOrg.body'));
+    return;
+  }
+  const stored = localStorage.getItem(ORG_KEY);
+  enterOrg(memberships.find((m) => m.orgId === stored) ?? memberships[0]);
+}
+
+function paneNotice(testid, titleKey, bodyKey) {
+  return h(
+    'div',
+    { class: 'pane-notice', testid, role: 'status' },
+    h('h2', { i18n: titleKey }),
+    h('p', { class: 'muted', i18n: bodyKey }),
+  );
+}
+
+function enterOrg(membership) {
+  stopStream();
+  stopUsage();
+  clearError();
+  clearSidebar();
+  state.membership = membership;
+  state.conversationId = null;
+  localStorage.setItem(ORG_KEY, membership.orgId);
+  $('org-select').value = membership.orgId;
+  $('org-name').textContent = membership.orgName || membership.orgId;
+  $('org-name').hidden = !$('org-select').hidden;
+  $('user-role').replaceChildren(
+    h('span', { i18n: `roles.${membership.role}`, 'data-i18n-fallback': membership.role }),
+  );
+  $('user-role').dataset.role = membership.role;
+
+  if (!isStaff()) {
+    $('sidebar').hidden = true;
+    $('workspace').classList.add('solo');
+    unmountComposer($('composer-slot'));
+    showPaneNotice(paneNotice('staff-only-notice', 'staffOnly.title', 'staffOnly.body'));
+    return;
+  }
+  $('sidebar').hidden = false;
+  $('workspace').classList.remove('solo');
+  mountComposer($('composer-slot'), { onSend: send, onStop: stopStream });
+  resetChat();
+  refreshConversations();
+  startUsage();
+  focusComposer();
+}
+
+// ---- conversations ----------------------------------------------------------------------
+
+function newConversation() {
+  if (!isStaff()) return;
+  stopStream();
+  clearError();
+  state.conversationId = null;
+  setActiveConversation(null);
+  resetChat();
+  focusComposer();
+}
+
+async function openConversation(id) {
+  stopStream();
+  clearError();
+  state.conversationId = id;
+  setActiveConversation(id);
+  const org = orgId();
+  showPaneNotice(h('div', { class: 'pane-notice', role: 'status' }, h('p', { class: 'muted', i18n: 'chat.loading' })));
+  try {
+    const detail = await api.conversation(org, id);
+    if (state.conversationId !== id || org !== orgId()) return;
+    renderConversation(detail);
+  } catch (err) {
+    if (state.conversationId !== id) return;
+    showError(err);
+    state.conversationId = null;
+    setActiveConversation(null);
+    resetChat();
+  }
+  focusComposer();
+}
+
+async function send(text) {
+  const message = text.trim();
+  if (!message || state.stream || !isStaff()) return;
+  clearError();
+  const userTurn = appendUserMessage(message);
+  clearComposer();
+  const org = orgId();
+  const body = { message, conversationId: state.conversationId ?? null, pageContext: { page: 'console' } };
+  try {
+    await runStream((signal) => api.send(org, body, signal), { onOpened: supersedePending });
+  } catch (err) {
+    userTurn.remove();
+    ensureEmptyState();
+    fillComposer(text);
+    if (err?.name !== 'AbortError') showError(err);
+  }
+}
+
+function onConversationStarted(id) {
+  if (!id) return;
+  state.conversationId = id;
+  refreshConversations().then(() => setActiveConversation(state.conversationId));
+}
+
+function onDone(data) {
+  if (data?.conversationId && !state.conversationId) state.conversationId = data.conversationId;
+  refreshUsage();
+  refreshConversations().then(() => setActiveConversation(state.conversationId));
+}
+
+function onBusy(busy) {
+  setComposerBusy(busy);
+  $('chat-log').setAttribute('aria-busy', String(busy));
+}
+
+// ---- header controls --------------------------------------------------------------------
+
+async function onLocaleChange(event) {
+  await setLocale(event.target.value);
+  renderSidebar();
+  renderUsage();
+}
+
+function onOrgChange(event) {
+  const membership = state.me?.memberships?.find((m) => m.orgId === event.target.value);
+  if (membership) enterOrg(membership);
+}
+
+function onGlobalKey(event) {
+  const k = event.code === 'KeyK' || event.key?.toLowerCase() === 'k';
+  if (k && (event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey) {
+    event.preventDefault();
+    focusComposer();
+  }
+}
+
+async function boot() {
+  await setLocale(initialLocale());
+  $('locale-select').value = currentLocale();
+  $('locale-select').addEventListener('change', onLocaleChange);
+  $('org-select').addEventListener('change', onOrgChange);
+  $('sign-out').addEventListener('click', () => signOut());
+  $('new-conversation').addEventListener('click', newConversation);
+  document.addEventListener('keydown', onGlobalKey);
+  onAuthFailure((err) => signOut(err.message || t('auth.sessionEnded')));
+  initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
+  initSidebar($('conversation-list'), { onOpen: openConversation });
+  $('boot-status')?.remove();
+  takeTokenFromUrl();
+  if (getToken()) await startSession();
+  else showSignIn();
+}
+
+boot().catch((err) => {
+  console.error(err);
+  showError({ code: 'boot_failed', message: String(err?.message ?? err) });
+});

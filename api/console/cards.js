@@ -1,0 +1,299 @@
+/**
+ * Tool cards. One card per toolUseId shows a tool run's status, input/output, the undo button,
+ * and, while a person is needed, the confirmation or picker section from suspensions.js.
+ * Cards do no networking: they call their handlers
+ * {onConfirm(card, approved, input), onPick(card, candidate), onUndo(card)}.
+ */
+import { h, pretty } from './dom.js';
+import { translateNode } from './i18n.js';
+import { buildConfirmSection, buildPickerSection } from './suspensions.js';
+
+const PICKER_ACTION = 'ask_user_to_pick';
+
+function note(key, vars, cls = 'card-note') {
+  return h('p', { class: cls, i18n: key, vars });
+}
+
+export class ToolCard {
+  constructor(toolUseId, handlers) {
+    this.id = toolUseId;
+    this.handlers = handlers;
+    this.router = null;
+    this.action = null;
+    this.input = undefined;
+    this.output = undefined;
+    this.error = null;
+    this.inverseAvailable = false;
+    this.inverse = null;
+    this.durationMs = null;
+    this.titleEl = h('span', { class: 'card-title' });
+    this.badge = h('span', { class: 'badge', testid: 'tool-status' });
+    this.interactive = h('div', { class: 'card-interactive' });
+    this.summary = h('div', { class: 'card-summary' });
+    this.detailsSlot = h('div', { class: 'card-details-slot' });
+    this.actions = h('div', { class: 'card-actions' });
+    this.el = h(
+      'article',
+      { class: 'card', testid: 'tool-card', 'data-tool-use-id': toolUseId },
+      h('header', { class: 'card-head' }, h('span', { class: 'card-dot', 'aria-hidden': 'true' }), this.titleEl, this.badge),
+      this.interactive,
+      this.summary,
+      this.detailsSlot,
+      this.actions,
+    );
+    this.setStatus('running');
+    this.renderTitle();
+  }
+
+  get status() {
+    return this.el.dataset.status;
+  }
+
+  /** True while this card shows a live confirmation or picker section. */
+  get awaitingPerson() {
+    return this.status === 'pending' && this.interactive.childElementCount > 0;
+  }
+
+  setStatus(status) {
+    this.el.dataset.status = status;
+    this.badge.className = `badge badge-${status}`;
+    this.badge.dataset.i18n = `status.${status}`;
+    this.badge.dataset.i18nFallback = status;
+    translateNode(this.badge);
+  }
+
+  setMeta({ router, action, input }) {
+    if (router) this.router = router;
+    if (action) this.action = action;
+    if (input !== undefined) this.input = input;
+    this.renderTitle();
+  }
+
+  /** tool_started */
+  start(data) {
+    this.setMeta(data);
+    this.setStatus('running');
+    this.render();
+  }
+
+  /** tool_completed: {ok, output | error{code,message,hint}, inverseAvailable, durationMs} */
+  complete(data) {
+    this.setMeta(data);
+    const ok = data.ok ?? !data.error;
+    this.output = data.output;
+    this.error = ok ? null : data.error ?? { code: 'failed', message: '' };
+    this.inverseAvailable = Boolean(ok && data.inverseAvailable);
+    this.durationMs = typeof data.durationMs === 'number' ? data.durationMs : null;
+    this.settleInteractive(ok ? 'done' : 'failed');
+    this.setStatus(ok ? 'succeeded' : this.error.code === 'rejected_by_user' ? 'rejected_by_user' : 'failed');
+    this.render();
+  }
+
+  /** A row of GET .../conversations/{id}: toolCalls[] entry. */
+  fromHistory(call, canEdit) {
+    this.setMeta(call);
+    if (call.status === 'pending' && Array.isArray(call.candidates) && call.candidates.length) {
+      this.showPicker({ kind: call.input?.kind, prompt: call.prompt ?? call.input?.prompt, candidates: call.candidates });
+      return;
+    }
+    if (call.status === 'pending' && call.confirm) {
+      this.showConfirm({ input: call.input, confirm: call.confirm }, canEdit);
+      return;
+    }
+    this.output = call.output ?? undefined;
+    this.error = call.error ?? null;
+    this.inverseAvailable = Boolean(call.inverseAvailable) && !call.undone;
+    this.setStatus(call.undone ? 'undone' : call.status || 'pending');
+    this.render();
+  }
+
+  /** confirmation_pending: {router, action, input, confirm} */
+  showConfirm(data, canEdit) {
+    this.setMeta(data);
+    this.setStatus('pending');
+    const section = buildConfirmSection({
+      toolUseId: this.id,
+      input: data.input,
+      confirm: data.confirm,
+      canEdit,
+      onDecision: (approved, input, button) => {
+        this.lock(button);
+        this.handlers.onConfirm(this, approved, input);
+      },
+    });
+    this.interactive.replaceChildren(section);
+    this.render();
+  }
+
+  /** disambiguation_pending: {kind, prompt, candidates: [{id, label, sublabel?, detail?}]} */
+  showPicker({ kind, prompt, candidates }) {
+    this.setStatus('pending');
+    this.pickerPrompt = prompt ?? '';
+    const section = buildPickerSection({
+      toolUseId: this.id,
+      kind,
+      prompt: this.pickerPrompt,
+      candidates,
+      onPick: (candidate, button) => {
+        this.lock(button);
+        button.setAttribute('aria-pressed', 'true');
+        this.handlers.onPick(this, candidate);
+      },
+    });
+    this.interactive.replaceChildren(section);
+    this.renderTitle();
+    this.render();
+  }
+
+  /** Disable every button of the live section; mark the one that was clicked. */
+  lock(clicked) {
+    this.interactive.querySelectorAll('button').forEach((b) => {
+      b.disabled = true;
+    });
+    this.interactive.querySelectorAll('textarea').forEach((ta) => {
+      ta.readOnly = true;
+    });
+    clicked?.classList.add('chosen');
+  }
+
+  /** Re-enable after a request that failed for a reason worth retrying. */
+  unlock() {
+    if (this.status !== 'pending') return;
+    this.interactive.querySelectorAll('button').forEach((b) => {
+      b.disabled = false;
+      b.classList.remove('chosen');
+      b.removeAttribute('aria-pressed');
+    });
+    this.interactive.querySelectorAll('textarea').forEach((ta) => {
+      ta.readOnly = false;
+    });
+  }
+
+  /** The resume stream opened: reflect the decision until the server reports the outcome. */
+  resolving(approved) {
+    if (approved) {
+      this.settleInteractive('approved');
+      this.setStatus('running');
+    } else {
+      this.settleInteractive('rejected');
+      this.setStatus('rejected_by_user');
+    }
+    this.render();
+  }
+
+  picking(candidate) {
+    this.output = { pickedId: candidate.id, pickedLabel: candidate.label };
+    this.settleInteractive('picked');
+    this.setStatus('running');
+    this.render();
+  }
+
+  /** A new message was sent while this card waited: the server marks it superseded. */
+  supersede() {
+    if (this.status !== 'pending') return;
+    this.settleInteractive('superseded');
+    this.setStatus('superseded');
+    this.render();
+  }
+
+  /** Keep the resolved section visible but inert, tagged with how it was resolved. */
+  settleInteractive(how) {
+    const section = this.interactive.firstElementChild;
+    if (!section) return;
+    this.lock(null);
+    section.dataset.resolved = section.dataset.resolved || how;
+  }
+
+  markUndone(inverse) {
+    this.inverse = inverse ?? null;
+    this.inverseAvailable = false;
+    this.setStatus('undone');
+    this.render();
+  }
+
+  removeUndo() {
+    this.inverseAvailable = false;
+    this.renderActions();
+  }
+
+  enableUndo() {
+    const button = this.actions.querySelector('[data-testid="undo"]');
+    if (button) {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  }
+
+  render() {
+    this.renderSummary();
+    this.renderDetails();
+    this.renderActions();
+  }
+
+  renderTitle() {
+    const isPicker = this.action === PICKER_ACTION || (!this.router && this.pickerPrompt !== undefined);
+    if (isPicker) this.titleEl.replaceChildren(h('span', { i18n: 'picker.title' }));
+    else if (this.router || this.action) {
+      this.titleEl.replaceChildren(h('bdi', { dir: 'ltr', text: [this.router, this.action].filter(Boolean).join(' · ') }));
+    } else this.titleEl.replaceChildren(h('span', { i18n: 'tool.unnamed' }));
+  }
+
+  renderSummary() {
+    const parts = [];
+    const s = this.status;
+    if (s === 'failed' && this.error) {
+      parts.push(h('p', { class: 'card-error', dir: 'auto', text: this.error.message || this.error.code }));
+      if (this.error.hint) parts.push(note('tool.hint', { hint: this.error.hint }, 'card-hint'));
+    }
+    if (s === 'rejected_by_user') parts.push(note('tool.rejectedNote'));
+    if (s === 'superseded') parts.push(note('tool.supersededNote'));
+    if (s === 'expired') parts.push(note('tool.expiredNote'));
+    if (s === 'pending' && !this.awaitingPerson) parts.push(note('tool.waitingNote'));
+    if (this.output && typeof this.output === 'object' && 'pickedLabel' in this.output) {
+      parts.push(note('picker.picked', { label: this.output.pickedLabel ?? this.output.pickedId }, 'card-picked'));
+    }
+    if (s === 'undone') {
+      const inv = this.inverse;
+      parts.push(inv?.router ? note('tool.undoneNote', { action: `${inv.router}.${inv.action}` }) : note('tool.undoneShort'));
+    }
+    if (this.durationMs !== null && (s === 'succeeded' || s === 'failed')) {
+      parts.push(note('tool.duration', { ms: Math.round(this.durationMs) }, 'card-meta'));
+    }
+    this.summary.replaceChildren(...parts);
+  }
+
+  renderDetails() {
+    const rows = [];
+    // While a confirmation is open its section already shows the input.
+    const confirmOpen = this.awaitingPerson && this.interactive.querySelector('.confirm');
+    if (this.input != null && !confirmOpen) rows.push(h('h4', { i18n: 'tool.input' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.input) }));
+    if (this.output != null && this.status !== 'running') rows.push(h('h4', { i18n: 'tool.output' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.output) }));
+    if (this.error) rows.push(h('h4', { i18n: 'tool.error' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.error) }));
+    if (this.inverse?.output != null) {
+      rows.push(h('h4', { i18n: 'tool.inverseOutput' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.inverse.output) }));
+    }
+    if (!rows.length) {
+      this.detailsSlot.replaceChildren();
+      return;
+    }
+    const wasOpen = this.detailsSlot.querySelector('details')?.open ?? false;
+    this.detailsSlot.replaceChildren(
+      h('details', { class: 'card-details', open: wasOpen || null }, h('summary', { i18n: 'tool.details' }), rows),
+    );
+  }
+
+  renderActions() {
+    if (!(this.status === 'succeeded' && this.inverseAvailable)) {
+      this.actions.replaceChildren();
+      return;
+    }
+    if (this.actions.querySelector('[data-testid="undo"]')) return;
+    const button = h('button', { type: 'button', class: 'btn small', testid: 'undo', i18n: 'tool.undo' });
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      button.setAttribute('aria-busy', 'true');
+      this.handlers.onUndo(this);
+    });
+    this.actions.replaceChildren(button);
+  }
+}

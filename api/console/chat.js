@@ -1,0 +1,311 @@
+/**
+ * The conversation pane: renders stored conversations, drives SSE streams (send, confirm, pick)
+ * into assistant turns, and wires tool-card buttons to the API.
+ */
+import { api, ApiError } from './api.js';
+import { readSse } from './sse.js';
+import { h, keepPinned } from './dom.js';
+import { t, formatNumber, formatUsd } from './i18n.js';
+import { ToolCard } from './cards.js';
+import { showError, clearError, showBudgetNotice } from './notices.js';
+import { state, orgId, canEditInput } from './state.js';
+
+/** After these the card stays disabled: the action is gone or resolved elsewhere. */
+const FINAL_CODES = new Set(['tool_already_resolved', 'tool_execution_not_found', 'conversation_not_found']);
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'costUsdMicros'];
+
+let log = null;
+let hooks = { onConversationStarted() {}, onDone() {}, onBusy() {} };
+const cards = new Map();
+const turnUsage = new WeakMap();
+
+const handlers = {
+  onConfirm: (card, approved, input) =>
+    resume(
+      card,
+      (signal) => api.confirm(orgId(), state.conversationId, card.id, { approved, input }, signal),
+      () => card.resolving(approved),
+    ),
+  onPick: (card, candidate) =>
+    resume(
+      card,
+      (signal) => api.pick(orgId(), state.conversationId, card.id, { id: candidate.id }, signal),
+      () => card.picking(candidate),
+    ),
+  onUndo: undo,
+};
+
+/** @param {HTMLElement} logEl @param {{onConversationStarted, onDone, onBusy}} callbacks */
+export function initChat(logEl, callbacks) {
+  log = logEl;
+  hooks = { ...hooks, ...callbacks };
+}
+
+function emptyState() {
+  const suggestions = ['chat.suggestion1', 'chat.suggestion2', 'chat.suggestion3'].map((key) =>
+    h('button', {
+      type: 'button',
+      class: 'suggestion',
+      testid: 'suggestion',
+      i18n: key,
+      onclick: () => document.dispatchEvent(new CustomEvent('spotter:suggest', { detail: t(key) })),
+    }),
+  );
+  return h(
+    'div',
+    { class: 'empty-state', testid: 'empty-state' },
+    h('div', { class: 'empty-mark', 'aria-hidden': 'true' }),
+    h('h2', { i18n: 'chat.emptyTitle' }),
+    h('p', { class: 'muted', i18n: 'chat.emptyBody' }),
+    h('div', { class: 'suggestions', role: 'group', 'data-i18n-aria-label': 'chat.suggestionsLabel' }, suggestions),
+  );
+}
+
+/** Clear the pane for a new conversation (aborts a running stream). */
+export function resetChat() {
+  stopStream();
+  cards.clear();
+  log.replaceChildren(emptyState());
+}
+
+/** Show a full-pane notice (staff-only, loading, no org). */
+export function showPaneNotice(node) {
+  stopStream();
+  cards.clear();
+  log.replaceChildren(node);
+}
+
+export function ensureEmptyState() {
+  if (!log.querySelector('.turn')) log.replaceChildren(emptyState());
+}
+
+function clearEmpty() {
+  log.querySelector('.empty-state')?.remove();
+  log.querySelector('.pane-notice')?.remove();
+}
+
+export function appendUserMessage(text) {
+  clearEmpty();
+  const turn = h('div', { class: 'turn turn-user' }, h('div', { class: 'bubble bubble-user', testid: 'user-text', dir: 'auto', text }));
+  keepPinned(log, () => log.append(turn));
+  return turn;
+}
+
+function newAssistantTurn() {
+  clearEmpty();
+  const turn = h('div', { class: 'turn turn-assistant', testid: 'assistant-turn' });
+  keepPinned(log, () => log.append(turn));
+  return turn;
+}
+
+function assistantBubble(text) {
+  return h('div', { class: 'bubble bubble-assistant', testid: 'assistant-text', dir: 'auto', text });
+}
+
+function addCard(turn, toolUseId, place) {
+  const card = new ToolCard(toolUseId, handlers);
+  cards.set(toolUseId, card);
+  place(card.el);
+  return card;
+}
+
+/** Render GET .../conversations/{id}; pending confirmations and picks come back live. */
+export function renderConversation(detail) {
+  stopStream();
+  cards.clear();
+  log.replaceChildren();
+  let turn = null;
+  for (const message of detail?.messages ?? []) {
+    if (message.role === 'user') {
+      if (!message.text?.trim()) continue; // tool-result carriers have no text of their own
+      appendUserMessage(message.text);
+      turn = null;
+    } else if (message.role === 'assistant') {
+      turn ??= newAssistantTurn();
+      if (message.text) turn.append(assistantBubble(message.text));
+      for (const call of message.toolCalls ?? []) {
+        const card = addCard(turn, call.toolUseId, (el) => turn.append(el));
+        card.fromHistory(call, canEditInput());
+      }
+    }
+  }
+  if (!log.childElementCount) log.append(emptyState());
+  log.scrollTop = log.scrollHeight;
+}
+
+/** The user typed instead of clicking: the server marks open confirmations/picks superseded. */
+export function supersedePending() {
+  for (const card of cards.values()) card.supersede();
+}
+
+export function stopStream() {
+  const controller = state.stream;
+  if (!controller) return;
+  state.stream = null;
+  controller.abort();
+  hooks.onBusy(false);
+}
+
+// ---- streaming ---------------------------------------------------------------------------
+
+function place(ctx, node) {
+  keepPinned(log, () => ctx.turn.insertBefore(node, ctx.turn.querySelector(':scope > .trailer')));
+}
+
+function appendText(ctx, delta) {
+  if (!delta) return;
+  if (!ctx.textNode) {
+    ctx.textNode = document.createTextNode('');
+    ctx.bubble = assistantBubble();
+    ctx.bubble.classList.add('streaming');
+    ctx.bubble.append(ctx.textNode);
+    place(ctx, ctx.bubble);
+  }
+  keepPinned(log, () => ctx.textNode.appendData(delta));
+}
+
+function closeText(ctx) {
+  ctx.bubble?.classList.remove('streaming');
+  ctx.bubble = null;
+  ctx.textNode = null;
+}
+
+function cardFor(ctx, toolUseId) {
+  closeText(ctx);
+  return cards.get(toolUseId) ?? addCard(ctx.turn, toolUseId, (el) => place(ctx, el));
+}
+
+function addTurnUsage(ctx, usage) {
+  if (!usage) return;
+  const total = turnUsage.get(ctx.turn) ?? Object.fromEntries(USAGE_KEYS.map((k) => [k, 0]));
+  for (const key of USAGE_KEYS) total[key] += Number(usage[key]) || 0;
+  turnUsage.set(ctx.turn, total);
+  const tokens = total.inputTokens + total.outputTokens + total.cacheReadTokens + total.cacheCreationTokens;
+  if (!tokens) return;
+  const cacheable = total.cacheReadTokens + total.cacheCreationTokens + total.inputTokens;
+  const vars = {
+    input: formatNumber(total.inputTokens + total.cacheReadTokens + total.cacheCreationTokens),
+    output: formatNumber(total.outputTokens),
+    cache: cacheable ? Math.round((100 * total.cacheReadTokens) / cacheable) : 0,
+    cost: formatUsd(total.costUsdMicros, 4),
+  };
+  ctx.turn.querySelector(':scope > .turn-usage')?.remove();
+  ctx.turn.append(h('p', { class: 'turn-usage trailer', testid: 'turn-usage', dir: 'ltr', i18n: 'chat.turnUsage', vars }));
+}
+
+function handleEvent(ctx, type, data) {
+  const d = data && typeof data === 'object' ? data : {};
+  switch (type) {
+    case 'conversation_started':
+      hooks.onConversationStarted(d.conversationId);
+      break;
+    case 'text_delta':
+      appendText(ctx, d.delta ?? '');
+      break;
+    case 'tool_started':
+      cardFor(ctx, d.toolUseId).start(d);
+      break;
+    case 'tool_completed':
+      cardFor(ctx, d.toolUseId).complete(d);
+      break;
+    case 'confirmation_pending':
+      cardFor(ctx, d.toolUseId).showConfirm(d, canEditInput());
+      break;
+    case 'disambiguation_pending':
+      cardFor(ctx, d.toolUseId).showPicker(d);
+      break;
+    case 'message_done':
+      closeText(ctx);
+      break;
+    case 'error':
+      closeText(ctx);
+      ctx.sawError = true;
+      showError(d);
+      if (d.code === 'agent_budget_exceeded') showBudgetNotice(d.message, state.membership?.role);
+      place(ctx, h('p', { class: 'turn-error', dir: 'auto', text: d.message || d.code }));
+      break;
+    case 'done':
+      closeText(ctx);
+      ctx.sawDone = true;
+      addTurnUsage(ctx, d.usage);
+      hooks.onDone(d);
+      break;
+    default:
+      break; // unknown events are ignored so the server can add new ones
+  }
+}
+
+/**
+ * Open a stream with open(signal) and render its events into `turn` (a new assistant turn
+ * when omitted). Rejects, before anything streamed, with the ApiError of a non-2xx answer.
+ */
+export async function runStream(open, { turn = null, onOpened } = {}) {
+  if (state.stream) throw new ApiError({ code: 'busy', message: t('errors.busy') });
+  const controller = new AbortController();
+  state.stream = controller;
+  hooks.onBusy(true);
+  const ctx = { turn: turn ?? newAssistantTurn(), textNode: null, bubble: null, sawDone: false, sawError: false };
+  const typing = h('div', { class: 'typing trailer', testid: 'typing', 'aria-hidden': 'true' }, h('span'), h('span'), h('span'));
+  keepPinned(log, () => ctx.turn.append(typing));
+  ctx.turn.setAttribute('aria-busy', 'true');
+  const finish = () => {
+    closeText(ctx);
+    typing.remove();
+    ctx.turn.removeAttribute('aria-busy');
+    if (state.stream === controller) {
+      state.stream = null;
+      hooks.onBusy(false);
+    }
+  };
+
+  let response;
+  try {
+    response = await open(controller.signal);
+  } catch (err) {
+    finish();
+    if (!turn && !ctx.turn.querySelector(':scope > :not(.trailer)')) ctx.turn.remove();
+    throw err;
+  }
+  onOpened?.();
+  let broken = false;
+  try {
+    await readSse(response, (type, data) => {
+      if (controller.signal.aborted) return;
+      try {
+        handleEvent(ctx, type, data);
+      } catch (err) {
+        console.error('spotter: could not render event', type, err);
+      }
+    });
+  } catch (err) {
+    broken = err?.name !== 'AbortError';
+    if (broken) console.warn('spotter: stream broke', err);
+  } finally {
+    finish();
+  }
+  if (controller.signal.aborted) place(ctx, h('p', { class: 'turn-note', i18n: 'chat.stopped' }));
+  else if (!ctx.sawDone) showError({ code: 'stream_incomplete', message: t(broken ? 'errors.streamBroken' : 'errors.streamIncomplete') });
+}
+
+async function resume(card, open, onOpened) {
+  clearError();
+  try {
+    await runStream(open, { turn: card.el.closest('.turn'), onOpened });
+  } catch (err) {
+    if (err?.name !== 'AbortError') showError(err);
+    if (!FINAL_CODES.has(err?.code)) card.unlock();
+  }
+}
+
+async function undo(card) {
+  clearError();
+  try {
+    const result = await api.undo(orgId(), state.conversationId, card.id);
+    card.markUndone(result?.inverse ?? null);
+  } catch (err) {
+    showError(err);
+    if (err?.code === 'already_undone') card.markUndone(null);
+    else if (err?.code === 'not_undoable') card.removeUndo();
+    else card.enableUndo();
+  }
+}

@@ -1,0 +1,88 @@
+/** The conversation list: GET .../agent/conversations, newest first, the open one marked. */
+import { api } from './api.js';
+import { h } from './dom.js';
+import { formatDateTime } from './i18n.js';
+import { showError } from './notices.js';
+import { state, orgId } from './state.js';
+
+let listEl = null;
+let onOpen = () => {};
+let items = [];
+let loaded = false;
+let activeId = null;
+let sequence = 0;
+
+/** @param {HTMLElement} el the <ul> @param {{onOpen: (id: string) => void}} callbacks */
+export function initSidebar(el, callbacks) {
+  listEl = el;
+  onOpen = callbacks.onOpen;
+}
+
+const stamp = (item) => Date.parse(item.updatedAt ?? item.createdAt ?? '') || 0;
+
+export async function refreshConversations() {
+  const org = orgId();
+  if (!org || state.membership?.role === 'member') return;
+  const mine = ++sequence;
+  try {
+    const result = await api.conversations(org);
+    if (mine !== sequence || org !== orgId()) return;
+    items = [...(result?.items ?? [])].sort((a, b) => stamp(b) - stamp(a));
+    loaded = true;
+    render();
+  } catch (err) {
+    if (mine !== sequence) return;
+    loaded = true;
+    render();
+    showError(err);
+  }
+}
+
+export function clearSidebar() {
+  sequence += 1;
+  items = [];
+  loaded = false;
+  activeId = null;
+  render();
+}
+
+export function setActiveConversation(id) {
+  activeId = id;
+  listEl?.querySelectorAll('[data-testid="conversation-item"]').forEach((button) => {
+    if (button.dataset.id === id) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+  });
+}
+
+/** Re-render (dates follow the UI language). */
+export function render() {
+  if (!listEl) return;
+  if (!items.length) {
+    listEl.replaceChildren(h('li', { class: 'conv-empty muted', i18n: loaded ? 'sidebar.empty' : 'sidebar.loading' }));
+    return;
+  }
+  listEl.replaceChildren(
+    ...items.map((item) => {
+      const when = item.updatedAt ?? item.createdAt;
+      return h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'conv',
+            testid: 'conversation-item',
+            'data-id': item.id,
+            'aria-current': item.id === activeId ? 'true' : null,
+            onclick: () => onOpen(item.id),
+          },
+          item.title
+            ? h('span', { class: 'conv-title', dir: 'auto', text: item.title })
+            : h('span', { class: 'conv-title untitled', i18n: 'sidebar.untitled' }),
+          when ? h('time', { class: 'conv-time', datetime: when, text: formatDateTime(when) }) : null,
+        ),
+      );
+    }),
+  );
+}

@@ -1,0 +1,60 @@
+"""Staff tasks: a to-do list per gym (soft delete)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from sqlalchemy import ForeignKey, String, Text, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+
+class Task(Base):
+    __tablename__ = "tasks"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    title: Mapped[str] = mapped_column(String(300))
+    notes: Mapped[str | None] = mapped_column(Text)
+    due_on: Mapped[date | None]
+    priority: Mapped[str] = mapped_column(String(10), default="normal")
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    assignee_user_id: Mapped[uuid.UUID | None]
+    created_by: Mapped[uuid.UUID | None]
+    completed_at: Mapped[datetime | None]
+    deleted_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+async def list_tasks(session: AsyncSession, org_id: uuid.UUID, *, status: str | None = "open",
+                     limit: int = 50) -> list[Task]:
+    query = select(Task).where(Task.org_id == org_id, Task.deleted_at.is_(None))
+    if status:
+        query = query.where(Task.status == status)
+    query = query.order_by(Task.due_on.asc().nulls_last(), Task.created_at.desc()).limit(limit)
+    return list((await session.scalars(query)).all())
+
+
+async def get_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID) -> Task | None:
+    return await session.scalar(select(Task).where(Task.org_id == org_id, Task.id == task_id,
+                                                   Task.deleted_at.is_(None)))
+
+
+async def create_task(session: AsyncSession, org_id: uuid.UUID, *, title: str, created_by: uuid.UUID | None,
+                      notes: str | None = None, due_on: date | None = None, priority: str = "normal",
+                      assignee_user_id: uuid.UUID | None = None) -> Task:
+    task = Task(id=uuid.uuid4(), org_id=org_id, title=title, notes=notes, due_on=due_on, priority=priority,
+                assignee_user_id=assignee_user_id, created_by=created_by, status="open")
+    session.add(task)
+    await session.flush()
+    return task
+
+
+async def soft_delete_task(session: AsyncSession, task: Task, now: datetime) -> Task:
+    task.deleted_at = now
+    await session.flush()
+    return task

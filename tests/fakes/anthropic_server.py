@@ -1,0 +1,545 @@
+"""A fake Anthropic Messages API served over real HTTP, so tests drive the real `anthropic` SDK.
+
+`FakeAnthropic` runs a plain ASGI app under uvicorn on a free loopback port. It answers
+`POST /v1/messages` with scripted turns (JSON or SSE), rejects malformed requests the way the
+real API does, records every request, and accounts prompt-cache tokens deterministically:
+
+* A block's tokens are ``ceil(len(canonical_json(block)) / 4)``, with its ``cache_control``
+  removed; string content and a string system prompt count as one ``{"type": "text", ...}`` block.
+* The cacheable prefix is tools, then system blocks, then every message's blocks, in order.
+  Breakpoints are the blocks that carry ``cache_control`` (ttl "5m" unless it says "1h").
+* The fingerprint of a prefix is a sha256 over the model and each block up to and including it
+  (with its place: tool, system, or message index and role). Breakpoints write fingerprints to
+  the cache, stamped with ``fake.clock()``; an entry older than its ttl is gone.
+* ``cache_read_input_tokens`` is the longest prefix, ending at or before the request's last
+  breakpoint, whose fingerprint is cached (the real API's look-back, without its 20-block limit).
+  ``cache_creation_input_tokens`` runs from there to the last breakpoint, each segment billed to
+  the ttl of the breakpoint that closes it; ``input_tokens`` is everything after the last one.
+* ``output_tokens`` is ``Reply.output_tokens`` or ``ceil(len(text + canonical tool inputs) / 4)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+import math
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.servers import ThreadedServer
+
+_TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+                500: "api_error", 529: "overloaded_error"}
+_NO_TURN = "FakeAnthropic had no scripted turn for this request: queue() one or set respond_with()"
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text block of a scripted reply, streamed as `chunks` text_delta events."""
+
+    text: str
+    chunks: int = 1
+
+
+@dataclass(frozen=True)
+class ToolUse:
+    """A tool_use block; streamed as input_json_delta pieces (at least two). `id` None means generated."""
+
+    name: str
+    input: dict[str, Any]
+    id: str | None = None
+    chunks: int = 2
+
+
+class Reply:
+    """One scripted assistant turn."""
+
+    def __init__(self, *blocks: Text | ToolUse, stop_reason: str | None = None,
+                 output_tokens: int | None = None) -> None:
+        if not all(isinstance(b, Text | ToolUse) for b in blocks):
+            raise TypeError(f"Reply takes Text and ToolUse blocks, got {blocks!r}")
+        self.blocks = blocks
+        uses_tools = any(isinstance(b, ToolUse) for b in blocks)
+        self.stop_reason = stop_reason or ("tool_use" if uses_tools else "end_turn")
+        self.output_tokens = output_tokens
+
+    def __repr__(self) -> str:
+        return f"Reply({', '.join(map(repr, self.blocks))}, stop_reason={self.stop_reason!r})"
+
+
+@dataclass(frozen=True)
+class ApiError:
+    """An error answer in the real envelope; a 429 carries `retry-after` (1 s unless set, floats allowed)."""
+
+    status: int
+    message: str | None = None
+    retry_after: float | None = None
+
+    @property
+    def type(self) -> str:
+        return _ERROR_TYPES.get(self.status, "api_error" if self.status >= 500 else "invalid_request_error")
+
+
+@dataclass(frozen=True)
+class DropStream:
+    """Start a 200 answer, then drop the connection after `after_events` SSE events, before message_stop.
+
+    A non-streaming request gets half of its JSON body instead, then the same drop.
+    """
+
+    after_events: int = 3
+    blocks: tuple[Text | ToolUse, ...] = (Text("this reply is cut off before it ends", chunks=4),)
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as it arrived; `rejected` is why the fake refused it, `usage` what it billed."""
+
+    body: dict[str, Any]
+    headers: dict[str, str]
+    rejected: str | None
+    usage: dict[str, Any]
+
+
+Turn = Reply | ApiError | DropStream
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def count_tokens(piece: Any) -> int:
+    """The fake's deterministic token count: a quarter of the canonical JSON length, rounded up."""
+    return math.ceil(len(canonical_json(piece)) / 4)
+
+
+def _blocks(content: Any) -> list[Any]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return content if isinstance(content, list) else []
+
+
+def _prefix(body: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any], Any]]:
+    """(place, block without cache_control, cache_control or None) in cacheable prefix order."""
+    places: list[tuple[dict[str, Any], Any]] = [({"tool": i}, t)
+                                                for i, t in enumerate(body.get("tools") or [])]
+    places += [({"system": i}, b) for i, b in enumerate(_blocks(body.get("system")))]
+    for i, message in enumerate(body["messages"]):
+        places += [({"message": i, "role": message["role"]}, b) for b in _blocks(message["content"])]
+    out = []
+    for place, block in places:
+        bare = {k: v for k, v in block.items() if k != "cache_control"}
+        out.append((place, bare, block.get("cache_control")))
+    return out
+
+
+def _ttl(cache_control: dict[str, Any]) -> str:
+    return cache_control.get("ttl", "5m")
+
+
+def validate_request(body: Any) -> str | None:
+    """The reason the real API would answer 400 invalid_request_error, or None when it would accept."""
+    if not isinstance(body, dict):
+        return "request body must be a JSON object"
+    for name in ("model", "max_tokens", "messages"):
+        if name not in body:
+            return f"{name}: Field required"
+    if not isinstance(body["model"], str) or not body["model"]:
+        return "model: Input should be a non-empty string"
+    if type(body["max_tokens"]) is not int or body["max_tokens"] < 1:
+        return "max_tokens: Input should be an integer of at least 1"
+    if not isinstance(body["messages"], list) or not body["messages"]:
+        return "messages: at least one message is required"
+    return (_check_tools(body.get("tools")) or _check_system(body.get("system"))
+            or _check_messages(body["messages"]) or _check_tool_pairing(body["messages"])
+            or _check_cache_control(body))
+
+
+def _check_tools(tools: Any) -> str | None:
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        return "tools: Input should be a valid list"
+    names = [t.get("name") if isinstance(t, dict) else None for t in tools]
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+            return f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'"
+    if len(set(names)) != len(names):
+        return "tools: Tool names must be unique."
+    return None
+
+
+def _check_system(system: Any) -> str | None:
+    if system is None or isinstance(system, str):
+        return None
+    if not isinstance(system, list):
+        return "system: Input should be a valid string or list of text blocks"
+    for i, block in enumerate(system):
+        if not isinstance(block, dict) or block.get("type") != "text" or not isinstance(
+                block.get("text"), str):
+            return f"system.{i}: system blocks must be text blocks"
+        if not block["text"]:
+            return f"system.{i}: text content blocks must be non-empty"
+    return None
+
+
+def _check_messages(messages: list[Any]) -> str | None:
+    for i, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role not in ("user", "assistant"):
+            return f"messages.{i}.role: Input should be 'user' or 'assistant'"
+        if i == 0 and role != "user":
+            return 'messages: first message must use the "user" role'
+        if i > 0 and messages[i - 1]["role"] == role:
+            return (f'messages: roles must alternate between "user" and "assistant", '
+                    f'but messages.{i - 1} and messages.{i} are both "{role}"')
+        content = message.get("content")
+        if not isinstance(content, str | list):
+            return f"messages.{i}.content: Input should be a valid string or list"
+        final_assistant = role == "assistant" and i == len(messages) - 1
+        if not content and not final_assistant:
+            return (f"messages.{i}: all messages must have non-empty content "
+                    "except for the optional final assistant message")
+        for j, block in enumerate(_blocks(content)):
+            if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+                return f"messages.{i}.content.{j}: a content block must be an object with a type"
+            if block["type"] == "text" and (not isinstance(block.get("text"), str) or not block["text"]):
+                return f"messages.{i}.content.{j}: text content blocks must be non-empty"
+    return None
+
+
+def _check_tool_pairing(messages: list[dict[str, Any]]) -> str | None:
+    """Each assistant tool_use is answered first thing in the next user message, and nothing else is."""
+    for i, message in enumerate(messages):
+        blocks = _blocks(message["content"])
+        if message["role"] == "assistant":
+            asked = [b.get("id") for b in blocks if b["type"] == "tool_use"]
+            following = _blocks(messages[i + 1]["content"]) if i + 1 < len(messages) else []
+            answered = {b.get("tool_use_id") for b in following if b["type"] == "tool_result"}
+            missing = [str(x) for x in asked if x not in answered]
+            if missing:
+                return (f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks "
+                        f"immediately after: {', '.join(missing)}")
+            continue
+        kinds = [b["type"] for b in blocks]
+        leading = next((j for j, kind in enumerate(kinds) if kind != "tool_result"), len(kinds))
+        if "tool_result" in kinds[leading:]:
+            return f"messages.{i}: tool_result blocks must come first in the content, before any other block"
+        previous = _blocks(messages[i - 1]["content"]) if i > 0 else []
+        asked_ids = {b.get("id") for b in previous if b["type"] == "tool_use"}
+        for j, block in enumerate(blocks):
+            if block["type"] == "tool_result" and block.get("tool_use_id") not in asked_ids:
+                return (f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                        f"{block.get('tool_use_id')}. Each `tool_result` block must have a corresponding "
+                        "`tool_use` block in the previous message.")
+    return None
+
+
+def _check_cache_control(body: dict[str, Any]) -> str | None:
+    marks = [cc for _, _, cc in _prefix(body) if cc is not None]
+    for cc in marks:
+        if not isinstance(cc, dict) or cc.get("type") != "ephemeral" or _ttl(cc) not in _TTL_SECONDS:
+            return "cache_control: Input should be {'type': 'ephemeral', 'ttl': '5m' | '1h'}"
+    if len(marks) > 4:
+        return f"A maximum of 4 blocks with cache_control may be provided. Found {len(marks)}."
+    ttls = [_ttl(cc) for cc in marks]
+    if "5m" in ttls and "1h" in ttls[ttls.index("5m"):]:
+        return "a ttl='1h' cache_control block must not come after a ttl='5m' one"
+    return None
+
+
+class PromptCache:
+    """Prefix fingerprints written by earlier requests, and the usage a new request is billed."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[float, float]] = {}  # fingerprint -> (written at, ttl seconds)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def account(self, body: dict[str, Any], now: float) -> dict[str, Any]:
+        """Bill `body`'s input tokens against the cache, then write its breakpoints."""
+        self._entries = {fp: e for fp, e in self._entries.items() if now - e[0] < e[1]}
+        prefix = _prefix(body)
+        tokens = [count_tokens(bare) for _, bare, _ in prefix]
+        hasher = hashlib.sha256(canonical_json(body["model"]).encode())
+        fingerprints = []
+        for place, bare, _ in prefix:
+            hasher.update(canonical_json([place, bare]).encode() + b"\n")
+            fingerprints.append(hasher.copy().hexdigest())
+        marks = [(k, _TTL_SECONDS[_ttl(cc)]) for k, (_, _, cc) in enumerate(prefix) if cc is not None]
+        last = marks[-1][0] if marks else -1
+        hit = max((k for k in range(last + 1) if fingerprints[k] in self._entries), default=-1)
+        created = {300.0: 0, 3600.0: 0}
+        start = hit + 1
+        for k, ttl in marks:
+            if k >= start:
+                created[ttl] += sum(tokens[start:k + 1])
+                start = k + 1
+        if hit >= 0:
+            self._entries[fingerprints[hit]] = (now, self._entries[fingerprints[hit]][1])
+        for k, ttl in marks:
+            self._entries[fingerprints[k]] = (now, ttl)
+        return {"input_tokens": sum(tokens[last + 1:]),
+                "cache_creation_input_tokens": created[300.0] + created[3600.0],
+                "cache_read_input_tokens": sum(tokens[:hit + 1]),
+                "cache_creation": {"ephemeral_5m_input_tokens": created[300.0],
+                                   "ephemeral_1h_input_tokens": created[3600.0]}}
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    n = max(1, min(pieces, len(text)))
+    cuts = [k * len(text) // n for k in range(n + 1)]
+    return [text[a:b] for a, b in itertools.pairwise(cuts)]
+
+
+async def _read_json(receive: Callable) -> Any:
+    """The request body parsed as JSON, or None when it is not JSON."""
+    raw = bytearray()
+    while (chunk := await receive())["type"] == "http.request":
+        raw += chunk.get("body", b"")
+        if not chunk.get("more_body"):
+            break
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _sse(event: str, data: dict[str, Any]) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+class FakeAnthropic:
+    """The fake Messages API server; see the module docstring for its token accounting."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._server: ThreadedServer | None = None
+        self._ids = itertools.count(1)
+        self._cache = PromptCache()
+        self.reset()
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> FakeAnthropic:
+        if self._server is not None:
+            raise RuntimeError("FakeAnthropic is already started")
+        self._server = ThreadedServer(self).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> FakeAnthropic:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("FakeAnthropic is not started; call start() or use it as a context manager")
+        return self._server.url
+
+    # -- scripting and inspection ----------------------------------------------------------------
+
+    def queue(self, *turns: Turn) -> None:
+        """Append scripted turns; each request consumes the oldest one."""
+        for turn in turns:
+            if not isinstance(turn, Reply | ApiError | DropStream):
+                raise TypeError(f"not a scripted turn: {turn!r}")
+        with self._lock:
+            self._script.extend(turns)
+
+    def respond_with(self, handler: Callable[[dict[str, Any]], Turn] | None) -> None:
+        """Answer requests with `handler(request_body)` whenever the queue is empty."""
+        with self._lock:
+            self._handler = handler
+
+    def reset(self) -> None:
+        """Back to a freshly started fake: no script, handler, requests, cache entries or disconnects."""
+        with self._lock:
+            self._script: deque[Turn] = deque()
+            self._handler: Callable[[dict[str, Any]], Turn] | None = None
+            self._requests: list[RecordedRequest] = []
+            self._disconnects = 0
+            self._cache.clear()
+        self.chunk_delay = 0.0
+        self.emit_unknown_events = False
+        self.clock: Callable[[], float] = time.monotonic
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def disconnects(self) -> int:
+        with self._lock:
+            return self._disconnects
+
+    # -- serving ---------------------------------------------------------------------------------
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
+        """The ASGI entry point: a FakeAnthropic is itself the app uvicorn serves."""
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        request_id = f"req_fake_{next(self._ids)}"
+        if scope["method"] != "POST" or scope["path"] != "/v1/messages":
+            wrong_path = ApiError(404, f"the fake serves POST /v1/messages only, not {scope['path']}")
+            await self._send_error(send, wrong_path, request_id)
+            return
+        body = await _read_json(receive)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        turn, rejected = self._take_turn(body)
+        if isinstance(turn, ApiError):
+            self._record(RecordedRequest(body if isinstance(body, dict) else {}, headers, rejected, {}))
+            await self._send_error(send, turn, request_id)
+            return
+        reply = turn if isinstance(turn, Reply) else Reply(*turn.blocks)
+        message = self._message(body, reply)
+        self._record(RecordedRequest(body, headers, None, message["usage"]))
+        drop_after = turn.after_events if isinstance(turn, DropStream) else None
+        if body.get("stream") is True:
+            events = self._events(message, reply.blocks)
+            await self._send_stream(send, receive, events, request_id, drop_after)
+        else:
+            data = json.dumps(message).encode()
+            await self._send_json(send, 200, data, request_id, truncate=drop_after is not None)
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(request)
+
+    def _take_turn(self, body: Any) -> tuple[Turn, str | None]:
+        """The turn that answers `body`, and why it was refused if the fake refused it."""
+        reason = validate_request(body)
+        if reason is not None:
+            return ApiError(400, reason), reason
+        with self._lock:
+            if self._script:
+                return self._script.popleft(), None
+            handler = self._handler
+        if handler is None:
+            return ApiError(500, _NO_TURN), _NO_TURN
+        try:
+            turn = handler(body)
+        except Exception as exc:  # surfaced to the test as a 500 rather than a hung request
+            reason = f"FakeAnthropic respond_with handler raised {exc!r}"
+            return ApiError(500, reason), reason
+        if not isinstance(turn, Reply | ApiError | DropStream):
+            reason = f"FakeAnthropic respond_with handler gave {turn!r}, not a Reply, ApiError or DropStream"
+            return ApiError(500, reason), reason
+        return turn, None
+
+    def _message(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        """The complete assistant message answering `body`, its input billed against the prompt cache."""
+        content = [self._render(b) for b in reply.blocks]
+        generated = "".join(c["text"] if c["type"] == "text" else canonical_json(c["input"]) for c in content)
+        with self._lock:
+            usage = self._cache.account(body, self.clock())
+        usage["output_tokens"] = (reply.output_tokens if reply.output_tokens is not None
+                                  else math.ceil(len(generated) / 4))
+        return {"id": f"msg_fake_{next(self._ids)}", "type": "message", "role": "assistant",
+                "model": body["model"], "content": content, "stop_reason": reply.stop_reason,
+                "stop_sequence": None, "usage": usage}
+
+    def _render(self, block: Text | ToolUse) -> dict[str, Any]:
+        if isinstance(block, Text):
+            return {"type": "text", "text": block.text}
+        tool_id = block.id or f"toolu_fake_{next(self._ids)}"
+        return {"type": "tool_use", "id": tool_id, "name": block.name, "input": block.input}
+
+    def _events(self, message: dict[str, Any], blocks: tuple[Text | ToolUse, ...]) -> list[tuple[str, dict]]:
+        """The SSE events, in the real wire order, that stream `message`."""
+        started = {**message, "content": [], "stop_reason": None,
+                   "usage": {**message["usage"], "output_tokens": 1}}
+        events: list[tuple[str, dict]] = [("message_start", {"type": "message_start", "message": started}),
+                                          ("ping", {"type": "ping"})]
+        for index, (block, rendered) in enumerate(zip(blocks, message["content"], strict=True)):
+            if isinstance(block, Text):
+                empty = {"type": "text", "text": ""}
+                deltas = [{"type": "text_delta", "text": p} for p in _split(block.text, block.chunks)]
+            else:
+                empty = {**rendered, "input": {}}
+                pieces = _split(json.dumps(block.input, ensure_ascii=False), max(2, block.chunks))
+                deltas = [{"type": "input_json_delta", "partial_json": p} for p in pieces]
+            events.append(("content_block_start",
+                           {"type": "content_block_start", "index": index, "content_block": empty}))
+            events += [("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+                       for d in deltas]
+            events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+        if self.emit_unknown_events:
+            unknown = {"type": "future_event_type", "detail": "an event type this SDK does not know"}
+            events.insert(3, ("future_event_type", unknown))
+        delta = {"stop_reason": message["stop_reason"], "stop_sequence": None}
+        usage = {"output_tokens": message["usage"]["output_tokens"]}
+        events.append(("message_delta", {"type": "message_delta", "delta": delta, "usage": usage}))
+        events.append(("message_stop", {"type": "message_stop"}))
+        return events
+
+    async def _send_stream(self, send: Callable, receive: Callable, events: list[tuple[str, dict]],
+                           request_id: str, drop_after: int | None) -> None:
+        """Write `events` as SSE; count a disconnect if the client leaves before message_stop."""
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                (b"cache-control", b"no-cache"), (b"request-id", request_id.encode())]})
+        gone = asyncio.Event()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+
+        watcher = asyncio.create_task(watch())
+        try:
+            limit = len(events) if drop_after is None else min(drop_after, len(events) - 1)
+            for name, data in events[:limit]:
+                if gone.is_set():
+                    with self._lock:
+                        self._disconnects += 1
+                    return
+                await send({"type": "http.response.body", "body": _sse(name, data), "more_body": True})
+                if self.chunk_delay:
+                    await asyncio.sleep(self.chunk_delay)
+            if drop_after is None:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            # Returning mid-body makes uvicorn close the connection: the abrupt drop DropStream asks for.
+        finally:
+            watcher.cancel()
+
+    async def _send_error(self, send: Callable, error: ApiError, request_id: str) -> None:
+        message = error.message or f"fake {error.type} ({error.status})"
+        payload = {"type": "error", "error": {"type": error.type, "message": message},
+                   "request_id": request_id}
+        retry_after = 1 if error.retry_after is None and error.status == 429 else error.retry_after
+        extra = () if retry_after is None else ((b"retry-after", str(retry_after).encode()),)
+        await self._send_json(send, error.status, json.dumps(payload).encode(), request_id, extra=extra)
+
+    @staticmethod
+    async def _send_json(send: Callable, status: int, data: bytes, request_id: str, *,
+                         extra: tuple[tuple[bytes, bytes], ...] = (), truncate: bool = False) -> None:
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+                   (b"request-id", request_id.encode()), *extra]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if truncate:  # half the promised body, then uvicorn closes the connection
+            await send({"type": "http.response.body", "body": data[:len(data) // 2], "more_body": True})
+            return
+        await send({"type": "http.response.body", "body": data, "more_body": False})

@@ -1,0 +1,38 @@
+"""Audit rows for successful audited writes; agent writes carry `metadata.agent = true`."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, func, insert
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+from core.tenancy import Caller
+
+
+class AuditLog(Base):
+    __tablename__ = "audit_logs"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    actor_user_id: Mapped[uuid.UUID | None]
+    actor_clerk_id: Mapped[str | None] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(100))
+    resource: Mapped[str] = mapped_column(String(100))
+    resource_id: Mapped[str | None] = mapped_column(String(100))
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB(none_as_null=True), default=dict)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+async def write_audit(session: AsyncSession, *, org_id: uuid.UUID, caller: Caller, action: str, resource: str,
+                      resource_id: object | None, metadata: dict[str, Any]) -> uuid.UUID:
+    audit_id = uuid.uuid4()
+    await session.execute(insert(AuditLog).values(
+        id=audit_id, org_id=org_id, actor_user_id=caller.user_id, actor_clerk_id=caller.clerk_id, action=action,
+        resource=resource, resource_id=None if resource_id is None else str(resource_id), metadata_=metadata))
+    return audit_id

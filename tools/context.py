@@ -1,0 +1,34 @@
+"""What a tool handler receives: its session (inside the org's RLS scope), the org, the caller, the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.tenancy import Caller, OrgAccess
+
+
+@dataclass
+class ToolContext:
+    session: AsyncSession
+    org: OrgAccess
+    caller: Caller
+    locale: str
+    now: datetime
+    services: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def org_id(self):
+        return self.org.org_id
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.org.timezone)
+
+    @property
+    def local_now(self) -> datetime:
+        return self.now.astimezone(self.tz)

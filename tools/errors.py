@@ -1,0 +1,25 @@
+"""Typed tool failures the model can read: `{code, message, hint}` with is_error on the tool_result."""
+
+from __future__ import annotations
+
+from core.errors import ServiceError
+
+
+class ToolFailed(ServiceError):
+    """A tool could not do what was asked; `hint` tells the model what to try instead."""
+
+    code = "tool_failed"
+    status = 422
+
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+        super().__init__(code, detail=message)
+        self.message = message
+        self.hint = hint
+
+    def as_result(self) -> dict:
+        return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+def not_found(entity: str, entity_id: object, hint: str | None = None) -> ToolFailed:
+    return ToolFailed(f"{entity}_not_found", f"No {entity.replace('_', ' ')} with id {entity_id} in this gym.",
+                      hint or f"Search for the {entity.replace('_', ' ')} first and use an id from the results.")

@@ -1,0 +1,126 @@
+"""The `ai_tool_executions` store: one row per tool use, its status, and the atomic claims on it.
+
+Status: pending → running → succeeded | failed; pending → rejected_by_user | superseded | expired.
+Claims are single UPDATE ... WHERE status = 'pending' RETURNING statements, so two processes racing to
+resolve the same tool use cannot both win.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, and_, func, select, update
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "expired"})
+
+
+class ToolExecution(Base):
+    __tablename__ = "ai_tool_executions"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    conversation_id: Mapped[uuid.UUID]
+    message_id: Mapped[uuid.UUID | None]
+    tool_use_id: Mapped[str] = mapped_column(String(100))
+    position: Mapped[int] = mapped_column(default=0)
+    router: Mapped[str] = mapped_column(String(60))
+    action: Mapped[str] = mapped_column(String(60))
+    kind: Mapped[str] = mapped_column(String(20), default="normal")
+    confirm: Mapped[str] = mapped_column(String(20), default="never")
+    input: Mapped[dict[str, Any]] = mapped_column(JSONB(none_as_null=True), default=dict)
+    output: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    status: Mapped[str] = mapped_column(String(20))
+    actor_user_id: Mapped[uuid.UUID | None]
+    audit_log_id: Mapped[uuid.UUID | None]
+    undone_by: Mapped[uuid.UUID | None]
+    undoes: Mapped[uuid.UUID | None]
+    duration_ms: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    resolved_at: Mapped[datetime | None]
+
+
+async def record(session: AsyncSession, **values: Any) -> ToolExecution:
+    """Insert an execution row (values are ToolExecution columns)."""
+    row = ToolExecution(id=values.pop("id", None) or uuid.uuid4(), **values)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def get(session: AsyncSession, conversation_id: uuid.UUID, tool_use_id: str) -> ToolExecution | None:
+    return await session.scalar(select(ToolExecution).where(
+        ToolExecution.conversation_id == conversation_id, ToolExecution.tool_use_id == tool_use_id))
+
+
+async def for_message(session: AsyncSession, message_id: uuid.UUID) -> list[ToolExecution]:
+    return list((await session.scalars(select(ToolExecution).where(ToolExecution.message_id == message_id)
+                                       .order_by(ToolExecution.position))).all())
+
+
+async def for_conversation(session: AsyncSession, conversation_id: uuid.UUID) -> list[ToolExecution]:
+    return list((await session.scalars(select(ToolExecution).where(
+        ToolExecution.conversation_id == conversation_id).order_by(ToolExecution.created_at,
+                                                                   ToolExecution.position))).all())
+
+
+async def claim_pending(session: AsyncSession, execution_id: uuid.UUID, *, pending_ttl: int,
+                        now: datetime) -> ToolExecution | None:
+    """Atomically move one pending, unexpired execution to running; None when someone else won."""
+    result = await session.execute(
+        update(ToolExecution)
+        .where(ToolExecution.id == execution_id, ToolExecution.status == "pending",
+               ToolExecution.created_at > now - timedelta(seconds=pending_ttl))
+        .values(status="running")
+        .returning(ToolExecution))
+    return result.scalars().first()
+
+
+async def finish(session: AsyncSession, execution_id: uuid.UUID, *, status: str, output: dict | None = None,
+                 error: dict | None = None, input: dict | None = None, duration_ms: int | None = None,
+                 audit_log_id: uuid.UUID | None = None, now: datetime) -> None:
+    values: dict[str, Any] = {"status": status, "output": output, "error": error, "duration_ms": duration_ms,
+                              "audit_log_id": audit_log_id, "resolved_at": now}
+    if input is not None:
+        values["input"] = input
+    await session.execute(update(ToolExecution).where(ToolExecution.id == execution_id).values(**values))
+
+
+async def expire_stale(session: AsyncSession, conversation_id: uuid.UUID, *, pending_ttl: int,
+                       now: datetime) -> int:
+    """Pending executions older than PENDING_TTL read `expired` (never `rejected`)."""
+    result = await session.execute(
+        update(ToolExecution)
+        .where(ToolExecution.conversation_id == conversation_id, ToolExecution.status == "pending",
+               ToolExecution.created_at <= now - timedelta(seconds=pending_ttl))
+        .values(status="expired", resolved_at=now,
+                error={"code": "expired", "message": "This request expired before anyone answered it."}))
+    return result.rowcount or 0
+
+
+async def supersede_pending(session: AsyncSession, conversation_id: uuid.UUID, *, now: datetime) -> list[str]:
+    """The user typed instead of clicking: every pending execution becomes `superseded`."""
+    result = await session.execute(
+        update(ToolExecution)
+        .where(ToolExecution.conversation_id == conversation_id, ToolExecution.status == "pending")
+        .values(status="superseded", resolved_at=now,
+                error={"code": "superseded", "message": "The user sent a new message instead."})
+        .returning(ToolExecution.tool_use_id))
+    return list(result.scalars().all())
+
+
+async def claim_undo(session: AsyncSession, original_id: uuid.UUID, inverse_id: uuid.UUID) -> bool:
+    """Atomically link the inverse run to the original; False when it was already undone."""
+    result = await session.execute(
+        update(ToolExecution)
+        .where(and_(ToolExecution.id == original_id, ToolExecution.undone_by.is_(None)))
+        .values(undone_by=inverse_id)
+        .returning(ToolExecution.id))
+    return result.scalars().first() is not None

@@ -1,0 +1,112 @@
+"""tasks: the staff to-do list (list, create ↺ delete, update, complete, delete)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from gym import tasks as service
+from tools.context import ToolContext
+from tools.errors import not_found
+from tools.registry import STAFF, Audit, Inverse, ToolRouter, by_id
+
+tasks = ToolRouter("tasks")
+Priority = Literal["low", "normal", "high"]
+
+
+class TaskOut(BaseModel):
+    id: uuid.UUID
+    title: str
+    status: str
+    priority: str
+    dueOn: date | None = None
+    notes: str | None = None
+
+
+def _out(task: service.Task) -> TaskOut:
+    return TaskOut(id=task.id, title=task.title, status=task.status, priority=task.priority, dueOn=task.due_on,
+                   notes=task.notes)
+
+
+class ListTasksInput(BaseModel):
+    status: Literal["open", "done", "all"] = Field("open", description="Which tasks to list.")
+    limit: int = Field(20, ge=1, le=100)
+
+
+class TaskList(BaseModel):
+    count: int
+    tasks: list[TaskOut]
+
+
+@tasks.agent_tool(action="list", summary="List the gym's staff tasks (open by default).", input=ListTasksInput,
+                  roles=STAFF)
+async def list_tasks(ctx: ToolContext, input: ListTasksInput) -> TaskList:
+    rows = await service.list_tasks(ctx.session, ctx.org_id, status=None if input.status == "all" else input.status,
+                                    limit=input.limit)
+    return TaskList(count=len(rows), tasks=[_out(t) for t in rows])
+
+
+class CreateTaskInput(BaseModel):
+    title: str = Field(min_length=1, max_length=300, description="What needs doing, as a short imperative.")
+    notes: str | None = Field(None, max_length=4000)
+    dueOn: date | None = Field(None, description="Due date (YYYY-MM-DD) in the gym's timezone.")
+    priority: Priority = "normal"
+
+
+@tasks.agent_tool(action="create", summary="Create a staff task. Undoable.", input=CreateTaskInput, roles=STAFF,
+                  side_effects="write", audit=Audit("task", "task.create"),
+                  inverse=Inverse("tasks", "delete", by_id))
+async def create_task(ctx: ToolContext, input: CreateTaskInput) -> TaskOut:
+    task = await service.create_task(ctx.session, ctx.org_id, title=input.title, notes=input.notes,
+                                     due_on=input.dueOn, priority=input.priority, created_by=ctx.caller.user_id)
+    return _out(task)
+
+
+class UpdateTaskInput(BaseModel):
+    id: uuid.UUID = Field(description="Task id from tasks__list or tasks__create.")
+    title: str | None = Field(None, min_length=1, max_length=300)
+    notes: str | None = Field(None, max_length=4000)
+    dueOn: date | None = None
+    priority: Priority | None = None
+
+
+async def _task(ctx: ToolContext, task_id: uuid.UUID) -> service.Task:
+    task = await service.get_task(ctx.session, ctx.org_id, task_id)
+    if task is None:
+        raise not_found("task", task_id)
+    return task
+
+
+@tasks.agent_tool(action="update", summary="Change a task's title, notes, due date or priority.",
+                  input=UpdateTaskInput, roles=STAFF, side_effects="write", audit=Audit("task", "task.update"))
+async def update_task(ctx: ToolContext, input: UpdateTaskInput) -> TaskOut:
+    task = await _task(ctx, input.id)
+    for field, column in (("title", "title"), ("notes", "notes"), ("dueOn", "due_on"), ("priority", "priority")):
+        if field in input.model_fields_set:
+            setattr(task, column, getattr(input, field))
+    await ctx.session.flush()
+    return _out(task)
+
+
+class TaskIdInput(BaseModel):
+    id: uuid.UUID = Field(description="Task id.")
+
+
+@tasks.agent_tool(action="complete", summary="Mark a task done.", input=TaskIdInput, roles=STAFF,
+                  side_effects="write", audit=Audit("task", "task.complete"))
+async def complete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
+    task = await _task(ctx, input.id)
+    task.status, task.completed_at = "done", ctx.now
+    await ctx.session.flush()
+    return _out(task)
+
+
+@tasks.agent_tool(action="delete", summary="Delete a task (soft delete). Needs the user's confirmation.",
+                  input=TaskIdInput, roles=STAFF, side_effects="write", confirm="destructive",
+                  audit=Audit("task", "task.delete"))
+async def delete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
+    task = await service.soft_delete_task(ctx.session, await _task(ctx, input.id), ctx.now)
+    return _out(task)

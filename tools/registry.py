@@ -1,0 +1,147 @@
+"""The tool registry: typed tool metadata, per-router declaration, and a per-role view for the model.
+
+A leaf module declares `tasks = ToolRouter("tasks")` and decorates handlers with
+`@tasks.agent_tool(action=..., summary=..., input=..., roles=..., ...)`; the decorator only records a
+`ToolSpec` (a duplicate action raises at import). `build_registry()` in `tools/catalog.py` combines the
+routers into a `ToolRegistry` (a duplicate model-visible name raises there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from core.tenancy import STAFF_ROLES
+
+Confirm = Literal["never", "destructive", "always"]
+SideEffects = Literal["read", "write"]
+ToolKind = Literal["normal", "user_picker"]
+
+STAFF: frozenset[str] = STAFF_ROLES
+OWNER_ADMIN: frozenset[str] = frozenset({"owner", "admin"})
+OWNER_ADMIN_COACH: frozenset[str] = frozenset({"owner", "admin", "coach"})
+_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class Audit:
+    resource: str
+    action_label: str
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """The tool that undoes this one, and how to build its input from this tool's output."""
+
+    router: str
+    action: str
+    build_input: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+    @property
+    def name(self) -> str:
+        return f"{self.router}__{self.action}"
+
+
+def by_id(output: Mapping[str, Any]) -> dict[str, Any]:
+    """The common inverse input: the id of what the original tool created or changed."""
+    return {"id": output["id"]}
+
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    router: str
+    action: str
+    summary: str
+    input_model: type[BaseModel]
+    roles: frozenset[str]
+    side_effects: SideEffects
+    confirm: Confirm
+    handler: Handler | None
+    audit: Audit | None = None
+    inverse: Inverse | None = None
+    kind: ToolKind = "normal"
+
+    @property
+    def name(self) -> str:
+        return f"{self.router}__{self.action}"
+
+    def allows(self, role: str) -> bool:
+        return role in self.roles
+
+    def to_anthropic(self) -> dict[str, Any]:
+        """The tool definition the Messages API expects."""
+        schema = self.input_model.model_json_schema()
+        schema.pop("title", None)
+        return {"name": self.name, "description": self.summary, "input_schema": schema}
+
+
+class ToolRouter:
+    """The tools of one router (one leaf module)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.specs: dict[str, ToolSpec] = {}
+
+    def add(self, spec: ToolSpec) -> ToolSpec:
+        if spec.router != self.name:
+            raise ValueError(f"{spec.name} does not belong to router {self.name}")
+        if spec.action in self.specs:
+            raise ValueError(f"duplicate tool {spec.name}")
+        if not _NAME.match(spec.name):
+            raise ValueError(f"invalid tool name {spec.name}")
+        if spec.kind == "user_picker" and spec.side_effects != "read":
+            raise ValueError(f"{spec.name}: a user_picker tool cannot write")
+        self.specs[spec.action] = spec
+        return spec
+
+    def agent_tool(self, *, action: str, summary: str, input: type[BaseModel], roles: Iterable[str],
+                   side_effects: SideEffects = "read", confirm: Confirm = "never", audit: Audit | None = None,
+                   inverse: Inverse | None = None, kind: ToolKind = "normal") -> Callable[[Handler], Handler]:
+        """Declare a tool: a shortcut for `self.add(ToolSpec(...))`."""
+
+        def register(handler: Handler) -> Handler:
+            self.add(ToolSpec(router=self.name, action=action, summary=summary, input_model=input,
+                              roles=frozenset(roles), side_effects=side_effects, confirm=confirm,
+                              handler=None if kind == "user_picker" else handler, audit=audit,
+                              inverse=inverse, kind=kind))
+            return handler
+
+        return register
+
+
+@dataclass
+class ToolRegistry:
+    """Every tool by model-visible name."""
+
+    specs: dict[str, ToolSpec] = field(default_factory=dict)
+
+    def add(self, spec: ToolSpec) -> None:
+        if spec.name in self.specs:
+            raise ValueError(f"duplicate tool {spec.name}")
+        self.specs[spec.name] = spec
+
+    def include(self, router: ToolRouter) -> None:
+        for spec in router.specs.values():
+            self.add(spec)
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self.specs.get(name)
+
+    def lookup(self, router: str, action: str) -> ToolSpec | None:
+        return self.specs.get(f"{router}__{action}")
+
+    def for_role(self, role: str) -> list[ToolSpec]:
+        """The tools a role may see, in a stable order (the tool list is the first cached prefix)."""
+        return [spec for name, spec in sorted(self.specs.items()) if spec.allows(role)]
+
+    def validate_inverses(self) -> None:
+        for spec in self.specs.values():
+            if spec.inverse and spec.inverse.name not in self.specs:
+                raise ValueError(f"{spec.name}: inverse {spec.inverse.name} is not registered")

@@ -1,0 +1,112 @@
+"""The tool runner: role re-check, input re-validation, the org's tenancy scope, audit, typed failures.
+
+Nothing a tool does aborts the turn: every exception becomes an outcome with `{code, message, hint}`
+that the model reads as an `is_error` tool_result.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.database import Database
+from core.errors import ServiceError
+from core.tenancy import Caller, OrgAccess
+from tools.audit import write_audit
+from tools.context import ToolContext
+from tools.errors import ToolFailed
+from tools.registry import ToolSpec
+
+log = structlog.get_logger("tools.runner")
+SuccessHook = Callable[[AsyncSession, "ToolOutcome"], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    ok: bool
+    output: dict[str, Any] | None
+    error: dict[str, Any] | None
+    duration_ms: int
+    audit_log_id: uuid.UUID | None = None
+    input: dict[str, Any] | None = None  # the validated input, as the handler saw it
+
+    @property
+    def error_code(self) -> str | None:
+        return self.error["code"] if self.error else None
+
+
+def to_jsonable(value: Any) -> dict[str, Any]:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, dict):
+        return value
+    return {"result": value}
+
+
+def validation_error(exc: ValidationError) -> dict[str, Any]:
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()[:5])
+    return {"code": "validation_failed", "message": f"Invalid input: {problems}",
+            "hint": "Fix the listed fields and call the tool again."}
+
+
+class ToolRunner:
+    def __init__(self, db: Database, services: dict[str, Any] | None = None) -> None:
+        self.db = db
+        self.services = services or {}
+
+    def validate(self, spec: ToolSpec, raw_input: dict[str, Any]) -> BaseModel:
+        return spec.input_model.model_validate(raw_input)
+
+    async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
+                  locale: str = "en", now: datetime | None = None, audit_metadata: dict[str, Any] | None = None,
+                  on_success: SuccessHook | None = None) -> ToolOutcome:
+        """Run `spec`; `on_success(session, outcome)` runs inside the tool's transaction (atomic bookkeeping)."""
+        started = time.perf_counter()
+
+        def done(ok: bool, output=None, error=None, audit_id=None, validated=None) -> ToolOutcome:
+            return ToolOutcome(ok, output, error, int((time.perf_counter() - started) * 1000), audit_id, validated)
+
+        if not spec.allows(access.role):  # defence in depth: the registry already filtered by role
+            return done(False, error={"code": "forbidden_for_role",
+                                      "message": f"Your role ({access.role}) may not use {spec.name}.",
+                                      "hint": "Tell the user this needs a different staff role."})
+        if spec.handler is None:
+            return done(False, error={"code": "not_executable", "message": f"{spec.name} is not executable.",
+                                      "hint": None})
+        try:
+            validated = self.validate(spec, raw_input if isinstance(raw_input, dict) else {})
+        except ValidationError as exc:
+            return done(False, error=validation_error(exc))
+        try:
+            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+                ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
+                                  now=now or datetime.now(UTC), services=self.services)
+                output = to_jsonable(await spec.handler(ctx, validated))
+                audit_id = None
+                if spec.side_effects == "write" and spec.audit is not None:
+                    audit_id = await write_audit(
+                        session, org_id=access.org_id, caller=caller, action=spec.audit.action_label,
+                        resource=spec.audit.resource, resource_id=output.get("id"),
+                        metadata={"agent": True, "tool": spec.name, **(audit_metadata or {})})
+                outcome = done(True, output=output, audit_id=audit_id, validated=validated.model_dump(mode="json"))
+                if on_success is not None:
+                    await on_success(session, outcome)
+            return outcome
+        except ToolFailed as exc:
+            return done(False, error=exc.as_result())
+        except ValidationError as exc:
+            return done(False, error=validation_error(exc))
+        except ServiceError as exc:
+            return done(False, error={"code": exc.code, "message": exc.detail or exc.code, "hint": None})
+        except Exception as exc:  # a bug in a tool must not abort the turn
+            log.exception("tool.crashed", tool=spec.name, error_type=type(exc).__name__)
+            return done(False, error={"code": "internal", "message": "The tool failed unexpectedly.",
+                                      "hint": "Apologize and suggest trying again; do not retry blindly."})
