@@ -9,6 +9,8 @@ import httpx
 
 from core.errors import ServiceError
 
+_TRANSPORT_MODULES = frozenset({"httpx", "httpx2", "httpcore", "httpcore2", "h11"})
+
 
 class AgentError(ServiceError):
     """A failure with a stable code that a stream reports as `error{code, message, traceId}`."""
@@ -39,6 +41,8 @@ def classify(exc: BaseException) -> str:
         return "provider_invalid_request"
     if isinstance(exc, anthropic.APIConnectionError | httpx.TransportError):
         return "provider_unavailable"
+    if type(exc).__module__.split(".")[0] in _TRANSPORT_MODULES:
+        return "provider_unavailable"  # the SDK's HTTP stack raised mid-stream (e.g. a dropped connection)
     if isinstance(exc, anthropic.APIError):
         # e.g. an `error` event inside a 200 stream
         body = getattr(exc, "body", None)

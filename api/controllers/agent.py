@@ -57,6 +57,13 @@ class ConfirmBody(BaseModel):
     approved: StrictBool
     input: dict[str, Any] | None = None
 
+    @field_validator("approved", mode="before")
+    @classmethod
+    def _real_bool(cls, value: Any) -> Any:
+        if not isinstance(value, bool):  # the framework may validate non-strictly; "yes" is not a decision
+            raise ValueError("approved must be true or false")
+        return value
+
 
 class PickBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
