@@ -65,8 +65,9 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
     await session.execute(insert(Message).values(
         id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
         content=content, page_context=page_context, stop_reason=stop_reason, usage=usage))
-    await session.execute(update(Conversation).where(Conversation.id == conversation.id)
-                          .values(updated_at=func.now()))
+    if role == "user":  # the list is ordered by the last thing a person said
+        await session.execute(update(Conversation).where(Conversation.id == conversation.id)
+                              .values(updated_at=func.now()))
     return message_id
 
 

@@ -158,9 +158,12 @@ class Orchestrator:
             await conversations.append(session, turn.conversation, "user", content, page_context=page_context)
             if turn.is_new:
                 await conversations.set_title(session, turn.conversation_id, _title_from(message))
+            if self.compactor is None:
+                turn.history = conversations.to_model_messages(
+                    await conversations.messages_since_anchor(session, turn.conversation_id))
         if self.compactor is not None:
             await self.compactor(turn.conversation)
-        await self.load_history(turn)
+            await self.load_history(turn)
         async for event in self.drive(turn):
             yield event
 
@@ -210,13 +213,17 @@ class Orchestrator:
                 raise
             assert response is not None
             self._account(turn, response)
-            message_id = await self._persist_assistant(turn, response.content, response.stop_reason, response.usage)
-            yield events.message_done(message_id, response.stop_reason)
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
-            if response.stop_reason != "tool_use" or not tool_uses:
-                return
-            async for event in self.process_tool_uses(turn, message_id, tool_uses):
-                yield event
+            # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
+            # its execution row beside its write), pending rows, and the merged tool_result message.
+            async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+                message_id = await self._persist_assistant(turn, response.content, response.stop_reason,
+                                                           response.usage, session=session)
+                yield events.message_done(message_id, response.stop_reason)
+                if response.stop_reason != "tool_use" or not tool_uses:
+                    return
+                async for event in self.process_tool_uses(turn, message_id, tool_uses, session):
+                    yield event
             if turn.suspended:
                 return
 
@@ -244,12 +251,16 @@ class Orchestrator:
         turn.cost_usd_micros += self.prices.cost_usd_micros(self.settings.agent_model, response.usage)
 
     async def _persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
-                                 usage: Usage | None) -> uuid.UUID:
+                                 usage: Usage | None, session=None) -> uuid.UUID:
         assert turn.conversation is not None
         usage_json = None if usage is None else {
             "inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
             "cacheReadTokens": usage.cache_read_tokens, "cacheCreationTokens": usage.cache_creation_tokens}
-        async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+        if session is None:
+            async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as own:
+                message_id = await conversations.append(own, turn.conversation, "assistant", content,
+                                                        stop_reason=stop_reason, usage=usage_json)
+        else:
             message_id = await conversations.append(session, turn.conversation, "assistant", content,
                                                     stop_reason=stop_reason, usage=usage_json)
         turn.history.append({"role": "assistant", "content": content})
@@ -264,22 +275,23 @@ class Orchestrator:
     async def run_tool(self, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict, *,
                        message_id: uuid.UUID | None, position: int, execution_id: uuid.UUID | None = None,
                        edited: bool = False, undoes: uuid.UUID | None = None,
-                       audit_metadata: dict | None = None) -> ToolOutcome:
+                       audit_metadata: dict | None = None, session=None) -> ToolOutcome:
         """Run one tool; its execution row commits in the same transaction as its write."""
         now = datetime.now(UTC)
 
-        async def record_success(session, outcome: ToolOutcome) -> None:
-            await self._record_outcome(session, turn, spec, tool_use_id, raw_input, outcome, message_id=message_id,
-                                       position=position, execution_id=execution_id, edited=edited,
-                                       undoes=undoes, now=now)
+        async def record(db_session, outcome: ToolOutcome) -> None:
+            await self._record_outcome(db_session, turn, spec, tool_use_id, raw_input, outcome,
+                                       message_id=message_id, position=position, execution_id=execution_id,
+                                       edited=edited, undoes=undoes, now=now)
 
         outcome = await self.runner.run(spec, raw_input, access=turn.access, caller=turn.caller, locale=turn.locale,
-                                        now=now, on_success=record_success, audit_metadata=audit_metadata)
+                                        now=now, on_success=record, audit_metadata=audit_metadata, session=session)
         if not outcome.ok:
-            async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
-                await self._record_outcome(session, turn, spec, tool_use_id, raw_input, outcome,
-                                           message_id=message_id, position=position, execution_id=execution_id,
-                                           edited=edited, undoes=undoes, now=now)
+            if session is not None:
+                await record(session, outcome)
+            else:
+                async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as own:
+                    await record(own, outcome)
         self.observability.emit("agent.tool.executed", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
                                 router=spec.router, action=spec.action, duration_ms=outcome.duration_ms,
                                 outcome="succeeded" if outcome.ok else "failed", error_code=outcome.error_code)
@@ -307,11 +319,12 @@ class Orchestrator:
     def inverse_available(self, spec: ToolSpec, ok: bool) -> bool:
         return ok and spec.side_effects == "write" and spec.inverse is not None
 
-    async def process_tool_uses(self, turn: Turn, message_id: uuid.UUID,
-                                tool_uses: list[dict]) -> AsyncIterator[events.Event]:
+    async def process_tool_uses(self, turn: Turn, message_id: uuid.UUID, tool_uses: list[dict],
+                                session) -> AsyncIterator[events.Event]:
         """Run normal tools inline; the first that needs a person suspends it and every later one."""
         pending_rows: list[dict[str, Any]] = []
         pending_events: list[events.Event] = []
+        results: list[dict[str, Any]] = []
         for position, block in enumerate(tool_uses):
             name, tool_use_id, raw_input = block["name"], block["id"], block.get("input") or {}
             spec = self.spec_for(turn.access.role, name)
@@ -321,6 +334,7 @@ class Orchestrator:
                          "hint": "Use only the tools listed for this conversation."}
                 pending_rows.append(_row(turn, message_id, tool_use_id, position, router, action, raw_input,
                                          status="failed", error=error))
+                results.append(result_block(tool_use_id, None, error))
                 pending_events.append(events.tool_completed(tool_use_id, router, action, ok=False, output=None,
                                                             error=error, inverse_available=False, duration_ms=0))
                 continue
@@ -336,6 +350,7 @@ class Orchestrator:
                             "code": "validation_failed", "message": str(exc), "hint": None}
                         pending_rows.append(_row(turn, message_id, tool_use_id, position, spec.router, spec.action,
                                                  raw_input, status="failed", error=error, spec=spec))
+                        results.append(result_block(tool_use_id, None, error))
                         pending_events.append(events.tool_completed(
                             tool_use_id, spec.router, spec.action, ok=False, output=None, error=error,
                             inverse_available=False, duration_ms=0))
@@ -347,15 +362,17 @@ class Orchestrator:
                 continue
             yield events.tool_started(tool_use_id, spec.router, spec.action, raw_input)
             outcome = await self.run_tool(turn, spec, tool_use_id, raw_input, message_id=message_id,
-                                          position=position)
+                                          position=position, session=session)
+            results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
             yield events.tool_completed(tool_use_id, spec.router, spec.action, ok=outcome.ok, output=outcome.output,
                                         error=outcome.error, inverse_available=self.inverse_available(spec, outcome.ok),
                                         duration_ms=outcome.duration_ms)
-        async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
-            for row in pending_rows:
-                await executions.record(session, **row)
-            if not turn.suspended:
-                await self._append_results(session, turn, message_id)
+        for row in pending_rows:
+            await executions.record(session, **row)
+        if not turn.suspended:
+            assert turn.conversation is not None
+            await conversations.append(session, turn.conversation, "user", results)
+            turn.history.append({"role": "user", "content": results})
         for event in pending_events:
             if event.type in ("confirmation_pending", "disambiguation_pending"):
                 self.observability.emit(f"agent.tool.{event.type}", trace_id=turn.trace_id,
@@ -414,20 +431,25 @@ def _candidate(candidate: dict) -> dict:
     return {k: v for k, v in candidate.items() if v is not None}
 
 
+def result_block(tool_use_id: str, output: dict | None, error: dict | None) -> dict[str, Any]:
+    """A tool_result block: the output as JSON, or `is_error` with {code, message, hint}."""
+    if error is not None:
+        return {"type": "tool_result", "tool_use_id": tool_use_id, "is_error": True,
+                "content": json.dumps(error, ensure_ascii=False, default=str)}
+    return {"type": "tool_result", "tool_use_id": tool_use_id,
+            "content": json.dumps(output or {}, ensure_ascii=False, default=str)}
+
+
 def tool_result_block(row: executions.ToolExecution) -> dict[str, Any]:
-    """The tool_result the model reads for one execution (errors as is_error with {code, message, hint})."""
+    """The tool_result the model reads for one stored execution."""
     if row.status == "succeeded":
         output = dict(row.output or {})
         if output.pop("_editedInput", False):
-            payload: dict[str, Any] = {"note": "The user edited the input before approving; the tool ran with "
-                                               "the edited input shown here.", "input": row.input, "result": output}
-        else:
-            payload = output
-        return {"type": "tool_result", "tool_use_id": row.tool_use_id,
-                "content": json.dumps(payload, ensure_ascii=False, default=str)}
-    error = row.error or {"code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None}
-    return {"type": "tool_result", "tool_use_id": row.tool_use_id, "is_error": True,
-            "content": json.dumps(error, ensure_ascii=False, default=str)}
+            output = {"note": "The user edited the input before approving; the tool ran with the edited input "
+                              "shown here.", "input": row.input, "result": output}
+        return result_block(row.tool_use_id, output, None)
+    return result_block(row.tool_use_id, None, row.error or {
+        "code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None})
 
 
 def _title_from(message: str) -> str:

@@ -12,25 +12,29 @@ import uuid
 from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
+from api.auth import TokenClaims
 from api.resources import Resources
 from core.errors import Forbidden, NotFound, Unauthorized
-from core.tenancy import Caller, OrgAccess, find_org_access, find_user_by_clerk_id
+from core.tenancy import Caller, OrgAccess, find_caller_in_org, find_user_by_clerk_id
 
 
 def resources_of(connection: ASGIConnection) -> Resources:
     return connection.app.state.resources
 
 
-async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+async def _claims(connection: ASGIConnection) -> TokenClaims:
     header = connection.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if not header:
         raise Unauthorized("token_missing")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("token_invalid", detail="expected a Bearer token")
-    res = resources_of(connection)
-    claims = await res.verifier.verify(token.strip())
-    async with res.db.scope() as session:
+    return await resources_of(connection).verifier.verify(token.strip())
+
+
+async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+    claims = await _claims(connection)
+    async with resources_of(connection).db.scope() as session:
         caller = await find_user_by_clerk_id(session, claims.sub)
     if caller is None:
         raise Unauthorized("token_invalid", detail="unknown user")
@@ -38,17 +42,21 @@ async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> Non
 
 
 async def require_org_member(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
-    if "caller" not in connection.state:
-        await require_caller(connection, handler)
-    caller: Caller = connection.state.caller
+    claims = await _claims(connection)
     try:
         org_id = uuid.UUID(str(connection.path_params.get("org_id", "")))
     except ValueError:
-        raise NotFound("org_not_found") from None
-    async with resources_of(connection).db.scope(org_id=org_id, user_id=caller.user_id) as session:
-        access = await find_org_access(session, org_id, caller.user_id)
+        org_id = None
+    async with resources_of(connection).db.scope(org_id=org_id) as session:
+        if org_id is None:
+            caller, access = await find_user_by_clerk_id(session, claims.sub), None
+        else:
+            caller, access = await find_caller_in_org(session, claims.sub, org_id)
+    if caller is None:
+        raise Unauthorized("token_invalid", detail="unknown user")
     if access is None:
         raise NotFound("org_not_found")
+    connection.state.caller = caller
     connection.state.access = access
 
 

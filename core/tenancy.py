@@ -108,6 +108,26 @@ async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uui
                      budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
 
 
+async def find_caller_in_org(session: AsyncSession, clerk_id: str,
+                             org_id: uuid.UUID) -> tuple[Caller | None, OrgAccess | None]:
+    """The user behind `clerk_id` and their active membership in `org_id`, in one query."""
+    row = (await session.execute(
+        select(User, Organization, Membership.role)
+        .outerjoin(Membership, (Membership.user_id == User.id) & (Membership.org_id == org_id)
+                   & (Membership.status == "active"))
+        .outerjoin(Organization, Organization.id == Membership.org_id)
+        .where(User.clerk_id == clerk_id)
+    )).first()
+    if row is None:
+        return None, None
+    user, org, role = row
+    caller = Caller(user_id=user.id, clerk_id=user.clerk_id, email=user.email, name=user.name)
+    if org is None or role is None:
+        return caller, None
+    return caller, OrgAccess(org_id=org.id, org_name=org.name, tier=org.tier, timezone=org.timezone,
+                             locale=org.locale, budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
+
+
 async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[dict]:
     """The user's active memberships across orgs, for GET /me."""
     rows = (await session.execute(

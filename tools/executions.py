@@ -11,7 +11,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, and_, func, select, update
+from sqlalchemy import ForeignKey, String, and_, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -47,12 +47,11 @@ class ToolExecution(Base):
     resolved_at: Mapped[datetime | None]
 
 
-async def record(session: AsyncSession, **values: Any) -> ToolExecution:
-    """Insert an execution row (values are ToolExecution columns)."""
-    row = ToolExecution(id=values.pop("id", None) or uuid.uuid4(), **values)
-    session.add(row)
-    await session.flush()
-    return row
+async def record(session: AsyncSession, **values: Any) -> uuid.UUID:
+    """Insert an execution row (values are ToolExecution columns); returns its id."""
+    execution_id = values.pop("id", None) or uuid.uuid4()
+    await session.execute(insert(ToolExecution).values(id=execution_id, **values))
+    return execution_id
 
 
 async def get(session: AsyncSession, conversation_id: uuid.UUID, tool_use_id: str) -> ToolExecution | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -62,13 +63,27 @@ class ToolRunner:
         self.db = db
         self.services = services or {}
 
+    @asynccontextmanager
+    async def _unit(self, session: AsyncSession | None, access: OrgAccess,
+                    caller: Caller) -> AsyncIterator[AsyncSession]:
+        if session is None:
+            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as own:
+                yield own
+        else:
+            async with session.begin_nested():
+                yield session
+
     def validate(self, spec: ToolSpec, raw_input: dict[str, Any]) -> BaseModel:
         return spec.input_model.model_validate(raw_input)
 
     async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                   locale: str = "en", now: datetime | None = None, audit_metadata: dict[str, Any] | None = None,
-                  on_success: SuccessHook | None = None) -> ToolOutcome:
-        """Run `spec`; `on_success(session, outcome)` runs inside the tool's transaction (atomic bookkeeping)."""
+                  on_success: SuccessHook | None = None, session: AsyncSession | None = None) -> ToolOutcome:
+        """Run `spec`; `on_success(session, outcome)` runs inside the tool's transaction (atomic bookkeeping).
+
+        With `session` (already inside the org's scope) the tool runs in a SAVEPOINT of that transaction,
+        so a failing tool rolls back only its own writes.
+        """
         started = time.perf_counter()
 
         def done(ok: bool, output=None, error=None, audit_id=None, validated=None) -> ToolOutcome:
@@ -86,7 +101,7 @@ class ToolRunner:
         except ValidationError as exc:
             return done(False, error=validation_error(exc))
         try:
-            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            async with self._unit(session, access, caller) as session:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
                                   now=now or datetime.now(UTC), services=self.services)
                 output = to_jsonable(await spec.handler(ctx, validated))

@@ -1,0 +1,217 @@
+"""Agent overhead per model round trip, and throughput, over the full HTTP path.
+
+    .venv/bin/python -m bench.turn [--conversations 60] [--concurrency 8]
+
+Starts embedded Postgres + Redis, the scripted fake model (bench/scripted_model.py) and `spotter serve`
+as separate processes, then drives the same 3-round-trip conversation (tool, tool, text) through
+auth → SSE → persistence → Redis lock → cost, and the same three calls through the raw AsyncAnthropic
+client against the same fake. Overhead per round trip = (p50 full − p50 raw) / 3. A second scenario adds
+a confirmation and its resume. Prints one JSON document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import anthropic
+import httpx
+from sqlalchemy import text
+
+from api.auth import DevKeys
+from core import migrations
+from core.database import Database
+from core.embedded import EmbeddedPostgres, EmbeddedRedis
+from tests.servers import free_port
+from tests.sse import parse_frames
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _spawn(module_args: list[str], env: dict, stdout) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", *module_args], cwd=ROOT, env=env, stdout=stdout)
+
+
+def _wait_http(url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url, timeout=1.0)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+async def _setup_tenant(db_url: str, keys: DevKeys) -> tuple[str, str, list[str]]:
+    db = Database(db_url)
+    org_id, user_id = uuid.uuid4(), uuid.uuid4()
+    clerk = f"user_bench_{user_id.hex[:8]}"
+    task_ids = []
+    async with db.owner() as s:
+        await s.execute(text("INSERT INTO organizations (id, name, slug, tier, timezone, ai_daily_budget_usd_micros) "
+                             "VALUES (:i, 'Bench Gym', :s, 'elite', 'Asia/Jerusalem', -1)"),
+                        {"i": org_id, "s": f"bench-{org_id.hex}"})
+        await s.execute(text("INSERT INTO users (id, clerk_id, email, name) VALUES (:i, :c, :e, 'Bench Owner')"),
+                        {"i": user_id, "c": clerk, "e": f"{clerk}@bench.test"})
+        await s.execute(text("INSERT INTO memberships (org_id, user_id, role) VALUES (:o, :u, 'owner')"),
+                        {"o": org_id, "u": user_id})
+        for i in range(400):
+            task_id = uuid.uuid4()
+            task_ids.append(str(task_id))
+            await s.execute(text("INSERT INTO tasks (id, org_id, title) VALUES (:i, :o, :t)"),
+                            {"i": task_id, "o": org_id, "t": f"bench task {i}"})
+    await db.dispose()
+    return str(org_id), keys.sign(sub=clerk, email=f"{clerk}@bench.test", ttl_seconds=3600), task_ids
+
+
+async def _post_sse(http: httpx.AsyncClient, url: str, body: dict, token: str) -> list[tuple[str, dict]]:
+    async with http.stream("POST", url, json=body, headers={"authorization": f"Bearer {token}"}) as response:
+        raw = (await response.aread()).decode()
+    frames = parse_frames(raw)
+    if not frames or frames[-1][0] != "done" or any(name == "error" for name, _ in frames):
+        raise RuntimeError(f"turn failed: {raw[:500]}")
+    return frames
+
+
+async def full_conversation(http, base: str, org: str, token: str) -> float:
+    started = time.perf_counter()
+    await _post_sse(http, f"{base}/organizations/{org}/agent/messages", {"message": "what's on my list today?"},
+                    token)
+    return time.perf_counter() - started
+
+
+async def confirm_conversation(http, base: str, org: str, token: str, task_id: str) -> float:
+    started = time.perf_counter()
+    frames = await _post_sse(http, f"{base}/organizations/{org}/agent/messages",
+                             {"message": f"delete task {task_id}"}, token)
+    conversation = next(d for n, d in frames if n == "conversation_started")["conversationId"]
+    pending = next(d for n, d in frames if n == "confirmation_pending")["toolUseId"]
+    await _post_sse(http, f"{base}/organizations/{org}/agent/conversations/{conversation}/confirm/{pending}",
+                    {"approved": True}, token)
+    return time.perf_counter() - started
+
+
+async def raw_conversation(client: anthropic.AsyncAnthropic, calls: int) -> float:
+    """The same model calls with no agent around them: identical system, tools and growing messages."""
+    from datetime import UTC, datetime
+
+    from agent.context import build_request, turn_context, user_turn_content
+    from core.tenancy import Caller, OrgAccess
+    from tools.catalog import build_registry
+
+    access = OrgAccess(org_id=uuid.uuid4(), org_name="Bench Gym", tier="elite", timezone="Asia/Jerusalem",
+                       locale="en", budget_override_usd_micros=-1, role="owner")
+    caller = Caller(user_id=uuid.uuid4(), clerk_id="user_raw", email="raw@bench.test", name="Bench Owner")
+    specs = build_registry().for_role("owner")
+    first = user_turn_content("what's on my list today?", page_context=None, ambient=None,
+                              turn=turn_context(access, caller, "en", datetime.now(UTC)))
+    messages: list[dict] = [{"role": "user", "content": first}]
+    started = time.perf_counter()
+    for _ in range(calls):
+        request = build_request(model="claude-sonnet-4-6", specs=specs, access=access, messages=messages,
+                                max_tokens=4096)
+        async with client.messages.stream(model=request.model, max_tokens=request.max_tokens,
+                                          system=request.system, tools=request.tools,
+                                          messages=request.messages) as stream:
+            async for _event in stream:
+                pass
+            final = await stream.get_final_message()
+        content = [b.model_dump(exclude_none=True) for b in final.content]
+        messages.append({"role": "assistant", "content": content})
+        uses = [b for b in content if b["type"] == "tool_use"]
+        if not uses:
+            break
+        messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": u["id"],
+                                                      "content": "{}"} for u in uses]})
+    return time.perf_counter() - started
+
+
+def p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+async def run(args: argparse.Namespace) -> dict:
+    data_dir = Path(tempfile.mkdtemp(prefix="spotter-bench-"))
+    pg, rd = EmbeddedPostgres(data_dir), EmbeddedRedis(data_dir)
+    procs: list[subprocess.Popen] = []
+    try:
+        migrations.upgrade(pg.url())
+        keys = DevKeys(data_dir)
+        org, token, task_ids = await _setup_tenant(pg.url(), keys)
+        model_port, app_port = free_port(), free_port()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        procs.append(_spawn(["bench.scripted_model", str(model_port)], env, subprocess.PIPE))
+        assert procs[0].stdout is not None and procs[0].stdout.readline().strip() == b"ready"
+        app_env = {**env, "DATABASE_URL": pg.url(), "REDIS_URL": rd.url, "DATA_DIR": str(data_dir),
+                   "ANTHROPIC_API_KEY": "sk-bench", "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{model_port}",
+                   "ANTHROPIC_MAX_RETRIES": "0", "LOG_LEVEL": "warning", "APP_ENV": "test"}
+        procs.append(_spawn(["api.cli", "serve", "--port", str(app_port)], app_env, subprocess.DEVNULL))
+        base = f"http://127.0.0.1:{app_port}"
+        _wait_http(f"{base}/health")
+        raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=f"http://127.0.0.1:{model_port}",
+                                              max_retries=0)
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+            for _ in range(5):  # warm up both paths
+                await full_conversation(http, base, org, token)
+                await raw_conversation(raw_client, 3)
+            full, raw = [], []
+            for _ in range(args.conversations):  # interleaved, so drift hits both alike
+                full.append(await full_conversation(http, base, org, token))
+                raw.append(await raw_conversation(raw_client, 3))
+            confirm, raw2 = [], []
+            for i in range(args.conversations):
+                confirm.append(await confirm_conversation(http, base, org, token, task_ids[i]))
+                raw2.append(await raw_conversation(raw_client, 2))
+
+            async def worker(n: int) -> None:
+                for _ in range(n):
+                    await full_conversation(http, base, org, token)
+
+            per_worker = max(1, args.throughput_conversations // args.concurrency)
+            started = time.perf_counter()
+            await asyncio.gather(*[worker(per_worker) for _ in range(args.concurrency)])
+            elapsed = time.perf_counter() - started
+        await raw_client.close()
+        return {
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "command": "python -m bench.turn " + " ".join(sys.argv[1:]),
+            "scenario_tool_tool_text": {
+                "conversations": args.conversations, "p50_full_ms": round(p(full, 0.5), 2),
+                "p95_full_ms": round(p(full, 0.95), 2), "p50_raw_sdk_ms": round(p(raw, 0.5), 2),
+                "overhead_per_round_trip_ms": round((p(full, 0.5) - p(raw, 0.5)) / 3, 2)},
+            "scenario_confirm_resume": {
+                "p50_full_ms": round(p(confirm, 0.5), 2), "p50_raw_sdk_ms": round(p(raw2, 0.5), 2),
+                "overhead_per_round_trip_ms": round((p(confirm, 0.5) - p(raw2, 0.5)) / 2, 2)},
+            "throughput": {"concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
+                           "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
+        }
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+        rd.stop()
+        pg.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--conversations", type=int, default=60)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--throughput-conversations", type=int, default=240)
+    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
+
+
+if __name__ == "__main__":
+    main()
