@@ -16,6 +16,7 @@ from pathlib import Path
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
+logging.getLogger("pgserver").setLevel(logging.WARNING)  # its exit-time INFO lines outlive captured streams
 
 DATABASE_NAME = "spotter"
 

@@ -1,12 +1,22 @@
-"""Every router of the staff tool surface, assembled into one registry."""
+"""Every router of the staff tool surface (TOOLS.md: 11 routers, 63 actions), assembled into one registry."""
 
 from __future__ import annotations
 
+from tools.leaves.analytics import analytics
+from tools.leaves.assignments import assignments
+from tools.leaves.bookings import bookings
+from tools.leaves.class_sessions import class_sessions
+from tools.leaves.class_types import class_types
+from tools.leaves.forms import forms
+from tools.leaves.program_templates import program_templates
+from tools.leaves.programs import programs
 from tools.leaves.read import read
 from tools.leaves.tasks import tasks
+from tools.leaves.workouts import workouts
 from tools.registry import ToolRegistry, ToolRouter
 
-ROUTERS: tuple[ToolRouter, ...] = (read, tasks)
+ROUTERS: tuple[ToolRouter, ...] = (read, workouts, programs, assignments, bookings, class_sessions, class_types,
+                                   analytics, tasks, program_templates, forms)
 
 
 def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:

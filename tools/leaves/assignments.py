@@ -1,0 +1,7 @@
+"""assignments router (filled in by the gym-domain work)."""
+
+from __future__ import annotations
+
+from tools.registry import ToolRouter
+
+assignments = ToolRouter("assignments")

@@ -1,0 +1,7 @@
+"""class_sessions router (filled in by the gym-domain work)."""
+
+from __future__ import annotations
+
+from tools.registry import ToolRouter
+
+class_sessions = ToolRouter("class_sessions")

@@ -1,0 +1,7 @@
+"""programs router (filled in by the gym-domain work)."""
+
+from __future__ import annotations
+
+from tools.registry import ToolRouter
+
+programs = ToolRouter("programs")
