@@ -43,6 +43,7 @@ log = structlog.get_logger("agent.orchestrator")
 MAX_ROUND_TRIPS = 6
 AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
 Compactor = Callable[[Conversation], Awaitable[None]]
+TitleScheduler = Callable[[Conversation], None]  # starts titling in the background; never blocks, never raises
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Turn:
     model_calls: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     suspended: bool = False
+    prompt_length: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -75,7 +77,7 @@ class TurnStream:
     async def events(self) -> AsyncIterator[events.Event]:
         turn, obs = self.turn, self.orchestrator.observability
         obs.emit("agent.turn.started", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
-                 endpoint=turn.endpoint, conversation_id=str(turn.conversation_id))
+                 endpoint=turn.endpoint, promptLength=turn.prompt_length, conversation_id=str(turn.conversation_id))
         failed_code: str | None = None
         try:
             async for event in self.body(turn):
@@ -84,11 +86,16 @@ class TurnStream:
             failed_code = classify(exc)
             if failed_code == "internal":
                 log.exception("agent.turn.crashed", error_type=type(exc).__name__)
+                obs.capture_exception(exc, trace_id=turn.trace_id, org_id=str(turn.access.org_id),
+                                      endpoint=turn.endpoint, code=failed_code)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
         finally:
             with anyio.CancelScope(shield=True):
                 await self.orchestrator.finalize(turn, failed_code)
                 await self.lock.release()
+        titles = self.orchestrator.titles
+        if titles is not None and turn.is_new and failed_code is None and turn.conversation is not None:
+            titles(turn.conversation)
         yield events.done(turn.conversation_id if turn.conversation else None, turn.usage, turn.cost_usd_micros)
 
 
@@ -99,11 +106,12 @@ def _params(exc: BaseException) -> dict[str, Any]:
 class Orchestrator:
     def __init__(self, *, db: Database, redis: Any, model: ModelClient, registry: ToolRegistry, runner: ToolRunner,
                  prices: PriceBook, settings: Settings, observability: Observability | None = None,
-                 ambient: AmbientFinder | None = None, compactor: Compactor | None = None) -> None:
+                 ambient: AmbientFinder | None = None, compactor: Compactor | None = None,
+                 titles: TitleScheduler | None = None) -> None:
         self.db, self.redis, self.model, self.registry, self.runner = db, redis, model, registry, runner
         self.prices, self.settings = prices, settings
         self.observability = observability or Observability()
-        self.ambient, self.compactor = ambient, compactor
+        self.ambient, self.compactor, self.titles = ambient, compactor, titles
         self._tools_by_role: dict[str, list[dict[str, Any]]] = {}
 
     # ---- entry points -------------------------------------------------------------------------------
@@ -111,7 +119,8 @@ class Orchestrator:
     async def open_send(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str, message: str,
                         conversation_id: uuid.UUID | None, page_context: dict | None) -> TurnStream:
         turn = Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint="send",
-                    conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None)
+                    conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None,
+                    prompt_length=len(message))
         if conversation_id is not None:
             async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
                 turn.conversation = await conversations.get_owned(session, access.org_id, conversation_id,
@@ -293,8 +302,8 @@ class Orchestrator:
                 async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as own:
                     await record(own, outcome)
         self.observability.emit("agent.tool.executed", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
-                                router=spec.router, action=spec.action, duration_ms=outcome.duration_ms,
-                                outcome="succeeded" if outcome.ok else "failed", error_code=outcome.error_code)
+                                router=spec.router, action=spec.action, durationMs=outcome.duration_ms,
+                                outcome="succeeded" if outcome.ok else "failed", errorCode=outcome.error_code)
         return outcome
 
     async def _record_outcome(self, session, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict,
@@ -406,14 +415,14 @@ class Orchestrator:
         except Exception:
             log.exception("agent.usage.record_failed")
         fields = {"trace_id": turn.trace_id, "org_id": str(turn.access.org_id), "endpoint": turn.endpoint,
-                  "input_tokens": turn.usage.input_tokens, "output_tokens": turn.usage.output_tokens,
-                  "cache_read_tokens": turn.usage.cache_read_tokens,
-                  "cache_creation_tokens": turn.usage.cache_creation_tokens,
-                  "cost_usd_micros": turn.cost_usd_micros, "cache_hit_ratio": turn.usage.cache_hit_ratio,
-                  "model_calls": turn.model_calls, "suspended": turn.suspended,
-                  "duration_ms": int((datetime.now(UTC) - turn.started).total_seconds() * 1000)}
+                  "inputTokens": turn.usage.input_tokens, "outputTokens": turn.usage.output_tokens,
+                  "cacheReadTokens": turn.usage.cache_read_tokens,
+                  "cacheCreationTokens": turn.usage.cache_creation_tokens,
+                  "costUsdMicros": turn.cost_usd_micros, "cacheHitRatio": turn.usage.cache_hit_ratio,
+                  "modelCalls": turn.model_calls, "suspended": turn.suspended,
+                  "durationMs": int((datetime.now(UTC) - turn.started).total_seconds() * 1000)}
         if failed_code:
-            self.observability.emit("agent.turn.failed", error_code=failed_code, **fields)
+            self.observability.emit("agent.turn.failed", errorCode=failed_code, **fields)
         else:
             self.observability.emit("agent.turn.completed", **fields)
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from agent.compaction import Compactor
 from agent.costs import PriceBook
 from agent.model import AnthropicModel, DisabledModel, ModelClient
-from agent.observability import Observability
+from agent.observability import Observability, build_observability
 from agent.orchestrator import Orchestrator
 from agent.resume import Resumer
+from agent.titles import TitleGenerator
 from core.database import Database
 from core.settings import Settings, SettingsError
 from tools.catalog import build_registry
@@ -23,11 +26,17 @@ class AgentServices:
     registry: ToolRegistry
     orchestrator: Orchestrator
     resumer: Resumer
+    observability: Observability | None = None
+    titles: TitleGenerator | None = None
 
     async def close(self) -> None:
+        if self.titles is not None:
+            await self.titles.drain(grace_seconds=2.0)
         close = getattr(self.model, "close", None)
         if close is not None:
             await close()
+        if self.observability is not None:  # flushes PostHog's queue and Sentry's transport (blocking I/O)
+            await asyncio.to_thread(self.observability.close)
 
 
 def build_model(settings: Settings) -> ModelClient:
@@ -42,7 +51,9 @@ def build_model(settings: Settings) -> ModelClient:
 
 
 def build_agent(settings: Settings, db: Database, redis: Any, *, observability: Observability | None = None,
-                tool_services: dict[str, Any] | None = None) -> AgentServices:
+                tool_services: dict[str, Any] | None = None, titles: bool | None = None) -> AgentServices:
+    """`titles` None follows AGENT_TITLES (default: on in production only). A background title request is an
+    extra model call that scripted model servers (tests, demos) would answer with a reply meant for a turn."""
     prices = PriceBook(settings.model_prices)
     try:
         prices.check_models(settings.agent_model, settings.summarizer_model)
@@ -50,7 +61,13 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
         raise SettingsError(f"invalid settings: AGENT_MODEL/SUMMARIZER_MODEL: {exc}") from None
     registry = build_registry()
     model = build_model(settings)
+    observability = observability if observability is not None else build_observability(settings)
+    compactor = Compactor(db, model, settings.summarizer_model, prices=prices, observability=observability)
+    if titles is None:
+        titles = settings.agent_titles if settings.agent_titles is not None else settings.is_production
+    title_generator = TitleGenerator(db, model, settings.summarizer_model, prices=prices) if titles else None
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,
                                 runner=ToolRunner(db, tool_services), prices=prices, settings=settings,
-                                observability=observability)
-    return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer(orchestrator))
+                                observability=observability, compactor=compactor, titles=title_generator)
+    return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer(orchestrator),
+                         observability=observability, titles=title_generator)

@@ -11,6 +11,7 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
+from agent.storage import daily_snapshots
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.system import DevJwksController, SystemController
@@ -35,7 +36,9 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         owned = resources is None
         app.state.resources = resources if resources is not None else await open_resources(settings)
         try:
-            yield
+            async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
+                                       app.state.resources.agent.orchestrator.observability):
+                yield
         finally:
             if owned:
                 await app.state.resources.close()

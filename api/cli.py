@@ -124,6 +124,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _snapshot(settings: Settings) -> dict:
+    from agent.observability import build_observability
+    from agent.storage import storage_snapshot
+    from core.database import Database
+
+    assert settings.database_url
+    db = Database(settings.database_url)
+    observability = build_observability(settings)
+    try:
+        return await storage_snapshot(db, observability)
+    finally:
+        observability.close()
+        await db.dispose()
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    """Emit agent.storage.snapshot; stdout gets exactly one JSON line (logs go to stderr), for cron."""
+    import contextlib
+    import json
+
+    from core.embedded import embedded_services
+    from core.logging import configure_logging
+
+    out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        settings = _settings()
+        configure_logging(settings.log_level)
+        with embedded_services(settings, redis=False) as resolved:
+            fields = asyncio.run(_snapshot(resolved))
+    print(json.dumps({"event": "agent.storage.snapshot", **fields}, separators=(",", ":")), file=out, flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spotter", description="Spotter staff copilot service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -144,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--port", type=int, default=8000)
     demo.add_argument("--members", type=int, default=None)
     demo.set_defaults(fn=cmd_demo)
+    sub.add_parser("snapshot", help="emit the storage snapshot (rows and bytes per table) as one JSON line") \
+        .set_defaults(fn=cmd_snapshot)
     return parser
 
 

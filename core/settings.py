@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = None
     anthropic_max_retries: int = Field(default=2, ge=0, le=10)
     anthropic_timeout: float = Field(default=120.0, gt=0)
+    agent_titles: bool | None = None  # summarizer-written titles; unset = production only
     agent_max_tokens: int = Field(default=4096, ge=256, le=64000)
     agent_model: str = "claude-sonnet-4-6"
     summarizer_model: str = "claude-haiku-4-5"
