@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from core.errors import ServiceError
+from gym.members import GymError
+from gym.programs import GymRuleError
 
 
 class ToolFailed(ServiceError):
@@ -23,3 +25,11 @@ class ToolFailed(ServiceError):
 def not_found(entity: str, entity_id: object, hint: str | None = None) -> ToolFailed:
     return ToolFailed(f"{entity}_not_found", f"No {entity.replace('_', ' ')} with id {entity_id} in this gym.",
                       hint or f"Search for the {entity.replace('_', ' ')} first and use an id from the results.")
+
+
+def from_gym_error(exc: GymRuleError | GymError) -> ToolFailed:
+    """A gym service's rule error as a typed tool failure that keeps the service's stable code."""
+    if isinstance(exc, GymRuleError):
+        return ToolFailed(exc.code, exc.message, exc.hint)
+    return ToolFailed(exc.code, exc.detail or exc.code.replace("_", " "),
+                      "Fix the request as the message says, or ask the user.")

@@ -1,13 +1,32 @@
-"""read: context, lookups and searches across the gym; never writes, never asks for confirmation."""
+"""read: context, lookups and searches across the gym; never writes, never asks for confirmation.
+
+Times the model sees are in the gym's timezone and human readable ("Mon 16 Nov 2026 18:30 (7 days ago)");
+money is in major units with its currency ("450.00 ILS"). Member hits carry `label`/`sublabel`/`detail` in
+the shape read__ask_user_to_pick takes, so close matches can be handed to the user as they are.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+import uuid
+from datetime import date, datetime
+from typing import Any, Literal
 
+from pydantic import BaseModel, Field
+from pydantic_core import to_jsonable_python
+
+from core.tenancy import find_org_access
+from gym import assignments, classes, exercises, members, programs, tasks, workouts
+from gym.exercise_library import CATEGORIES
+from gym.periods import local_midnight
+from gym.programs import GymRuleError
 from tools.context import ToolContext
+from tools.errors import from_gym_error, not_found
 from tools.registry import STAFF, ToolRouter
 
 read = ToolRouter("read")
+MemberStatus = Literal["lead", "active", "frozen", "cancelled"]
+EntityType = Literal["program", "workout", "exercise", "member"]
+LookupType = Literal["member", "program", "workout", "exercise", "class_session", "assignment", "task"]
 
 
 class NoInput(BaseModel):
@@ -51,3 +70,501 @@ class AskUserToPickInput(BaseModel):
                  input=AskUserToPickInput, roles=STAFF, kind="user_picker")
 async def ask_user_to_pick(ctx: ToolContext, input: AskUserToPickInput) -> dict:
     raise AssertionError("user_picker tools are never invoked")
+
+
+# --- shared formatting ------------------------------------------------------------------------------------
+
+def _when(ctx: ToolContext, instant: datetime | None) -> str | None:
+    """An instant as local wall time with how long ago it was: 'Mon 16 Nov 2026 18:30 (7 days ago)'."""
+    if instant is None:
+        return None
+    local = instant.astimezone(ctx.tz)
+    days = (ctx.local_now.date() - local.date()).days
+    ago = {0: "today", 1: "yesterday"}.get(days, f"{days} days ago" if days > 1 else f"in {-days} days")
+    return f"{local:%a %d %b %Y %H:%M} ({ago})"
+
+
+def _money(cents: int | None, currency: str | None) -> str | None:
+    return None if cents is None else f"{cents / 100:.2f} {currency or ''}".strip()
+
+
+def _json(value: Any) -> Any:
+    """Plain JSON data (ids and dates as strings) without null fields, for tools that answer with dicts."""
+    data = to_jsonable_python(value)
+    if isinstance(data, dict):
+        return {k: _json(v) for k, v in data.items() if v is not None}
+    return [_json(v) for v in data] if isinstance(data, list) else data
+
+
+def _clip(text: str | None, size: int = 200) -> str | None:
+    return text if text is None or len(text) <= size else text[:size - 1] + "…"
+
+
+class Ref(BaseModel):
+    id: uuid.UUID
+    name: str | None = None
+
+
+# --- programs_list ------------------------------------------------------------------------------------------
+
+class ProgramsListInput(BaseModel):
+    kind: Literal["coaching", "class", "feed"] | None = Field(None, description="Only programs of this kind.")
+
+
+class ProgramRow(BaseModel):
+    id: uuid.UUID
+    name: str
+    kind: str
+    memberCount: int = Field(description="Active enrollments (coaching/feed); class programs fill by booking.")
+    description: str | None = None
+
+
+class ProgramList(BaseModel):
+    count: int
+    programs: list[ProgramRow]
+
+
+@read.agent_tool(action="programs_list",
+                 summary="List the gym's active programs (id, name, kind coaching/class/feed, enrolled member "
+                         "count). Use it to turn a program name into an id.",
+                 input=ProgramsListInput, roles=STAFF)
+async def programs_list(ctx: ToolContext, input: ProgramsListInput) -> ProgramList:
+    rows = await programs.list_programs(ctx.session, ctx.org_id, kind=input.kind)
+    return ProgramList(count=len(rows), programs=[
+        ProgramRow(id=p.id, name=p.name, kind=p.kind, memberCount=p.member_count, description=_clip(p.description))
+        for p in rows])
+
+
+# --- members ------------------------------------------------------------------------------------------------
+
+class MembersSearchInput(BaseModel):
+    query: str | None = Field(None, max_length=200, description="Name (or part of it), email or phone; typos are "
+                                                                 "tolerated. Omit to list members by name.")
+    email: str | None = Field(None, max_length=320, description="Only members whose email contains this text.")
+    status: MemberStatus | None = Field(None, description="Only members with this status.")
+    role: Literal["member", "owner", "admin", "coach", "front_desk"] | None = Field(
+        None, description="Only members whose app login has this role in the gym; members without a login "
+                          "count as 'member'.")
+    limit: int = Field(10, ge=1, le=25)
+
+
+class MemberHitOut(BaseModel):
+    id: uuid.UUID
+    label: str = Field(description="The member's name.")
+    sublabel: str | None = Field(None, description="Email, or the plan when there is no email.")
+    detail: str = Field(description="Last visit in the gym's time.")
+    status: str
+    plan: str | None = None
+    score: float
+
+
+class MemberSearchResult(BaseModel):
+    count: int
+    members: list[MemberHitOut]
+
+
+def _member_hit(ctx: ToolContext, hit: members.MemberHit) -> MemberHitOut:
+    visit = _when(ctx, hit.last_visit_at)
+    detail = f"Last visit {visit}" if visit else "No visits yet"
+    if hit.status != "active":
+        detail = f"{hit.status.capitalize()} · {detail}"
+    return MemberHitOut(id=hit.id, label=_clip(hit.full_name) or "", sublabel=_clip(hit.email or hit.plan_name),
+                        detail=_clip(detail) or "", status=hit.status, plan=hit.plan_name, score=hit.score)
+
+
+async def _login_role(ctx: ToolContext, member_id: uuid.UUID, cache: dict[uuid.UUID, str]) -> str:
+    member = await members.get_member(ctx.session, ctx.org_id, member_id)
+    if member is None or member.user_id is None:
+        return "member"
+    if member.user_id not in cache:
+        access = await find_org_access(ctx.session, ctx.org_id, member.user_id)
+        cache[member.user_id] = access.role if access else "member"
+    return cache[member.user_id]
+
+
+@read.agent_tool(action="members_search",
+                 summary="Find gym members by name, email or phone (fuzzy, typo-tolerant, best match first), "
+                         "optionally filtered by email, status or role. Each hit has id, label (name), sublabel "
+                         "(email or plan) and detail (last visit). When several hits match the user's words "
+                         "about equally (e.g. two Saars), call read__ask_user_to_pick with those hits as "
+                         "candidates instead of guessing.",
+                 input=MembersSearchInput, roles=STAFF)
+async def members_search(ctx: ToolContext, input: MembersSearchInput) -> MemberSearchResult:
+    narrowing = bool(input.email or input.role)
+    hits = await members.search_members(ctx.session, ctx.org_id, input.query or input.email, status=input.status,
+                                        limit=100 if narrowing else input.limit)
+    if input.email:
+        needle = input.email.strip().lower()
+        hits = [h for h in hits if needle in (h.email or "").lower()]
+    if input.role:
+        roles: dict[uuid.UUID, str] = {}
+        hits = [h for h in hits if await _login_role(ctx, h.id, roles) == input.role]
+    hits = hits[:input.limit]
+    return MemberSearchResult(count=len(hits), members=[_member_hit(ctx, h) for h in hits])
+
+
+class MemberIdInput(BaseModel):
+    memberId: uuid.UUID = Field(description="Member id from read__members_search (the spec calls it membershipId).")
+
+
+class PaymentOut(BaseModel):
+    amount: str
+    status: str
+    dueOn: date
+    paidAt: str | None = None
+
+
+class PaymentStatus(BaseModel):
+    state: str = Field(description="ok | failed (last attempt failed) | overdue (unpaid past due) | none.")
+    lastPayment: PaymentOut | None = None
+    lastPaidAt: str | None = None
+    failedLast90Days: int
+    overdueCount: int
+    overdueAmount: str | None = None
+    oldestOverdueOn: date | None = None
+
+
+class MemberDetail(BaseModel):
+    id: uuid.UUID
+    name: str
+    email: str | None = None
+    phone: str | None = None
+    status: str
+    joinedOn: date
+    notes: str | None = None
+    coach: Ref | None = None
+    plan: dict[str, Any] | None = None
+    subscription: dict[str, Any] | None = None
+    payments: PaymentStatus
+    programs: list[dict[str, Any]]
+    lastVisit: str | None = None
+    visitsLast30Days: int
+    upcomingBookings: int
+    pendingForms: int
+    attention: list[str] = Field(description="What staff should notice: failed/overdue payments, pending forms.")
+
+
+def _payments(ctx: ToolContext, raw: dict[str, Any]) -> PaymentStatus:
+    last = raw["last_payment"]
+    return PaymentStatus(
+        state=raw["state"], lastPaidAt=_when(ctx, raw["last_paid_at"]), failedLast90Days=raw["failed_count_90d"],
+        overdueCount=raw["overdue_count"], oldestOverdueOn=raw["oldest_overdue_on"],
+        overdueAmount=_money(raw["overdue_cents"], raw["currency"]) if raw["overdue_count"] else None,
+        lastPayment=None if last is None else PaymentOut(
+            amount=_money(last["amount_cents"], last["currency"]) or "", status=last["status"],
+            dueOn=last["due_on"], paidAt=_when(ctx, last["paid_at"])))
+
+
+def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
+    notes = []
+    if pay.lastPayment and pay.lastPayment.status == "failed":
+        notes.append(f"Last payment FAILED: {pay.lastPayment.amount} due {pay.lastPayment.dueOn}.")
+    if pay.overdueCount:
+        notes.append(f"{pay.overdueCount} payment(s) overdue, {pay.overdueAmount}, oldest due {pay.oldestOverdueOn}.")
+    if pay.failedLast90Days and not pay.overdueCount and pay.state == "ok":
+        notes.append(f"{pay.failedLast90Days} failed payment attempt(s) in the last 90 days, since recovered.")
+    if pending_forms:
+        notes.append(f"{pending_forms} form(s) waiting to be signed.")
+    return notes
+
+
+async def _member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
+    raw = await members.get_member_detail(ctx.session, ctx.org_id, member_id, now=ctx.now, tz=ctx.tz)
+    if raw is None:
+        raise not_found("member", member_id)
+    known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)}
+    enrolled = [known[pid] for pid in await programs.member_program_ids(ctx.session, ctx.org_id, member_id)
+                if pid in known]
+    plan, sub = raw["plan"], raw["subscription"]
+    pay = _payments(ctx, raw["payments"])
+    return MemberDetail(
+        id=raw["id"], name=raw["full_name"], email=raw["email"], phone=raw["phone"], status=raw["status"],
+        joinedOn=raw["joined_at"], notes=_clip(raw["notes"], 500),
+        coach=Ref(id=raw["coach"]["user_id"], name=raw["coach"]["name"]) if raw["coach"] else None,
+        plan=None if plan is None else {"id": str(plan["id"]), "name": plan["name"], "interval": plan["interval"],
+                                        "price": _money(plan["price_cents"], plan["currency"])},
+        subscription=None if sub is None else {
+            "id": str(sub["id"]), "status": sub["status"], "startedOn": sub["started_on"].isoformat(),
+            "endsOn": sub["ends_on"].isoformat() if sub["ends_on"] else None,
+            "cancelledAt": _when(ctx, sub["cancelled_at"])},
+        payments=pay, programs=[{"id": str(p.id), "name": p.name, "kind": p.kind} for p in enrolled],
+        lastVisit=_when(ctx, raw["last_visit_at"]), visitsLast30Days=raw["visits"]["last_30_days"],
+        upcomingBookings=raw["visits"]["upcoming"], pendingForms=raw["pending_forms"],
+        attention=_attention(pay, raw["pending_forms"]))
+
+
+@read.agent_tool(action="members_get",
+                 summary="Everything about one member by memberId: profile, status, plan and subscription, payment "
+                         "status (last payment, failed or overdue payments), programs, coach, last visit, visits in "
+                         "the last 30 days and pending forms. `attention` lists what needs action.",
+                 input=MemberIdInput, roles=STAFF)
+async def members_get(ctx: ToolContext, input: MemberIdInput) -> MemberDetail:
+    return await _member_detail(ctx, input.memberId)
+
+
+# --- exercises ----------------------------------------------------------------------------------------------
+
+class ExercisesSearchInput(BaseModel):
+    query: str = Field(min_length=1, max_length=200, description="Exercise name, alias or abbreviation in any "
+                                                                 "language (e.g. 'squat variation', 'DB snatch').")
+    category: Literal[CATEGORIES] | None = Field(None, description="Only exercises of this category.")  # type: ignore[valid-type]
+    limit: int = Field(10, ge=1, le=25)
+
+
+class ExerciseOut(BaseModel):
+    id: uuid.UUID
+    name: str
+    category: str
+    aliases: list[str]
+    equipment: list[str]
+    muscles: list[str]
+    score: float | None = None
+
+
+class ExerciseList(BaseModel):
+    count: int
+    exercises: list[ExerciseOut]
+
+
+async def _search_exercises(ctx: ToolContext, query: str, limit: int,
+                            category: str | None = None) -> list[exercises.ExerciseHit]:
+    """The one place exercise search is called (trigram today; the RAG hybrid search replaces it here)."""
+    return await exercises.search_exercises(ctx.session, ctx.org_id, query, limit, category=category)
+
+
+@read.agent_tool(action="exercises_search",
+                 summary="Search the gym's exercise library by name, alias or abbreviation (English, Hebrew, "
+                         "Russian; typos tolerated), best match first, optionally within one category.",
+                 input=ExercisesSearchInput, roles=STAFF)
+async def exercises_search(ctx: ToolContext, input: ExercisesSearchInput) -> ExerciseList:
+    hits = await _search_exercises(ctx, input.query, input.limit, input.category)
+    return ExerciseList(count=len(hits), exercises=[
+        ExerciseOut(id=h.id, name=h.name, category=h.category, aliases=h.aliases[:5], equipment=h.equipment,
+                    muscles=h.muscles, score=h.score) for h in hits])
+
+
+class ResolveBatchInput(BaseModel):
+    names: list[str] = Field(min_length=1, max_length=50, description="Movement names as written, e.g. "
+                                                                       "['200m run', 'double-unders', 'T2B'].")
+
+
+@read.agent_tool(action="exercises_resolve_batch",
+                 summary="Resolve many movement names to exercise ids in one call. Each name comes back resolved "
+                         "(exerciseId), ambiguous (up to 3 candidates: ask the user or pick by context) or "
+                         "unknown (keep the name as written).",
+                 input=ResolveBatchInput, roles=STAFF)
+async def exercises_resolve_batch(ctx: ToolContext, input: ResolveBatchInput) -> dict:
+    results = await exercises.resolve_batch(ctx.session, ctx.org_id, [n[:200] for n in input.names])
+    counts = {status: sum(r["status"] == status for r in results) for status in ("resolved", "ambiguous", "unknown")}
+    return _json({**counts, "results": [{k: v for k, v in r.items() if k != "candidates" or v} for r in results]})
+
+
+# --- search_anything ------------------------------------------------------------------------------------------
+
+class SearchAnythingInput(BaseModel):
+    query: str = Field(min_length=1, max_length=200, description="A name or words from it, e.g. 'Murph'.")
+    types: list[EntityType] | None = Field(None, description="Limit to these entity types; default all four.")
+    limitPerType: int = Field(5, ge=1, le=10)
+
+
+class Hit(BaseModel):
+    type: EntityType
+    id: uuid.UUID
+    label: str
+    sublabel: str | None = None
+    detail: str | None = None
+
+
+@read.agent_tool(action="search_anything",
+                 summary="Search programs, workouts, exercises and members at once when you do not know what "
+                         "kind of thing a name refers to (e.g. 'find Murph'). Hits come grouped by type with ids; "
+                         "fetch details with read__lookup_by_id.",
+                 input=SearchAnythingInput, roles=STAFF)
+async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
+    wanted, n, q = set(input.types or EntityType.__args__), input.limitPerType, input.query
+    groups: dict[str, list[Hit]] = {}
+    if "program" in wanted:
+        groups["program"] = [Hit(type="program", id=p.id, label=p.name,
+                                 sublabel=p.kind if p.active else f"{p.kind} · inactive")
+                             for p in await programs.search_programs(ctx.session, ctx.org_id, q, n)]
+    if "workout" in wanted:
+        found = await workouts.list_workouts(ctx.session, ctx.org_id, title=q, limit=n)
+        names = {p.id: p.name for p in await programs.list_programs(ctx.session, ctx.org_id,
+                                                                     include_inactive=True)} if found else {}
+        groups["workout"] = [Hit(type="workout", id=w.id, label=w.title, sublabel=" · ".join(
+            part for part in (w.scheduled_on and w.scheduled_on.isoformat(), names.get(w.program_id)) if part)
+            or None) for w in found]
+    if "exercise" in wanted:
+        groups["exercise"] = [Hit(type="exercise", id=e.id, label=e.name,
+                                  sublabel=_clip(" · ".join([e.category, *e.aliases[:3]])))
+                              for e in await _search_exercises(ctx, q, n)]
+    if "member" in wanted:
+        groups["member"] = [Hit(type="member", **_member_hit(ctx, h).model_dump(include={"id", "label", "sublabel",
+                                                                                           "detail"}))
+                            for h in await members.search_members(ctx.session, ctx.org_id, q, limit=n)]
+    return {"query": q, "total": sum(len(hits) for hits in groups.values()),
+            "groups": {kind: [h.model_dump(mode="json", exclude_none=True) for h in hits]
+                       for kind, hits in groups.items()}}
+
+
+# --- lookup_by_id ---------------------------------------------------------------------------------------------
+
+class LookupInput(BaseModel):
+    type: LookupType = Field(description="What the id is.")
+    id: uuid.UUID = Field(description="The id, e.g. from a search result.")
+
+
+async def _program(ctx: ToolContext, program_id: uuid.UUID) -> dict:
+    program = next((p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)
+                    if p.id == program_id), None)
+    if program is None:
+        raise not_found("program", program_id)
+    types = await classes.list_class_types(ctx.session, ctx.org_id, program_id=program_id)
+    return {"id": program.id, "name": program.name, "kind": program.kind, "description": program.description,
+            "active": program.active, "memberCount": program.member_count,
+            "classTypes": [{"id": t.id, "name": t.name} for t in types]}
+
+
+async def _workout(ctx: ToolContext, workout_id: uuid.UUID) -> dict:
+    found = await workouts.get_workout(ctx.session, ctx.org_id, workout_id)
+    if found is None:
+        raise not_found("workout", workout_id)
+    w = found.workout
+    program = await programs.get_program(ctx.session, ctx.org_id, w.program_id) if w.program_id else None
+    return {"id": w.id, "title": w.title, "description": w.description, "scheduledOn": w.scheduled_on,
+            "program": {"id": program.id, "name": program.name} if program else None, "format": w.format,
+            "text": w.freeform_text, "sections": [
+                {"title": s.section.title, "scheme": s.section.scheme, "rounds": s.section.rounds,
+                 "notes": s.section.notes, "movements": [
+                     {"name": m.name, "exerciseId": m.exercise_id, **m.prescription} for m in s.movements]}
+                for s in found.sections]}
+
+
+async def _exercise(ctx: ToolContext, exercise_id: uuid.UUID) -> dict:
+    e = await exercises.get_exercise(ctx.session, ctx.org_id, exercise_id)
+    if e is None:
+        raise not_found("exercise", exercise_id)
+    return {"id": e.id, "name": e.name, "category": e.category, "aliases": e.aliases[:10],
+            "equipment": e.equipment, "muscles": e.muscles}
+
+
+async def _class_session(ctx: ToolContext, session_id: uuid.UUID) -> dict:
+    rows = await classes.session_rows(ctx.session, ctx.org_id, [session_id])
+    if not rows:
+        raise not_found("class_session", session_id)
+    s = rows[0]
+    starts, ends = s.starts_at.astimezone(ctx.tz), s.ends_at.astimezone(ctx.tz)
+    return {"id": s.id, "title": s.title, "classType": {"id": s.class_type_id, "name": s.class_type_name},
+            "programId": s.program_id, "date": starts.date(), "start": f"{starts:%H:%M}", "end": f"{ends:%H:%M}",
+            "when": _when(ctx, s.starts_at), "capacity": s.capacity, "booked": s.booked,
+            "spotsLeft": max(s.capacity - s.booked, 0),
+            "coach": {"id": s.coach_user_id, "name": s.coach_name} if s.coach_user_id else None,
+            "published": s.published, "cancelled": s.cancelled_at is not None}
+
+
+async def _assignment(ctx: ToolContext, assignment_id: uuid.UUID) -> dict:
+    a = await assignments.get_assignment(ctx.session, ctx.org_id, assignment_id)
+    if a is None:
+        raise not_found("assignment", assignment_id)
+    workout = await workouts.get_workout(ctx.session, ctx.org_id, a.workout_id)
+    member = await members.get_member(ctx.session, ctx.org_id, a.member_id) if a.member_id else None
+    program = await programs.get_program(ctx.session, ctx.org_id, a.program_id) if a.program_id else None
+    thread = await assignments.comment_thread(ctx.session, ctx.org_id, a.id, coach_user_id=ctx.caller.user_id) or []
+    return {"id": a.id, "scheduledOn": a.scheduled_on, "published": a.published,
+            "workout": {"id": a.workout_id, "title": workout.workout.title if workout else None},
+            "member": {"id": member.id, "name": member.full_name} if member else None,
+            "program": {"id": program.id, "name": program.name} if program else None,
+            "coachUserId": a.coach_user_id, "comments": len(thread), "unreadComments": sum(bool(c.unread)
+                                                                                        for c in thread)}
+
+
+async def _task(ctx: ToolContext, task_id: uuid.UUID) -> dict:
+    t = await tasks.get_task(ctx.session, ctx.org_id, task_id)
+    if t is None:
+        raise not_found("task", task_id)
+    return {"id": t.id, "title": t.title, "status": t.status, "priority": t.priority, "dueOn": t.due_on,
+            "notes": t.notes}
+
+
+async def _member(ctx: ToolContext, member_id: uuid.UUID) -> dict:
+    return (await _member_detail(ctx, member_id)).model_dump(mode="json", exclude_none=True)
+
+
+LOOKUPS = {"member": _member, "program": _program, "workout": _workout, "exercise": _exercise,
+           "class_session": _class_session, "assignment": _assignment, "task": _task}
+
+
+@read.agent_tool(action="lookup_by_id",
+                 summary="Details of one thing by {type, id}: member, program, workout (with sections and "
+                         "movements), exercise, class_session, assignment (with comment counts) or task. Use after "
+                         "a search when you have an id.",
+                 input=LookupInput, roles=STAFF)
+async def lookup_by_id(ctx: ToolContext, input: LookupInput) -> dict:
+    detail = await LOOKUPS[input.type](ctx, input.id)
+    return {"type": input.type, "id": str(input.id), "detail": _json(detail)}
+
+
+# --- workout comments -----------------------------------------------------------------------------------------
+
+class CommentOut(BaseModel):
+    id: uuid.UUID
+    assignmentId: uuid.UUID
+    workoutTitle: str
+    scheduledOn: date
+    author: str | None = None
+    byMember: bool = Field(description="True when a member wrote it, false for staff.")
+    body: str
+    at: str
+    unread: bool = Field(description="Not yet read by you (the calling coach).")
+
+
+def _comment(ctx: ToolContext, c: assignments.CommentView) -> CommentOut:
+    return CommentOut(id=c.id, assignmentId=c.assignment_id, workoutTitle=c.workout_title, scheduledOn=c.scheduled_on,
+                      author=c.author_name, byMember=c.author_member_id is not None, body=_clip(c.body, 1000) or "",
+                      at=_when(ctx, c.created_at) or "", unread=bool(c.unread))
+
+
+class ProgramCommentsInput(BaseModel):
+    programId: uuid.UUID = Field(description="Program id from read__programs_list.")
+    unreadOnly: bool = Field(False, description="Only comments you (the caller) have not read yet.")
+    since: date | None = Field(None, description="Only comments from this local date (YYYY-MM-DD) on.")
+    limit: int = Field(20, ge=1, le=100)
+
+
+@read.agent_tool(action="workout_comments_in_program",
+                 summary="Recent member comments on workouts in a program, newest first, each flagged unread or "
+                         "not for you; `unreadOnly` keeps what you have not read. Mark them read with "
+                         "assignments__mark_comments_read.",
+                 input=ProgramCommentsInput, roles=STAFF)
+async def workout_comments_in_program(ctx: ToolContext, input: ProgramCommentsInput) -> dict:
+    program = await programs.get_program(ctx.session, ctx.org_id, input.programId)
+    if program is None:
+        raise not_found("program", input.programId)
+    try:
+        rows = await assignments.comments_in_program(
+            ctx.session, ctx.org_id, input.programId, coach_user_id=ctx.caller.user_id, unread_only=input.unreadOnly,
+            since=local_midnight(input.since, ctx.tz) if input.since else None, limit=input.limit)
+    except GymRuleError as exc:
+        raise from_gym_error(exc) from exc
+    comments = [_comment(ctx, c) for c in rows or []]
+    return {"program": {"id": str(program.id), "name": program.name}, "count": len(comments),
+            "unread": sum(c.unread for c in comments),
+            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}
+
+
+class AssignmentCommentsInput(BaseModel):
+    assignmentId: uuid.UUID = Field(description="Assignment id (from lookups or comment listings).")
+
+
+@read.agent_tool(action="workout_comments_for_assignment",
+                 summary="The full comment thread of one assignment (a workout for a member on a date), oldest "
+                         "first, each flagged unread or not for you.",
+                 input=AssignmentCommentsInput, roles=STAFF)
+async def workout_comments_for_assignment(ctx: ToolContext, input: AssignmentCommentsInput) -> dict:
+    thread = await assignments.comment_thread(ctx.session, ctx.org_id, input.assignmentId,
+                                              coach_user_id=ctx.caller.user_id)
+    if thread is None:
+        raise not_found("assignment", input.assignmentId)
+    comments = [_comment(ctx, c) for c in thread[-200:]]
+    return {"assignmentId": str(input.assignmentId), "count": len(thread), "unread": sum(c.unread for c in comments),
+            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}

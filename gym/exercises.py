@@ -1,0 +1,217 @@
+"""The exercise library: trigram search over names and aliases (any language), batch name resolution.
+
+Two stages in one query's worth of work. SQL picks candidates by pg_trgm: the best similarity of the
+query to the name or any single alias, or a damped word-similarity over the whole `search_text`
+(name + aliases) so a query contained in a longer name ("deadlift" in "Romanian Deadlift") still
+ranks. Python then rescores those few candidates: an exact name/alias is 1.0, otherwise the better of
+the trigram score and the closest spelling's edit similarity, which trigrams under-rate for
+transposed letters ("becnh press").
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from difflib import SequenceMatcher
+from typing import Any
+
+from sqlalchemy import Computed, ForeignKey, String, Text, func, select, text
+from sqlalchemy.dialects.postgresql import ARRAY, insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+from gym.exercise_library import CATEGORIES, LIBRARY, LibraryExercise
+from gym.programs import GymRuleError
+
+RESOLVED_SCORE = 0.5   # a winner must score at least this...
+RESOLVED_MARGIN = 0.1  # ...and beat the runner-up by this much
+MATCH_FLOOR = 0.3      # below this a candidate is no match at all
+WORD_WEIGHT = 0.6      # damping of word similarity over the whole search text
+WORD_FLOOR = 0.6       # pg_trgm's own word_similarity_threshold
+RECALL = 8             # candidates per name the SQL stage hands to `rescore`
+
+
+class Exercise(Base):
+    __tablename__ = "exercises"
+    __mapper_args__ = {"eager_defaults": True}
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    aliases: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    muscles: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    category: Mapped[str] = mapped_column(String(20))
+    search_text: Mapped[str] = mapped_column(Text, Computed("exercise_search_text(name, aliases)"))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+@dataclass(frozen=True)
+class ExerciseHit:
+    id: uuid.UUID
+    name: str
+    category: str
+    aliases: list[str]
+    equipment: list[str]
+    muscles: list[str]
+    score: float
+
+
+def normalize(name: str) -> str:
+    """Lower-case, trim and collapse whitespace: the form every query is compared in."""
+    return re.sub(r"\s+", " ", name).strip().lower()
+
+
+def singular(q: str) -> str:
+    """Drop an English plural from the last word ("DB snatches" → "db snatch", "pull-ups" → "pull-up")."""
+    if q.endswith(("ches", "shes", "sses", "xes")):
+        return q[:-2]
+    if q.endswith("s") and not q.endswith(("ss", "us")) and len(q) > 3:
+        return q[:-1]
+    return q
+
+
+def rescore(q: str, name: str, aliases: list[str], trigram_score: float) -> float:
+    """Final score of one candidate: 1.0 for an exact name/alias (plural or not), else the better of the
+    trigram score and the closest spelling's edit similarity (trigrams under-rate transposed letters)."""
+    spellings = [name.lower(), *(a.lower() for a in aliases)]
+    variants = {q, singular(q)}
+    if variants & set(spellings):
+        return 1.0
+    closest = max(SequenceMatcher(None, v, s, autojunk=False).ratio() for v in variants for s in spellings)
+    return round(min(max(trigram_score, closest), 0.999), 3)
+
+
+# One exercise row `e` scored against the query column `q` (both already in scope). This is the
+# recall stage: it decides which rows are candidates at all; `rescore` orders them.
+SCORE_SQL = f"""GREATEST(
+    similarity(lower(e.name), q),
+    COALESCE((SELECT max(similarity(lower(a), q)) FROM unnest(e.aliases) AS a), 0),
+    CASE WHEN word_similarity(q, e.search_text) >= {WORD_FLOOR}
+         THEN word_similarity(q, e.search_text) * {WORD_WEIGHT} ELSE 0 END)"""
+
+SEARCH_SQL = text(f"""
+SELECT e.id, e.name, e.category, e.aliases, e.equipment, e.muscles, s.score
+FROM (SELECT CAST(:q AS text) AS q) AS query
+CROSS JOIN exercises e
+CROSS JOIN LATERAL (SELECT {SCORE_SQL} AS score) AS s
+WHERE e.org_id = :org AND s.score >= :floor AND (CAST(:category AS text) IS NULL OR e.category = :category)
+ORDER BY s.score DESC, length(e.name), e.name
+LIMIT :limit""")
+
+RESOLVE_SQL = text(f"""
+SELECT n.ord, m.id, m.name, m.aliases, m.score
+FROM unnest(CAST(:names AS text[])) WITH ORDINALITY AS n(q, ord)
+LEFT JOIN LATERAL (
+    SELECT e.id, e.name, e.aliases, s.score
+    FROM exercises e
+    CROSS JOIN LATERAL (SELECT {SCORE_SQL} AS score) AS s
+    WHERE e.org_id = :org AND s.score >= :floor
+    ORDER BY s.score DESC, length(e.name), e.name
+    LIMIT :recall
+) AS m ON true
+ORDER BY n.ord""")
+
+
+async def search_exercises(session: AsyncSession, org_id: uuid.UUID, query: str, limit: int = 10, *,
+                           category: str | None = None) -> list[ExerciseHit]:
+    """Exercises best matching `query` (typos, abbreviations, Hebrew/Russian names), best first."""
+    q = normalize(query)
+    if not q:
+        return []
+    rows = await session.execute(SEARCH_SQL, {"q": q, "org": org_id, "floor": MATCH_FLOOR, "category": category,
+                                              "limit": max(limit * 3, RECALL)})
+    hits = [ExerciseHit(r.id, r.name, r.category, list(r.aliases), list(r.equipment), list(r.muscles),
+                        rescore(q, r.name, r.aliases, float(r.score))) for r in rows]
+    hits.sort(key=lambda h: (-h.score, len(h.name), h.name))
+    return hits[:limit]
+
+
+def _verdict(name: str, candidates: list[tuple[uuid.UUID, str, float]]) -> dict[str, Any]:
+    if not candidates:
+        return {"name": name, "status": "unknown", "candidates": []}
+    candidates = sorted(candidates, key=lambda c: (-c[2], len(c[1]), c[1]))[:3]
+    top_id, top_name, top = candidates[0]
+    runner_up = candidates[1][2] if len(candidates) > 1 else 0.0
+    exact_alone = top >= 1.0 and runner_up < 1.0
+    if exact_alone or (top >= RESOLVED_SCORE and top - runner_up >= RESOLVED_MARGIN):
+        return {"name": name, "status": "resolved", "exerciseId": top_id, "exerciseName": top_name,
+                "score": top}
+    return {"name": name, "status": "ambiguous",
+            "candidates": [{"exerciseId": i, "name": n, "score": s} for i, n, s in candidates]}
+
+
+async def resolve_batch(session: AsyncSession, org_id: uuid.UUID, names: list[str]) -> list[dict[str, Any]]:
+    """Resolve movement names to exercise ids in one round trip, in input order.
+
+    Each result is `{name, status}` plus `exerciseId`/`exerciseName`/`score` when resolved (an exact
+    name/alias match, or score ≥ 0.5 with a 0.1 lead over the runner-up) or `candidates` (up to 3)
+    when ambiguous; a name with no candidate scoring 0.3 is unknown.
+    """
+    if not names:
+        return []
+    normalized = [normalize(name) for name in names]
+    rows = await session.execute(RESOLVE_SQL, {"names": normalized, "org": org_id, "floor": MATCH_FLOOR,
+                                               "recall": RECALL})
+    found: dict[int, list[tuple[uuid.UUID, str, float]]] = {i: [] for i in range(len(names))}
+    for row in rows:
+        if row.id is not None:
+            q = normalized[row.ord - 1]
+            found[row.ord - 1].append((row.id, row.name, rescore(q, row.name, row.aliases, float(row.score))))
+    return [_verdict(name, found[i]) if normalized[i] else {"name": name, "status": "unknown", "candidates": []}
+            for i, name in enumerate(names)]
+
+
+async def get_exercise(session: AsyncSession, org_id: uuid.UUID, exercise_id: uuid.UUID) -> Exercise | None:
+    return await session.scalar(select(Exercise).where(Exercise.org_id == org_id, Exercise.id == exercise_id))
+
+
+async def existing_exercise_ids(session: AsyncSession, org_id: uuid.UUID,
+                                ids: set[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of `ids` are exercises of this org."""
+    if not ids:
+        return set()
+    rows = await session.scalars(select(Exercise.id).where(Exercise.org_id == org_id, Exercise.id.in_(ids)))
+    return set(rows.all())
+
+
+async def create_exercise(session: AsyncSession, org_id: uuid.UUID, *, name: str, category: str,
+                          aliases: list[str] | None = None, equipment: list[str] | None = None,
+                          muscles: list[str] | None = None) -> Exercise:
+    """A gym's own exercise; GymRuleError for an unknown category or a name the library already has."""
+    if category not in CATEGORIES:
+        raise GymRuleError(f"Unknown exercise category {category!r}.", f"Use one of: {', '.join(CATEGORIES)}.",
+                           code="invalid_category")
+    taken = await session.scalar(select(Exercise.id).where(Exercise.org_id == org_id,
+                                                           func.lower(Exercise.name) == name.strip().lower()))
+    if taken is not None:
+        raise GymRuleError(f"The library already has {name!r}.", "Use the existing exercise, or add an alias.",
+                           code="duplicate_exercise")
+    exercise = Exercise(id=uuid.uuid4(), org_id=org_id, name=name, category=category, aliases=aliases or [],
+                        equipment=equipment or [], muscles=muscles or [])
+    session.add(exercise)
+    await session.flush()
+    return exercise
+
+
+def library_rows(org_id: uuid.UUID, id_for: Callable[[LibraryExercise], uuid.UUID] | None = None,
+                 ) -> list[dict[str, Any]]:
+    """Insert rows for the built-in library; `id_for(exercise)` gives deterministic ids (demo seeding)."""
+    def row(entry: LibraryExercise) -> dict[str, Any]:
+        return {"id": id_for(entry) if id_for else uuid.uuid4(), "org_id": org_id, "name": entry.name,
+                "category": entry.category, "aliases": entry.all_aliases, "equipment": list(entry.equipment),
+                "muscles": list(entry.muscles)}
+    return [row(entry) for entry in LIBRARY]
+
+
+async def install_library(session: AsyncSession, org_id: uuid.UUID,
+                          id_for: Callable[[LibraryExercise], uuid.UUID] | None = None) -> int:
+    """Add the built-in library to an org (one statement; names it already has are skipped)."""
+    rows = library_rows(org_id, id_for)
+    result = await session.execute(
+        insert(Exercise.__table__).values(rows).on_conflict_do_nothing().returning(Exercise.__table__.c.id))
+    return len(result.all())

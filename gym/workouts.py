@@ -1,0 +1,402 @@
+"""Workouts: freeform text or structured sections → movements with prescriptions (soft delete).
+
+Structured movements name an exercise when the name resolves cleanly (gym.exercises.resolve_batch);
+names that stay ambiguous or unknown are kept as written and reported back to the caller.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, Text, delete, func, insert, select
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+from gym.exercises import existing_exercise_ids, resolve_batch
+from gym.programs import GymRuleError, require_program
+
+PRESCRIPTION_KEYS = ("sets", "reps", "distance_m", "duration_s", "load_kg", "load_pct", "calories", "notes")
+MILE_M = 1609
+
+
+class Workout(Base):
+    __tablename__ = "workouts"
+    __mapper_args__ = {"eager_defaults": True}
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    program_id: Mapped[uuid.UUID | None]
+    title: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str | None] = mapped_column(Text)
+    scheduled_on: Mapped[date | None]
+    format: Mapped[str] = mapped_column(String(12), default="freeform")
+    freeform_text: Mapped[str | None] = mapped_column(Text)
+    deleted_at: Mapped[datetime | None]
+    created_by: Mapped[uuid.UUID | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class WorkoutSection(Base):
+    __tablename__ = "workout_sections"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id"))
+    position: Mapped[int]
+    title: Mapped[str | None] = mapped_column(String(200))
+    scheme: Mapped[str | None] = mapped_column(String(200))
+    rounds: Mapped[int | None]
+    notes: Mapped[str | None] = mapped_column(Text)
+
+
+class WorkoutMovement(Base):
+    __tablename__ = "workout_movements"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    section_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_sections.id"))
+    position: Mapped[int]
+    exercise_id: Mapped[uuid.UUID | None]
+    name: Mapped[str] = mapped_column(String(200))
+    prescription: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+
+
+@dataclass
+class MovementIn:
+    name: str
+    exercise_id: uuid.UUID | None = None
+    prescription: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SectionIn:
+    title: str | None = None
+    scheme: str | None = None
+    rounds: int | None = None
+    notes: str | None = None
+    movements: list[MovementIn] = field(default_factory=list)
+
+
+@dataclass
+class WorkoutDraft:
+    """Everything needed to insert one workout; `id` is only set by deterministic seeding."""
+
+    title: str
+    description: str | None = None
+    program_id: uuid.UUID | None = None
+    scheduled_on: date | None = None
+    freeform_text: str | None = None
+    sections: list[SectionIn] | None = None
+    created_by: uuid.UUID | None = None
+    id: uuid.UUID | None = None
+
+
+@dataclass
+class SectionDetail:
+    section: WorkoutSection
+    movements: list[WorkoutMovement]
+
+
+@dataclass
+class WorkoutDetail:
+    workout: Workout
+    sections: list[SectionDetail]
+    unresolved: list[dict[str, Any]] = field(default_factory=list)
+
+
+def clean_prescription(prescription: Mapping[str, Any]) -> dict[str, Any]:
+    """Known keys with values only; unknown keys are a caller error."""
+    unknown = set(prescription) - set(PRESCRIPTION_KEYS)
+    if unknown:
+        raise GymRuleError(f"Unknown prescription fields: {', '.join(sorted(unknown))}.",
+                           f"Use only: {', '.join(PRESCRIPTION_KEYS)}.", code="invalid_prescription")
+    return {key: value for key, value in prescription.items() if value is not None and value != ""}
+
+
+async def _resolve_movements(session: AsyncSession, org_id: uuid.UUID,
+                             drafts: Sequence[WorkoutDraft]) -> tuple[dict[str, uuid.UUID], list[dict[str, Any]]]:
+    """One resolve_batch call for every distinct unnamed movement; checks given exercise ids belong here."""
+    movements = [m for d in drafts for s in d.sections or [] for m in s.movements]
+    given = {m.exercise_id for m in movements if m.exercise_id}
+    missing = given - await existing_exercise_ids(session, org_id, given)
+    if missing:
+        raise GymRuleError(f"No exercise with id {sorted(missing)[0]} in this gym.",
+                           "Resolve movement names with exercises__resolve_batch first.", code="exercise_not_found")
+    names = list(dict.fromkeys(m.name for m in movements if not m.exercise_id))
+    results = await resolve_batch(session, org_id, names)
+    resolved = {r["name"]: r["exerciseId"] for r in results if r["status"] == "resolved"}
+    return resolved, [r for r in results if r["status"] != "resolved"]
+
+
+def _section_rows(org_id: uuid.UUID, workout_id: uuid.UUID, id_base: uuid.UUID, sections: Sequence[SectionIn],
+                  resolved: Mapping[str, uuid.UUID], out: tuple[list[dict], list[dict]]) -> None:
+    """Append a workout's section and movement rows to `out`; ids are uuid5 of `id_base` and the position."""
+    section_rows, movement_rows = out
+    for s_pos, section in enumerate(sections):
+        section_id = uuid.uuid5(id_base, f"section/{s_pos}")
+        section_rows.append({"id": section_id, "org_id": org_id, "workout_id": workout_id, "position": s_pos,
+                             "title": section.title, "scheme": section.scheme, "rounds": section.rounds,
+                             "notes": section.notes})
+        movement_rows.extend({"id": uuid.uuid5(id_base, f"movement/{s_pos}/{m_pos}"), "org_id": org_id,
+                              "section_id": section_id, "position": m_pos, "name": m.name,
+                              "exercise_id": m.exercise_id or resolved.get(m.name),
+                              "prescription": clean_prescription(m.prescription)}
+                             for m_pos, m in enumerate(section.movements))
+
+
+async def _insert(session: AsyncSession, *batches: tuple[Any, list[dict]]) -> None:
+    for table, rows in batches:
+        if rows:
+            await session.execute(insert(table), rows)
+
+
+async def insert_workouts(session: AsyncSession, org_id: uuid.UUID, drafts: Sequence[WorkoutDraft],
+                          ) -> tuple[list[uuid.UUID], list[dict[str, Any]]]:
+    """Insert workouts with their sections and movements in three statements; returns ids and unresolved names.
+
+    Section and movement ids derive from the workout id, so seeding with fixed workout ids is repeatable.
+    """
+    resolved, unresolved = await _resolve_movements(session, org_id, drafts)
+    workouts: list[dict] = []
+    children: tuple[list[dict], list[dict]] = ([], [])
+    for draft in drafts:
+        workout_id = draft.id or uuid.uuid4()
+        workouts.append({"id": workout_id, "org_id": org_id, "program_id": draft.program_id, "title": draft.title,
+                         "description": draft.description, "scheduled_on": draft.scheduled_on,
+                         "format": "structured" if draft.sections else "freeform",
+                         "freeform_text": draft.freeform_text, "created_by": draft.created_by})
+        _section_rows(org_id, workout_id, workout_id, draft.sections or [], resolved, children)
+    await _insert(session, (Workout.__table__, workouts), (WorkoutSection.__table__, children[0]),
+                  (WorkoutMovement.__table__, children[1]))
+    return [w["id"] for w in workouts], unresolved
+
+
+async def create_workout(session: AsyncSession, org_id: uuid.UUID, *, title: str,
+                         created_by: uuid.UUID | None = None, description: str | None = None,
+                         program_id: uuid.UUID | None = None, scheduled_on: date | None = None,
+                         freeform_text: str | None = None, sections: list[SectionIn] | None = None,
+                         structure_from_text: bool = False) -> WorkoutDetail:
+    """Create a freeform workout (text kept as written) or a structured one.
+
+    With `structure_from_text`, the sections come from `parse_workout_text(freeform_text)`.
+    """
+    if program_id is not None:
+        await require_program(session, org_id, program_id)
+    if structure_from_text and not sections and freeform_text:
+        sections = parse_workout_text(freeform_text) or None
+    if not sections and not freeform_text:
+        raise GymRuleError("A workout needs either text or at least one section.",
+                           "Pass the workout as freeform text, or as sections with movements.",
+                           code="empty_workout")
+    draft = WorkoutDraft(title=title, description=description, program_id=program_id, scheduled_on=scheduled_on,
+                         freeform_text=freeform_text, sections=sections, created_by=created_by)
+    (workout_id,), unresolved = await insert_workouts(session, org_id, [draft])
+    detail = await get_workout(session, org_id, workout_id)
+    assert detail is not None
+    detail.unresolved = unresolved
+    return detail
+
+
+async def _live(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> Workout | None:
+    return await session.scalar(select(Workout).where(Workout.org_id == org_id, Workout.id == workout_id,
+                                                      Workout.deleted_at.is_(None)))
+
+
+async def get_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> WorkoutDetail | None:
+    """The workout with its sections and movements in order; None when missing or deleted."""
+    workout = await _live(session, org_id, workout_id)
+    if workout is None:
+        return None
+    sections = list((await session.scalars(select(WorkoutSection).where(
+        WorkoutSection.org_id == org_id, WorkoutSection.workout_id == workout_id)
+        .order_by(WorkoutSection.position))).all())
+    movements = (await session.scalars(select(WorkoutMovement).where(
+        WorkoutMovement.org_id == org_id, WorkoutMovement.section_id.in_([s.id for s in sections]))
+        .order_by(WorkoutMovement.position))).all() if sections else []
+    by_section: dict[uuid.UUID, list[WorkoutMovement]] = {s.id: [] for s in sections}
+    for movement in movements:
+        by_section[movement.section_id].append(movement)
+    return WorkoutDetail(workout, [SectionDetail(s, by_section[s.id]) for s in sections])
+
+
+UPDATABLE = frozenset({"title", "description", "scheduled_on", "program_id", "freeform_text"})
+
+
+async def update_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
+                         patch: Mapping[str, Any]) -> Workout | None:
+    """Patch title/description/scheduled_on/program_id/freeform_text; None when missing."""
+    unknown = set(patch) - UPDATABLE
+    if unknown:
+        raise GymRuleError(f"Cannot change {', '.join(sorted(unknown))} on a workout.",
+                           f"Changeable fields: {', '.join(sorted(UPDATABLE))}; use set_sections for the "
+                           "movements.", code="invalid_field")
+    workout = await _live(session, org_id, workout_id)
+    if workout is None:
+        return None
+    if patch.get("program_id") is not None:
+        await require_program(session, org_id, patch["program_id"])
+    for key, value in patch.items():
+        setattr(workout, key, value)
+    await session.flush()
+    return workout
+
+
+async def set_sections(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
+                       sections: list[SectionIn]) -> WorkoutDetail | None:
+    """Replace every section and movement of a workout wholesale; None when the workout is missing."""
+    workout = await _live(session, org_id, workout_id)
+    if workout is None:
+        return None
+    resolved, unresolved = await _resolve_movements(session, org_id, [WorkoutDraft(title="", sections=sections)])
+    await session.execute(delete(WorkoutSection).where(WorkoutSection.org_id == org_id,
+                                                       WorkoutSection.workout_id == workout_id)
+                          .execution_options(synchronize_session=False))
+    children: tuple[list[dict], list[dict]] = ([], [])
+    # A fresh id base: the replaced rows are gone and their ids must not come back.
+    _section_rows(org_id, workout_id, uuid.uuid4(), sections, resolved, children)
+    await _insert(session, (WorkoutSection.__table__, children[0]), (WorkoutMovement.__table__, children[1]))
+    workout.format = "structured" if sections else "freeform"
+    workout.updated_at = datetime.now(UTC)
+    await session.flush()
+    detail = await get_workout(session, org_id, workout_id)
+    assert detail is not None
+    detail.unresolved = unresolved
+    return detail
+
+
+async def soft_delete_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
+                              now: datetime) -> Workout | None:
+    workout = await _live(session, org_id, workout_id)
+    if workout is None:
+        return None
+    workout.deleted_at = now
+    await session.flush()
+    return workout
+
+
+async def list_workouts(session: AsyncSession, org_id: uuid.UUID, *, program_id: uuid.UUID | None = None,
+                        date_from: date | None = None, date_to: date | None = None, title: str | None = None,
+                        limit: int = 50) -> list[Workout]:
+    """Live workouts, newest date first; `title` ranks by trigram similarity instead."""
+    query = select(Workout).where(Workout.org_id == org_id, Workout.deleted_at.is_(None))
+    if program_id:
+        query = query.where(Workout.program_id == program_id)
+    if date_from:
+        query = query.where(Workout.scheduled_on >= date_from)
+    if date_to:
+        query = query.where(Workout.scheduled_on <= date_to)
+    if title:
+        score = func.word_similarity(title.lower(), func.lower(Workout.title))
+        query = query.where(score >= 0.5).order_by(score.desc(), Workout.scheduled_on.desc().nulls_last())
+    else:
+        query = query.order_by(Workout.scheduled_on.desc().nulls_last(), Workout.created_at.desc())
+    return list((await session.scalars(query.limit(limit))).all())
+
+
+# --- parse_workout_text: a small deterministic reader for whiteboard text --------------------------------
+
+_SEP = r"\s*(?:[:\u2014\u2013,]|-(?=\s)|\bof\b)?\s*"
+_SCHEME = re.compile(
+    r"^(?P<scheme>(?P<rounds>\d+)\s*(?:rounds?|rds?|rft)\b(?:\s+for\s+time)?"
+    r"|(?:amrap|emom|e\d+mom)\s*\d+(?:\s*(?:min(?:ute)?s?|'))?"
+    r"|(?P<ladder>\d+(?:-\d+){2,})(?:\s+for\s+time)?"
+    r"|for\s+time|tabata)" + _SEP + r"(?:\((?P<notes>[^)]*)\)\s*:?)?\s*", re.I)
+_TITLE = re.compile(r"^(?P<title>[^\d:]{1,40}):\s*(?P<rest>.*)$")
+_LOAD = re.compile(r"[@(]?\s*(?P<n>\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?P<unit>kg|lbs?|%)(?![a-z])\)?",
+                   re.I)
+_SETS = re.compile(r"^(?P<sets>\d+)\s*[x\u00d7]\s*(?P<reps>\d+)\s+(?P<name>.+)$|"
+                   r"^(?P<name2>.+?)\s+(?P<sets2>\d+)\s*[x\u00d7]\s*(?P<reps2>\d+)$", re.I)
+_DISTANCE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>m|meters?|metres?|km|k|mi|miles?)\b\s*(?P<name>.+)$",
+                       re.I)
+_CALORIES = re.compile(r"^(?P<n>\d+)\s*(?:cal|cals|calories)\b\.?\s*(?P<name>.+)$", re.I)
+_DURATION = re.compile(r"^(?P<n>\d+)\s*(?P<unit>s|secs?|seconds?|min|mins|minutes?)\b\s*(?P<name>.+)$", re.I)
+_NOTE = re.compile(r"\s*\(([^)]*)\)\s*$")
+_REPS = re.compile(r"^(?P<n>\d+)\s*x?\s+(?P<name>.+)$", re.I)
+_DISTANCE_M = {"m": 1, "meter": 1, "meters": 1, "metre": 1, "metres": 1, "km": 1000, "k": 1000, "mi": MILE_M,
+               "mile": MILE_M, "miles": MILE_M}
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def parse_movement(token: str) -> MovementIn | None:
+    """'200m run' → distance_m 200; '30 double-unders' → reps 30; '5x5 back squat @ 75%' → sets, reps, load_pct."""
+    token = token.strip(" .;\t")
+    if not token:
+        return None
+    prescription: dict[str, Any] = {}
+    load = _LOAD.search(token)
+    if load:
+        key = "load_pct" if load["unit"] == "%" else "load_kg"
+        value = float(load["n"]) * (0.4536 if load["unit"].lower().startswith("lb") else 1)
+        prescription[key] = _number(f"{value:.1f}")
+        if "/" in load[0]:  # an Rx pair such as 43/30kg: keep it as written
+            prescription["notes"] = load[0].strip(" ()@")
+        token = (token[:load.start()] + token[load.end():]).strip(" ,@")
+    if note := _NOTE.search(token):  # a trailing "(60/50cm)" is a note, not part of the name
+        prescription["notes"] = note[1].strip()
+        token = token[:note.start()]
+    if m := _SETS.match(token):
+        prescription.update(sets=int(m["sets"] or m["sets2"]), reps=int(m["reps"] or m["reps2"]))
+        name = m["name"] or m["name2"]
+    elif m := _DISTANCE.match(token):
+        prescription["distance_m"] = round(float(m["n"]) * _DISTANCE_M[m["unit"].lower()])
+        name = m["name"]
+    elif m := _CALORIES.match(token):
+        prescription["calories"] = int(m["n"])
+        name = m["name"]
+    elif m := _DURATION.match(token):
+        prescription["duration_s"] = int(m["n"]) * (60 if m["unit"].lower().startswith("min") else 1)
+        name = m["name"]
+    elif m := _REPS.match(token):
+        prescription["reps"] = int(m["n"])
+        name = m["name"]
+    else:
+        name = token
+    name = name.strip(" .,-")
+    return MovementIn(name=name, prescription=prescription) if name else None
+
+
+def parse_workout_text(text: str) -> list[SectionIn]:
+    """Read whiteboard text into sections: a scheme ('3 rounds', 'AMRAP 12', 'For time', '21-15-9') or a
+    'Title:' starts a section, a blank line ends one, movements are split on commas, semicolons, '+' and lines."""
+    sections: list[SectionIn] = []
+    current: SectionIn | None = None
+    for raw in text.splitlines():
+        line = raw.strip().lstrip("•*").strip()
+        if line.startswith("- "):
+            line = line[2:]
+        if not line:
+            current = None
+            continue
+        title = None
+        scheme = _SCHEME.match(line)
+        if not scheme and (titled := _TITLE.match(line)):
+            title, line = titled["title"].strip(), titled["rest"]
+            scheme = _SCHEME.match(line)
+        if title or scheme or current is None:
+            current = SectionIn(title=title)
+            sections.append(current)
+        if scheme:
+            current.scheme = " ".join(scheme["scheme"].split())
+            if scheme["rounds"]:
+                current.rounds = int(scheme["rounds"])
+            elif scheme["ladder"]:
+                current.rounds = scheme["ladder"].count("-") + 1
+            current.notes = scheme["notes"] or current.notes
+            line = line[scheme.end():]
+        for token in re.split(r"[,;\n]|\s\+\s", line):
+            movement = parse_movement(token)
+            if movement is not None:
+                current.movements.append(movement)
+    return [s for s in sections if s.movements or s.scheme or s.title]

@@ -1,0 +1,153 @@
+"""Browser-test fixtures: Debian's Chromium driven by Playwright against the real app and the fake model.
+
+Every test here is skipped, with the reason, when the `playwright` package or the Chromium binary is
+missing (no browser is ever downloaded). Each test gets a fresh browser context (own localStorage) and
+leaves a screenshot in test-artifacts/screenshots/<test-name>.png, whether it passed or failed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.factories import TestOrg, TestUser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 5_000
+HERE = Path(__file__).resolve().parent
+
+
+def unavailable() -> str | None:
+    """Why browser tests cannot run here, or None when they can."""
+    try:
+        importlib.import_module("playwright.async_api")
+    except ImportError:
+        return "browser tests need the `playwright` Python package (pip install playwright)"
+    if shutil.which(CHROMIUM) is None:
+        return f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium); none is downloaded"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip this folder's tests before any server starts when no browser can run."""
+    mine = [item for item in items if HERE in Path(item.path).resolve().parents]
+    reason = unavailable() if mine else None
+    for item in mine if reason else ():
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Attach the page's console output to a failed test's report."""
+    report = yield
+    lines = getattr(item, "browser_console", None)
+    if report.when == "call" and report.failed and lines:
+        report.sections.append(("browser console", "\n".join(lines)))
+    return report
+
+
+@pytest.fixture(autouse=True)
+def clean_fake_model(fake_model):
+    fake_model.reset()
+    yield fake_model
+    fake_model.reset()
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[object]:
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    from playwright.async_api import async_playwright, expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        await chromium.close()
+
+
+@dataclass
+class Console:
+    """One browser tab on the staff console, signed in as `user` of `org`."""
+
+    page: object
+    base_url: str
+    org: TestOrg
+    user: TestUser
+
+    async def open(self) -> Console:
+        """Sign in through the URL fragment and wait for the composer and the first usage snapshot."""
+        await self.page.goto(f"{self.base_url}/console/#token={self.user.token}")
+        await self.page.get_by_test_id("composer").wait_for(state="visible")
+        await self.page.locator('[data-testid="usage-amount"]').wait_for(state="visible")
+        return self
+
+    async def send(self, message: str) -> None:
+        await self.page.get_by_test_id("composer").fill(message)
+        await self.page.get_by_test_id("send").click()
+
+    def card(self, tool_use_id: str):
+        return self.page.locator(f'[data-testid="tool-card"][data-tool-use-id="{tool_use_id}"]')
+
+    def assistant_text(self, text: str):
+        return self.page.get_by_test_id("assistant-text").filter(has_text=text)
+
+
+def _screenshot_path(root: Path, test_name: str) -> Path:
+    folder = root / "test-artifacts" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', test_name)}.png"
+
+
+@pytest.fixture
+async def page(browser, server, request: pytest.FixtureRequest) -> AsyncIterator[object]:
+    """A fresh English browser context; screenshot afterwards; uncaught page errors fail the test."""
+    context = await browser.new_context(locale="en-US", viewport={"width": 1280, "height": 860},
+                                        base_url=server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = await context.new_page()
+    console_lines: list[str] = []
+    page_errors: list[str] = []
+    request.node.browser_console = console_lines
+
+    def on_page_error(error: object) -> None:
+        page_errors.append(str(error))
+        console_lines.append(f"[pageerror] {error}")
+
+    tab.on("console", lambda msg: console_lines.append(f"[{msg.type}] {msg.text}"))
+    tab.on("pageerror", on_page_error)
+    yield tab
+    try:
+        await tab.screenshot(path=str(_screenshot_path(request.config.rootpath, request.node.name)),
+                             full_page=True)
+    finally:
+        await context.close()
+    if page_errors:
+        pytest.fail("uncaught errors in the console page:\n" + "\n".join(page_errors))
+
+
+@pytest.fixture
+async def console(page, server, factory) -> Console:
+    """The console signed in as the owner of a fresh pro org."""
+    org = await factory.org(tier="pro")
+    owner = await factory.user(org, "owner", name="Maya Owner")
+    return await Console(page, server.url, org, owner).open()
+
+
+@pytest.fixture
+def open_console(page, server):
+    """Sign in to the console as any user: `await open_console(org, user)`."""
+
+    async def _open(org: TestOrg, user: TestUser) -> Console:
+        return await Console(page, server.url, org, user).open()
+
+    return _open

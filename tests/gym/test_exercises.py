@@ -1,0 +1,126 @@
+"""Exercise library search and batch resolution: typos, abbreviations, Hebrew/Russian names, one round trip."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event, text
+
+from gym.exercise_library import LIBRARY
+from gym.exercises import install_library, resolve_batch, search_exercises
+
+
+async def _org_with_library(db, factory):
+    org = await factory.org()
+    async with db.owner() as session:
+        await install_library(session, org.id)
+    return org
+
+
+def test_library_is_large_unique_and_multilingual() -> None:
+    """≥150 exercises, no name/alias claimed twice, ≥40 with Hebrew and Russian names, no 'WOD'."""
+    assert len(LIBRARY) >= 150
+    spellings = [s.lower() for e in LIBRARY for s in (e.name, *e.all_aliases)]
+    assert len(spellings) == len(set(spellings))
+    assert sum(1 for e in LIBRARY if e.hebrew and e.russian) >= 40
+    assert "wod" not in spellings and "metcon" not in spellings
+    by_name = {e.name: e for e in LIBRARY}
+    assert "RDL" in by_name["Romanian Deadlift"].aliases
+    assert "T2B" in by_name["Toes-to-Bar"].aliases
+    assert "C&J" in by_name["Clean and Jerk"].aliases
+    assert "דדליפט" in by_name["Deadlift"].hebrew and "становая тяга" in by_name["Deadlift"].russian
+
+
+async def test_search_finds_abbreviation_typo_and_other_languages(db, factory) -> None:
+    org = await _org_with_library(db, factory)
+    async with db.scope(org_id=org.id) as session:
+        tops = {q: (await search_exercises(session, org.id, q, 5))[0].name
+                for q in ("RDL", "dedlift", "становая тяга", "דדליפט", "HSPU", "pull ups", "подтягивания",
+                          "שכיבות סמיכה", "Double unders")}
+    assert tops == {"RDL": "Romanian Deadlift", "dedlift": "Deadlift", "становая тяга": "Deadlift",
+                    "דדליפט": "Deadlift", "HSPU": "Handstand Push-up", "pull ups": "Pull-up",
+                    "подтягивания": "Pull-up", "שכיבות סמיכה": "Push-up", "Double unders": "Double-Under"}
+
+
+async def test_search_ranks_contained_names_below_the_exact_one(db, factory) -> None:
+    org = await _org_with_library(db, factory)
+    async with db.scope(org_id=org.id) as session:
+        hits = await search_exercises(session, org.id, "deadlift", 10)
+    names = [h.name for h in hits]
+    assert names[0] == "Deadlift" and hits[0].score == 1.0
+    assert {"Romanian Deadlift", "Sumo Deadlift"} <= set(names)
+    assert all(h.score < 1.0 for h in hits[1:])
+
+
+async def test_search_is_scoped_to_the_org(db, factory) -> None:
+    org = await _org_with_library(db, factory)
+    other = await factory.org()
+    async with db.scope(org_id=other.id) as session:
+        assert await search_exercises(session, other.id, "deadlift") == []
+    async with db.scope(org_id=org.id) as session:
+        assert await search_exercises(session, other.id, "deadlift") == []
+
+
+async def test_resolve_batch_flags_each_name_in_one_round_trip(db, factory) -> None:
+    org = await _org_with_library(db, factory)
+    names = ["RDL", "dedlift", "T2B", "C&J", "becnh press", "DB snatches", "дабл андеры", "squat", "WOD",
+             "zumba dance", ""]
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    async with db.scope(org_id=org.id) as session:
+        engine = session.bind.sync_engine
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            results = await resolve_batch(session, org.id, names)
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+    assert len(statements) == 1
+    by_name = {r["name"]: r for r in results}
+    assert [r["name"] for r in results] == names
+    resolved = {n: by_name[n].get("exerciseName") for n in names if by_name[n]["status"] == "resolved"}
+    assert resolved == {"RDL": "Romanian Deadlift", "dedlift": "Deadlift", "T2B": "Toes-to-Bar",
+                        "C&J": "Clean and Jerk", "becnh press": "Bench Press", "DB snatches": "Dumbbell Snatch",
+                        "дабл андеры": "Double-Under"}
+    assert by_name["squat"]["status"] == "ambiguous"
+    squat = [c["name"] for c in by_name["squat"]["candidates"]]
+    assert 2 <= len(squat) <= 3 and "Air Squat" in squat and all("Squat" in n for n in squat)
+    assert by_name["WOD"]["status"] == "unknown" and by_name["WOD"]["candidates"] == []
+    assert by_name["zumba dance"]["status"] == "unknown"
+    assert by_name[""]["status"] == "unknown"
+
+
+async def test_search_text_is_generated_from_name_and_aliases(db, factory) -> None:
+    org = await _org_with_library(db, factory)
+    async with db.scope(org_id=org.id) as session:
+        row = await session.scalar(text("SELECT search_text FROM exercises WHERE org_id = :o AND name = 'Deadlift'"),
+                                   {"o": org.id})
+        await session.execute(text("UPDATE exercises SET aliases = aliases || '{Deadlyft}' "
+                                   "WHERE org_id = :o AND name = 'Deadlift'"), {"o": org.id})
+        updated = await session.scalar(
+            text("SELECT search_text FROM exercises WHERE org_id = :o AND name = 'Deadlift'"), {"o": org.id})
+    assert row.startswith("deadlift ") and "דדליפט" in row
+    assert updated.endswith("deadlyft")
+
+
+async def test_install_and_custom_exercises_work_under_the_app_role(db, factory) -> None:
+    """A new gym gets the library once (a second install adds nothing) and can add its own movements."""
+    from gym.exercise_library import CATEGORIES
+    from gym.exercises import create_exercise
+    from gym.programs import GymRuleError
+
+    org = await factory.org()
+    async with db.scope(org_id=org.id) as session:
+        first, second = await install_library(session, org.id), await install_library(session, org.id)
+        mine = await create_exercise(session, org.id, name="Sandbag Clean", category="olympic",
+                                     aliases=["SB Clean", "קלין שק חול"], equipment=["sandbag"])
+        with pytest.raises(GymRuleError) as duplicate:
+            await create_exercise(session, org.id, name="deadlift", category="hinge")
+        with pytest.raises(GymRuleError) as category:
+            await create_exercise(session, org.id, name="Zumba", category="dance")
+        found = await search_exercises(session, org.id, "sb clean", 1)
+    assert (first, second) == (len(LIBRARY), 0)
+    assert {e.category for e in LIBRARY} <= set(CATEGORIES)
+    assert found[0].id == mine.id and found[0].score == 1.0
+    assert (duplicate.value.code, category.value.code) == ("duplicate_exercise", "invalid_category")

@@ -1,0 +1,69 @@
+"""The tool list handed to the model for each role is exactly what TOOLS.md allows."""
+
+from tools.catalog import build_registry
+
+STAFF, OAC, OA, OACF = {"owner", "admin", "coach", "front_desk"}, {"owner", "admin", "coach"}, {"owner", "admin"}, {
+    "owner", "admin", "coach", "front_desk"}
+
+# router -> action -> (roles, confirm, inverse "router.action" or None)
+EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
+    "read": {a: (STAFF, "never", None) for a in (
+        "get_current_context", "programs_list", "members_search", "members_get", "exercises_search",
+        "exercises_resolve_batch", "ask_user_to_pick", "search_anything", "lookup_by_id",
+        "workout_comments_in_program", "workout_comments_for_assignment")},
+    "workouts": {"create": (OAC, "never", "workouts.delete"), "update": (OAC, "never", None),
+                 "set_sections": (OAC, "never", None), "delete": (OAC, "destructive", None)},
+    "programs": {"create": (OA, "never", "programs.delete"), "update": (OA, "never", None),
+                 "delete": (OA, "destructive", None), "enroll_member": (STAFF, "never", None)},
+    "assignments": {"assign_personal": (OAC, "never", None), "update": (OAC, "never", None),
+                    "set_published": (OAC, "never", None), "delete": (OAC, "destructive", None),
+                    "mark_comments_read": (OAC, "never", None), "bulk_preview": (OAC, "never", None),
+                    "bulk_delete": (OAC, "destructive", None), "bulk_publish": (OAC, "always", None)},
+    "bookings": {a: (STAFF, "never", None) for a in ("list_mine", "attendance_summary", "attendance_trend")},
+    "class_sessions": {"list_for_date": (STAFF, "never", None), "create": (OACF, "never", "class_sessions.cancel"),
+                       "update": (OACF, "never", None), "publish": (OACF, "never", "class_sessions.unpublish"),
+                       "unpublish": (OACF, "never", None), "cancel": (OA, "destructive", None),
+                       "bulk_preview": (OA, "never", None), "bulk_delete": (OA, "destructive", None),
+                       "bulk_publish": (OA, "always", None)},
+    "class_types": {"list_for_program": (STAFF, "never", None)},
+    "analytics": {**{a: (OA, "never", None) for a in ("revenue_summary", "revenue_trend", "plan_distribution",
+                                                       "coach_overview")},
+                  **{a: (OAC, "never", None) for a in ("members_summary", "members_growth", "at_risk_members",
+                                                        "members_activation", "popular_classes", "class_utilization",
+                                                        "org_insights", "workouts_summary")}},
+    "tasks": {"list": (STAFF, "never", None), "create": (STAFF, "never", "tasks.delete"),
+              "update": (STAFF, "never", None), "complete": (STAFF, "never", None),
+              "delete": (STAFF, "destructive", None)},
+    "program_templates": {"list": (OAC, "never", None), "create": (OAC, "never", None),
+                          "apply": (OAC, "always", None), "from_history": (OAC, "always", None)},
+    "forms": {a: (OACF, "never", None) for a in ("list_pending_for_org", "compliance_status_for_member")},
+}
+
+
+def test_sixty_three_actions_in_eleven_routers() -> None:
+    assert len(EXPECTED) == 11
+    assert sum(len(actions) for actions in EXPECTED.values()) == 63
+
+
+def test_registry_matches_tools_md_exactly() -> None:
+    registry = build_registry()
+    expected_names = {f"{r}__{a}" for r, actions in EXPECTED.items() for a in actions}
+    assert set(registry.specs) == expected_names
+    for router, actions in EXPECTED.items():
+        for action, (roles, confirm, inverse) in actions.items():
+            spec = registry.lookup(router, action)
+            assert spec is not None
+            assert set(spec.roles) == roles, spec.name
+            assert spec.confirm == confirm, spec.name
+            assert (f"{spec.inverse.router}.{spec.inverse.action}" if spec.inverse else None) == inverse, spec.name
+            reads = router in ("read", "bookings", "class_types", "analytics", "forms") or action in (
+                "list", "list_for_date", "bulk_preview")
+            assert spec.side_effects == ("read" if reads else "write"), spec.name
+
+
+def test_each_role_sees_exactly_its_tools() -> None:
+    registry = build_registry()
+    for role in ("owner", "admin", "coach", "front_desk", "member"):
+        expected = {f"{r}__{a}" for r, actions in EXPECTED.items() for a, (roles, _, _) in actions.items()
+                    if role in roles}
+        assert {spec.name for spec in registry.for_role(role)} == expected, role
