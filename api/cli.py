@@ -28,15 +28,14 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _seed(settings: Settings, members: int | None) -> None:
+async def _seed(settings: Settings, members: int | None) -> dict:
     from core.database import Database
-    from gym.demo_tenancy import seed_demo_tenancy
+    from gym.demo_data import seed_demo
 
     assert settings.database_url
     db = Database(settings.database_url)
     try:
-        async with db.owner() as session:
-            await seed_demo_tenancy(session)
+        return await seed_demo(db, members)
     finally:
         await db.dispose()
 
@@ -45,8 +44,8 @@ def cmd_seed_demo(args: argparse.Namespace) -> int:
     from core.embedded import embedded_services
 
     with embedded_services(_settings(), redis=False) as settings:
-        asyncio.run(_seed(settings, args.members))
-    print("demo gym seeded")
+        summary = asyncio.run(_seed(settings, args.members))
+    print(f"demo gym seeded: {summary}")
     return 0
 
 
