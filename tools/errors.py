@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from typing import TypeVar
+
 from core.errors import ServiceError
 from gym.members import GymError
 from gym.programs import GymRuleError
+
+T = TypeVar("T")
 
 
 class ToolFailed(ServiceError):
@@ -33,3 +38,11 @@ def from_gym_error(exc: GymRuleError | GymError) -> ToolFailed:
         return ToolFailed(exc.code, exc.message, exc.hint)
     return ToolFailed(exc.code, exc.detail or exc.code.replace("_", " "),
                       "Fix the request as the message says, or ask the user.")
+
+
+async def gym_call(call: Awaitable[T]) -> T:
+    """Await a gym service call, turning its rule errors into typed tool failures."""
+    try:
+        return await call
+    except (GymRuleError, GymError) as exc:
+        raise from_gym_error(exc) from exc

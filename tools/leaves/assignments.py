@@ -10,37 +10,27 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Awaitable
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
 from gym import assignments as service
-from gym.members import GymError, Member
+from gym.members import Member
 from gym.periods import local_today, resolve_period
-from gym.programs import GymRuleError, get_program, member_exists
+from gym.programs import get_program, member_exists
 from gym.workouts import Workout
 from tools.context import ToolContext
-from tools.errors import ToolFailed, from_gym_error, not_found
+from tools.errors import ToolFailed, gym_call, not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
 
 assignments = ToolRouter("assignments")
-T = TypeVar("T")
 IDS_CAP = 100
 SAMPLE = 10
 
 RangeName = Literal["today", "tomorrow", "yesterday", "this_week", "next_week", "last_week", "this_month",
                     "next_month", "last_month"]
-
-
-async def _gym(call: Awaitable[T]) -> T:
-    """Await a gym service call, turning its rule errors into typed tool failures."""
-    try:
-        return await call
-    except (GymRuleError, GymError) as exc:
-        raise from_gym_error(exc) from exc
 
 
 def resolve_range(name: str, tz: dt.tzinfo | str, now: dt.datetime) -> tuple[dt.date, dt.date]:
@@ -261,7 +251,7 @@ async def assign_personal(ctx: ToolContext, input: AssignPersonalInput) -> Assig
         coach = ctx.caller.user_id
     elif coach is not None:
         await _require_coach(ctx, coach)
-    assignment = await _gym(service.assign_personal(
+    assignment = await gym_call(service.assign_personal(
         ctx.session, ctx.org_id, workout_id=input.workoutId, member_id=input.memberId, scheduled_on=input.date,
         coach_user_id=coach, published=input.published, program_id=input.programId))
     return await _out(ctx, assignment)
@@ -278,7 +268,7 @@ async def update_assignment(ctx: ToolContext, input: UpdateAssignmentInput) -> A
     patch = {column: getattr(input, name) for name, column in fields.items() if name in input.model_fields_set}
     if patch.get("coach_user_id") is not None:
         await _require_coach(ctx, patch["coach_user_id"])
-    assignment = await _gym(service.update_assignment(ctx.session, ctx.org_id, input.id, patch))
+    assignment = await gym_call(service.update_assignment(ctx.session, ctx.org_id, input.id, patch))
     if assignment is None:
         raise not_found("assignment", input.id)
     return await _out(ctx, assignment)
@@ -290,7 +280,7 @@ async def update_assignment(ctx: ToolContext, input: UpdateAssignmentInput) -> A
     input=SetPublishedInput, roles=OWNER_ADMIN_COACH, side_effects="write",
     audit=Audit("assignment", "assignment.set_published"))
 async def set_published(ctx: ToolContext, input: SetPublishedInput) -> AssignmentOut:
-    assignment = await _gym(service.set_published(ctx.session, ctx.org_id, input.id, input.published))
+    assignment = await gym_call(service.set_published(ctx.session, ctx.org_id, input.id, input.published))
     if assignment is None:
         raise not_found("assignment", input.id)
     return await _out(ctx, assignment)
@@ -319,7 +309,7 @@ async def mark_comments_read(ctx: ToolContext, input: MarkReadInput) -> MarkRead
         await _assignment(ctx, input.assignmentId)
     elif input.programId and await get_program(ctx.session, ctx.org_id, input.programId) is None:
         raise not_found("program", input.programId)
-    marked = await _gym(service.mark_comments_read(ctx.session, ctx.org_id, ctx.caller.user_id,
+    marked = await gym_call(service.mark_comments_read(ctx.session, ctx.org_id, ctx.caller.user_id,
                                                    assignment_id=input.assignmentId, program_id=input.programId,
                                                    now=ctx.now))
     scope_id = input.assignmentId or input.programId
@@ -338,7 +328,7 @@ async def mark_comments_read(ctx: ToolContext, input: MarkReadInput) -> MarkRead
     input=AssignmentFilterInput, roles=OWNER_ADMIN_COACH)
 async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPreviewOut:
     flt = await _filter(ctx, input)
-    preview = await _gym(service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=SAMPLE))
+    preview = await gym_call(service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=SAMPLE))
     sample = [AssignmentBrief(id=r.id, date=r.scheduled_on, workoutTitle=r.workout_title, memberName=r.member_name,
                               programId=r.program_id, published=r.published) for r in preview.sample]
     next_step = ("Nothing matches; tell the user and adjust the filter." if not preview.count else
@@ -357,7 +347,7 @@ async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPr
     audit=Audit("assignment", "assignment.bulk_publish"))
 async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
-    result = await _gym(service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
+    result = await gym_call(service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
                                              expected_ids=input.expectedIds,
                                              expected_fingerprint=input.expectedFingerprint))
     return _bulk_out(flt, result, published=input.publish)
@@ -372,6 +362,6 @@ async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultO
     audit=Audit("assignment", "assignment.bulk_delete"))
 async def bulk_delete(ctx: ToolContext, input: BulkChangeInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
-    result = await _gym(service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,
+    result = await gym_call(service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,
                                             expected_fingerprint=input.expectedFingerprint))
     return _bulk_out(flt, result, deleted=True)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Awaitable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -17,27 +16,18 @@ from gym import templates as service
 from gym.exercises import existing_exercise_ids
 from gym.members import GymError
 from gym.periods import resolve_period
-from gym.programs import GymRuleError, require_program
+from gym.programs import require_program
 from tools.context import ToolContext
-from tools.errors import ToolFailed, from_gym_error, not_found
+from tools.errors import ToolFailed, from_gym_error, gym_call, not_found
 from tools.leaves.workouts import SectionInput
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
 
 program_templates = ToolRouter("program_templates")
-T = TypeVar("T")
 OUTLINE_CAP = 30
 WORKOUTS_CAP = 50
 
 HistoryPeriod = Literal["this_week", "last_week", "this_month", "last_month", "this_quarter", "last_quarter",
                         "last_30_days", "last_90_days"]
-
-
-async def _gym(call: Awaitable[T]) -> T:
-    """Await a gym service call, turning its rule errors into typed tool failures."""
-    try:
-        return await call
-    except (GymRuleError, GymError) as exc:
-        raise from_gym_error(exc) from exc
 
 
 # --- inputs --------------------------------------------------------------------------------------------
@@ -182,7 +172,7 @@ async def create_template(ctx: ToolContext, input: CreateTemplateInput) -> Templ
     if missing:
         raise ToolFailed("exercise_not_found", f"No exercise with id {sorted(missing)[0]} in this gym.",
                          "Resolve movement names with read__exercises_resolve_batch, or leave exerciseId out.")
-    template = await _gym(service.create_template(ctx.session, ctx.org_id, name=input.name, weeks=input.weeks,
+    template = await gym_call(service.create_template(ctx.session, ctx.org_id, name=input.name, weeks=input.weeks,
                                                   structure=structure, description=input.description,
                                                   created_by=ctx.caller.user_id))
     return _out(template, outline=True)
@@ -199,8 +189,8 @@ async def apply_template(ctx: ToolContext, input: ApplyTemplateInput) -> Applied
     template = await service.get_template(ctx.session, ctx.org_id, input.templateId)
     if template is None:
         raise not_found("template", input.templateId)
-    program = await _gym(require_program(ctx.session, ctx.org_id, input.programId))
-    applied = await _gym(service.apply_template(ctx.session, ctx.org_id, input.templateId, program_id=program.id,
+    program = await gym_call(require_program(ctx.session, ctx.org_id, input.programId))
+    applied = await gym_call(service.apply_template(ctx.session, ctx.org_id, input.templateId, program_id=program.id,
                                                 start_on=input.startDate, created_by=ctx.caller.user_id,
                                                 published=input.published))
     assert applied is not None
@@ -223,7 +213,7 @@ async def from_history(ctx: ToolContext, input: FromHistoryInput) -> TemplateOut
         period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
     except GymError as exc:
         raise from_gym_error(exc) from exc
-    template = await _gym(service.template_from_history(
+    template = await gym_call(service.template_from_history(
         ctx.session, ctx.org_id, program_id=input.programId, date_from=period.first_day, date_to=period.last_day,
         name=input.name, description=input.description, created_by=ctx.caller.user_id))
     return _out(template, outline=True, dateFrom=period.first_day, dateTo=period.last_day)

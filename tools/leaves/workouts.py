@@ -9,36 +9,24 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Awaitable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
 from gym import workouts as service
 from gym.exercises import Exercise
-from gym.members import GymError
-from gym.programs import GymRuleError
 from tools.context import ToolContext
-from tools.errors import from_gym_error, not_found
+from tools.errors import gym_call, not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, Inverse, ToolRouter, by_id
 
 workouts = ToolRouter("workouts")
-T = TypeVar("T")
 TEXT_PREVIEW = 600
 
 # Tool-facing prescription keys ↔ the service's stored keys.
 PRESCRIPTION_KEYS = {"sets": "sets", "reps": "reps", "distanceM": "distance_m", "durationS": "duration_s",
                      "loadKg": "load_kg", "loadPct": "load_pct", "calories": "calories", "notes": "notes"}
 STORED_KEYS = {stored: key for key, stored in PRESCRIPTION_KEYS.items()}
-
-
-async def _gym(call: Awaitable[T]) -> T:
-    """Await a gym service call, turning its rule errors into typed tool failures."""
-    try:
-        return await call
-    except (GymRuleError, GymError) as exc:
-        raise from_gym_error(exc) from exc
 
 
 # --- inputs --------------------------------------------------------------------------------------------
@@ -240,7 +228,7 @@ async def _detail(ctx: ToolContext, workout_id: uuid.UUID) -> service.WorkoutDet
     input=CreateWorkoutInput, roles=OWNER_ADMIN_COACH, side_effects="write", audit=Audit("workout", "workout.create"),
     inverse=Inverse("workouts", "delete", by_id))
 async def create_workout(ctx: ToolContext, input: CreateWorkoutInput) -> WorkoutOut:
-    detail = await _gym(service.create_workout(
+    detail = await gym_call(service.create_workout(
         ctx.session, ctx.org_id, title=input.title, created_by=ctx.caller.user_id, description=input.description,
         program_id=input.programId, scheduled_on=input.date, freeform_text=input.text,
         sections=[s.to_service() for s in input.sections] if input.sections else None,
@@ -259,7 +247,7 @@ UPDATE_FIELDS = {"title": "title", "description": "description", "date": "schedu
     input=UpdateWorkoutInput, roles=OWNER_ADMIN_COACH, side_effects="write", audit=Audit("workout", "workout.update"))
 async def update_workout(ctx: ToolContext, input: UpdateWorkoutInput) -> WorkoutOut:
     patch = {UPDATE_FIELDS[f]: getattr(input, f) for f in input.model_fields_set if f in UPDATE_FIELDS}
-    workout = await _gym(service.update_workout(ctx.session, ctx.org_id, input.id, patch))
+    workout = await gym_call(service.update_workout(ctx.session, ctx.org_id, input.id, patch))
     if workout is None:
         raise not_found("workout", input.id)
     return await _out(ctx, await _detail(ctx, input.id))
@@ -272,7 +260,7 @@ async def update_workout(ctx: ToolContext, input: UpdateWorkoutInput) -> Workout
     input=SetSectionsInput, roles=OWNER_ADMIN_COACH, side_effects="write",
     audit=Audit("workout", "workout.set_sections"))
 async def set_sections(ctx: ToolContext, input: SetSectionsInput) -> WorkoutOut:
-    detail = await _gym(service.set_sections(ctx.session, ctx.org_id, input.id,
+    detail = await gym_call(service.set_sections(ctx.session, ctx.org_id, input.id,
                                              [s.to_service() for s in input.sections]))
     if detail is None:
         raise not_found("workout", input.id)
