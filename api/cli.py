@@ -109,14 +109,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from core import migrations
     from core.embedded import embedded_services
 
-    with embedded_services(_settings()) as settings:
+    configured = _settings()
+    if configured.agent_model_provider == "anthropic" and not configured.anthropic_api_key:
+        # the newcomer's demo needs no key
+        configured = configured.model_copy(update={"agent_model_provider": "offline"})
+    with embedded_services(configured) as settings:
         assert settings.database_url
         migrations.upgrade(settings.database_url)
         asyncio.run(_seed(settings, args.members))
         token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
         base = f"http://{args.host}:{args.port}"
         _serve(settings, args.host, args.port, banner=(
-            f"Spotter demo on {base}\n"
+            f"Spotter demo on {base}  (model: {_model_label(settings)})\n"
             f"  health:   {base}/health\n  API docs: {base}/schema\n"
             f"  console:  {base}/console/#token={token}\n"
             f"  token:    {token}"))
@@ -154,6 +158,12 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
             fields = asyncio.run(_snapshot(resolved))
     print(json.dumps({"event": "agent.storage.snapshot", **fields}, separators=(",", ":")), file=out, flush=True)
     return 0
+
+
+def _model_label(settings: Settings) -> str:
+    if settings.agent_model_provider == "offline":
+        return "offline demo model, not an LLM; set ANTHROPIC_API_KEY for Claude"
+    return settings.agent_model
 
 
 def build_parser() -> argparse.ArgumentParser:
