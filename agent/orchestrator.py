@@ -127,6 +127,7 @@ class Orchestrator:
                                                                   caller.user_id)
             if turn.conversation is None:
                 raise NotFound("conversation_not_found")
+        await self.check_rate(caller)
         lock = await self.take_lock(turn.conversation_id)
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
@@ -134,6 +135,19 @@ class Orchestrator:
                 yield event
 
         return TurnStream(self, turn, lock, body)
+
+    async def check_rate(self, caller: Caller) -> None:
+        """A per-user fixed window on new turns (AGENT_RATE_LIMIT_PER_MINUTE; 0 turns it off)."""
+        limit = self.settings.turn_rate_limit
+        if limit <= 0:
+            return
+        window = int(datetime.now(UTC).timestamp() // 60)
+        key = f"spotter:rate:{caller.user_id}:{window}"
+        count = await self.redis.incr(key)
+        if count == 1:
+            await self.redis.expire(key, 120)
+        if count > limit:
+            raise AgentError("rate_limited", status=429)
 
     async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
         lock = TurnLock(self.redis, conversation_id)
@@ -246,7 +260,10 @@ class Orchestrator:
             self.observability.emit("agent.replay.violation", trace_id=turn.trace_id,
                                     org_id=str(turn.access.org_id), **event)
 
-        return guard(turn.history, reasons=reasons, on_violation=report)
+        try:
+            return guard(turn.history, reasons=reasons, on_violation=report)
+        except (AssertionError, ValueError) as exc:  # repair could not make it valid: never send it
+            raise AgentError("replay_integrity_violation") from exc
 
     async def _repair_reasons(self, turn: Turn) -> dict[str, str]:
         async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:

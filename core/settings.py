@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = None
     anthropic_max_retries: int = Field(default=2, ge=0, le=10)
     anthropic_timeout: float = Field(default=120.0, gt=0)
+    # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
+    agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only
     agent_max_tokens: int = Field(default=4096, ge=256, le=64000)
     agent_model: str = "claude-sonnet-4-6"
@@ -90,6 +92,12 @@ class Settings(BaseSettings):
     @property
     def is_production(self) -> bool:
         return self.app_env == "production"
+
+    @property
+    def turn_rate_limit(self) -> int:
+        if self.agent_rate_limit_per_minute is not None:
+            return self.agent_rate_limit_per_minute
+        return 30 if self.is_production else 0
 
 
 def load_settings(**overrides: object) -> Settings:

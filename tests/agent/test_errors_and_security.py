@@ -174,3 +174,18 @@ async def test_oversized_payload_is_refused(client, gym) -> None:
     response = await client.post(f"{gym.base}/messages", content=b'{"message": "' + b"x" * 300_000 + b'"}',
                                  headers={**gym.owner.headers, "content-type": "application/json"})
     assert response.status_code == 413 and response.json()["code"] == "payload_too_large"
+
+
+async def test_sends_over_the_per_user_rate_limit_get_rate_limited(app_settings, factory, fake_model) -> None:
+    server = ThreadedServer(create_app(app_settings.model_copy(update={"agent_rate_limit_per_minute": 2}))).start()
+    try:
+        org = await factory.org()
+        owner = await factory.user(org, "owner")
+        fake_model.respond_with(lambda body: Reply(Text("ok")))
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            results = [await sse(http, f"/organizations/{org.id}/agent/messages", json_body={"message": "hi"},
+                                 headers=owner.headers) for _ in range(3)]
+    finally:
+        server.stop()
+    assert [r.status for r in results] == [200, 200, 429]
+    assert results[2].body["code"] == "rate_limited" and results[2].body["traceId"]
