@@ -6,6 +6,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import structlog
+
 from agent.compaction import Compactor
 from agent.costs import PriceBook
 from agent.model import AnthropicModel, DisabledModel, ModelClient
@@ -15,9 +17,14 @@ from agent.resume import Resumer
 from agent.titles import TitleGenerator
 from core.database import Database
 from core.settings import Settings, SettingsError
+from rag.ambient import AmbientFinder
+from rag.embeddings import Embedder, EmbedderError, LocalEmbedder, build_embedder
+from rag.worker import OutboxWorker
 from tools.catalog import build_registry
 from tools.registry import ToolRegistry
 from tools.runner import ToolRunner
+
+log = structlog.get_logger("agent.service")
 
 
 @dataclass
@@ -28,8 +35,22 @@ class AgentServices:
     resumer: Resumer
     observability: Observability | None = None
     titles: TitleGenerator | None = None
+    embedder: Embedder | None = None
+    rag_worker: OutboxWorker | None = None
+    warming: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Background work for the app's lifetime: the RAG outbox drainer, and loading the local
+        embedding model now rather than on the first turn (which would miss the ambient budget)."""
+        if self.rag_worker is None:  # tests (APP_ENV=test) run neither
+            return
+        self.rag_worker.start()
+        if isinstance(self.embedder, LocalEmbedder):
+            self.warming = asyncio.get_running_loop().create_task(_warm(self.embedder))
 
     async def close(self) -> None:
+        if self.rag_worker is not None:
+            await self.rag_worker.stop()
         if self.titles is not None:
             await self.titles.drain(grace_seconds=2.0)
         close = getattr(self.model, "close", None)
@@ -37,6 +58,13 @@ class AgentServices:
             await close()
         if self.observability is not None:  # flushes PostHog's queue and Sentry's transport (blocking I/O)
             await asyncio.to_thread(self.observability.close)
+
+
+async def _warm(embedder: LocalEmbedder) -> None:
+    try:
+        await embedder.warm()
+    except EmbedderError as exc:
+        log.warning("rag.embedder.unavailable", error=str(exc)[:200])
 
 
 def build_model(settings: Settings) -> ModelClient:
@@ -51,9 +79,11 @@ def build_model(settings: Settings) -> ModelClient:
 
 
 def build_agent(settings: Settings, db: Database, redis: Any, *, observability: Observability | None = None,
-                tool_services: dict[str, Any] | None = None, titles: bool | None = None) -> AgentServices:
+                tool_services: dict[str, Any] | None = None, titles: bool | None = None,
+                rag_worker: bool | None = None) -> AgentServices:
     """`titles` None follows AGENT_TITLES (default: on in production only). A background title request is an
-    extra model call that scripted model servers (tests, demos) would answer with a reply meant for a turn."""
+    extra model call that scripted model servers (tests, demos) would answer with a reply meant for a turn.
+    `rag_worker` None means on except under APP_ENV=test, where tests drain the RAG outbox themselves."""
     prices = PriceBook(settings.model_prices)
     try:
         prices.check_models(settings.agent_model, settings.summarizer_model)
@@ -66,8 +96,13 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
     if titles is None:
         titles = settings.agent_titles if settings.agent_titles is not None else settings.is_production
     title_generator = TitleGenerator(db, model, settings.summarizer_model, prices=prices) if titles else None
+    embedder = build_embedder(settings)
+    if rag_worker is None:
+        rag_worker = settings.app_env != "test"
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,
                                 runner=ToolRunner(db, tool_services), prices=prices, settings=settings,
-                                observability=observability, compactor=compactor, titles=title_generator)
+                                observability=observability, compactor=compactor, titles=title_generator,
+                                ambient=AmbientFinder(db, embedder))
     return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer(orchestrator),
-                         observability=observability, titles=title_generator)
+                         observability=observability, titles=title_generator, embedder=embedder,
+                         rag_worker=OutboxWorker(db, embedder) if rag_worker else None)

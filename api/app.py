@@ -35,6 +35,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = resources is None
         app.state.resources = resources if resources is not None else await open_resources(settings)
+        if owned:
+            await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
                                        app.state.resources.agent.orchestrator.observability):

@@ -166,6 +166,47 @@ def _model_label(settings: Settings) -> str:
     return settings.agent_model
 
 
+async def _reindex(settings: Settings, org: str | None, force: bool) -> dict:
+    import dataclasses
+    import uuid
+
+    from sqlalchemy import text
+
+    from core.database import Database
+    from rag.embeddings import build_embedder
+    from rag.index import reindex_org
+
+    assert settings.database_url
+    db = Database(settings.database_url, pool_size=2)
+    embedder = build_embedder(settings)
+    try:
+        if org:
+            org_ids = [uuid.UUID(org)]
+        else:
+            async with db.owner() as session:
+                org_ids = list((await session.scalars(text("SELECT id FROM organizations ORDER BY id"))).all())
+        results = {str(org_id): dataclasses.asdict(await reindex_org(db, embedder, org_id, force=force))
+                   for org_id in org_ids}
+    finally:
+        await db.dispose()
+    return {"model": embedder.model, "dims": embedder.dims, "orgs": results}
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """Rebuild the RAG index (one org or all) with the active embedder; prints a JSON summary."""
+    import contextlib
+    import json
+
+    from core.embedded import embedded_services
+
+    out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr), embedded_services(_settings(), redis=False) as settings:
+        summary = asyncio.run(_reindex(settings, args.org, args.force))  # progress logs go to stderr
+    print(json.dumps(summary, indent=2), file=out)
+    failed = sum(r["failed"] for r in summary["orgs"].values())
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spotter", description="Spotter staff copilot service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--port", type=int, default=8000)
     demo.add_argument("--members", type=int, default=None)
     demo.set_defaults(fn=cmd_demo)
+    reindex = sub.add_parser("reindex", help="rebuild the RAG index with the active embedder")
+    reindex.add_argument("--org", default=None, help="one organization id (default: every org)")
+    reindex.add_argument("--force", action="store_true", help="re-embed documents whose text did not change")
+    reindex.set_defaults(fn=cmd_reindex)
     sub.add_parser("snapshot", help="emit the storage snapshot (rows and bytes per table) as one JSON line") \
         .set_defaults(fn=cmd_snapshot)
     return parser

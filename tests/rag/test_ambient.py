@@ -1,0 +1,135 @@
+"""Ambient context: the rendered block, its caps, the 30-character gate, the 800 ms budget under a slow
+embedder, degradation when embedding or the database fails, and another org's rows never showing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+
+import pytest
+
+from core.database import Database
+from gym.exercises import create_exercise
+from gym.members import create_member
+from rag.ambient import AmbientFinder, render, select
+from rag.embeddings import EmbedderError, LocalEmbedder
+from rag.worker import OutboxWorker
+
+
+class SlowEmbedder(LocalEmbedder):
+    """Takes `delay` seconds per call, like a provider under load. Its model name is not the local one,
+    so search embeds the whole query concurrently with the lexical list (classic fusion)."""
+
+    model = "slow-test-512"
+
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+
+    async def embed(self, texts: Sequence[str], *, input_type: str) -> list[list[float]]:
+        await asyncio.sleep(self.delay)
+        return await super().embed(texts, input_type=input_type)
+
+
+class BrokenEmbedder(LocalEmbedder):
+    model = "broken-test-512"
+
+    async def embed(self, texts: Sequence[str], *, input_type: str) -> list[list[float]]:
+        raise EmbedderError("quota exceeded (test)", status=429)
+
+
+@pytest.fixture(scope="module")
+def local() -> LocalEmbedder:
+    return LocalEmbedder()
+
+
+async def _gym(db, factory, embedder, *, members: Sequence[tuple[str, str]] = (), exercises: Sequence[str] = ()):
+    org = await factory.org()
+    ids: dict[str, uuid.UUID] = {}
+    async with db.scope(org_id=org.id) as session:
+        for first, last in members:
+            ids[f"{first} {last}"] = (await create_member(session, org.id, first_name=first, last_name=last)).id
+        for name in exercises:
+            ids[name] = (await create_exercise(session, org.id, name=name, category="accessory")).id
+    for _ in range(50):
+        if sum(r.claimed for r in await OutboxWorker(db, embedder).drain_once()) == 0:
+            break
+    return org, ids
+
+
+def test_select_takes_each_scopes_best_then_caps_three_per_scope_five_in_all() -> None:
+    hits = [{"scope": "member", "entityId": i} for i in range(6)] + [{"scope": "exercise", "entityId": 9}]
+    chosen = select(hits)
+    assert [h["entityId"] for h in chosen] == [0, 1, 2, 9]  # 3 members, and the exercise despite rank 7
+    many = [{"scope": s, "entityId": f"{s}{i}"} for s in ("member", "exercise", "workout") for i in range(3)]
+    assert len(select(many)) == 5
+
+
+def test_render_lists_scope_title_id_and_an_excerpt() -> None:
+    block = render([{"scope": "member", "title": "Saar Cohen", "entityId": "m-1", "body": "saar@x.test · active"}])
+    assert block.startswith("<ambient_context>\n") and block.endswith("\n</ambient_context>")
+    assert "- member: Saar Cohen (id m-1) — saar@x.test · active" in block
+
+
+async def test_finds_and_renders_the_records_a_message_names(db, factory, local) -> None:
+    org, ids = await _gym(db, factory, local, members=[("Saar", "Cohen"), ("Saar", "Levi")],
+                          exercises=["Romanian Deadlift"])
+    block = await AmbientFinder(db, local)(org.id, "Can you add Romanian deadlifts to Saar Cohen's plan?")
+    assert block is not None and block.startswith("<ambient_context>")
+    assert f"member: Saar Cohen (id {ids['Saar Cohen']})" in block
+    assert f"exercise: Romanian Deadlift (id {ids['Romanian Deadlift']})" in block
+    assert str(ids["Saar Levi"]) not in block
+
+
+async def test_short_messages_and_messages_naming_nothing_get_no_block(db, factory, local) -> None:
+    org, _ = await _gym(db, factory, local, members=[("Saar", "Cohen")])
+    finder = AmbientFinder(db, local)
+    assert await finder(org.id, "Saar Cohen?") is None  # under 30 characters: no lookup at all
+    assert await finder(org.id, "What should we focus on for the rest of today?") is None
+
+
+async def test_a_slow_embedder_cannot_hold_the_turn_past_the_budget(db, factory, local) -> None:
+    """The embedding is abandoned at its share of the 800 ms; lexical hits still come back in time."""
+    slow = SlowEmbedder(delay=3.0)
+    org, ids = await _gym(db, factory, local, members=[("Dmitri", "Ivanov")])
+    finder = AmbientFinder(db, slow)
+    started = time.perf_counter()
+    block = await finder(org.id, "Please check whether Dmitri Ivanov paid this month")
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.9, elapsed
+    assert block is not None and str(ids["Dmitri Ivanov"]) in block
+
+
+async def test_the_whole_lookup_is_bounded_even_when_nothing_can_finish(db, factory, local) -> None:
+    org, _ = await _gym(db, factory, local, members=[("Dmitri", "Ivanov")])
+    finder = AmbientFinder(db, SlowEmbedder(delay=3.0), budget_s=0.05)
+    started = time.perf_counter()
+    result = await finder(org.id, "Please check whether Dmitri Ivanov paid this month")
+    assert time.perf_counter() - started < 0.3
+    assert result is None or "Dmitri Ivanov" in result
+
+
+async def test_embedder_errors_degrade_to_lexical(db, factory, local) -> None:
+    org, ids = await _gym(db, factory, local, members=[("Yael", "Brown")])
+    block = await AmbientFinder(db, BrokenEmbedder())(org.id, "Has Yael Brown renewed her membership yet?")
+    assert block is not None and str(ids["Yael Brown"]) in block
+
+
+async def test_a_database_failure_returns_none_and_never_raises(embedded_pg, local) -> None:
+    broken = Database(embedded_pg.url("no_such_database_for_ambient"))
+    try:
+        assert await AmbientFinder(broken, local)(uuid.uuid4(), "Has Yael Brown renewed her membership yet?") is None
+    finally:
+        await broken.dispose()
+
+
+async def test_another_org_with_the_same_member_never_shows(db, factory, local) -> None:
+    org_a, ids_a = await _gym(db, factory, local, members=[("Saar", "Cohen")])
+    org_b, ids_b = await _gym(db, factory, local, members=[("Saar", "Cohen")])
+    finder = AmbientFinder(db, local)
+    block_a = await finder(org_a.id, "How many classes did Saar Cohen attend lately?")
+    block_b = await finder(org_b.id, "How many classes did Saar Cohen attend lately?")
+    assert str(ids_a["Saar Cohen"]) in block_a and str(ids_b["Saar Cohen"]) not in block_a
+    assert str(ids_b["Saar Cohen"]) in block_b and str(ids_a["Saar Cohen"]) not in block_b
