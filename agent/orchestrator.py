@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import structlog
+from pydantic import ValidationError
 
 from agent import conversations, events
 from agent.budget import check_budget
@@ -36,7 +37,7 @@ from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.registry import ToolRegistry, ToolSpec
-from tools.runner import ToolOutcome, ToolRunner
+from tools.runner import ToolOutcome, ToolRunner, validation_error
 
 log = structlog.get_logger("agent.orchestrator")
 
@@ -112,7 +113,7 @@ class Orchestrator:
         self.prices, self.settings = prices, settings
         self.observability = observability or Observability()
         self.ambient, self.compactor, self.titles = ambient, compactor, titles
-        self._tools_by_role: dict[str, list[dict[str, Any]]] = {}
+        self._tools_by_role: dict[str, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
 
     # ---- entry points -------------------------------------------------------------------------------
 
@@ -207,10 +208,11 @@ class Orchestrator:
     # ---- the model loop -----------------------------------------------------------------------------
 
     def tools_for(self, role: str) -> tuple[list[ToolSpec], list[dict[str, Any]]]:
-        specs = self.registry.for_role(role)
+        """The role's tools and their cached definitions (built once per role, not per round trip)."""
         if role not in self._tools_by_role:
-            self._tools_by_role[role] = tool_definitions(specs)
-        return specs, self._tools_by_role[role]
+            specs = self.registry.for_role(role)
+            self._tools_by_role[role] = (specs, tool_definitions(specs))
+        return self._tools_by_role[role]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         """At most MAX_ROUND_TRIPS model calls; stops on end_turn or a suspension."""
@@ -369,11 +371,8 @@ class Orchestrator:
                 if not turn.suspended:
                     try:
                         validated = self.runner.validate(spec, raw_input).model_dump(mode="json")
-                    except Exception as exc:
-                        from tools.runner import validation_error
-
-                        error = validation_error(exc) if hasattr(exc, "errors") else {
-                            "code": "validation_failed", "message": str(exc), "hint": None}
+                    except ValidationError as exc:
+                        error = validation_error(exc)
                         pending_rows.append(_row(turn, message_id, tool_use_id, position, spec.router, spec.action,
                                                  raw_input, status="failed", error=error, spec=spec))
                         results.append(result_block(tool_use_id, None, error))
@@ -412,7 +411,7 @@ class Orchestrator:
                                                  [_candidate(c) for c in validated["candidates"]])
         return events.confirmation_pending(tool_use_id, spec.router, spec.action, validated, spec.confirm)
 
-    async def _append_results(self, session, turn: Turn, message_id: uuid.UUID) -> None:
+    async def append_results(self, session, turn: Turn, message_id: uuid.UUID) -> None:
         """One user message whose content starts with every tool_result of the assistant message."""
         rows = await executions.for_message(session, message_id)
         content = [tool_result_block(row) for row in rows]

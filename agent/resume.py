@@ -56,12 +56,8 @@ class Resumer:
         return claimed
 
     async def _unclaim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> None:
-        from sqlalchemy import update
-
         async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            await session.execute(update(ToolExecution).where(ToolExecution.id == row.id,
-                                                              ToolExecution.status == "running")
-                                  .values(status="pending"))
+            await executions.release_claim(session, row.id)
 
     async def _open(self, turn: Turn, row: ToolExecution, resolve) -> TurnStream:
         """Claim, lock, and stream: resolve this row, then the rest of its message, then resume."""
@@ -190,7 +186,7 @@ class Resumer:
             rows = await executions.for_message(session, message_id)
             if any(r.status in ("pending", "running") for r in rows):
                 return  # another resolver is still working on this message; it will resume the loop
-            await self.o._append_results(session, turn, message_id)
+            await self.o.append_results(session, turn, message_id)
         await self.o.load_history(turn)
         async for event in self.o.drive(turn):
             yield event
@@ -233,11 +229,8 @@ class Resumer:
                                                         if original.audit_log_id else None,
                                                         "undoes_tool_use_id": tool_use_id})
         if not outcome.ok:
-            from sqlalchemy import update
-
             async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-                await session.execute(update(ToolExecution).where(ToolExecution.id == original.id)
-                                      .values(undone_by=None))
+                await executions.release_undo(session, original.id)
             raise InvalidInput("not_undoable", detail=(outcome.error or {}).get("message"))
         return {"ok": True, "undoneToolUseId": tool_use_id,
                 "inverse": {"router": inverse.router, "action": inverse.action, "output": outcome.output}}
