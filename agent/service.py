@@ -100,7 +100,7 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
     if rag_worker is None:
         rag_worker = settings.app_env != "test"
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,
-                                runner=ToolRunner(db, tool_services), prices=prices, settings=settings,
+                                runner=ToolRunner(db, tool_services, embedder=embedder), prices=prices, settings=settings,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
     return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer(orchestrator),

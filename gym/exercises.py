@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -131,7 +131,7 @@ async def search_exercises(session: AsyncSession, org_id: uuid.UUID, query: str,
     return hits[:limit]
 
 
-def _verdict(name: str, candidates: list[tuple[uuid.UUID, str, float]]) -> dict[str, Any]:
+def verdict(name: str, candidates: list[tuple[uuid.UUID, str, float]]) -> dict[str, Any]:
     if not candidates:
         return {"name": name, "status": "unknown", "candidates": []}
     candidates = sorted(candidates, key=lambda c: (-c[2], len(c[1]), c[1]))[:3]
@@ -162,8 +162,34 @@ async def resolve_batch(session: AsyncSession, org_id: uuid.UUID, names: list[st
         if row.id is not None:
             q = normalized[row.ord - 1]
             found[row.ord - 1].append((row.id, row.name, rescore(q, row.name, row.aliases, float(row.score))))
-    return [_verdict(name, found[i]) if normalized[i] else {"name": name, "status": "unknown", "candidates": []}
+    return [verdict(name, found[i]) if normalized[i] else {"name": name, "status": "unknown", "candidates": []}
             for i, name in enumerate(names)]
+
+
+async def exercise_hits(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[uuid.UUID], *, query: str,
+                        category: str | None = None) -> list[ExerciseHit]:
+    """Exercises as search hits in the order of `ids` (ranked elsewhere), optionally of one category;
+    each scored by how closely its name or an alias matches `query` (1.0: exactly)."""
+    if not ids:
+        return []
+    sql = select(Exercise).where(Exercise.org_id == org_id, Exercise.id.in_(ids))
+    if category is not None:
+        sql = sql.where(Exercise.category == category)
+    found = {e.id: e for e in await session.scalars(sql)}
+    q = normalize(query)
+    return [ExerciseHit(e.id, e.name, e.category, list(e.aliases), list(e.equipment), list(e.muscles),
+                        rescore(q, e.name, list(e.aliases), 0.0)) for e in (found.get(i) for i in ids) if e is not None]
+
+
+def reconsider(result: dict[str, Any], hits: Sequence[ExerciseHit]) -> dict[str, Any]:
+    """A `resolve_batch` result that did not resolve, judged again with more candidates (`hits`, e.g. from
+    hybrid search) under the same rule: resolved on an exact or clearly leading name match, else
+    ambiguous with the best three, unknown only when nobody offers a candidate."""
+    candidates = {c["exerciseId"]: (c["exerciseId"], c["name"], c["score"]) for c in result.get("candidates", [])}
+    for hit in hits:
+        if hit.id not in candidates or candidates[hit.id][2] < hit.score:
+            candidates[hit.id] = (hit.id, hit.name, hit.score)
+    return verdict(result["name"], list(candidates.values()))
 
 
 async def get_exercise(session: AsyncSession, org_id: uuid.UUID, exercise_id: uuid.UUID) -> Exercise | None:

@@ -7,6 +7,7 @@ prefix, so "Saar" puts every Saar first and "saar coen" still finds Saar Cohen.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -120,13 +121,28 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
     else:
         score = literal(1.0)
         order = [Member.full_name]
-    rows = (await session.execute(
-        select(Member.id, Member.full_name, Member.email, Member.phone, Member.status,
-               _current_plan_name().label("plan_name"), Member.last_visit_at, score.label("score"))
-        .where(*where).order_by(*order, Member.id).limit(limit)
-    )).all()
-    return [MemberHit(r.id, r.full_name, r.email, r.phone, r.status, r.plan_name, r.last_visit_at,
-                      round(float(r.score), 3)) for r in rows]
+    rows = (await session.execute(_hit_query(score).where(*where).order_by(*order, Member.id).limit(limit))).all()
+    return [_hit(r) for r in rows]
+
+
+def _hit_query(score: Any) -> Any:
+    return select(Member.id, Member.full_name, Member.email, Member.phone, Member.status,
+                  _current_plan_name().label("plan_name"), Member.last_visit_at, score.label("score"))
+
+
+def _hit(r: Any) -> MemberHit:
+    return MemberHit(r.id, r.full_name, r.email, r.phone, r.status, r.plan_name, r.last_visit_at,
+                     round(float(r.score), 3))
+
+
+async def member_hits(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[MemberHit]:
+    """Live members as search hits in the order of `ids` (ranked elsewhere, so each score is 0)."""
+    if not ids:
+        return []
+    rows = (await session.execute(_hit_query(literal(0.0)).where(
+        Member.org_id == org_id, Member.deleted_at.is_(None), Member.id.in_(ids)))).all()
+    found = {r.id: _hit(r) for r in rows}
+    return [found[i] for i in ids if i in found]
 
 
 async def get_member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member | None:

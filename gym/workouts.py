@@ -301,6 +301,15 @@ async def list_workouts(session: AsyncSession, org_id: uuid.UUID, *, program_id:
     return list((await session.scalars(query.limit(limit))).all())
 
 
+async def workouts_by_ids(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Workout]:
+    """Live workouts in the order of `ids`; deleted or unknown ones drop out."""
+    if not ids:
+        return []
+    found = {w.id: w for w in await session.scalars(select(Workout).where(
+        Workout.org_id == org_id, Workout.deleted_at.is_(None), Workout.id.in_(ids)))}
+    return [found[i] for i in ids if i in found]
+
+
 # --- parse_workout_text: a small deterministic reader for whiteboard text --------------------------------
 
 _SEP = r"\s*(?:[:\u2014\u2013,]|-(?=\s)|\bof\b)?\s*"

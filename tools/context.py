@@ -1,4 +1,5 @@
-"""What a tool handler receives: its session (inside the org's RLS scope), the org, the caller, the clock."""
+"""What a tool handler receives: its session (inside the org's RLS scope), the org, the caller, the clock,
+and the embedder its searches use."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.tenancy import Caller, OrgAccess
+from rag.embeddings import Embedder
 
 
 @dataclass
@@ -20,6 +22,7 @@ class ToolContext:
     locale: str
     now: datetime
     services: dict[str, Any] = field(default_factory=dict)
+    embedder: Embedder | None = None  # the active embedding model of the org's RAG index
 
     @property
     def org_id(self):

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.database import Database
 from core.errors import ServiceError
 from core.tenancy import Caller, OrgAccess
+from rag.embeddings import Embedder
 from tools.audit import write_audit
 from tools.context import ToolContext
 from tools.errors import ToolFailed
@@ -59,9 +60,11 @@ def validation_error(exc: ValidationError) -> dict[str, Any]:
 
 
 class ToolRunner:
-    def __init__(self, db: Database, services: dict[str, Any] | None = None) -> None:
+    def __init__(self, db: Database, services: dict[str, Any] | None = None, *,
+                 embedder: Embedder | None = None) -> None:
         self.db = db
         self.services = services or {}
+        self.embedder = embedder  # for the read tools' hybrid search; None → lexical only
 
     @asynccontextmanager
     async def _unit(self, session: AsyncSession | None, access: OrgAccess,
@@ -103,7 +106,8 @@ class ToolRunner:
         try:
             async with self._unit(session, access, caller) as session:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
-                                  now=now or datetime.now(UTC), services=self.services)
+                                  now=now or datetime.now(UTC), services=self.services,
+                                  embedder=self.embedder)
                 output = to_jsonable(await spec.handler(ctx, validated))
                 audit_id = None
                 if spec.side_effects == "write" and spec.audit is not None:

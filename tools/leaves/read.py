@@ -19,6 +19,8 @@ from gym import assignments, classes, exercises, members, programs, tasks, worko
 from gym.exercise_library import CATEGORIES
 from gym.periods import local_midnight
 from gym.programs import GymRuleError
+from rag.lexical import CANDIDATES
+from rag.lookup import search_entities
 from tools.context import ToolContext
 from tools.errors import from_gym_error, not_found
 from tools.registry import STAFF, ToolRouter
@@ -26,6 +28,8 @@ from tools.registry import STAFF, ToolRouter
 read = ToolRouter("read")
 MemberStatus = Literal["lead", "active", "frozen", "cancelled"]
 EntityType = Literal["program", "workout", "exercise", "member"]
+HYBRID_RESOLVE_MAX = 10  # names per batch that get a hybrid search when name matching leaves them unresolved
+RESOLVE_CANDIDATES = 5
 LookupType = Literal["member", "program", "workout", "exercise", "class_session", "assignment", "task"]
 
 
@@ -318,7 +322,8 @@ class ExerciseOut(BaseModel):
     aliases: list[str]
     equipment: list[str]
     muscles: list[str]
-    score: float | None = None
+    score: float | None = Field(None, description="How closely the name or an alias matches the query (1 = exactly); "
+                                                  "lower for related hits found by meaning or by other fields.")
 
 
 class ExerciseList(BaseModel):
@@ -328,13 +333,19 @@ class ExerciseList(BaseModel):
 
 async def _search_exercises(ctx: ToolContext, query: str, limit: int,
                             category: str | None = None) -> list[exercises.ExerciseHit]:
-    """The one place exercise search is called (trigram today; the RAG hybrid search replaces it here)."""
-    return await exercises.search_exercises(ctx.session, ctx.org_id, query, limit, category=category)
+    """Hybrid search (rag.lookup) over the exercise library, hydrated from the live rows."""
+    wanted = limit if category is None else CANDIDATES  # the category filter applies after ranking
+    ranked = await search_entities(ctx.session, ctx.org_id, query, embedder=ctx.embedder, scopes=["exercise"],
+                                   per_scope=wanted)
+    hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"], query=query, category=category)
+    hits.sort(key=lambda h: h.score < 1.0)  # an exact name or alias leads; the fused order stays otherwise
+    return hits[:limit]
 
 
 @read.agent_tool(action="exercises_search",
-                 summary="Search the gym's exercise library by name, alias or abbreviation (English, Hebrew, "
-                         "Russian; typos tolerated), best match first, optionally within one category.",
+                 summary="Search the gym's exercise library by name, alias, abbreviation, muscle or equipment "
+                         "(English, Hebrew, Russian; typos tolerated; related movements by meaning), exact "
+                         "names first, optionally within one category.",
                  input=ExercisesSearchInput, roles=STAFF)
 async def exercises_search(ctx: ToolContext, input: ExercisesSearchInput) -> ExerciseList:
     hits = await _search_exercises(ctx, input.query, input.limit, input.category)
@@ -354,7 +365,16 @@ class ResolveBatchInput(BaseModel):
                          "unknown (keep the name as written).",
                  input=ResolveBatchInput, roles=STAFF)
 async def exercises_resolve_batch(ctx: ToolContext, input: ResolveBatchInput) -> dict:
-    results = await exercises.resolve_batch(ctx.session, ctx.org_id, [n[:200] for n in input.names])
+    names = [n[:200] for n in input.names]
+    results = await exercises.resolve_batch(ctx.session, ctx.org_id, names)
+    # Names the library's name/alias match could not settle get the hybrid search's candidates too
+    # (other languages, inflections, words from aliases, muscles or equipment, meaning).
+    unsettled = [i for i, r in enumerate(results) if r["status"] != "resolved"][:HYBRID_RESOLVE_MAX]
+    for i in unsettled:
+        ranked = await search_entities(ctx.session, ctx.org_id, names[i], embedder=ctx.embedder, scopes=["exercise"],
+                                       per_scope=RESOLVE_CANDIDATES)
+        hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"], query=names[i])
+        results[i] = exercises.reconsider(results[i], hits)
     counts = {status: sum(r["status"] == status for r in results) for status in ("resolved", "ambiguous", "unknown")}
     return _json({**counts, "results": [{k: v for k, v in r.items() if k != "candidates" or v} for r in results]})
 
@@ -381,27 +401,32 @@ class Hit(BaseModel):
                          "fetch details with read__lookup_by_id.",
                  input=SearchAnythingInput, roles=STAFF)
 async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
-    wanted, n, q = set(input.types or EntityType.__args__), input.limitPerType, input.query
+    q = input.query
+    scopes = [t for t in EntityType.__args__ if t in set(input.types or EntityType.__args__)]
+    ranked = await search_entities(ctx.session, ctx.org_id, q, embedder=ctx.embedder, scopes=scopes,
+                                   per_scope=input.limitPerType)
     groups: dict[str, list[Hit]] = {}
-    if "program" in wanted:
+    if "program" in ranked:
+        known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)}
         groups["program"] = [Hit(type="program", id=p.id, label=p.name,
                                  sublabel=p.kind if p.active else f"{p.kind} · inactive")
-                             for p in await programs.search_programs(ctx.session, ctx.org_id, q, n)]
-    if "workout" in wanted:
-        found = await workouts.list_workouts(ctx.session, ctx.org_id, title=q, limit=n)
+                             for p in (known[i] for i in ranked["program"] if i in known)]
+    if "workout" in ranked:
+        found = await workouts.workouts_by_ids(ctx.session, ctx.org_id, ranked["workout"])
         names = {p.id: p.name for p in await programs.list_programs(ctx.session, ctx.org_id,
                                                                      include_inactive=True)} if found else {}
         groups["workout"] = [Hit(type="workout", id=w.id, label=w.title, sublabel=" · ".join(
             part for part in (w.scheduled_on and w.scheduled_on.isoformat(), names.get(w.program_id)) if part)
             or None) for w in found]
-    if "exercise" in wanted:
+    if "exercise" in ranked:
         groups["exercise"] = [Hit(type="exercise", id=e.id, label=e.name,
                                   sublabel=_clip(" · ".join([e.category, *e.aliases[:3]])))
-                              for e in await _search_exercises(ctx, q, n)]
-    if "member" in wanted:
+                              for e in await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"],
+                                                                     query=q)]
+    if "member" in ranked:
         groups["member"] = [Hit(type="member", **_member_hit(ctx, h).model_dump(include={"id", "label", "sublabel",
                                                                                            "detail"}))
-                            for h in await members.search_members(ctx.session, ctx.org_id, q, limit=n)]
+                            for h in await members.member_hits(ctx.session, ctx.org_id, ranked["member"])]
     return {"query": q, "total": sum(len(hits) for hits in groups.values()),
             "groups": {kind: [h.model_dump(mode="json", exclude_none=True) for h in hits]
                        for kind, hits in groups.items()}}
