@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from agent.service import build_agent
 from gym import exercises, workouts
 from rag.embeddings import EmbedderError, LocalEmbedder
 from rag.index import reindex_org
@@ -131,3 +132,9 @@ async def test_a_failing_embedder_degrades_the_tools_to_lexical(db, indexed) -> 
     tools = ToolHarness(ToolRunner(db, embedder=FailingEmbedder()))
     assert "Plank" in await _names(tools, here, "core exercises")
     assert (await _names(tools, here, "jump rope"))[0] == "Single-Under"
+
+
+async def test_the_agent_gives_its_tools_the_embedder_of_its_index(base_settings, db) -> None:
+    services = build_agent(base_settings, db, redis=None, rag_worker=False)
+    assert services.embedder is not None
+    assert services.orchestrator.runner.embedder is services.embedder

@@ -337,9 +337,14 @@ async def _search_exercises(ctx: ToolContext, query: str, limit: int,
     wanted = limit if category is None else CANDIDATES  # the category filter applies after ranking
     ranked = await search_entities(ctx.session, ctx.org_id, query, embedder=ctx.embedder, scopes=["exercise"],
                                    per_scope=wanted)
-    hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"], query=query, category=category)
-    hits.sort(key=lambda h: h.score < 1.0)  # an exact name or alias leads; the fused order stays otherwise
-    return hits[:limit]
+    return (await _exercise_hits(ctx, ranked["exercise"], query, category))[:limit]
+
+
+async def _exercise_hits(ctx: ToolContext, ranked: list[uuid.UUID], query: str,
+                         category: str | None = None) -> list[exercises.ExerciseHit]:
+    """Ranked exercise ids as hits: an exact name or alias leads, the ranking stays otherwise."""
+    hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked, query=query, category=category)
+    return sorted(hits, key=lambda h: h.score < 1.0)
 
 
 @read.agent_tool(action="exercises_search",
@@ -406,23 +411,21 @@ async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
     ranked = await search_entities(ctx.session, ctx.org_id, q, embedder=ctx.embedder, scopes=scopes,
                                    per_scope=input.limitPerType)
     groups: dict[str, list[Hit]] = {}
+    known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)} \
+        if ranked.get("program") or ranked.get("workout") else {}
     if "program" in ranked:
-        known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)}
         groups["program"] = [Hit(type="program", id=p.id, label=p.name,
                                  sublabel=p.kind if p.active else f"{p.kind} · inactive")
                              for p in (known[i] for i in ranked["program"] if i in known)]
     if "workout" in ranked:
-        found = await workouts.workouts_by_ids(ctx.session, ctx.org_id, ranked["workout"])
-        names = {p.id: p.name for p in await programs.list_programs(ctx.session, ctx.org_id,
-                                                                     include_inactive=True)} if found else {}
         groups["workout"] = [Hit(type="workout", id=w.id, label=w.title, sublabel=" · ".join(
-            part for part in (w.scheduled_on and w.scheduled_on.isoformat(), names.get(w.program_id)) if part)
-            or None) for w in found]
+            part for part in (w.scheduled_on and w.scheduled_on.isoformat(),
+                              known[w.program_id].name if w.program_id in known else None) if part) or None)
+            for w in await workouts.workouts_by_ids(ctx.session, ctx.org_id, ranked["workout"])]
     if "exercise" in ranked:
         groups["exercise"] = [Hit(type="exercise", id=e.id, label=e.name,
                                   sublabel=_clip(" · ".join([e.category, *e.aliases[:3]])))
-                              for e in await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"],
-                                                                     query=q)]
+                              for e in await _exercise_hits(ctx, ranked["exercise"], q)]
     if "member" in ranked:
         groups["member"] = [Hit(type="member", **_member_hit(ctx, h).model_dump(include={"id", "label", "sublabel",
                                                                                            "detail"}))
