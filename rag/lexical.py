@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rag.stopwords import Term, phrases
+from rag.stopwords import Term, normalize, phrases
 
 CANDIDATES = 50  # length of the ranked list handed to fusion
 KNN = 30  # nearest titles per spelling (GiST, trigram word distance)
@@ -43,6 +43,7 @@ BODY_WEIGHT = 0.7  # a trigram match in the body, against the same match in the 
 FTS_BODY_WEIGHT = 0.85  # an exact word or stem in the body
 PHRASE_WEIGHT = 0.5  # whole-title similarity to the query's words: a tie-breaker...
 PHRASE_FLOOR = 0.3  # ...counted from this similarity up (below it is trigram noise, not overlap)
+LEAD_WEIGHT = 0.1  # a title that starts with the query's first word: "Saar" puts Saar Levi before Shira Saar
 CLAIM_MARGIN = 0.05  # a hit claims a word when it matches it within this of the scope's best match
 EDIT_MIN = 0.75  # 1 - distance / length from which a title word counts as a typo of the spelling
 EDIT_MAX_DISTANCE = 2
@@ -180,6 +181,11 @@ def word_scores(n_words: int, forms: Sequence[Spelling], title: str, norm: float
     return best, in_title
 
 
+def _first_word(title: str) -> str | None:
+    words = _WORD.findall(normalize(title))
+    return words[0] if words else None
+
+
 def idf(total: int, matching: int) -> float:
     """BM25's inverse document frequency: a word many documents match says little about which is meant."""
     return math.log((total - matching + 0.5) / (matching + 0.5) + 1.0)
@@ -239,9 +245,11 @@ async def lexical_ranked(session: AsyncSession, org_id: uuid.UUID, terms: Sequen
         return Lexical([], list(range(len(terms))))
     total = max(int(rows[0][0].total), len(rows))
     weights = [idf(total, sum(1 for _, best, _ in rows if best[i] > 0)) for i in range(len(terms))]
+    lead = set(terms[0].variants)
     hits = [{"scope": r.scope, "entityId": r.entity_id, "title": r.title, "body": r.body,
              "score": sum(b * w for b, w in zip(best, weights, strict=True))
-             + (PHRASE_WEIGHT * float(r.phrase) if r.phrase >= PHRASE_FLOOR else 0.0),
+             + (PHRASE_WEIGHT * float(r.phrase) if r.phrase >= PHRASE_FLOOR else 0.0)
+             + (LEAD_WEIGHT if _first_word(r.title) in lead else 0.0),
              "words": best, "title_words": in_title} for r, best, in_title in rows]
     hits = diversify(sorted(drop_dominated(hits), key=lambda h: (-h["score"], len(h["title"]), str(h["entityId"]))))
     for hit in hits:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from agent.service import build_agent
-from gym import exercises, workouts
+from gym import exercises, members, workouts
 from rag.embeddings import EmbedderError, LocalEmbedder
 from rag.index import reindex_org
 from tests import factories
@@ -115,6 +115,11 @@ async def test_entities_newer_or_deleted_than_the_index_are_handled(db, hybrid, 
         fran = await workouts.create_workout(session, here.org.id, title="Fran Benchmark",
                                              freeform_text="21-15-9: thrusters, pull-ups", structure_from_text=True)
     assert "Sandbag Bear Hug Carry" in await _names(hybrid, here, "bear hug carry")
+    async with db.scope(org_id=here.org.id) as session:
+        zelda = await members.create_member(session, here.org.id, first_name="Zelda", last_name="Quartermaine")
+    who = await hybrid.ok("read__search_anything", {"query": "Zelda Quartermaine", "types": ["member"]},
+                          org=here.org, user=here.owner, now=NOW)
+    assert [h["id"] for h in who["groups"]["member"]][:1] == [str(zelda.id)]  # the member index is behind
     await reindex_org(db, LocalEmbedder(), here.org.id, scopes=("workout",))
     found = await hybrid.ok("read__search_anything", {"query": "Fran Benchmark", "types": ["workout"]},
                             org=here.org, user=here.owner, now=NOW)
