@@ -15,7 +15,7 @@ from datetime import datetime
 import pytest
 from sqlalchemy import text
 
-from agent.offline_model import LABEL
+from agent.offline.model import LABEL
 from api.app import create_app
 from gym.demo_data import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
 from gym.demo_tenancy import HARBOR, clerk_id_for, demo_id

@@ -1,0 +1,204 @@
+"""The offline demo model: the ModelClient protocol answered by fixed rules, not by an LLM.
+
+`AGENT_MODEL_PROVIDER=offline` selects it so the demo works without an API key. It reads the request the
+orchestrator built (the person's words and turn context in the last user text turn, then the tool calls and
+tool results that followed), asks agent/offline/rules.py for the next move, and streams it back shaped like
+the Anthropic client's output: a few text deltas, then one ModelResponse with text and tool_use blocks. Every
+text it writes starts with a label saying it is not an LLM. It reports zero tokens, so a turn costs $0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+from agent.context import user_text
+from agent.costs import Usage
+from agent.model import ModelRequest, ModelResponse, TextDelta
+from agent.offline.rules import Episode, Line, Reply, Step, respond
+from core.i18n import catalog
+
+MODEL_ID = "spotter-offline-rules"
+SUPPORTED = ("en", "he", "ru")
+
+def _strings(locale: str) -> dict[str, Any]:
+    """The offline model's strings in `locale` (locales/<locale>.json, key `offline`)."""
+    return catalog(locale if locale in SUPPORTED else "en").get("offline", {})
+
+
+def label(locale: str) -> str:
+    """The line every offline reply starts with: it says this is not an LLM."""
+    return _strings(locale).get("label") or _strings("en")["label"]
+
+
+LABEL = {locale: label(locale) for locale in SUPPORTED}
+
+
+def _text(key: str, locale: str) -> str:
+    """The template for message `key` in `locale`, English when that locale has none."""
+    return _strings(locale).get("text", {}).get(key) or _strings("en")["text"][key]
+
+
+def _word(table: str, value: str, locale: str) -> str:
+    """A weekday or period name in `locale`; the value itself where the locale has no translation."""
+    return _strings(locale).get(table, {}).get(value, value)
+
+
+SUMMARY_MARK = "compress a conversation"
+TITLE_MARK = "Name this conversation"
+
+
+def render(lines: tuple[Line, ...], locale: str) -> str:
+    """The labelled reply text in `locale` (English for any key that has no translation)."""
+    out = [label(locale)]
+    for key, params in lines:
+        params = dict(params)
+        if key == "help":
+            params["examples"] = "\n".join(f"• {example}" for example in _strings("en")["examples"])
+        for name, table in (("weekday", "weekdays"), ("period", "periods")):
+            if name in params:
+                params[name] = _word(table, params[name], locale)
+        out.append(_text(key, locale).format(**params))
+    return "\n".join(out)
+
+
+def chunks(text: str, parts: int = 3) -> list[str]:
+    """Split `text` at spaces into about `parts` pieces that join back to it exactly."""
+    size = max(1, len(text) // parts)
+    pieces, start = [], 0
+    while start < len(text):
+        cut = text.find(" ", start + size)
+        cut = len(text) if cut == -1 or len(text) - cut < size // 2 else cut + 1
+        pieces.append(text[start:cut])
+        start = cut
+    return pieces or [text]
+
+
+def _stable(messages: list[dict[str, Any]]) -> str:
+    """The conversation as canonical JSON, without cache breakpoints (they move every turn)."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "cache_control"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return json.dumps(strip(messages), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def tool_use_id(messages: list[dict[str, Any]], index: int) -> str:
+    """Unique per conversation position, identical for an identical request."""
+    digest = hashlib.sha256(f"{_stable(messages)}#{index}".encode()).hexdigest()
+    return f"toolu_off_{digest[:24]}"
+
+
+def _result_body(block: dict[str, Any]) -> Any:
+    body = block.get("content")
+    if isinstance(body, list):
+        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
+    try:
+        return json.loads(body) if isinstance(body, str) and body else body
+    except ValueError:
+        return body
+
+
+def _context(content: Any) -> dict[str, str]:
+    """'Reply locale' and 'Caller' from the <turn_context> block of a user turn."""
+    found: dict[str, str] = {}
+    if isinstance(content, list):
+        for block in content:
+            text = block.get("text", "") if block.get("type") == "text" else ""
+            if text.startswith("<turn_context>"):
+                for key in ("Reply locale", "Caller"):
+                    if m := re.search(rf"^{key}: (.+)$", text, re.MULTILINE):
+                        found[key] = m.group(1).strip()
+    return found
+
+
+def read_episode(request: ModelRequest) -> Episode:
+    """The person's latest words, their locale and role, and every tool call (with result) made since."""
+    messages = request.messages
+    start = next((i for i in range(len(messages) - 1, -1, -1)
+                  if messages[i]["role"] == "user" and user_text(messages[i]["content"]).strip()), None)
+    tools = frozenset(t["name"] for t in request.tools if "name" in t)
+    if start is None:
+        return Episode(words="", tools=tools)
+    content = messages[start]["content"]
+    context = _context(content)
+    locale = context.get("Reply locale", "en").lower()
+    role = m.group(1) if (m := re.search(r"\(([^()]+)\)\s*$", context.get("Caller", ""))) else None
+    uses: list[dict[str, Any]] = []
+    results: dict[str, dict[str, Any]] = {}
+    for message in messages[start + 1:]:
+        blocks = message["content"] if isinstance(message["content"], list) else []
+        for block in blocks:
+            if message["role"] == "assistant" and block.get("type") == "tool_use":
+                uses.append(block)
+            elif message["role"] == "user" and block.get("type") == "tool_result":
+                results[block.get("tool_use_id", "")] = block
+    steps = []
+    for use in uses:
+        result = results.get(use.get("id", ""))
+        if result is None:
+            continue
+        body = _result_body(result)
+        if result.get("is_error"):
+            error = body if isinstance(body, dict) else {"code": "error", "message": str(body or "")}
+            steps.append(Step(use["name"], use.get("input") or {}, error=error))
+            continue
+        edited = isinstance(body, dict) and set(body) == {"note", "input", "result"}
+        steps.append(Step(use["name"], use.get("input") or {}, output=body["result"] if edited else body,
+                          edited=edited))
+    return Episode(words=user_text(content), locale=locale if locale in SUPPORTED else "en", role=role,
+                   steps=tuple(steps), tools=tools)
+
+
+def answer(request: ModelRequest) -> ModelResponse:
+    """The whole assistant message for `request`: labelled text, then any tool_use blocks."""
+    episode = read_episode(request)
+    reply: Reply = respond(episode)
+    content: list[dict[str, Any]] = []
+    if reply.lines or not reply.calls:
+        content.append({"type": "text", "text": render(reply.lines, episode.locale)})
+    for index, planned in enumerate(reply.calls):
+        content.append({"type": "tool_use", "id": tool_use_id(request.messages, index), "name": planned.name,
+                        "input": planned.input})
+    return ModelResponse(content=content, stop_reason="tool_use" if reply.calls else "end_turn", usage=Usage(),
+                         model=MODEL_ID)
+
+
+def _housekeeping(request: ModelRequest) -> str | None:
+    """Titles and compaction summaries (tool-less `complete` calls with their own instructions)."""
+    system = " ".join(b.get("text", "") for b in request.system if isinstance(b, dict))
+    body = "\n".join(user_text(m["content"]) for m in request.messages if m["role"] == "user")
+    if TITLE_MARK in system:
+        staff = next((line[6:] for line in body.splitlines() if line.startswith("Staff:")), body)
+        return " ".join(staff.split()[:6]) or "Conversation"
+    if SUMMARY_MARK in system:
+        kept = [line for line in body.splitlines() if line.startswith(("Staff:", "[Assistant called", "[Summary"))]
+        text = "\n".join(kept)[-2000:]
+        return f"{label('en')} Extract of the earlier conversation (no model summarized it):\n{text}"
+    return None
+
+
+class OfflineModel:
+    """Deterministic rules behind the ModelClient protocol; clearly labelled, never an LLM, zero tokens."""
+
+    name = "offline"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        response = await self.complete(request)
+        for block in response.content:
+            if block["type"] == "text":
+                for piece in chunks(block["text"]):
+                    yield TextDelta(piece)
+        yield response
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        if not request.tools and (text := _housekeeping(request)) is not None:
+            return ModelResponse(content=[{"type": "text", "text": text}], stop_reason="end_turn", usage=Usage(),
+                                 model=MODEL_ID)
+        return answer(request)
