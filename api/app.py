@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
-from agent.storage import daily_snapshots
+from agent.storage_snapshot import daily_snapshots
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.system import DevJwksController, SystemController

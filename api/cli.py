@@ -129,7 +129,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 async def _snapshot(settings: Settings) -> dict:
     from agent.observability import build_observability
-    from agent.storage import storage_snapshot
+    from agent.storage_snapshot import storage_snapshot
     from core.database import Database
 
     assert settings.database_url

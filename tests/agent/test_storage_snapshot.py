@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from agent.observability import Observability
-from agent.storage import daily_snapshots, next_snapshot_at, run_daily_snapshots, storage_snapshot
+from agent.storage_snapshot import daily_snapshots, next_snapshot_at, run_daily_snapshots, storage_snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 
