@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
-from gym.programs import GymRuleError, get_program, member_exists, require_program
+from gym.errors import GymError
+from gym.programs import get_program, member_exists, require_program
 from gym.workouts import Workout
 
 SAMPLE_SIZE = 20
@@ -70,8 +71,8 @@ async def _live_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uu
     workout = await session.scalar(select(Workout).where(Workout.org_id == org_id, Workout.id == workout_id,
                                                          Workout.deleted_at.is_(None)))
     if workout is None:
-        raise GymRuleError(f"No workout with id {workout_id} in this gym.",
-                           "Create the workout first, or search for it and use its id.", code="workout_not_found")
+        raise GymError("workout_not_found", f"No workout with id {workout_id} in this gym.",
+                       "Create the workout first, or search for it and use its id.")
     return workout
 
 
@@ -81,8 +82,8 @@ async def assign_personal(session: AsyncSession, org_id: uuid.UUID, *, workout_i
     """A 1-on-1 assignment of a workout to a member; the program defaults to the workout's program."""
     workout = await _live_workout(session, org_id, workout_id)
     if not await member_exists(session, org_id, member_id):
-        raise GymRuleError(f"No member with id {member_id} in this gym.",
-                           "Search for the member first and use an id from the results.", code="member_not_found")
+        raise GymError("member_not_found", f"No member with id {member_id} in this gym.",
+                       "Search for the member first and use an id from the results.")
     if program_id is not None:
         await require_program(session, org_id, program_id)
     assignment = Assignment(id=uuid.uuid4(), org_id=org_id, workout_id=workout_id, member_id=member_id,
@@ -119,8 +120,8 @@ async def update_assignment(session: AsyncSession, org_id: uuid.UUID, assignment
     """Patch date, coach, workout or published flag; None when missing."""
     unknown = set(patch) - UPDATABLE
     if unknown:
-        raise GymRuleError(f"Cannot change {', '.join(sorted(unknown))} on an assignment.",
-                           f"Changeable fields: {', '.join(sorted(UPDATABLE))}.", code="invalid_field")
+        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on an assignment.",
+                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}.")
     assignment = await get_assignment(session, org_id, assignment_id)
     if assignment is None:
         return None
@@ -163,10 +164,11 @@ class AssignmentFilter:
     def clauses(self, org_id: uuid.UUID) -> list[ColumnElement[bool]]:
         if all(value is None for value in (self.date_from, self.date_to, self.program_id, self.member_id,
                                            self.coach_user_id)):
-            raise GymRuleError("A bulk action needs a date range, program, member or coach to narrow it.",
-                               "Say which dates, program or member the action is for.", code="filter_too_broad")
+            raise GymError("filter_too_broad",
+                           "A bulk action needs a date range, program, member or coach to narrow it.",
+                           "Say which dates, program or member the action is for.")
         if self.date_from and self.date_to and self.date_from > self.date_to:
-            raise GymRuleError("The date range ends before it starts.", "Swap the dates.", code="invalid_range")
+            raise GymError("invalid_range", "The date range ends before it starts.", "Swap the dates.")
         clauses = [Assignment.org_id == org_id, Assignment.deleted_at.is_(None)]
         for column, value in ((Assignment.program_id, self.program_id), (Assignment.member_id, self.member_id),
                               (Assignment.published, self.published),
@@ -253,8 +255,8 @@ async def _confirmed_ids(session: AsyncSession, org_id: uuid.UUID, flt: Assignme
     stale = ((expected_ids is not None and set(ids) != set(expected_ids))
              or (expected_fingerprint is not None and fingerprint(ids) != expected_fingerprint))
     if stale:
-        raise GymRuleError("The assignments matching this filter changed since the preview.",
-                           "Run the preview again and confirm the new set.", code="stale_preview")
+        raise GymError("stale_preview", "The assignments matching this filter changed since the preview.",
+                       "Run the preview again and confirm the new set.")
     return ids
 
 
@@ -326,7 +328,7 @@ async def comments_in_program(session: AsyncSession, org_id: uuid.UUID, program_
     if await get_program(session, org_id, program_id) is None:
         return None
     if unread_only and coach_user_id is None:
-        raise GymRuleError("Unread comments are per coach.", "Pass the coach's user id.", code="coach_required")
+        raise GymError("coach_required", "Unread comments are per coach.", "Pass the coach's user id.")
     where = "a.program_id = :program AND (CAST(:since AS timestamptz) IS NULL OR c.created_at >= :since)"
     sql = COMMENTS_SQL.format(where=where)
     if unread_only:
@@ -366,8 +368,8 @@ async def mark_comments_read(session: AsyncSession, org_id: uuid.UUID, coach_use
     """Mark every comment on one assignment, or in one program, read for this coach; returns how many
     were newly marked."""
     if (assignment_id is None) == (program_id is None):
-        raise GymRuleError("Mark comments read for one assignment or one program.",
-                           "Pass exactly one of assignmentId or programId.", code="invalid_scope")
+        raise GymError("invalid_scope", "Mark comments read for one assignment or one program.",
+                       "Pass exactly one of assignmentId or programId.")
     scope = "a.id = :scope" if assignment_id else "a.program_id = :scope"
     result = await session.execute(text(f"""
         INSERT INTO comment_read_markers (org_id, comment_id, coach_user_id, read_at)

@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from core.database import Base
-from gym.members import GymError, Member
+from gym.errors import GymError
+from gym.members import Member
 from gym.periods import Period, Tz, bucket_starts, zone
 
 PLAN_INTERVALS: tuple[str, ...] = ("month", "year", "week", "class_pack")
@@ -85,9 +86,9 @@ async def get_plan(session: AsyncSession, org_id: uuid.UUID, plan_id: uuid.UUID)
 async def create_plan(session: AsyncSession, org_id: uuid.UUID, *, name: str, price_cents: int, interval: str,
                       currency: str = "ILS", active: bool = True) -> MembershipPlan:
     if interval not in PLAN_INTERVALS:
-        raise GymError("invalid_plan_interval", detail=f"interval must be one of {', '.join(PLAN_INTERVALS)}")
+        raise GymError("invalid_plan_interval", f"interval must be one of {', '.join(PLAN_INTERVALS)}")
     if price_cents < 0:
-        raise GymError("invalid_price", detail="a price cannot be negative")
+        raise GymError("invalid_price", "a price cannot be negative")
     plan = MembershipPlan(id=uuid.uuid4(), org_id=org_id, name=name.strip(), price_cents=price_cents,
                           currency=currency.upper(), interval=interval, active=active)
     session.add(plan)
@@ -99,7 +100,7 @@ async def subscribe(session: AsyncSession, org_id: uuid.UUID, *, member_id: uuid
                     started_on: date, status: str = "active", ends_on: date | None = None) -> MemberSubscription | None:
     """Start a subscription; None when the member or plan is not in this org."""
     if status not in SUBSCRIPTION_STATUSES:
-        raise GymError("invalid_subscription_status", detail=f"status must be one of {SUBSCRIPTION_STATUSES}")
+        raise GymError("invalid_subscription_status", f"status must be one of {SUBSCRIPTION_STATUSES}")
     member = await session.scalar(select(Member.id).where(Member.org_id == org_id, Member.id == member_id,
                                                           Member.deleted_at.is_(None)))
     if member is None or await get_plan(session, org_id, plan_id) is None:
@@ -117,9 +118,9 @@ async def record_payment(session: AsyncSession, org_id: uuid.UUID, *, member_id:
                          attempted_at: datetime | None = None) -> Payment:
     """Record one payment attempt; `attempted_at` (default: now) is when it was charged or failed."""
     if status not in PAYMENT_STATUSES:
-        raise GymError("invalid_payment_status", detail=f"status must be one of {', '.join(PAYMENT_STATUSES)}")
+        raise GymError("invalid_payment_status", f"status must be one of {', '.join(PAYMENT_STATUSES)}")
     if status == "paid" and paid_at is None:
-        raise GymError("paid_at_required", detail="a paid payment needs paid_at")
+        raise GymError("paid_at_required", "a paid payment needs paid_at")
     payment = Payment(id=uuid.uuid4(), org_id=org_id, member_id=member_id, subscription_id=subscription_id,
                       amount_cents=amount_cents, currency=currency.upper(), status=status, due_on=due_on,
                       paid_at=paid_at)

@@ -19,10 +19,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from core.tenancy import User
-from gym.members import GymError, Member
+from gym.errors import GymError
+from gym.members import Member
 from gym.periods import Period, Tz, bucket_starts, day_range, zone
 
 BOOKING_STATUSES: tuple[str, ...] = ("booked", "attended", "no_show", "cancelled")
+SAME_DAY_HINT = "A session must end after it starts on the same local day; check start and end."
 FILLED = ("booked", "attended")  # what occupies a spot for utilization
 SESSION_FIELDS = frozenset({"title", "starts_at", "ends_at", "capacity", "coach_user_id", "published",
                             "class_type_id", "program_id"})
@@ -166,11 +168,11 @@ async def get_session(session: AsyncSession, org_id: uuid.UUID, class_session_id
 
 def _check_times(starts_at: datetime, ends_at: datetime, capacity: int) -> None:
     if starts_at.tzinfo is None or ends_at.tzinfo is None:
-        raise GymError("naive_datetime", detail="session times must carry a timezone")
+        raise GymError("naive_datetime", "session times must carry a timezone")
     if ends_at <= starts_at:
-        raise GymError("invalid_time_range", detail="a session must end after it starts")
+        raise GymError("invalid_time_range", "a session must end after it starts", SAME_DAY_HINT)
     if capacity < 1:
-        raise GymError("invalid_capacity", detail="capacity must be at least 1")
+        raise GymError("invalid_capacity", "capacity must be at least 1")
 
 
 async def create_session(session: AsyncSession, org_id: uuid.UUID, *, class_type_id: uuid.UUID, starts_at: datetime,
@@ -201,19 +203,20 @@ async def update_session(session: AsyncSession, org_id: uuid.UUID, class_session
     """Patch fields in SESSION_FIELDS; refuses an end before the start or capacity below current bookings."""
     unknown = set(changes) - SESSION_FIELDS
     if unknown:
-        raise GymError("unknown_session_field", detail=f"cannot update {', '.join(sorted(unknown))}")
+        raise GymError("unknown_session_field", f"cannot update {', '.join(sorted(unknown))}")
     row = await get_session(session, org_id, class_session_id)
     if row is None:
         return None
     if "class_type_id" in changes and await get_class_type(session, org_id, changes["class_type_id"]) is None:
-        raise GymError("class_type_not_found", status=404, detail="no such class type in this gym")
+        raise GymError("class_type_not_found", "no such class type in this gym", status=404)
     _check_times(changes.get("starts_at", row.starts_at), changes.get("ends_at", row.ends_at),
                  changes.get("capacity", row.capacity))
     if "capacity" in changes:
         booked = await session.scalar(select(func.count()).where(
             Booking.org_id == org_id, Booking.session_id == row.id, Booking.status.in_(FILLED)))
         if changes["capacity"] < (booked or 0):
-            raise GymError("capacity_below_bookings", detail=f"{booked} spots are already booked", booked=booked)
+            raise GymError("capacity_below_bookings", f"{booked} spots are already booked",
+                           "Capacity cannot go below the spots already booked; pick a larger number.", booked=booked)
     for field, value in changes.items():
         setattr(row, field, value)
     await session.flush()
@@ -226,7 +229,8 @@ async def set_published(session: AsyncSession, org_id: uuid.UUID, class_session_
     if row is None:
         return None
     if row.cancelled_at is not None and published:
-        raise GymError("session_cancelled", detail="a cancelled session cannot be published")
+        raise GymError("session_cancelled", "a cancelled session cannot be published",
+                       "This session was cancelled; create a new session instead.")
     row.published = published
     await session.flush()
     return row
@@ -249,7 +253,7 @@ async def select_session_ids(session: AsyncSession, org_id: uuid.UUID, flt: Sess
                              tz: Tz) -> list[uuid.UUID]:
     """The ids a filter hits, in start order. A filter needs at least one date bound."""
     if flt.date_from is None and flt.date_to is None:
-        raise GymError("session_filter_needs_dates", detail="give a date range for a bulk operation")
+        raise GymError("session_filter_needs_dates", "give a date range for a bulk operation")
     span = day_range(flt.date_from or flt.date_to, flt.date_to or flt.date_from, tz, "filter")
     where = [ClassSession.org_id == org_id, ClassSession.starts_at >= span.start, ClassSession.starts_at < span.end]
     if not flt.include_cancelled:
@@ -274,7 +278,7 @@ async def _bulk_update(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[u
     """Resolve the target ids once (given, or what the filter selects), update those that are not cancelled,
     and return the touched ids in target order."""
     if (ids is None) == (flt is None) or (flt is not None and tz is None):
-        raise GymError("bulk_target_required", detail="give either ids, or a filter with the gym's timezone")
+        raise GymError("bulk_target_required", "give either ids, or a filter with the gym's timezone")
     target = await select_session_ids(session, org_id, flt, tz) if flt is not None else list(ids or [])
     if not target:
         return []
@@ -311,15 +315,15 @@ async def book(session: AsyncSession, org_id: uuid.UUID, *, class_session_id: uu
     if row is None or member is None:
         return None
     if row.cancelled_at is not None:
-        raise GymError("session_cancelled", detail="this session was cancelled")
+        raise GymError("session_cancelled", "this session was cancelled", "Book the member into another session.")
     existing = await session.scalar(select(Booking).where(Booking.org_id == org_id, Booking.session_id == row.id,
                                                           Booking.member_id == member_id))
     if existing is not None and existing.status != "cancelled":
-        raise GymError("already_booked", status=409, detail="the member is already booked")
+        raise GymError("already_booked", "the member is already booked", status=409)
     taken = await session.scalar(select(func.count()).where(Booking.org_id == org_id, Booking.session_id == row.id,
                                                             Booking.status.in_(FILLED)))
     if (taken or 0) >= row.capacity:
-        raise GymError("session_full", status=409, detail="the session is full", capacity=row.capacity)
+        raise GymError("session_full", "the session is full", status=409, capacity=row.capacity)
     booking = existing or Booking(id=uuid.uuid4(), org_id=org_id, session_id=row.id, member_id=member_id)
     booking.status, booking.booked_at, booking.checked_in_at = "booked", now, None
     session.add(booking)
@@ -331,7 +335,7 @@ async def set_booking_status(session: AsyncSession, org_id: uuid.UUID, booking_i
                              now: datetime) -> Booking | None:
     """Check in (attended), mark a no-show or cancel; checking in moves the member's last visit forward."""
     if status not in BOOKING_STATUSES:
-        raise GymError("invalid_booking_status", detail=f"status must be one of {', '.join(BOOKING_STATUSES)}")
+        raise GymError("invalid_booking_status", f"status must be one of {', '.join(BOOKING_STATUSES)}")
     booking = await session.scalar(select(Booking).where(Booking.org_id == org_id, Booking.id == booking_id))
     if booking is None:
         return None
@@ -417,7 +421,7 @@ async def popular_classes(session: AsyncSession, org_id: uuid.UUID, start: datet
                           tz: Tz = "UTC", by: str = "class_type", limit: int = 10) -> list[dict[str, Any]]:
     """Class types (or weekly slots: weekday + local start time + type) ranked by visits in `[start, end)`."""
     if by not in ("class_type", "slot"):
-        raise GymError("invalid_grouping", detail="group by class_type or slot")
+        raise GymError("invalid_grouping", "group by class_type or slot")
     visits = func.count(Booking.id).filter(Booking.status == "attended")
     local = func.timezone(zone(tz).key, ClassSession.starts_at)
     keys = [ClassType.id, ClassType.name]

@@ -24,8 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from gym.errors import GymError
 from gym.exercise_library import CATEGORIES, LIBRARY, LibraryExercise
-from gym.programs import GymRuleError
 
 RESOLVED_SCORE = 0.5   # a winner must score at least this...
 RESOLVED_MARGIN = 0.1  # ...and beat the runner-up by this much
@@ -208,15 +208,15 @@ async def existing_exercise_ids(session: AsyncSession, org_id: uuid.UUID,
 async def create_exercise(session: AsyncSession, org_id: uuid.UUID, *, name: str, category: str,
                           aliases: list[str] | None = None, equipment: list[str] | None = None,
                           muscles: list[str] | None = None) -> Exercise:
-    """A gym's own exercise; GymRuleError for an unknown category or a name the library already has."""
+    """A gym's own exercise; GymError for an unknown category or a name the library already has."""
     if category not in CATEGORIES:
-        raise GymRuleError(f"Unknown exercise category {category!r}.", f"Use one of: {', '.join(CATEGORIES)}.",
-                           code="invalid_category")
+        raise GymError("invalid_category", f"Unknown exercise category {category!r}.",
+                       f"Use one of: {', '.join(CATEGORIES)}.")
     taken = await session.scalar(select(Exercise.id).where(Exercise.org_id == org_id,
                                                            func.lower(Exercise.name) == name.strip().lower()))
     if taken is not None:
-        raise GymRuleError(f"The library already has {name!r}.", "Use the existing exercise, or add an alias.",
-                           code="duplicate_exercise")
+        raise GymError("duplicate_exercise", f"The library already has {name!r}.",
+                       "Use the existing exercise, or add an alias.")
     exercise = Exercise(id=uuid.uuid4(), org_id=org_id, name=name, category=category, aliases=aliases or [],
                         equipment=equipment or [], muscles=muscles or [])
     session.add(exercise)

@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
-from gym.members import GymError, Member
+from gym.errors import GymError
+from gym.members import Member
 
 FORM_TYPES: tuple[str, ...] = ("waiver", "parq", "health", "custom")
 ASSIGNMENT_STATUSES: tuple[str, ...] = ("pending", "completed", "expired")
@@ -51,7 +52,7 @@ async def list_forms(session: AsyncSession, org_id: uuid.UUID, *, active_only: b
 async def create_form(session: AsyncSession, org_id: uuid.UUID, *, name: str, type_key: str,
                       active: bool = True) -> Form:
     if type_key not in FORM_TYPES:
-        raise GymError("invalid_form_type", detail=f"type must be one of {', '.join(FORM_TYPES)}")
+        raise GymError("invalid_form_type", f"type must be one of {', '.join(FORM_TYPES)}")
     form = Form(id=uuid.uuid4(), org_id=org_id, name=name.strip(), type_key=type_key, active=active)
     session.add(form)
     await session.flush()
@@ -76,7 +77,7 @@ async def assign_form(session: AsyncSession, org_id: uuid.UUID, *, form_id: uuid
 async def set_assignment_status(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID, status: str,
                                 *, now: datetime) -> FormAssignment | None:
     if status not in ASSIGNMENT_STATUSES:
-        raise GymError("invalid_form_status", detail=f"status must be one of {', '.join(ASSIGNMENT_STATUSES)}")
+        raise GymError("invalid_form_status", f"status must be one of {', '.join(ASSIGNMENT_STATUSES)}")
     assignment = await session.scalar(select(FormAssignment).where(FormAssignment.org_id == org_id,
                                                                    FormAssignment.id == assignment_id))
     if assignment is None:

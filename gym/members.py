@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
-from core.errors import ServiceError
 from core.tenancy import User
+from gym.errors import GymError
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -28,13 +28,6 @@ if TYPE_CHECKING:
 MEMBER_STATUSES: tuple[str, ...] = ("lead", "active", "frozen", "cancelled")
 EDITABLE_FIELDS = frozenset({"first_name", "last_name", "email", "phone", "status", "joined_at", "coach_user_id",
                              "user_id", "notes"})
-
-
-class GymError(ServiceError):
-    """A gym rule was broken (bad status, overlapping times, duplicate email, ...): 422 unless a code says."""
-
-    code = "gym_rule"
-    status = 422
 
 
 class Member(Base):
@@ -190,8 +183,8 @@ async def get_member_detail(session: AsyncSession, org_id: uuid.UUID, member_id:
 
 def _check_status(status: str) -> None:
     if status not in MEMBER_STATUSES:
-        raise GymError("invalid_member_status", detail=f"status must be one of {', '.join(MEMBER_STATUSES)}",
-                       status=status)
+        raise GymError("invalid_member_status", f"status must be one of {', '.join(MEMBER_STATUSES)}",
+                       given=status)
 
 
 async def _check_email_free(session: AsyncSession, org_id: uuid.UUID, email: str | None,
@@ -202,7 +195,7 @@ async def _check_email_free(session: AsyncSession, org_id: uuid.UUID, email: str
         Member.org_id == org_id, func.lower(Member.email) == email.lower(), Member.deleted_at.is_(None),
         Member.id != member_id if member_id else literal(True)))
     if taken:
-        raise GymError("member_email_taken", status=409, detail=f"{email} already belongs to a member",
+        raise GymError("member_email_taken", f"{email} already belongs to a member", status=409,
                        member_id=str(taken))
 
 
@@ -211,7 +204,7 @@ async def create_member(session: AsyncSession, org_id: uuid.UUID, *, first_name:
                         joined_at: date | None = None, coach_user_id: uuid.UUID | None = None,
                         user_id: uuid.UUID | None = None, notes: str | None = None) -> Member:
     if not first_name.strip():
-        raise GymError("member_name_required", detail="a member needs a first name")
+        raise GymError("member_name_required", "a member needs a first name")
     _check_status(status)
     await _check_email_free(session, org_id, email)
     member = Member(id=uuid.uuid4(), org_id=org_id, first_name=first_name.strip(), last_name=last_name.strip(),
@@ -228,7 +221,7 @@ async def update_member(session: AsyncSession, org_id: uuid.UUID, member_id: uui
     """Patch the given fields (see EDITABLE_FIELDS); keeps `full_name` in step with the name parts."""
     unknown = set(changes) - EDITABLE_FIELDS
     if unknown:
-        raise GymError("unknown_member_field", detail=f"cannot update {', '.join(sorted(unknown))}")
+        raise GymError("unknown_member_field", f"cannot update {', '.join(sorted(unknown))}")
     member = await get_member(session, org_id, member_id)
     if member is None:
         return None
@@ -237,7 +230,7 @@ async def update_member(session: AsyncSession, org_id: uuid.UUID, member_id: uui
     if changes.get("email") and changes["email"] != member.email:
         await _check_email_free(session, org_id, changes["email"], member.id)
     if "first_name" in changes and not (changes["first_name"] or "").strip():
-        raise GymError("member_name_required", detail="a member needs a first name")
+        raise GymError("member_name_required", "a member needs a first name")
     for field, value in changes.items():
         setattr(member, field, value.strip() if field in ("first_name", "last_name") else value)
     member.full_name = full_name_of(member.first_name, member.last_name)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gym.members import GymError
+from gym.errors import GymError
 
 PERIOD_NAMES: tuple[str, ...] = (
     "today", "yesterday", "this_week", "last_week", "last_7_days", "last_30_days", "last_90_days",
@@ -49,7 +49,7 @@ def zone(tz: Tz) -> ZoneInfo:
     try:
         return ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise GymError("invalid_timezone", detail=f"unknown timezone {tz!r}") from None
+        raise GymError("invalid_timezone", f"unknown timezone {tz!r}") from None
 
 
 def local_today(tz: Tz, now: datetime) -> date:
@@ -64,7 +64,7 @@ def local_midnight(day: date, tz: Tz) -> datetime:
 def day_range(first: date, last: date, tz: Tz, label: str) -> Period:
     """The local days `first..last` inclusive as `[midnight(first), midnight(last + 1))`."""
     if last < first:
-        raise GymError("invalid_period", detail=f"{first} is after {last}")
+        raise GymError("invalid_period", f"{first} is after {last}")
     return Period(local_midnight(first, tz), local_midnight(last + timedelta(days=1), tz), label, first, last)
 
 
@@ -98,7 +98,7 @@ def _named(name: str, today: date) -> tuple[date, date]:
     if name in ("this_year", "last_year"):
         year = today.year - (1 if name == "last_year" else 0)
         return date(year, 1, 1), date(year, 12, 31)
-    raise GymError("unknown_period", detail=f"unknown period {name!r}", allowed=list(PERIOD_NAMES))
+    raise GymError("unknown_period", f"unknown period {name!r}", allowed=list(PERIOD_NAMES))
 
 
 def resolve_period(name: str | None, from_date: date | None, to_date: date | None, tz: Tz,
@@ -134,21 +134,21 @@ def resolve_local_day(word: str, tz: Tz, now: datetime) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise GymError("invalid_date", detail=f"cannot read {word!r} as a day") from None
+        raise GymError("invalid_date", f"cannot read {word!r} as a day") from None
 
 
 def parse_clock(value: str) -> time:
     """"13:00", "9:30", "0930", "1pm", "7:15 am" → a wall-clock time."""
     match = _TIME.match(value)
     if not match:
-        raise GymError("invalid_time", detail=f"cannot read {value!r} as a time of day")
+        raise GymError("invalid_time", f"cannot read {value!r} as a time of day")
     hour, minute, ampm = int(match.group(1)), int(match.group(2) or 0), (match.group(3) or "").lower()
     if ampm:
         if not 1 <= hour <= 12:
-            raise GymError("invalid_time", detail=f"cannot read {value!r} as a time of day")
+            raise GymError("invalid_time", f"cannot read {value!r} as a time of day")
         hour = hour % 12 + (12 if ampm == "pm" else 0)
     if hour > 23 or minute > 59:
-        raise GymError("invalid_time", detail=f"cannot read {value!r} as a time of day")
+        raise GymError("invalid_time", f"cannot read {value!r} as a time of day")
     return time(hour, minute)
 
 
@@ -168,7 +168,8 @@ def parse_local_time_range(text_date: str, start: str, end: str, tz: Tz,
     day = resolve_local_day(text_date, tz, now)
     starts_at, ends_at = local_instant(day, start, tz), local_instant(day, end, tz)
     if ends_at <= starts_at:
-        raise GymError("invalid_time_range", detail=f"{end} is not after {start}")
+        raise GymError("invalid_time_range", f"{end} is not after {start}",
+                       "A session must end after it starts on the same local day; check start and end.")
     return starts_at, ends_at
 
 
@@ -181,7 +182,7 @@ def bucket_starts(period: Period, bucket: str) -> list[date]:
     Matches Postgres `date_trunc(bucket, <local timestamp>)`, so SQL groups can be looked up by these keys.
     """
     if bucket not in BUCKETS:
-        raise GymError("invalid_bucket", detail=f"bucket must be one of {', '.join(BUCKETS)}")
+        raise GymError("invalid_bucket", f"bucket must be one of {', '.join(BUCKETS)}")
     if bucket == "day":
         day, step = period.first_day, None
     elif bucket == "week":

@@ -13,19 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from gym.errors import GymError
 
 PROGRAM_KINDS = ("coaching", "class", "feed")
 ENROLLABLE_KINDS = ("coaching", "feed")
-
-
-class GymRuleError(ValueError):
-    """A request the gym's rules refuse; `code` is stable, `hint` tells the caller what to do instead."""
-
-    def __init__(self, message: str, hint: str | None = None, *, code: str = "rule_violation") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.code = code
 
 
 class Program(Base):
@@ -69,8 +60,8 @@ class ProgramSummary:
 
 def _check_kind(kind: str) -> None:
     if kind not in PROGRAM_KINDS:
-        raise GymRuleError(f"Unknown program kind {kind!r}.", f"Use one of: {', '.join(PROGRAM_KINDS)}.",
-                           code="invalid_kind")
+        raise GymError("invalid_kind", f"Unknown program kind {kind!r}.",
+                       f"Use one of: {', '.join(PROGRAM_KINDS)}.")
 
 
 async def list_programs(session: AsyncSession, org_id: uuid.UUID, *, kind: str | None = None,
@@ -106,8 +97,8 @@ async def require_program(session: AsyncSession, org_id: uuid.UUID, program_id: 
     """The live program, or a `program_not_found` rule error (for services that reference one)."""
     program = await get_program(session, org_id, program_id)
     if program is None:
-        raise GymRuleError(f"No program with id {program_id} in this gym.",
-                           "List the programs first and use an id from the results.", code="program_not_found")
+        raise GymError("program_not_found", f"No program with id {program_id} in this gym.",
+                       "List the programs first and use an id from the results.")
     return program
 
 
@@ -130,17 +121,17 @@ async def update_program(session: AsyncSession, org_id: uuid.UUID, program_id: u
     """Apply `patch` (name, description, active, kind); a class program cannot keep active enrollments."""
     unknown = set(patch) - UPDATABLE
     if unknown:
-        raise GymRuleError(f"Cannot change {', '.join(sorted(unknown))} on a program.",
-                           f"Changeable fields: {', '.join(sorted(UPDATABLE))}.", code="invalid_field")
+        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on a program.",
+                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}.")
     program = await get_program(session, org_id, program_id)
     if program is None:
         return None
     if "kind" in patch and patch["kind"] != program.kind:
         _check_kind(patch["kind"])
         if patch["kind"] not in ENROLLABLE_KINDS and await _active_enrollments(session, org_id, program_id):
-            raise GymRuleError("This program has enrolled members, so it cannot become a class program.",
-                               "End the enrollments first, or keep it a coaching/feed program.",
-                               code="program_has_enrollments")
+            raise GymError("program_has_enrollments",
+                           "This program has enrolled members, so it cannot become a class program.",
+                           "End the enrollments first, or keep it a coaching/feed program.")
     for field, value in patch.items():
         setattr(program, field, value)
     await session.flush()
@@ -174,26 +165,25 @@ async def enroll_member(session: AsyncSession, org_id: uuid.UUID, program_id: uu
                         member_id: uuid.UUID) -> ProgramEnrollment | None:
     """Enroll a member in a coaching or feed program (re-activating an ended enrollment).
 
-    None when the program is missing; GymRuleError for a class program, an unknown member, or a
+    None when the program is missing; GymError for a class program, an unknown member, or a
     member who is already enrolled.
     """
     program = await get_program(session, org_id, program_id)
     if program is None:
         return None
     if program.kind not in ENROLLABLE_KINDS:
-        raise GymRuleError(f"{program.name} is a class program; members join it by booking classes, "
-                           "not by enrollment.",
-                           "Enroll the member in a coaching or feed program, or book them into a class.",
-                           code="program_not_enrollable")
+        raise GymError("program_not_enrollable",
+                       f"{program.name} is a class program; members join it by booking classes, not by enrollment.",
+                       "Enroll the member in a coaching or feed program, or book them into a class.")
     if not await member_exists(session, org_id, member_id):
-        raise GymRuleError(f"No member with id {member_id} in this gym.",
-                           "Search for the member first and use an id from the results.", code="member_not_found")
+        raise GymError("member_not_found", f"No member with id {member_id} in this gym.",
+                       "Search for the member first and use an id from the results.")
     enrollment = await session.scalar(select(ProgramEnrollment).where(
         and_(ProgramEnrollment.org_id == org_id, ProgramEnrollment.program_id == program_id,
              ProgramEnrollment.member_id == member_id)).with_for_update())
     if enrollment is not None and enrollment.status == "active":
-        raise GymRuleError(f"The member is already enrolled in {program.name}.",
-                           "Nothing to do; tell the user they are already enrolled.", code="already_enrolled")
+        raise GymError("already_enrolled", f"The member is already enrolled in {program.name}.",
+                       "Nothing to do; tell the user they are already enrolled.")
     if enrollment is None:
         enrollment = ProgramEnrollment(id=uuid.uuid4(), org_id=org_id, program_id=program_id,
                                        member_id=member_id, status="active")

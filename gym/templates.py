@@ -20,7 +20,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.assignments import Assignment
-from gym.programs import GymRuleError, require_program
+from gym.errors import GymError
+from gym.programs import require_program
 from gym.workouts import (
     MovementIn,
     SectionIn,
@@ -69,9 +70,9 @@ class AppliedTemplate:
     unresolved: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _invalid(message: str) -> GymRuleError:
-    return GymRuleError(message, "Each day needs week (1..weeks), day (1..7), a title, and freeform_text or "
-                                 "sections with movements.", code="invalid_template")
+def _invalid(message: str) -> GymError:
+    return GymError("invalid_template", message, "Each day needs week (1..weeks), day (1..7), a title, and "
+                    "freeform_text or sections with movements.")
 
 
 def _clean_section(section: dict[str, Any]) -> dict[str, Any]:
@@ -151,9 +152,10 @@ async def apply_template(session: AsyncSession, org_id: uuid.UUID, template_id: 
         return None
     program = await require_program(session, org_id, program_id)
     if program.kind not in APPLICABLE_KINDS:
-        raise GymRuleError(f"{program.name} is a coaching program; templates fill class or feed programs.",
-                           "Apply the template to a class or feed program, or assign workouts to members one by "
-                           "one with assign_personal.", code="program_not_applicable")
+        raise GymError("program_not_applicable",
+                       f"{program.name} is a coaching program; templates fill class or feed programs.",
+                       "Apply the template to a class or feed program, or assign workouts to members one by "
+                       "one with assign_personal.")
     drafts = [WorkoutDraft(title=entry["title"], program_id=program_id, freeform_text=entry.get("freeform_text"),
                            sections=_sections(entry), created_by=created_by,
                            scheduled_on=start_on + timedelta(days=(entry["week"] - 1) * 7 + entry["day"] - 1))
@@ -173,11 +175,11 @@ async def history_structure(session: AsyncSession, org_id: uuid.UUID, program_id
                             date_to: date) -> tuple[int, list[dict[str, Any]]]:
     """Weeks and days (week 1 starting at `date_from`) of the program's live dated workouts in the range."""
     if date_to < date_from:
-        raise GymRuleError("The date range ends before it starts.", "Swap the dates.", code="invalid_range")
+        raise GymError("invalid_range", "The date range ends before it starts.", "Swap the dates.")
     weeks = (date_to - date_from).days // 7 + 1
     if weeks > MAX_WEEKS:
-        raise GymRuleError(f"A template covers at most {MAX_WEEKS} weeks.", "Pick a shorter range.",
-                           code="invalid_range")
+        raise GymError("invalid_range", f"A template covers at most {MAX_WEEKS} weeks.",
+                       "Pick a shorter range.")
     workouts = (await session.scalars(select(Workout).where(
         Workout.org_id == org_id, Workout.program_id == program_id, Workout.deleted_at.is_(None),
         Workout.scheduled_on >= date_from, Workout.scheduled_on <= date_to)
@@ -219,8 +221,8 @@ async def template_from_history(session: AsyncSession, org_id: uuid.UUID, *, pro
     program = await require_program(session, org_id, program_id)
     weeks, structure = await history_structure(session, org_id, program_id, date_from, date_to)
     if not structure:
-        raise GymRuleError(f"{program.name} has no workouts between {date_from} and {date_to}.",
-                           "Pick a range that has workouts.", code="no_history")
+        raise GymError("no_history", f"{program.name} has no workouts between {date_from} and {date_to}.",
+                       "Pick a range that has workouts.")
     return await create_template(session, org_id, name=name, weeks=weeks, structure=structure,
                                  description=description, source="history", created_by=created_by,
                                  template_id=template_id)

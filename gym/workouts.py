@@ -19,8 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from gym.errors import GymError
 from gym.exercises import existing_exercise_ids, resolve_batch
-from gym.programs import GymRuleError, require_program
+from gym.programs import require_program
 
 PRESCRIPTION_KEYS = ("sets", "reps", "distance_m", "duration_s", "load_kg", "load_pct", "calories", "notes")
 MILE_M = 1609
@@ -116,8 +117,8 @@ def clean_prescription(prescription: Mapping[str, Any]) -> dict[str, Any]:
     """Known keys with values only; unknown keys are a caller error."""
     unknown = set(prescription) - set(PRESCRIPTION_KEYS)
     if unknown:
-        raise GymRuleError(f"Unknown prescription fields: {', '.join(sorted(unknown))}.",
-                           f"Use only: {', '.join(PRESCRIPTION_KEYS)}.", code="invalid_prescription")
+        raise GymError("invalid_prescription", f"Unknown prescription fields: {', '.join(sorted(unknown))}.",
+                       f"Use only: {', '.join(PRESCRIPTION_KEYS)}.")
     return {key: value for key, value in prescription.items() if value is not None and value != ""}
 
 
@@ -128,8 +129,8 @@ async def _resolve_movements(session: AsyncSession, org_id: uuid.UUID,
     given = {m.exercise_id for m in movements if m.exercise_id}
     missing = given - await existing_exercise_ids(session, org_id, given)
     if missing:
-        raise GymRuleError(f"No exercise with id {sorted(missing)[0]} in this gym.",
-                           "Resolve movement names with exercises__resolve_batch first.", code="exercise_not_found")
+        raise GymError("exercise_not_found", f"No exercise with id {sorted(missing)[0]} in this gym.",
+                       "Resolve movement names with exercises__resolve_batch first.")
     names = list(dict.fromkeys(m.name for m in movements if not m.exercise_id))
     results = await resolve_batch(session, org_id, names)
     resolved = {r["name"]: r["exerciseId"] for r in results if r["status"] == "resolved"}
@@ -193,9 +194,8 @@ async def create_workout(session: AsyncSession, org_id: uuid.UUID, *, title: str
     if structure_from_text and not sections and freeform_text:
         sections = parse_workout_text(freeform_text) or None
     if not sections and not freeform_text:
-        raise GymRuleError("A workout needs either text or at least one section.",
-                           "Pass the workout as freeform text, or as sections with movements.",
-                           code="empty_workout")
+        raise GymError("empty_workout", "A workout needs either text or at least one section.",
+                       "Pass the workout as freeform text, or as sections with movements.")
     draft = WorkoutDraft(title=title, description=description, program_id=program_id, scheduled_on=scheduled_on,
                          freeform_text=freeform_text, sections=sections, created_by=created_by)
     (workout_id,), unresolved = await insert_workouts(session, org_id, [draft])
@@ -235,9 +235,8 @@ async def update_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: u
     """Patch title/description/scheduled_on/program_id/freeform_text; None when missing."""
     unknown = set(patch) - UPDATABLE
     if unknown:
-        raise GymRuleError(f"Cannot change {', '.join(sorted(unknown))} on a workout.",
-                           f"Changeable fields: {', '.join(sorted(UPDATABLE))}; use set_sections for the "
-                           "movements.", code="invalid_field")
+        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on a workout.",
+                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}; use set_sections for the movements.")
     workout = await _live(session, org_id, workout_id)
     if workout is None:
         return None

@@ -24,7 +24,7 @@ from core.tenancy import Caller, OrgAccess
 from rag.embeddings import Embedder
 from tools.audit import write_audit
 from tools.context import ToolContext
-from tools.errors import ToolFailed
+from tools.errors import tool_error
 from tools.registry import ToolSpec
 
 log = structlog.get_logger("tools.runner")
@@ -119,12 +119,10 @@ class ToolRunner:
                 if on_success is not None:
                     await on_success(session, outcome)
             return outcome
-        except ToolFailed as exc:
-            return done(False, error=exc.as_result())
+        except ServiceError as exc:  # ToolFailed, GymError, RagError...: the one translation to a tool result
+            return done(False, error=tool_error(exc))
         except ValidationError as exc:
             return done(False, error=validation_error(exc))
-        except ServiceError as exc:
-            return done(False, error={"code": exc.code, "message": exc.detail or exc.code, "hint": None})
         except Exception as exc:  # a bug in a tool must not abort the turn
             log.exception("tool.crashed", tool=spec.name, error_type=type(exc).__name__)
             return done(False, error={"code": "internal", "message": "The tool failed unexpectedly.",

@@ -11,7 +11,8 @@ from sqlalchemy import text
 
 from gym import assignments
 from gym.assignments import AssignmentFilter
-from gym.programs import GymRuleError, create_program
+from gym.errors import GymError
+from gym.programs import create_program
 from gym.workouts import create_workout
 
 MONDAY = date(2026, 6, 1)
@@ -47,10 +48,10 @@ async def test_assign_personal_defaults_program_and_validates_refs(db, factory) 
         a = await assignments.assign_personal(session, org.id, workout_id=workout.id, member_id=members[0],
                                               scheduled_on=MONDAY, coach_user_id=coach.id)
         created = (a.program_id, a.published, a.coach_user_id)
-        with pytest.raises(GymRuleError) as foreign_member:
+        with pytest.raises(GymError) as foreign_member:
             await assignments.assign_personal(session, org.id, workout_id=workout.id, member_id=stranger,
                                               scheduled_on=MONDAY)
-        with pytest.raises(GymRuleError) as no_workout:
+        with pytest.raises(GymError) as no_workout:
             await assignments.assign_personal(session, org.id, workout_id=uuid.uuid4(), member_id=members[0],
                                               scheduled_on=MONDAY)
         moved = await assignments.update_assignment(session, org.id, a.id, {"scheduled_on": MONDAY + timedelta(1)})
@@ -108,12 +109,12 @@ async def test_bulk_refuses_a_stale_preview_and_a_filter_without_scope(db, facto
         preview = await assignments.bulk_preview(session, org.id, flt)
         late = await assignments.assign_to_program(session, org.id, workout_id=workout.id, program_id=crossfit.id,
                                                    scheduled_on=MONDAY)
-        with pytest.raises(GymRuleError) as stale:
+        with pytest.raises(GymError) as stale:
             await assignments.bulk_publish(session, org.id, flt, expected_ids=preview.ids)
-        with pytest.raises(GymRuleError) as stale_fp:
+        with pytest.raises(GymError) as stale_fp:
             await assignments.bulk_delete(session, org.id, flt, datetime.now(UTC),
                                           expected_fingerprint=preview.fingerprint)
-        with pytest.raises(GymRuleError) as broad:
+        with pytest.raises(GymError) as broad:
             await assignments.bulk_preview(session, org.id, AssignmentFilter(published=False))
         untouched = await assignments.get_assignment(session, org.id, late.id)
     assert stale.value.code == stale_fp.value.code == "stale_preview"
@@ -144,7 +145,7 @@ async def test_unread_comments_are_per_coach_and_marking_read_clears_them(db, fa
         thread = await assignments.comment_thread(session, org.id, saar.id, coach_user_id=coach.id)
         nothing_in_class = await assignments.comments_in_program(session, org.id, crossfit.id)
         again = await assignments.mark_comments_read(session, org.id, coach.id, program_id=coaching.id)
-        with pytest.raises(GymRuleError):
+        with pytest.raises(GymError):
             await assignments.mark_comments_read(session, org.id, coach.id)
     assert {c.id for c in unread} == {c1.id, c2.id}  # the coach's own reply is never unread for them
     assert marked == 2  # both comments on Saar's assignment, including the reply

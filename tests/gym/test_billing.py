@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from gym import billing, members
-from gym.members import GymError
+from gym.errors import GymError
 from gym.periods import resolve_period
 
 TZ = "Asia/Jerusalem"

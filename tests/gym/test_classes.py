@@ -10,7 +10,7 @@ import pytest
 
 from gym import classes, members
 from gym.classes import SessionFilter
-from gym.members import GymError
+from gym.errors import GymError
 from gym.periods import local_instant, parse_local_time_range, resolve_period
 
 TZ = "Asia/Jerusalem"

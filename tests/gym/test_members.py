@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from gym import billing, classes, forms, members
-from gym.members import GymError
+from gym.errors import GymError
 
 NOW = datetime(2026, 11, 23, 10, tzinfo=UTC)
 NAMES = [("Saar", "Levi"), ("Sarah", "Katz"), ("Shira", "Saar"), ("Sasha", "Cohen"), ("Saar", "Cohen"),

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from gym.members import GymError
+from gym.errors import GymError
 from gym.periods import (
     bucket_starts,
     local_instant,

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from gym import programs
-from gym.programs import GymRuleError
+from gym.errors import GymError
 
 
 async def _member(db, org_id: uuid.UUID, name: str = "Saar Cohen") -> uuid.UUID:
@@ -45,7 +45,7 @@ async def test_class_programs_refuse_enrollment(db, factory) -> None:
     member = await _member(db, org.id)
     async with db.scope(org_id=org.id) as session:
         crossfit = await programs.create_program(session, org.id, name="CrossFit", kind="class")
-        with pytest.raises(GymRuleError) as refused:
+        with pytest.raises(GymError) as refused:
             await programs.enroll_member(session, org.id, crossfit.id, member)
     assert refused.value.code == "program_not_enrollable" and refused.value.hint
 
@@ -56,7 +56,7 @@ async def test_double_enrollment_is_refused_but_an_ended_one_reactivates(db, fac
     async with db.scope(org_id=org.id) as session:
         feed = await programs.create_program(session, org.id, name="Daily Feed", kind="feed")
         first = await programs.enroll_member(session, org.id, feed.id, member)
-        with pytest.raises(GymRuleError) as again:
+        with pytest.raises(GymError) as again:
             await programs.enroll_member(session, org.id, feed.id, member)
         await programs.end_enrollment(session, org.id, feed.id, member, datetime.now(UTC))
         back = await programs.enroll_member(session, org.id, feed.id, member)
@@ -70,7 +70,7 @@ async def test_enrolling_another_orgs_member_or_into_a_missing_program_fails(db,
     stranger = await _member(db, other.id)
     async with db.scope(org_id=org.id) as session:
         coaching = await programs.create_program(session, org.id, name="Coaching", kind="coaching")
-        with pytest.raises(GymRuleError) as unknown:
+        with pytest.raises(GymError) as unknown:
             await programs.enroll_member(session, org.id, coaching.id, stranger)
         assert await programs.enroll_member(session, org.id, uuid.uuid4(), stranger) is None
     assert unknown.value.code == "member_not_found"
@@ -84,11 +84,11 @@ async def test_update_patches_fields_and_guards_kind_changes(db, factory) -> Non
         await programs.enroll_member(session, org.id, coaching.id, member)
         renamed = await programs.update_program(session, org.id, coaching.id,
                                                 {"name": "Personal Coaching", "description": "1-on-1"})
-        with pytest.raises(GymRuleError) as to_class:
+        with pytest.raises(GymError) as to_class:
             await programs.update_program(session, org.id, coaching.id, {"kind": "class"})
-        with pytest.raises(GymRuleError) as bad_field:
+        with pytest.raises(GymError) as bad_field:
             await programs.update_program(session, org.id, coaching.id, {"org_id": uuid.uuid4()})
-        with pytest.raises(GymRuleError):
+        with pytest.raises(GymError):
             await programs.create_program(session, org.id, name="X", kind="bootcamp")
         assert await programs.update_program(session, org.id, uuid.uuid4(), {"name": "x"}) is None
     assert renamed.name == "Personal Coaching" and renamed.kind == "coaching"

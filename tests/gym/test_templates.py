@@ -9,8 +9,9 @@ import pytest
 
 from gym import templates
 from gym.assignments import AssignmentFilter, bulk_preview
+from gym.errors import GymError
 from gym.exercises import install_library
-from gym.programs import GymRuleError, create_program
+from gym.programs import create_program
 from gym.workouts import MovementIn, SectionIn, create_workout, get_workout, list_workouts
 
 START = date(2026, 9, 6)
@@ -60,7 +61,7 @@ async def test_apply_refuses_coaching_programs_and_missing_templates(db, factory
     async with db.scope(org_id=org.id) as session:
         coaching = await create_program(session, org.id, name="Coaching", kind="coaching")
         template = await templates.create_template(session, org.id, name="T", weeks=2, structure=STRUCTURE)
-        with pytest.raises(GymRuleError) as refused:
+        with pytest.raises(GymError) as refused:
             await templates.apply_template(session, org.id, template.id, program_id=coaching.id, start_on=START)
         assert await templates.apply_template(session, org.id, uuid.uuid4(), program_id=coaching.id,
                                               start_on=START) is None
@@ -78,7 +79,7 @@ async def test_apply_refuses_coaching_programs_and_missing_templates(db, factory
 async def test_invalid_structures_are_refused(db, factory, weeks, structure) -> None:
     org = await factory.org()
     async with db.scope(org_id=org.id) as session:
-        with pytest.raises(GymRuleError) as refused:
+        with pytest.raises(GymError) as refused:
             await templates.create_template(session, org.id, name="Bad", weeks=weeks, structure=structure)
     assert refused.value.code == "invalid_template"
 
@@ -97,7 +98,7 @@ async def test_from_history_maps_workouts_to_weeks_and_days(db, factory) -> None
         template = await templates.template_from_history(
             session, org.id, program_id=crossfit.id, date_from=START, date_to=START + timedelta(days=13),
             name="Last two weeks")
-        with pytest.raises(GymRuleError) as empty:
+        with pytest.raises(GymError) as empty:
             await templates.template_from_history(session, org.id, program_id=crossfit.id,
                                                   date_from=START - timedelta(days=60),
                                                   date_to=START - timedelta(days=30), name="Nothing")

@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import func, select
 
 from gym import workouts
+from gym.errors import GymError
 from gym.exercises import install_library
-from gym.programs import GymRuleError, create_program
+from gym.programs import create_program
 from gym.workouts import MovementIn, SectionIn, WorkoutMovement, WorkoutSection, parse_workout_text
 
 
@@ -104,9 +105,9 @@ async def test_update_patch_and_soft_delete(db, factory) -> None:
         detail = await workouts.create_workout(session, org.id, title="Draft", freeform_text="run 5k")
         updated = await workouts.update_workout(session, org.id, detail.workout.id, {
             "title": "Long run", "scheduled_on": date(2026, 4, 1), "program_id": program.id, "description": None})
-        with pytest.raises(GymRuleError):
+        with pytest.raises(GymError):
             await workouts.update_workout(session, org.id, detail.workout.id, {"format": "structured"})
-        with pytest.raises(GymRuleError):
+        with pytest.raises(GymError):
             await workouts.update_workout(session, org.id, detail.workout.id, {"program_id": uuid.uuid4()})
         listed = await workouts.list_workouts(session, org.id, program_id=program.id)
         found = await workouts.list_workouts(session, org.id, title="long")
@@ -123,12 +124,12 @@ async def test_bad_inputs_are_refused(db, factory) -> None:
     async with db.scope(org_id=other.id) as session:
         foreign = await workouts.create_workout(session, other.id, title="x", freeform_text="x")
     async with db.scope(org_id=org.id) as session:
-        with pytest.raises(GymRuleError) as empty:
+        with pytest.raises(GymError) as empty:
             await workouts.create_workout(session, org.id, title="Nothing")
-        with pytest.raises(GymRuleError) as bad_key:
+        with pytest.raises(GymError) as bad_key:
             await workouts.create_workout(session, org.id, title="x", sections=[
                 SectionIn(movements=[MovementIn("row", prescription={"pace": "fast"})])])
-        with pytest.raises(GymRuleError) as bad_exercise:
+        with pytest.raises(GymError) as bad_exercise:
             await workouts.create_workout(session, org.id, title="x", sections=[
                 SectionIn(movements=[MovementIn("row", exercise_id=uuid.uuid4())])])
         assert await workouts.get_workout(session, org.id, foreign.workout.id) is None

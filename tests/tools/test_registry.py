@@ -114,6 +114,30 @@ async def test_runner_turns_exceptions_into_typed_results_and_rolls_back(runner,
     assert leftovers == 0 and audits == 0
 
 
+async def test_runner_turns_any_service_error_into_the_typed_result(runner, factory) -> None:
+    """A gym rule raised deep in a service, or any other ServiceError, reaches the model as {code, message, hint}."""
+    from core.errors import ServiceError
+    from gym.errors import GymError
+
+    org = await factory.org()
+    user = await factory.user(org, "owner")
+    router = ToolRouter("rules")
+
+    @router.agent_tool(action="gym", summary="g", input=Empty, roles=STAFF)
+    async def gym_rule(ctx, input):
+        raise GymError("session_full", "the session is full", "Offer the waitlist.", status=409)
+
+    @router.agent_tool(action="other", summary="o", input=Empty, roles=STAFF)
+    async def other(ctx, input):
+        raise ServiceError("index_unavailable")
+
+    gym = await runner.run(router.specs["gym"], {}, access=_access(org, "owner"), caller=_caller(user))
+    assert gym.error == {"code": "session_full", "message": "the session is full", "hint": "Offer the waitlist."}
+    plain = await runner.run(router.specs["other"], {}, access=_access(org, "owner"), caller=_caller(user))
+    assert plain.error["code"] == "index_unavailable"
+    assert plain.error["message"] and plain.error["hint"]
+
+
 async def test_foreign_org_ids_are_not_found(runner, factory) -> None:
     org_a, org_b = await factory.org(), await factory.org()
     owner_a, owner_b = await factory.user(org_a, "owner"), await factory.user(org_b, "owner")

@@ -22,7 +22,7 @@ from gym.periods import local_today, resolve_period
 from gym.programs import get_program, member_exists
 from gym.workouts import Workout
 from tools.context import ToolContext
-from tools.errors import ToolFailed, gym_call, not_found
+from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
 
 assignments = ToolRouter("assignments")
@@ -251,9 +251,9 @@ async def assign_personal(ctx: ToolContext, input: AssignPersonalInput) -> Assig
         coach = ctx.caller.user_id
     elif coach is not None:
         await _require_coach(ctx, coach)
-    assignment = await gym_call(service.assign_personal(
+    assignment = await service.assign_personal(
         ctx.session, ctx.org_id, workout_id=input.workoutId, member_id=input.memberId, scheduled_on=input.date,
-        coach_user_id=coach, published=input.published, program_id=input.programId))
+        coach_user_id=coach, published=input.published, program_id=input.programId)
     return await _out(ctx, assignment)
 
 
@@ -268,7 +268,7 @@ async def update_assignment(ctx: ToolContext, input: UpdateAssignmentInput) -> A
     patch = {column: getattr(input, name) for name, column in fields.items() if name in input.model_fields_set}
     if patch.get("coach_user_id") is not None:
         await _require_coach(ctx, patch["coach_user_id"])
-    assignment = await gym_call(service.update_assignment(ctx.session, ctx.org_id, input.id, patch))
+    assignment = await service.update_assignment(ctx.session, ctx.org_id, input.id, patch)
     if assignment is None:
         raise not_found("assignment", input.id)
     return await _out(ctx, assignment)
@@ -280,7 +280,7 @@ async def update_assignment(ctx: ToolContext, input: UpdateAssignmentInput) -> A
     input=SetPublishedInput, roles=OWNER_ADMIN_COACH, side_effects="write",
     audit=Audit("assignment", "assignment.set_published"))
 async def set_published(ctx: ToolContext, input: SetPublishedInput) -> AssignmentOut:
-    assignment = await gym_call(service.set_published(ctx.session, ctx.org_id, input.id, input.published))
+    assignment = await service.set_published(ctx.session, ctx.org_id, input.id, input.published)
     if assignment is None:
         raise not_found("assignment", input.id)
     return await _out(ctx, assignment)
@@ -309,9 +309,9 @@ async def mark_comments_read(ctx: ToolContext, input: MarkReadInput) -> MarkRead
         await _assignment(ctx, input.assignmentId)
     elif input.programId and await get_program(ctx.session, ctx.org_id, input.programId) is None:
         raise not_found("program", input.programId)
-    marked = await gym_call(service.mark_comments_read(ctx.session, ctx.org_id, ctx.caller.user_id,
-                                                   assignment_id=input.assignmentId, program_id=input.programId,
-                                                   now=ctx.now))
+    marked = await service.mark_comments_read(ctx.session, ctx.org_id, ctx.caller.user_id,
+                                          assignment_id=input.assignmentId, program_id=input.programId,
+                                          now=ctx.now)
     scope_id = input.assignmentId or input.programId
     assert scope_id is not None
     return MarkReadOut(id=scope_id, scope="assignment" if input.assignmentId else "program", markedRead=marked)
@@ -328,7 +328,7 @@ async def mark_comments_read(ctx: ToolContext, input: MarkReadInput) -> MarkRead
     input=AssignmentFilterInput, roles=OWNER_ADMIN_COACH)
 async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPreviewOut:
     flt = await _filter(ctx, input)
-    preview = await gym_call(service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=SAMPLE))
+    preview = await service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=SAMPLE)
     sample = [AssignmentBrief(id=r.id, date=r.scheduled_on, workoutTitle=r.workout_title, memberName=r.member_name,
                               programId=r.program_id, published=r.published) for r in preview.sample]
     next_step = ("Nothing matches; tell the user and adjust the filter." if not preview.count else
@@ -347,9 +347,9 @@ async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPr
     audit=Audit("assignment", "assignment.bulk_publish"))
 async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
-    result = await gym_call(service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
-                                             expected_ids=input.expectedIds,
-                                             expected_fingerprint=input.expectedFingerprint))
+    result = await service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
+                                    expected_ids=input.expectedIds,
+                                    expected_fingerprint=input.expectedFingerprint)
     return _bulk_out(flt, result, published=input.publish)
 
 
@@ -362,6 +362,6 @@ async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultO
     audit=Audit("assignment", "assignment.bulk_delete"))
 async def bulk_delete(ctx: ToolContext, input: BulkChangeInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
-    result = await gym_call(service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,
-                                            expected_fingerprint=input.expectedFingerprint))
+    result = await service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,
+                                   expected_fingerprint=input.expectedFingerprint)
     return _bulk_out(flt, result, deleted=True)

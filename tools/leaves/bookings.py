@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
 from gym import classes as service
-from gym.members import GymError, Member, get_member
+from gym.members import Member, get_member
 from gym.periods import Period, resolve_period
 from tools.context import ToolContext
-from tools.errors import ToolFailed, from_gym_error, not_found
+from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, STAFF, ToolRouter
 
 bookings = ToolRouter("bookings")
@@ -27,14 +25,6 @@ PeriodName = Literal["today", "yesterday", "this_week", "last_week", "last_7_day
                      "last_90_days", "this_month", "last_month", "this_quarter", "last_quarter", "this_year",
                      "last_year", "last_12_months"]
 MAX_POINTS = 120
-
-
-@contextmanager
-def _gym_rules() -> Iterator[None]:
-    try:
-        yield
-    except GymError as exc:
-        raise from_gym_error(exc) from None
 
 
 class PeriodInput(BaseModel):
@@ -53,8 +43,7 @@ class PeriodInput(BaseModel):
 
 
 def _period(ctx: ToolContext, input: PeriodInput) -> Period:
-    with _gym_rules():
-        return resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
+    return resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
 
 
 class PeriodOut(BaseModel):
@@ -186,8 +175,7 @@ class AttendanceTrend(BaseModel):
     input=TrendInput, roles=STAFF)
 async def attendance_trend(ctx: ToolContext, input: TrendInput) -> AttendanceTrend:
     period = _period(ctx, input)
-    with _gym_rules():
-        series = await service.attendance_trend(ctx.session, ctx.org_id, period, ctx.tz, bucket=input.bucket)
+    series = await service.attendance_trend(ctx.session, ctx.org_id, period, ctx.tz, bucket=input.bucket)
     if len(series) > MAX_POINTS:
         raise ToolFailed("too_many_points", f"{len(series)} {input.bucket} points is too many for one answer.",
                          "Use a larger bucket (week or month) or a shorter period.")

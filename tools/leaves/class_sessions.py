@@ -10,8 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -19,22 +18,17 @@ from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
 from gym import classes as service
-from gym.members import GymError
+from gym.errors import GymError
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
 from tools.context import ToolContext
-from tools.errors import ToolFailed, from_gym_error, not_found
+from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
 
 class_sessions = ToolRouter("class_sessions")
 
 MAX_IDS = 200  # ids listed in bulk outputs; the fingerprint always covers the whole set
 AUDIT = "class_session"
-_HINTS = {
-    "invalid_time_range": "A session must end after it starts on the same local day; check start and end.",
-    "capacity_below_bookings": "Capacity cannot go below the spots already booked; pick a larger number.",
-    "session_cancelled": "This session was cancelled; create a new session instead.",
-}
 
 
 def _check_day(value: str) -> str:
@@ -51,18 +45,8 @@ DAY_HELP = ("Local day in the gym's timezone: YYYY-MM-DD, 'today', 'tomorrow' or
             "('friday' = the next Friday, today included; 'next friday' = after today).")
 
 
-@contextmanager
-def _gym_rules() -> Iterator[None]:
-    try:
-        yield
-    except GymError as exc:
-        failed = from_gym_error(exc)
-        raise ToolFailed(failed.code, failed.message, _HINTS.get(exc.code, failed.hint)) from None
-
-
 def _local(ctx: ToolContext, word: str) -> dt.date:
-    with _gym_rules():
-        return resolve_local_day(word, ctx.tz, ctx.now)
+    return resolve_local_day(word, ctx.tz, ctx.now)
 
 
 def _utc(instant: dt.datetime) -> str:
@@ -233,11 +217,10 @@ async def create(ctx: ToolContext, input: CreateSessionInput) -> SessionOut:
     ends = local_instant(day, input.end, ctx.tz) if input.end else None
     if input.coachUserId is not None:
         await _check_coach(ctx, input.coachUserId)
-    with _gym_rules():
-        row = await service.create_session(ctx.session, ctx.org_id, class_type_id=class_type.id, starts_at=starts,
-                                           ends_at=ends, capacity=input.capacity, coach_user_id=input.coachUserId,
-                                           published=input.published, title=input.title,
-                                           created_by=ctx.caller.user_id)
+    row = await service.create_session(ctx.session, ctx.org_id, class_type_id=class_type.id, starts_at=starts,
+                                       ends_at=ends, capacity=input.capacity, coach_user_id=input.coachUserId,
+                                       published=input.published, title=input.title,
+                                       created_by=ctx.caller.user_id)
     assert row is not None  # the class type was found in this org above
     return await _session_out(ctx, row.id)
 
@@ -281,7 +264,7 @@ async def update(ctx: ToolContext, input: UpdateSessionInput) -> SessionOut:
     row = await _session(ctx, input.id)
     if row.cancelled_at is not None:
         raise ToolFailed("session_cancelled", "This session was cancelled and cannot be changed.",
-                         _HINTS["session_cancelled"])
+                         "This session was cancelled; create a new session instead.")
     changes: dict[str, object] = {}
     if input.date or input.start or input.end:
         changes.update(_moved(ctx, row, input))
@@ -293,8 +276,7 @@ async def update(ctx: ToolContext, input: UpdateSessionInput) -> SessionOut:
         if input.coachUserId is not None:
             await _check_coach(ctx, input.coachUserId)
         changes["coach_user_id"] = input.coachUserId
-    with _gym_rules():
-        await service.update_session(ctx.session, ctx.org_id, row.id, **changes)
+    await service.update_session(ctx.session, ctx.org_id, row.id, **changes)
     return await _session_out(ctx, row.id)
 
 
@@ -304,8 +286,7 @@ class SessionIdInput(BaseModel):
 
 async def _set_published(ctx: ToolContext, session_id: uuid.UUID, published: bool) -> SessionOut:
     await _session(ctx, session_id)
-    with _gym_rules():
-        await service.set_published(ctx.session, ctx.org_id, session_id, published)
+    await service.set_published(ctx.session, ctx.org_id, session_id, published)
     return await _session_out(ctx, session_id)
 
 
@@ -409,8 +390,7 @@ class BulkPreview(BaseModel):
     input=SessionFilterInput, roles=OWNER_ADMIN)
 async def bulk_preview(ctx: ToolContext, input: SessionFilterInput) -> BulkPreview:
     flt = await _filter(ctx, input)
-    with _gym_rules():
-        found = await service.preview_sessions(ctx.session, ctx.org_id, flt, ctx.tz, sample=10)
+    found = await service.preview_sessions(ctx.session, ctx.org_id, flt, ctx.tz, sample=10)
     ids = found["ids"]
     return BulkPreview(firstDay=flt.date_from.isoformat(), lastDay=flt.date_to.isoformat(), count=found["count"],
                        fingerprint=fingerprint(ids), ids=ids[:MAX_IDS], idsTruncated=len(ids) > MAX_IDS,
@@ -434,8 +414,7 @@ class BulkResult(BaseModel):
 
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
     """The filter's ids, selected once; refused when they differ from what the preview showed."""
-    with _gym_rules():
-        ids = await service.select_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz)
+    ids = await service.select_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz)
     changed = ((input.expectedFingerprint is not None and input.expectedFingerprint != fingerprint(ids))
                or (input.expectedIds is not None and set(input.expectedIds) != set(ids)))
     if changed:
@@ -460,8 +439,7 @@ def _result(action: str, ids: list[uuid.UUID]) -> BulkResult:
     audit=Audit(AUDIT, "class_session.bulk_delete"))
 async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
-    with _gym_rules():
-        touched = await service.bulk_delete(ctx.session, ctx.org_id, now=ctx.now, ids=ids)
+    touched = await service.bulk_delete(ctx.session, ctx.org_id, now=ctx.now, ids=ids)
     return _result("cancelled", touched)
 
 
@@ -473,6 +451,5 @@ async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     audit=Audit(AUDIT, "class_session.bulk_publish"))
 async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
-    with _gym_rules():
-        touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
+    touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
     return _result("published", touched)

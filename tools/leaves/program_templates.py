@@ -14,11 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gym import templates as service
 from gym.exercises import existing_exercise_ids
-from gym.members import GymError
 from gym.periods import resolve_period
 from gym.programs import require_program
 from tools.context import ToolContext
-from tools.errors import ToolFailed, from_gym_error, gym_call, not_found
+from tools.errors import ToolFailed, not_found
 from tools.leaves.workouts import SectionInput
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
 
@@ -172,9 +171,9 @@ async def create_template(ctx: ToolContext, input: CreateTemplateInput) -> Templ
     if missing:
         raise ToolFailed("exercise_not_found", f"No exercise with id {sorted(missing)[0]} in this gym.",
                          "Resolve movement names with read__exercises_resolve_batch, or leave exerciseId out.")
-    template = await gym_call(service.create_template(ctx.session, ctx.org_id, name=input.name, weeks=input.weeks,
-                                                  structure=structure, description=input.description,
-                                                  created_by=ctx.caller.user_id))
+    template = await service.create_template(ctx.session, ctx.org_id, name=input.name, weeks=input.weeks,
+                                         structure=structure, description=input.description,
+                                         created_by=ctx.caller.user_id)
     return _out(template, outline=True)
 
 
@@ -189,10 +188,10 @@ async def apply_template(ctx: ToolContext, input: ApplyTemplateInput) -> Applied
     template = await service.get_template(ctx.session, ctx.org_id, input.templateId)
     if template is None:
         raise not_found("template", input.templateId)
-    program = await gym_call(require_program(ctx.session, ctx.org_id, input.programId))
-    applied = await gym_call(service.apply_template(ctx.session, ctx.org_id, input.templateId, program_id=program.id,
-                                                start_on=input.startDate, created_by=ctx.caller.user_id,
-                                                published=input.published))
+    program = await require_program(ctx.session, ctx.org_id, input.programId)
+    applied = await service.apply_template(ctx.session, ctx.org_id, input.templateId, program_id=program.id,
+                                       start_on=input.startDate, created_by=ctx.caller.user_id,
+                                       published=input.published)
     assert applied is not None
     return AppliedOut(id=template.id, templateName=template.name, programId=program.id, programName=program.name,
                       dateFrom=applied.start_on, dateTo=applied.end_on, workoutsCreated=len(applied.workouts),
@@ -209,11 +208,8 @@ async def apply_template(ctx: ToolContext, input: ApplyTemplateInput) -> Applied
     input=FromHistoryInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
     audit=Audit("program_template", "program_template.from_history"))
 async def from_history(ctx: ToolContext, input: FromHistoryInput) -> TemplateOut:
-    try:
-        period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
-    except GymError as exc:
-        raise from_gym_error(exc) from exc
-    template = await gym_call(service.template_from_history(
+    period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
+    template = await service.template_from_history(
         ctx.session, ctx.org_id, program_id=input.programId, date_from=period.first_day, date_to=period.last_day,
-        name=input.name, description=input.description, created_by=ctx.caller.user_id))
+        name=input.name, description=input.description, created_by=ctx.caller.user_id)
     return _out(template, outline=True, dateFrom=period.first_day, dateTo=period.last_day)

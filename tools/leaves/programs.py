@@ -9,9 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from gym import programs as service
-from gym.programs import GymRuleError
 from tools.context import ToolContext
-from tools.errors import from_gym_error, not_found
+from tools.errors import not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
 
 programs = ToolRouter("programs")
@@ -45,12 +44,9 @@ class CreateProgramInput(BaseModel):
                      input=CreateProgramInput, roles=OWNER_ADMIN, side_effects="write",
                      audit=Audit("program", "program.create"), inverse=Inverse("programs", "delete", by_id))
 async def create_program(ctx: ToolContext, input: CreateProgramInput) -> ProgramOut:
-    try:
-        program = await service.create_program(ctx.session, ctx.org_id, name=input.name.strip(), kind=input.kind,
-                                               description=input.description, active=input.active,
-                                               created_by=ctx.caller.user_id)
-    except GymRuleError as exc:
-        raise from_gym_error(exc) from exc
+    program = await service.create_program(ctx.session, ctx.org_id, name=input.name.strip(), kind=input.kind,
+                                           description=input.description, active=input.active,
+                                           created_by=ctx.caller.user_id)
     return _out(program)
 
 
@@ -72,10 +68,7 @@ async def update_program(ctx: ToolContext, input: UpdateProgramInput) -> Program
              if field in input.model_fields_set and (field == "description" or getattr(input, field) is not None)}
     if isinstance(patch.get("name"), str):
         patch["name"] = patch["name"].strip()
-    try:
-        program = await service.update_program(ctx.session, ctx.org_id, input.id, patch)
-    except GymRuleError as exc:
-        raise from_gym_error(exc) from exc
+    program = await service.update_program(ctx.session, ctx.org_id, input.id, patch)
     if program is None:
         raise not_found("program", input.id)
     return _out(program)
@@ -116,10 +109,7 @@ class EnrollmentOut(BaseModel):
                      input=EnrollInput, roles=STAFF, side_effects="write",
                      audit=Audit("program_enrollment", "program.enroll_member"))
 async def enroll_member(ctx: ToolContext, input: EnrollInput) -> EnrollmentOut:
-    try:
-        enrollment = await service.enroll_member(ctx.session, ctx.org_id, input.programId, input.memberId)
-    except GymRuleError as exc:
-        raise from_gym_error(exc) from exc
+    enrollment = await service.enroll_member(ctx.session, ctx.org_id, input.programId, input.memberId)
     if enrollment is None:
         raise not_found("program", input.programId)
     program = await service.get_program(ctx.session, ctx.org_id, input.programId)

@@ -18,11 +18,10 @@ from core.tenancy import find_org_access
 from gym import assignments, classes, exercises, members, programs, tasks, workouts
 from gym.exercise_library import CATEGORIES
 from gym.periods import local_midnight
-from gym.programs import GymRuleError
 from rag.lexical import CANDIDATES
 from rag.lookup import search_entities
 from tools.context import ToolContext
-from tools.errors import from_gym_error, not_found
+from tools.errors import not_found
 from tools.registry import STAFF, ToolRouter
 
 read = ToolRouter("read")
@@ -568,12 +567,9 @@ async def workout_comments_in_program(ctx: ToolContext, input: ProgramCommentsIn
     program = await programs.get_program(ctx.session, ctx.org_id, input.programId)
     if program is None:
         raise not_found("program", input.programId)
-    try:
-        rows = await assignments.comments_in_program(
-            ctx.session, ctx.org_id, input.programId, coach_user_id=ctx.caller.user_id, unread_only=input.unreadOnly,
-            since=local_midnight(input.since, ctx.tz) if input.since else None, limit=input.limit)
-    except GymRuleError as exc:
-        raise from_gym_error(exc) from exc
+    rows = await assignments.comments_in_program(
+        ctx.session, ctx.org_id, input.programId, coach_user_id=ctx.caller.user_id, unread_only=input.unreadOnly,
+        since=local_midnight(input.since, ctx.tz) if input.since else None, limit=input.limit)
     comments = [_comment(ctx, c) for c in rows or []]
     return {"program": {"id": str(program.id), "name": program.name}, "count": len(comments),
             "unread": sum(c.unread for c in comments),

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from gym import workouts as service
 from gym.exercises import Exercise
 from tools.context import ToolContext
-from tools.errors import gym_call, not_found
+from tools.errors import not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, Inverse, ToolRouter, by_id
 
 workouts = ToolRouter("workouts")
@@ -228,11 +228,11 @@ async def _detail(ctx: ToolContext, workout_id: uuid.UUID) -> service.WorkoutDet
     input=CreateWorkoutInput, roles=OWNER_ADMIN_COACH, side_effects="write", audit=Audit("workout", "workout.create"),
     inverse=Inverse("workouts", "delete", by_id))
 async def create_workout(ctx: ToolContext, input: CreateWorkoutInput) -> WorkoutOut:
-    detail = await gym_call(service.create_workout(
+    detail = await service.create_workout(
         ctx.session, ctx.org_id, title=input.title, created_by=ctx.caller.user_id, description=input.description,
         program_id=input.programId, scheduled_on=input.date, freeform_text=input.text,
         sections=[s.to_service() for s in input.sections] if input.sections else None,
-        structure_from_text=input.structureFromText))
+        structure_from_text=input.structureFromText)
     return await _out(ctx, detail)
 
 
@@ -247,7 +247,7 @@ UPDATE_FIELDS = {"title": "title", "description": "description", "date": "schedu
     input=UpdateWorkoutInput, roles=OWNER_ADMIN_COACH, side_effects="write", audit=Audit("workout", "workout.update"))
 async def update_workout(ctx: ToolContext, input: UpdateWorkoutInput) -> WorkoutOut:
     patch = {UPDATE_FIELDS[f]: getattr(input, f) for f in input.model_fields_set if f in UPDATE_FIELDS}
-    workout = await gym_call(service.update_workout(ctx.session, ctx.org_id, input.id, patch))
+    workout = await service.update_workout(ctx.session, ctx.org_id, input.id, patch)
     if workout is None:
         raise not_found("workout", input.id)
     return await _out(ctx, await _detail(ctx, input.id))
@@ -260,8 +260,8 @@ async def update_workout(ctx: ToolContext, input: UpdateWorkoutInput) -> Workout
     input=SetSectionsInput, roles=OWNER_ADMIN_COACH, side_effects="write",
     audit=Audit("workout", "workout.set_sections"))
 async def set_sections(ctx: ToolContext, input: SetSectionsInput) -> WorkoutOut:
-    detail = await gym_call(service.set_sections(ctx.session, ctx.org_id, input.id,
-                                             [s.to_service() for s in input.sections]))
+    detail = await service.set_sections(ctx.session, ctx.org_id, input.id,
+                                    [s.to_service() for s in input.sections])
     if detail is None:
         raise not_found("workout", input.id)
     return await _out(ctx, detail)
