@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym import billing, classes, members
+from gym import billing, classes, member_analytics
 from gym.periods import Period, Tz, day_range, local_today
 
 # --- periods ----------------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ async def org_insights(session: AsyncSession, org_id: uuid.UUID, period: Period,
     """Headline numbers for one period: members (active now, joined, churned, at risk), attendance, and, when
     `include_money`, paid revenue against the previous period (to date while the period runs) and failed
     payments."""
-    people = await members.members_summary(session, org_id, period, now, at_risk_days=at_risk_days)
+    people = await member_analytics.members_summary(session, org_id, period, now, at_risk_days=at_risk_days)
     attendance = await classes.attendance_summary(session, org_id, period.start, period.end)
     out: dict[str, Any] = {
         "period": period.as_dict(),

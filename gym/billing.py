@@ -131,6 +131,16 @@ async def record_payment(session: AsyncSession, org_id: uuid.UUID, *, member_id:
     return payment
 
 
+def current_plan_name() -> Any:
+    """The name of a member's current (active or paused) plan, as a subquery correlated to `Member`."""
+    return (select(MembershipPlan.name)
+            .join(MemberSubscription, MemberSubscription.plan_id == MembershipPlan.id)
+            .where(MemberSubscription.member_id == Member.id, MemberSubscription.org_id == Member.org_id,
+                   MemberSubscription.status.in_(("active", "paused")))
+            .order_by(MemberSubscription.started_on.desc()).limit(1)
+            .correlate(Member).scalar_subquery())
+
+
 async def current_subscription(session: AsyncSession, org_id: uuid.UUID,
                                member_id: uuid.UUID) -> tuple[MemberSubscription, MembershipPlan] | None:
     """The live (active or paused) subscription, else the most recent one; with its plan."""

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym import exercises, members, programs, workouts
+from gym import exercises, member_search, programs, workouts
 from rag.embeddings import Embedder
 from rag.index import SCOPES
 from rag.lexical import CANDIDATES
@@ -37,7 +37,7 @@ LiveSearch = Callable[[AsyncSession, uuid.UUID, str, int], Awaitable[list[uuid.U
 
 
 async def _live_members(session: AsyncSession, org_id: uuid.UUID, query: str, limit: int) -> list[uuid.UUID]:
-    return [h.id for h in await members.search_members(session, org_id, query, limit=limit)]
+    return [h.id for h in await member_search.search_members(session, org_id, query, limit=limit)]
 
 
 async def _live_programs(session: AsyncSession, org_id: uuid.UUID, query: str, limit: int) -> list[uuid.UUID]:

@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from core import migrations
 from core.database import Database
-from gym import members
+from gym import member_analytics, member_profile, member_search
 from gym.demo_data import (
     COLUMNS,
     DANI_MEMBER_ID,
@@ -108,7 +108,7 @@ async def test_harbor_history_is_consistent(demo_dbs) -> None:
                                **harbor)
     assert mismatched == 0
     async with db.scope(org_id=HARBOR.id) as session:
-        risk = await members.at_risk_members(session, HARBOR.id, NOW)
+        risk = await member_analytics.at_risk_members(session, HARBOR.id, NOW)
     assert 5 <= risk["count"] <= 60
     assert SAAR_LEVI_ID in {m["id"] for m in risk["members"]}
     for sql, low in (("SELECT count(*) FROM payments WHERE org_id = :o AND status = 'failed'", 10),
@@ -128,8 +128,8 @@ async def test_a_harbor_session_sees_nothing_of_northside(demo_dbs) -> None:
             foreign = await session.scalar(text(f"SELECT count(*) FROM {table} WHERE org_id <> :o"), {"o": HARBOR.id})
             own = await session.scalar(text(f"SELECT count(*) FROM {table}"))
             assert (foreign, own > 0) == (0, True), table
-        hits = await members.search_members(session, HARBOR.id, "Saar")
-        detail = await members.get_member_detail(session, HARBOR.id, northside_saar, now=NOW)
+        hits = await member_search.search_members(session, HARBOR.id, "Saar")
+        detail = await member_profile.get_member_detail(session, HARBOR.id, northside_saar, now=NOW)
     assert {hit.id for hit in hits[:2]} == {SAAR_COHEN_ID, SAAR_LEVI_ID}
     assert northside_saar not in {hit.id for hit in hits}
     assert detail is None
@@ -139,7 +139,7 @@ async def test_a_harbor_session_sees_nothing_of_northside(demo_dbs) -> None:
 async def test_dani_detail_through_the_services(demo_dbs) -> None:
     (db, _), _ = demo_dbs
     async with db.scope(org_id=HARBOR.id) as session:
-        dani = await members.get_member_detail(session, HARBOR.id, DANI_MEMBER_ID, now=NOW, tz=HARBOR.timezone)
+        dani = await member_profile.get_member_detail(session, HARBOR.id, DANI_MEMBER_ID, now=NOW, tz=HARBOR.timezone)
     assert dani["plan"]["name"] == "Unlimited Monthly"
     assert dani["subscription"]["status"] == "active"
     assert dani["payments"]["state"] == "ok" and dani["payments"]["last_payment"]["status"] == "paid"

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from gym import billing, classes, forms, members
+from gym import billing, classes, forms, member_analytics, member_profile, member_search, members
 from gym.errors import GymError
 
 NOW = datetime(2026, 11, 23, 10, tzinfo=UTC)
@@ -30,8 +30,8 @@ async def _gym(db, factory, names=NAMES):
 async def test_search_ranks_both_saars_first_and_tolerates_a_typo(db, factory) -> None:
     org, made = await _gym(db, factory)
     async with db.scope(org_id=org.id) as session:
-        saar = await members.search_members(session, org.id, "Saar")
-        typo = await members.search_members(session, org.id, "saar coen")
+        saar = await member_search.search_members(session, org.id, "Saar")
+        typo = await member_search.search_members(session, org.id, "saar coen")
     assert {hit.full_name for hit in saar[:2]} == {"Saar Cohen", "Saar Levi"}
     assert "Shira Saar" in [hit.full_name for hit in saar[2:]]  # a surname match ranks below first names
     assert typo[0].id == made["Saar Cohen"]
@@ -41,10 +41,10 @@ async def test_search_by_email_status_filter_and_soft_delete(db, factory) -> Non
     org, made = await _gym(db, factory)
     async with db.scope(org_id=org.id) as session:
         await members.update_member(session, org.id, made["Noa Peretz"], status="frozen")
-        by_email = await members.search_members(session, org.id, "noa.peretz@")
-        frozen = await members.search_members(session, org.id, None, status="frozen")
+        by_email = await member_search.search_members(session, org.id, "noa.peretz@")
+        frozen = await member_search.search_members(session, org.id, None, status="frozen")
         await members.soft_delete_member(session, org.id, made["Saar Levi"], NOW)
-        after_delete = await members.search_members(session, org.id, "Saar")
+        after_delete = await member_search.search_members(session, org.id, "Saar")
     assert by_email[0].id == made["Noa Peretz"]
     assert [hit.id for hit in frozen] == [made["Noa Peretz"]]
     assert made["Saar Levi"] not in {hit.id for hit in after_delete}
@@ -54,10 +54,10 @@ async def test_search_never_returns_another_gyms_members(db, factory) -> None:
     org, made = await _gym(db, factory)
     other, other_made = await _gym(db, factory, names=[("Saar", "Cohen")])
     async with db.scope(org_id=org.id) as session:
-        hits = await members.search_members(session, org.id, "Saar Cohen")
+        hits = await member_search.search_members(session, org.id, "Saar Cohen")
         # Asking for the other org's id from this org's scope sees nothing either (RLS backs the filter).
-        foreign = await members.search_members(session, other.id, "Saar Cohen")
-        detail = await members.get_member_detail(session, org.id, other_made["Saar Cohen"], now=NOW)
+        foreign = await member_search.search_members(session, other.id, "Saar Cohen")
+        detail = await member_profile.get_member_detail(session, org.id, other_made["Saar Cohen"], now=NOW)
     assert other_made["Saar Cohen"] not in {hit.id for hit in hits}
     assert made["Saar Cohen"] in {hit.id for hit in hits}
     assert foreign == []
@@ -91,7 +91,7 @@ async def test_member_detail_gathers_coach_plan_payments_visits_and_forms(db, fa
         await classes.book(session, org.id, class_session_id=upcoming.id, member_id=dani, now=NOW)
         health = await forms.create_form(session, org.id, name="Health Declaration", type_key="health")
         await forms.assign_form(session, org.id, form_id=health.id, member_id=dani, now=NOW)
-        detail = await members.get_member_detail(session, org.id, dani, now=NOW, tz="Asia/Jerusalem")
+        detail = await member_profile.get_member_detail(session, org.id, dani, now=NOW, tz="Asia/Jerusalem")
     assert detail["full_name"] == "Dani Mizrahi"
     assert detail["status"] == "active"
     assert detail["coach"] == {"user_id": coach.id, "name": "Noa Coach"}
@@ -112,7 +112,7 @@ async def test_update_keeps_full_name_and_refuses_bad_values(db, factory) -> Non
     async with db.scope(org_id=org.id) as session:
         updated = await members.update_member(session, org.id, made["Saar Levi"], last_name="Levy ")
         assert updated.full_name == "Saar Levy"
-        assert (await members.search_members(session, org.id, "Saar Levy"))[0].id == made["Saar Levi"]
+        assert (await member_search.search_members(session, org.id, "Saar Levy"))[0].id == made["Saar Levi"]
         with pytest.raises(GymError) as taken:
             await members.update_member(session, org.id, made["Saar Levi"], email="SAAR.COHEN@example.test")
         with pytest.raises(GymError) as status:
@@ -136,6 +136,6 @@ async def test_at_risk_lists_active_members_quiet_for_three_weeks(db, factory) -
         busy = await members.get_member(session, org.id, made["Busy Two"])
         quiet.last_visit_at, busy.last_visit_at = NOW - timedelta(days=30), NOW - timedelta(days=2)
         await session.flush()
-        risk = await members.at_risk_members(session, org.id, NOW)
+        risk = await member_analytics.at_risk_members(session, org.id, NOW)
     assert [m["id"] for m in risk["members"]] == [made["Quiet One"]]
     assert risk["members"][0]["days_since_last_visit"] == 30

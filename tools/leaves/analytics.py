@@ -13,7 +13,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gym import analytics as service
-from gym import billing, classes, members
+from gym import billing, classes, member_analytics
 from gym.periods import Period, bucket_starts, resolve_period
 from gym.programs import get_program
 from tools.context import ToolContext
@@ -282,7 +282,7 @@ class MembersSummary(BaseModel):
                       input=MembersSummaryInput, roles=OWNER_ADMIN_COACH)
 async def members_summary(ctx: ToolContext, input: MembersSummaryInput) -> MembersSummary:
     period = _period(ctx, input)
-    data = await members.members_summary(ctx.session, ctx.org_id, period, ctx.now, at_risk_days=input.atRiskDays)
+    data = await member_analytics.members_summary(ctx.session, ctx.org_id, period, ctx.now, at_risk_days=input.atRiskDays)
     return MembersSummary(period=_period_out(ctx, period), total=data["total"],
                           byStatus=StatusCounts(**data["by_status"]), joined=data["joined"],
                           churned=data["cancelled"], atRisk=data["at_risk"], atRiskDays=input.atRiskDays)
@@ -311,7 +311,7 @@ async def members_growth(ctx: ToolContext, input: TrendInput) -> MembersGrowth:
     period = _period(ctx, input)
     bucket = _bucket(period, input.bucket)
     points = [GrowthPoint(start=p["period_start"], joined=p["joined"], churned=p["cancelled"], net=p["net"])
-              for p in await members.members_growth(ctx.session, ctx.org_id, period, ctx.tz, bucket=bucket)]
+              for p in await member_analytics.members_growth(ctx.session, ctx.org_id, period, ctx.tz, bucket=bucket)]
     joined, churned = sum(p.joined for p in points), sum(p.churned for p in points)
     return MembersGrowth(period=_period_out(ctx, period), bucket=bucket, joined=joined, churned=churned,
                          net=joined - churned, points=points)
@@ -345,7 +345,7 @@ class AtRiskMembers(BaseModel):
                               "first, with plan and coach, so staff can reach out. Members who never visited count "
                               "once they joined that long ago.", input=AtRiskInput, roles=OWNER_ADMIN_COACH)
 async def at_risk_members(ctx: ToolContext, input: AtRiskInput) -> AtRiskMembers:
-    data = await members.at_risk_members(ctx.session, ctx.org_id, ctx.now, days=input.days, limit=input.limit)
+    data = await member_analytics.at_risk_members(ctx.session, ctx.org_id, ctx.now, days=input.days, limit=input.limit)
     rows = [AtRiskMember(id=m["id"], name=m["full_name"], email=m["email"],
                          lastVisitOn=m["last_visit_at"].astimezone(ctx.tz).date() if m["last_visit_at"] else None,
                          daysSinceLastVisit=m["days_since_last_visit"], joinedOn=m["joined_at"],
@@ -373,7 +373,7 @@ class MembersActivation(BaseModel):
                       input=ActivationInput, roles=OWNER_ADMIN_COACH)
 async def members_activation(ctx: ToolContext, input: ActivationInput) -> MembersActivation:
     period = _period(ctx, input)
-    data = await members.members_activation(ctx.session, ctx.org_id, period, within_days=input.withinDays)
+    data = await member_analytics.members_activation(ctx.session, ctx.org_id, period, within_days=input.withinDays)
     return MembersActivation(period=_period_out(ctx, period), joined=data["joined"], activated=data["activated"],
                              notActivated=data["joined"] - data["activated"],
                              activationRatePct=pct(data["activation_rate"]), withinDays=input.withinDays)

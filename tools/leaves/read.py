@@ -15,7 +15,17 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_jsonable_python
 
 from core.tenancy import find_org_access
-from gym import assignments, classes, exercises, members, programs, tasks, workouts
+from gym import (
+    assignments,
+    classes,
+    exercises,
+    member_profile,
+    member_search,
+    members,
+    programs,
+    tasks,
+    workouts,
+)
 from gym.exercise_library import CATEGORIES
 from gym.periods import local_midnight
 from rag.lexical import CANDIDATES
@@ -166,7 +176,7 @@ class MemberSearchResult(BaseModel):
     members: list[MemberHitOut]
 
 
-def _member_hit(ctx: ToolContext, hit: members.MemberHit) -> MemberHitOut:
+def _member_hit(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitOut:
     visit = _when(ctx, hit.last_visit_at)
     detail = f"Last visit {visit}" if visit else "No visits yet"
     if hit.status != "active":
@@ -194,7 +204,7 @@ async def _login_role(ctx: ToolContext, member_id: uuid.UUID, cache: dict[uuid.U
                  input=MembersSearchInput, roles=STAFF)
 async def members_search(ctx: ToolContext, input: MembersSearchInput) -> MemberSearchResult:
     narrowing = bool(input.email or input.role)
-    hits = await members.search_members(ctx.session, ctx.org_id, input.query or input.email, status=input.status,
+    hits = await member_search.search_members(ctx.session, ctx.org_id, input.query or input.email, status=input.status,
                                         limit=100 if narrowing else input.limit)
     if input.email:
         needle = input.email.strip().lower()
@@ -272,7 +282,7 @@ def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
 
 
 async def _member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
-    raw = await members.get_member_detail(ctx.session, ctx.org_id, member_id, now=ctx.now, tz=ctx.tz)
+    raw = await member_profile.get_member_detail(ctx.session, ctx.org_id, member_id, now=ctx.now, tz=ctx.tz)
     if raw is None:
         raise not_found("member", member_id)
     known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)}
@@ -428,7 +438,7 @@ async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
     if "member" in ranked:
         groups["member"] = [Hit(type="member", **_member_hit(ctx, h).model_dump(include={"id", "label", "sublabel",
                                                                                            "detail"}))
-                            for h in await members.member_hits(ctx.session, ctx.org_id, ranked["member"])]
+                            for h in await member_search.member_hits(ctx.session, ctx.org_id, ranked["member"])]
     return {"query": q, "total": sum(len(hits) for hits in groups.values()),
             "groups": {kind: [h.model_dump(mode="json", exclude_none=True) for h in hits]
                        for kind, hits in groups.items()}}

@@ -1,0 +1,117 @@
+"""The project's import graph, read from the source (every import, lazy and TYPE_CHECKING ones included):
+no module cycle in any package, and imports point down api -> pipeline -> agent -> tools -> rag -> gym -> core."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("core", "gym", "rag", "tools", "agent", "pipeline", "api")  # lowest first
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in LAYERS:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _owner(name: str, modules: dict[str, Path]) -> str | None:
+    """The project module an import name lands in (`gym.members.Member` -> `gym.members`)."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            for target in targets:
+                owner = _owner(target, modules)
+                if owner is not None and owner != name:
+                    graph[name].add(owner)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"gym.a": {"gym.b"}, "gym.b": {"gym.c"}, "gym.c": {"gym.a"}, "gym.d": {"gym.a"}}
+    assert cycles(graph) == [["gym.a", "gym.b", "gym.c"]]
+    assert cycles({"gym.a": {"gym.b"}, "gym.b": set()}) == []
+
+
+def test_no_import_cycle_in_any_package() -> None:
+    graph = import_graph()
+    assert "gym.members" in graph and graph["tools.runner"], "the walk must see the project's modules"
+    assert cycles(graph) == []
+
+
+def test_imports_point_down_the_layers() -> None:
+    rank = {layer: i for i, layer in enumerate(LAYERS)}
+    upward = sorted(f"{source} -> {target}" for source, targets in import_graph().items() for target in targets
+                    if rank[target.split(".")[0]] > rank[source.split(".")[0]])
+    assert upward == []
+
+
+def test_date_arithmetic_does_not_import_the_orm() -> None:
+    graph = import_graph()
+    assert graph["gym.periods"] <= {"gym.errors", "core.errors"}
+    source = (ROOT / "gym" / "periods.py").read_text()
+    assert "sqlalchemy" not in source
