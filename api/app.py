@@ -9,6 +9,7 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
 
 from agent.storage_snapshot import daily_snapshots
@@ -18,6 +19,7 @@ from api.controllers.system import DevJwksController, SystemController
 from api.errors import EXCEPTION_HANDLERS
 from api.guards import provide_access, provide_caller, provide_resources
 from api.middleware import trace_middleware
+from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
@@ -62,7 +64,10 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         },
         middleware=[trace_middleware],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema"),
+        openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema", components=Components(
+            security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer", bearer_format="JWT",
+                                                       description="A session JWT (Clerk; dev tokens in dev mode)")})),
+        request_class=JsonRequest,
         request_max_body_size=MAX_BODY_BYTES,
         debug=False,
     )

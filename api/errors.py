@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import structlog
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
@@ -12,7 +14,7 @@ from core.i18n import error_message, resolve_locale
 log = structlog.get_logger("api.errors")
 
 _HTTP_CODES = {400: "validation_failed", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-               401: "token_missing", 403: "member_forbidden", 429: "rate_limited"}
+               401: "token_missing", 403: "member_forbidden", 415: "unsupported_media_type", 429: "rate_limited"}
 
 
 def request_locale(request: Request) -> str:
@@ -20,17 +22,22 @@ def request_locale(request: Request) -> str:
 
 
 def trace_id_of(request: Request) -> str:
-    return str(request.scope.get("state", {}).get("trace_id", ""))
+    """The request's trace id; errors the router raises (404, 405) come before the trace middleware runs."""
+    state = request.scope.setdefault("state", {})
+    if not state.get("trace_id"):
+        state["trace_id"] = uuid.uuid4().hex
+    return str(state["trace_id"])
 
 
 def error_body(code: str, locale: str, trace_id: str, **params: object) -> dict:
     return {"code": code, "message": error_message(code, locale, **params), "traceId": trace_id}
 
 
-def error_response(request: Request, code: str, status: int, **params: object) -> Response:
+def error_response(request: Request, code: str, status: int, *, headers: dict[str, str] | None = None,
+                   **params: object) -> Response:
     trace_id = trace_id_of(request)
     return Response(error_body(code, request_locale(request), trace_id, **params), status_code=status,
-                    headers={"x-trace-id": trace_id})
+                    headers={**(headers or {}), "x-trace-id": trace_id})
 
 
 def handle_service_error(request: Request, exc: ServiceError) -> Response:
@@ -51,7 +58,7 @@ def handle_validation(request: Request, exc: ValidationException) -> Response:
 
 def handle_http(request: Request, exc: HTTPException) -> Response:
     code = _HTTP_CODES.get(exc.status_code, "internal" if exc.status_code >= 500 else "validation_failed")
-    return error_response(request, code, exc.status_code, detail=str(exc.detail))
+    return error_response(request, code, exc.status_code, headers=dict(exc.headers or {}), detail=str(exc.detail))
 
 
 def handle_unexpected(request: Request, exc: Exception) -> Response:

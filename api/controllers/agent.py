@@ -6,69 +6,35 @@ status (ownership, the turn lock, claims, body validation) happens before the st
 
 from __future__ import annotations
 
-import json
 import uuid
 from datetime import UTC, datetime
-from typing import Any
 
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 from litestar.response import Stream
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from agent.budget import usage_snapshot
 from agent.transcripts import conversation_detail, list_conversations
+from api.bodies import ConfirmBody, PickBody, SendBody
 from api.errors import request_locale, trace_id_of
 from api.guards import require_org_member, staff_only
 from api.resources import Resources
-from api.sse import sse_response
+from api.responses import (
+    BEARER,
+    ConversationDetail,
+    ConversationList,
+    UndoBody,
+    UsageBody,
+    error_responses,
+    shape,
+)
+from api.sse import sse_response, stream_response
 from core.errors import NotFound
 from core.tenancy import Caller, OrgAccess
 
-MAX_PAGE_CONTEXT_BYTES = 16_000
-
-
-class SendBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    message: str = Field(min_length=1, max_length=8000)
-    conversationId: uuid.UUID | None = None
-    pageContext: dict[str, Any] | None = None
-
-    @field_validator("message")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("message must not be blank")
-        return value
-
-    @field_validator("pageContext")
-    @classmethod
-    def _small(cls, value: dict | None) -> dict | None:
-        if value is not None and len(json.dumps(value, default=str)) > MAX_PAGE_CONTEXT_BYTES:
-            raise ValueError(f"pageContext must be under {MAX_PAGE_CONTEXT_BYTES} bytes")
-        return value
-
-
-class ConfirmBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    approved: StrictBool
-    input: dict[str, Any] | None = None
-
-    @field_validator("approved", mode="before")
-    @classmethod
-    def _real_bool(cls, value: Any) -> Any:
-        if not isinstance(value, bool):  # the framework may validate non-strictly; "yes" is not a decision
-            raise ValueError("approved must be true or false")
-        return value
-
-
-class PickBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    id: str = Field(min_length=1, max_length=200)
+READ_ERRORS = error_responses(400, 401, 404)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429)
 
 
 def _conversation_id(raw: str) -> uuid.UUID:
@@ -79,33 +45,36 @@ def _conversation_id(raw: str) -> uuid.UUID:
 
 
 def _tool_use_id(raw: str) -> str:
-    if not raw or len(raw) > 100:
+    if not raw or len(raw) > 100 or not raw.isprintable():  # a NUL or control character is never an id
         raise NotFound("tool_execution_not_found")
     return raw
 
 
 class AgentController(Controller):
     path = "/organizations/{org_id:str}/agent"
+    security = BEARER
 
-    @get("/usage", guards=[require_org_member])
-    async def usage(self, access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> dict:
+    @get("/usage", guards=[require_org_member], responses=READ_ERRORS)
+    async def usage(self, access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> UsageBody:
         async with resources.db.scope(org_id=access.org_id) as session:
-            return await usage_snapshot(session, access, datetime.now(UTC))
+            return shape(await usage_snapshot(session, access, datetime.now(UTC)), UsageBody)
 
-    @get("/conversations", guards=[require_org_member])
+    @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                            resources: NamedDependency[Resources]) -> dict:
+                            resources: NamedDependency[Resources]) -> ConversationList:
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            return await list_conversations(session, access.org_id, caller.user_id)
+            return shape(await list_conversations(session, access.org_id, caller.user_id), ConversationList)
 
-    @get("/conversations/{conversation_id:str}", guards=[require_org_member])
+    @get("/conversations/{conversation_id:str}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[str], caller: NamedDependency[Caller],
-                           access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> dict:
+                           access: NamedDependency[OrgAccess],
+                           resources: NamedDependency[Resources]) -> ConversationDetail:
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            return await conversation_detail(session, access.org_id, caller.user_id,
-                                             _conversation_id(conversation_id), resources.agent.registry)
+            return shape(await conversation_detail(session, access.org_id, caller.user_id,
+                                                   _conversation_id(conversation_id), resources.agent.registry),
+                         ConversationDetail)
 
-    @post("/messages", guards=[staff_only], status_code=200)
+    @post("/messages", guards=[staff_only], status_code=200, responses={**stream_response(), **STREAM_ERRORS})
     async def send(self, request: Request, data: JSONBody[SendBody], caller: NamedDependency[Caller],
                    access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> Stream:
         trace_id = trace_id_of(request)
@@ -114,7 +83,8 @@ class AgentController(Controller):
             conversation_id=data.conversationId, page_context=data.pageContext)
         return sse_response(turn.events(), trace_id)
 
-    @post("/conversations/{conversation_id:str}/confirm/{tool_use_id:str}", guards=[staff_only], status_code=200)
+    @post("/conversations/{conversation_id:str}/confirm/{tool_use_id:str}", guards=[staff_only], status_code=200,
+          responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def confirm(self, request: Request, conversation_id: FromPath[str], tool_use_id: FromPath[str], data: JSONBody[ConfirmBody],
                       caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                       resources: NamedDependency[Resources]) -> Stream:
@@ -125,7 +95,8 @@ class AgentController(Controller):
             approved=data.approved, edited_input=data.input)
         return sse_response(turn.events(), trace_id)
 
-    @post("/conversations/{conversation_id:str}/pick/{tool_use_id:str}", guards=[staff_only], status_code=200)
+    @post("/conversations/{conversation_id:str}/pick/{tool_use_id:str}", guards=[staff_only], status_code=200,
+          responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def pick(self, request: Request, conversation_id: FromPath[str], tool_use_id: FromPath[str], data: JSONBody[PickBody],
                    caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                    resources: NamedDependency[Resources]) -> Stream:
@@ -136,9 +107,10 @@ class AgentController(Controller):
             picked_id=data.id)
         return sse_response(turn.events(), trace_id)
 
-    @post("/conversations/{conversation_id:str}/undo/{tool_use_id:str}", guards=[staff_only], status_code=200)
+    @post("/conversations/{conversation_id:str}/undo/{tool_use_id:str}", guards=[staff_only], status_code=200,
+          responses=error_responses(400, 401, 403, 404, 409, 422))
     async def undo(self, request: Request, conversation_id: FromPath[str], tool_use_id: FromPath[str], caller: NamedDependency[Caller],
-                   access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> dict:
-        return await resources.agent.resumer.undo(
+                   access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> UndoBody:
+        return shape(await resources.agent.resumer.undo(
             access=access, caller=caller, locale=request_locale(request), trace_id=trace_id_of(request),
-            conversation_id=_conversation_id(conversation_id), tool_use_id=_tool_use_id(tool_use_id))
+            conversation_id=_conversation_id(conversation_id), tool_use_id=_tool_use_id(tool_use_id)), UndoBody)

@@ -7,21 +7,24 @@ from litestar.di import NamedDependency
 
 from api.guards import require_caller, require_org_member
 from api.resources import Resources
+from api.responses import BEARER, MeBody, OrgInfo, OrgMeBody, UserInfo, error_responses, shape
 from core.tenancy import Caller, OrgAccess, list_memberships
 
 
 class MeController(Controller):
-    @get("/me", guards=[require_caller])
-    async def me(self, caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> dict:
+    security = BEARER
+
+    @get("/me", guards=[require_caller], responses=error_responses(401))
+    async def me(self, caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> MeBody:
         async with resources.db.scope(user_id=caller.user_id) as session:
             memberships = await list_memberships(session, caller.user_id)
-        return {"id": str(caller.user_id), "email": caller.email, "name": caller.name, "memberships": memberships}
+        return shape({"id": str(caller.user_id), "email": caller.email, "name": caller.name,
+                      "memberships": memberships}, MeBody)
 
-    @get("/organizations/{org_id:str}/me", guards=[require_org_member])
-    async def org_me(self, caller: NamedDependency[Caller], access: NamedDependency[OrgAccess]) -> dict:
-        return {
-            "org": {"id": str(access.org_id), "name": access.org_name, "tier": access.tier,
-                    "timezone": access.timezone, "locale": access.locale},
-            "user": {"id": str(caller.user_id), "email": caller.email, "name": caller.name},
-            "role": access.role,
-        }
+    @get("/organizations/{org_id:str}/me", guards=[require_org_member], responses=error_responses(400, 401, 404))
+    async def org_me(self, caller: NamedDependency[Caller], access: NamedDependency[OrgAccess]) -> OrgMeBody:
+        return OrgMeBody(
+            org=OrgInfo(id=str(access.org_id), name=access.org_name, tier=access.tier, timezone=access.timezone,
+                         locale=access.locale),
+            user=UserInfo(id=str(caller.user_id), email=caller.email, name=caller.name),
+            role=access.role)

@@ -1,0 +1,157 @@
+"""Typed HTTP response bodies (camelCase on the wire) and the error statuses each operation documents.
+
+The services return plain camelCase dicts; `shape()` checks them against these structs, so `/schema`
+describes exactly what goes out and a drifting service fails loudly instead of silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
+from msgspec import UNSET, Struct, UnsetType
+
+T = TypeVar("T")
+
+
+class ErrorBody(Struct, rename="camel"):
+    """Every refusal: a stable code, a localized message and the request's trace id."""
+
+    code: str
+    message: str
+    trace_id: str
+
+
+class Membership(Struct, rename="camel"):
+    org_id: str
+    org_name: str
+    role: str
+
+
+class MeBody(Struct, rename="camel"):
+    id: str
+    email: str
+    name: str | None
+    memberships: list[Membership]
+
+
+class OrgInfo(Struct, rename="camel"):
+    id: str
+    name: str
+    tier: str
+    timezone: str
+    locale: str
+
+
+class UserInfo(Struct, rename="camel"):
+    id: str
+    email: str
+    name: str | None
+
+
+class OrgMeBody(Struct, rename="camel"):
+    org: OrgInfo
+    user: UserInfo
+    role: str
+
+
+class UsageBody(Struct, rename="camel"):
+    """Today's spend against the org's daily cap; capUsdMicros -1 means unmetered."""
+
+    tier: str
+    cap_usd_micros: int
+    spent_usd_micros: int
+    percent_used: float
+    resets_at: str
+
+
+class ConversationSummary(Struct, rename="camel"):
+    id: str
+    title: str | None
+    created_at: str
+    updated_at: str
+
+
+class ConversationList(Struct, rename="camel"):
+    items: list[ConversationSummary]
+
+
+class ToolCall(Struct, rename="camel", omit_defaults=True):
+    """A tool execution shown on its assistant message; pickers also carry their prompt and candidates."""
+
+    tool_use_id: str
+    router: str
+    action: str
+    status: str
+    input: dict[str, Any] | None
+    output: dict[str, Any] | None
+    error: dict[str, Any] | None
+    confirm: str | None
+    kind: str
+    duration_ms: int | None
+    undone: bool
+    inverse_available: bool
+    prompt: str | None | UnsetType = UNSET
+    candidates: list[dict[str, Any]] | UnsetType = UNSET
+
+
+class ConversationMessage(Struct, rename="camel", omit_defaults=True):
+    id: str
+    role: str
+    text: str
+    tool_calls: list[ToolCall]
+    created_at: str
+    stop_reason: str | None | UnsetType = UNSET  # absent on system notes
+
+
+class ConversationDetail(Struct, rename="camel"):
+    id: str
+    title: str | None
+    created_at: str
+    updated_at: str
+    messages: list[ConversationMessage]
+
+
+class InverseRun(Struct, rename="camel"):
+    router: str
+    action: str
+    output: dict[str, Any] | None
+
+
+class UndoBody(Struct, rename="camel"):
+    ok: bool
+    undone_tool_use_id: str
+    inverse: InverseRun
+
+
+class JwksBody(Struct):
+    keys: list[dict[str, Any]]
+
+
+def shape(value: Any, body_type: type[T]) -> T:
+    """A service's camelCase dict as its typed response body."""
+    return msgspec.convert(value, body_type)
+
+
+_STATUS_TEXT = {
+    400: "The request is not valid (validation_failed).",
+    401: "No valid session token (token_missing, token_invalid, token_expired).",
+    403: "Gym staff only (member_forbidden).",
+    404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found).",
+    409: "Conflicts with the current state (conversation_busy, tool_already_resolved, already_undone).",
+    413: "The body is over the size limit (payload_too_large).",
+    415: "The body is not JSON (unsupported_media_type).",
+    422: "Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input).",
+    429: "Too many turns, or the org's daily AI budget is spent (rate_limited, agent_budget_exceeded).",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """The shared error body documented under each status an operation can answer."""
+    return {status: ResponseSpec(data_container=ErrorBody, description=_STATUS_TEXT[status],
+                                 generate_examples=False) for status in statuses}
+
+
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+"""The security requirement of every authenticated operation (the scheme is declared in `api/app.py`)."""

@@ -1,0 +1,35 @@
+"""API-test fixtures: a clean fake model per test and an owner in a fresh org."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from tests.factories import TestOrg, TestUser
+
+
+@pytest.fixture
+def clean_model(fake_model):
+    fake_model.reset()
+    yield fake_model
+    fake_model.reset()
+
+
+@dataclass
+class Gym:
+    org: TestOrg
+    owner: TestUser
+
+    @property
+    def base(self) -> str:
+        return f"/organizations/{self.org.id}/agent"
+
+    def resume_url(self, kind: str, conversation_id: str, tool_use_id: str) -> str:
+        return f"{self.base}/conversations/{conversation_id}/{kind}/{tool_use_id}"
+
+
+@pytest.fixture
+async def gym(factory) -> Gym:
+    org = await factory.org(tier="pro")
+    return Gym(org, await factory.user(org, "owner", name="Maya Owner"))
