@@ -125,6 +125,14 @@ class UndoBody(Struct, rename="camel"):
     inverse: InverseRun
 
 
+class HealthBody(Struct):
+    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
+
+    status: str
+    postgres: str
+    redis: str
+
+
 class JwksBody(Struct):
     keys: list[dict[str, Any]]
 

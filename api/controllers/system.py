@@ -6,12 +6,15 @@ import asyncio
 
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 
 from api.resources import Resources
+from api.responses import HealthBody, JwksBody
 
 
 class SystemController(Controller):
-    @get("/health")
+    @get("/health", responses={200: ResponseSpec(HealthBody, description="Ready"),
+                               503: ResponseSpec(HealthBody, description="Postgres or Redis is down")})
     async def health(self, resources: NamedDependency[Resources]) -> Response:
         async def check(probe) -> str:
             try:
@@ -30,6 +33,6 @@ class DevJwksController(Controller):
     """Served only when AUTH_MODE=dev."""
 
     @get("/.well-known/jwks.json")
-    async def jwks(self, resources: NamedDependency[Resources]) -> dict:
+    async def jwks(self, resources: NamedDependency[Resources]) -> JwksBody:
         assert resources.dev_keys is not None
-        return resources.dev_keys.jwks()
+        return JwksBody(**resources.dev_keys.jwks())

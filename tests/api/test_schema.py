@@ -1,0 +1,111 @@
+"""/schema documents what the service answers: typed bodies, the shared error body, SSE frames, bearer auth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+PUBLIC = {"/health", "/health/live", "/.well-known/jwks.json"}
+SSE_TYPES = {"conversation_started", "text_delta", "tool_started", "tool_completed", "confirmation_pending",
+             "disambiguation_pending", "message_done", "done", "error"}
+
+
+@pytest.fixture
+async def schema(client) -> dict:
+    response = await client.get("/schema/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _operations(schema: dict):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method in {"get", "post", "put", "patch", "delete"}:
+                yield path, method, operation
+
+
+def _resolve(schema: dict, node: dict) -> dict:
+    ref = node.get("$ref")
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else node
+
+
+def _is_typed(schema: dict, node: dict) -> bool:
+    node = _resolve(schema, node)
+    if "oneOf" in node or "anyOf" in node:
+        return all(_is_typed(schema, n) for n in node.get("oneOf", node.get("anyOf")))
+    return bool(node.get("properties")) and node.get("type") == "object"
+
+
+def test_error_body_is_code_message_trace_id(schema) -> None:
+    body = schema["components"]["schemas"]["ErrorBody"]
+    assert set(body["required"]) == set(body["properties"]) == {"code", "message", "traceId"}
+
+
+def test_every_operation_documents_a_typed_success_body(schema) -> None:
+    for path, method, operation in _operations(schema):
+        success = [r for status, r in operation["responses"].items() if status.startswith("2")]
+        assert success, f"{method} {path}: no success response"
+        for response in success:
+            assert response.get("content"), f"{method} {path}: success has no body"
+            for media_type, content in response["content"].items():
+                assert _is_typed(schema, content["schema"]), f"{method} {path} {media_type}: untyped body"
+
+
+def test_every_documented_error_status_carries_the_shared_error_body(schema) -> None:
+    for path, method, operation in _operations(schema):
+        if path in PUBLIC:
+            continue
+        errors = {s: r for s, r in operation["responses"].items() if s.startswith("4")}
+        assert errors, f"{method} {path}: documents no error"
+        for status, response in errors.items():
+            assert response["content"] == {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}, \
+                f"{method} {path} {status}"
+
+
+def test_no_litestar_default_error_shape_is_documented(schema) -> None:
+    text = json.dumps(schema)
+    assert '"status_code"' not in text and "Validation Exception" not in text
+
+
+@pytest.mark.parametrize(("method", "path", "statuses"), [
+    ("get", "/me", {"401"}),
+    ("get", "/organizations/{org_id}/me", {"401", "404"}),
+    ("get", "/organizations/{org_id}/agent/usage", {"401", "404"}),
+    ("get", "/organizations/{org_id}/agent/conversations", {"401", "404"}),
+    ("get", "/organizations/{org_id}/agent/conversations/{conversation_id}", {"401", "404"}),
+    ("post", "/organizations/{org_id}/agent/messages", {"400", "401", "403", "404", "409", "413", "415", "429"}),
+    ("post", "/organizations/{org_id}/agent/conversations/{conversation_id}/confirm/{tool_use_id}",
+     {"400", "401", "403", "404", "409", "413", "415", "422"}),
+    ("post", "/organizations/{org_id}/agent/conversations/{conversation_id}/pick/{tool_use_id}",
+     {"400", "401", "403", "404", "409", "413", "415", "422"}),
+    ("post", "/organizations/{org_id}/agent/conversations/{conversation_id}/undo/{tool_use_id}",
+     {"401", "403", "404", "409", "422"}),
+])
+def test_error_statuses_are_documented_where_they_happen(schema, method, path, statuses) -> None:
+    documented = set(schema["paths"][path][method]["responses"])
+    assert statuses <= documented, statuses - documented
+
+
+def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> None:
+    streaming = [(p, m, o) for p, m, o in _operations(schema)
+                 if "text/event-stream" in (o["responses"].get("200", {}).get("content") or {})]
+    assert {p.rsplit("/", 2)[-2] if "{tool_use_id}" in p else p.rsplit("/", 1)[-1] for p, _, _ in streaming} \
+        == {"messages", "confirm", "pick"}
+    for path, method, operation in streaming:
+        content = operation["responses"]["200"]["content"]
+        assert list(content) == ["text/event-stream"], f"{method} {path}"
+        frames = [_resolve(schema, n) for n in content["text/event-stream"]["schema"]["oneOf"]]
+        assert {f["properties"]["type"]["const"] for f in frames} == SSE_TYPES
+        assert all("type" in f["required"] for f in frames)
+
+
+def test_bearer_scheme_guards_every_authenticated_operation(schema) -> None:
+    assert schema["components"]["securitySchemes"]["bearer"] == {
+        "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+        "description": schema["components"]["securitySchemes"]["bearer"].get("description")}
+    for path, method, operation in _operations(schema):
+        if path in PUBLIC:
+            assert not operation.get("security"), f"{method} {path}"
+        else:
+            assert operation.get("security") == [{"bearer": []}], f"{method} {path}"
