@@ -16,25 +16,36 @@ def catalog(locale: str) -> dict:
     return json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))
 
 
+def _quality(params: list[str]) -> float:
+    """The `q` of one accept-language entry (RFC 9110 §12.4.2): 1 when absent, 0 when malformed or out of range."""
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                weight = float(value.strip())
+            except ValueError:
+                return 0.0
+            return weight if 0.0 <= weight <= 1.0 else 0.0
+    return 1.0
+
+
 def resolve_locale(x_locale: str | None, accept_language: str | None) -> str:
-    """`x-locale` first, then the best supported `accept-language` entry, else en."""
+    """`x-locale` first, then the supported `accept-language` entry of highest q (q=0 means "not this one";
+    ties keep the header's order), else en."""
     if x_locale:
         tag = x_locale.strip().lower().split("-")[0]
         if tag in SUPPORTED_LOCALES:
             return tag
     if accept_language:
-        weighted: list[tuple[float, str]] = []
+        best: dict[str, float] = {}
         for part in accept_language.split(","):
-            lang, _, q = part.strip().partition(";q=")
-            try:
-                weight = float(q) if q else 1.0
-            except ValueError:
-                weight = 0.0
+            lang, *params = part.split(";")
             tag = lang.strip().lower().split("-")[0]
-            if tag in SUPPORTED_LOCALES:
-                weighted.append((weight, tag))
-        if weighted:
-            return max(weighted, key=lambda item: item[0])[1]
+            weight = _quality(params)
+            if tag in SUPPORTED_LOCALES and weight > 0.0:
+                best[tag] = max(weight, best.get(tag, 0.0))
+        if best:
+            return max(best, key=lambda tag: best[tag])  # dicts keep insertion order: the first of equals wins
     return DEFAULT_LOCALE
 
 
