@@ -92,7 +92,8 @@ def _serve(settings: Settings, host: str, port: int, banner: str | None = None) 
     app = create_app(settings)
     if banner:
         print(banner, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    # log_config=None: uvicorn's records go through our logging set-up (and its exception scrubbing)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, log_config=None)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -36,12 +36,15 @@ class Base(DeclarativeBase):
 
 
 def make_engine(url: str, *, role: str | None = None, pool_size: int = 10) -> AsyncEngine:
-    """An asyncpg engine; with `role`, every connection starts as that role (SET ROLE at login)."""
+    """An asyncpg engine; with `role`, every connection starts as that role (SET ROLE at login).
+
+    `hide_parameters`: statement parameters carry user text (messages, names, tool inputs); SQLAlchemy
+    would otherwise quote them in every error message, and error messages reach logs and telemetry."""
     connect_args: dict = {"server_settings": {"application_name": "spotter"}}
     if role:
         connect_args["server_settings"]["role"] = role
     return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False,
-                               connect_args=connect_args)
+                               hide_parameters=True, connect_args=connect_args)
 
 
 class Database:
