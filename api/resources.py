@@ -9,6 +9,7 @@ import redis.asyncio as aioredis
 from agent.service import AgentServices, build_agent
 from api.auth import DevKeys, JwtVerifier, build_verifier
 from core.database import Database
+from core.readiness import Readiness
 from core.settings import Settings
 
 
@@ -20,9 +21,11 @@ class Resources:
     verifier: JwtVerifier
     dev_keys: DevKeys | None
     agent: AgentServices
+    readiness: Readiness
 
     async def close(self) -> None:
         await self.agent.close()
+        await self.readiness.close()
         await self.redis.aclose()
         await self.db.dispose()
 
@@ -35,4 +38,5 @@ async def open_resources(settings: Settings) -> Resources:
     db = Database(settings.database_url)
     redis = aioredis.from_url(settings.redis_url, decode_responses=True)
     return Resources(settings=settings, db=db, redis=redis, verifier=verifier, dev_keys=dev_keys,
-                     agent=build_agent(settings, db, redis))
+                     agent=build_agent(settings, db, redis),
+                     readiness=Readiness(settings.database_url, settings.redis_url))

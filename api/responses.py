@@ -125,6 +125,12 @@ class UndoBody(Struct, rename="camel"):
     inverse: InverseRun
 
 
+class LiveBody(Struct):
+    """Liveness: always "ok" with 200 while the process serves; no I/O behind it."""
+
+    status: str
+
+
 class HealthBody(Struct):
     """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
 

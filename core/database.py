@@ -35,7 +35,8 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: DateTime(timezone=True)}  # every timestamp is timestamptz
 
 
-def make_engine(url: str, *, role: str | None = None, pool_size: int = 10) -> AsyncEngine:
+def make_engine(url: str, *, role: str | None = None, pool_size: int = 10,
+                max_overflow: int | None = None) -> AsyncEngine:
     """An asyncpg engine; with `role`, every connection starts as that role (SET ROLE at login).
 
     `hide_parameters`: statement parameters carry user text (messages, names, tool inputs); SQLAlchemy
@@ -43,7 +44,8 @@ def make_engine(url: str, *, role: str | None = None, pool_size: int = 10) -> As
     connect_args: dict = {"server_settings": {"application_name": "spotter"}}
     if role:
         connect_args["server_settings"]["role"] = role
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False,
+    return create_async_engine(url, pool_size=pool_size,
+                               max_overflow=pool_size if max_overflow is None else max_overflow, pool_pre_ping=False,
                                hide_parameters=True, connect_args=connect_args)
 
 
@@ -78,10 +80,6 @@ class Database:
         """One transaction as the schema owner (bypasses RLS): seeding and maintenance only."""
         async with AsyncSession(self.owner_engine, expire_on_commit=False) as session, session.begin():
             yield session
-
-    async def ping(self) -> bool:
-        async with self.app_engine.connect() as conn:
-            return (await conn.scalar(text("SELECT 1"))) == 1
 
     async def dispose(self) -> None:
         await self.app_engine.dispose()

@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 
 from api.resources import Resources
-from api.responses import HealthBody, JwksBody
+from api.responses import HealthBody, JwksBody, LiveBody
 
 
 class SystemController(Controller):
+    @get("/health/live", responses={200: ResponseSpec(LiveBody, description="The process answers")})
+    async def live(self) -> Response:
+        """Liveness: the process answers. No I/O, so load never makes it fail."""
+        return Response({"status": "ok"}, status_code=200)
+
     @get("/health", responses={200: ResponseSpec(HealthBody, description="Ready"),
                                503: ResponseSpec(HealthBody, description="Postgres or Redis is down")})
     async def health(self, resources: NamedDependency[Resources]) -> Response:
-        async def check(probe) -> str:
-            try:
-                await asyncio.wait_for(probe(), timeout=2.0)
-                return "up"
-            except Exception:
-                return "down"
-
-        postgres, redis = await asyncio.gather(check(resources.db.ping), check(resources.redis.ping))
-        ok = postgres == "up" and redis == "up"
-        return Response({"status": "ok" if ok else "degraded", "postgres": postgres, "redis": redis},
-                        status_code=200 if ok else 503)
+        """Readiness: Postgres and Redis, over the probe's own connections (never the request pools)."""
+        states = await resources.readiness.check()
+        ok = all(state == "up" for state in states.values())
+        return Response({"status": "ok" if ok else "degraded", **states}, status_code=200 if ok else 503)
 
 
 class DevJwksController(Controller):
