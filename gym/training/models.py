@@ -1,0 +1,158 @@
+"""Mapped tables of the training record (migration 0006_training_record); every row is org-scoped."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, func
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+
+class _Owned:
+    """Columns every training table has: id, org, member."""
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+
+
+class MemberProfile(_Owned, Base):
+    __tablename__ = "member_profiles"
+
+    height_cm: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    weight_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    sex: Mapped[str | None] = mapped_column(String(10))
+    experience: Mapped[str | None] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class MemberSettings(_Owned, Base):
+    __tablename__ = "member_settings"
+
+    weight_unit: Mapped[str] = mapped_column(String(3), default="kg")
+    distance_unit: Mapped[str] = mapped_column(String(2), default="km")
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class MemberLocation(_Owned, Base):
+    __tablename__ = "member_locations"
+
+    name: Mapped[str] = mapped_column(String(100))
+    equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    is_current: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class CategoryGoal(_Owned, Base):
+    __tablename__ = "category_goals"
+
+    name: Mapped[str] = mapped_column(String(100))
+    description: Mapped[str | None] = mapped_column(Text)
+    weight: Mapped[Decimal] = mapped_column(Numeric(6, 5))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class MuscleGoal(_Owned, Base):
+    __tablename__ = "muscle_goals"
+
+    muscle: Mapped[str] = mapped_column(String(20))
+    weight: Mapped[Decimal] = mapped_column(Numeric(6, 5))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class MemberPreference(_Owned, Base):
+    __tablename__ = "member_preferences"
+
+    type: Mapped[str] = mapped_column(String(20))
+    description: Mapped[str] = mapped_column(Text)
+    guidance: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime | None]
+    delete_after_use: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class WorkoutPlan(_Owned, Base):
+    __tablename__ = "workout_plans"
+
+    name: Mapped[str] = mapped_column(String(200))
+    goal_description: Mapped[str | None] = mapped_column(Text)
+    start_date: Mapped[date] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    workouts_per_week: Mapped[int | None] = mapped_column(Integer)
+    preferred_days: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    status: Mapped[str] = mapped_column(String(12), default="active")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class TrainerWorkout(_Owned, Base):
+    __tablename__ = "trainer_workouts"
+
+    session_id: Mapped[uuid.UUID | None]
+    workout_key: Mapped[str] = mapped_column(String(20))
+    title: Mapped[str | None] = mapped_column(String(200))
+    exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    completed: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    status: Mapped[str] = mapped_column(String(12), default="current")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+    completed_at: Mapped[datetime | None]
+
+
+class ExerciseLog(_Owned, Base):
+    __tablename__ = "exercise_logs"
+
+    name: Mapped[str] = mapped_column(String(120))
+    exercise_type: Mapped[str] = mapped_column(String(20))
+    sets: Mapped[int | None] = mapped_column(Integer)
+    reps: Mapped[int | None] = mapped_column(Integer)
+    load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    duration_min: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))
+    muscles: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    goals: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    notes: Mapped[str | None] = mapped_column(Text)
+    performed_at: Mapped[datetime]
+    workout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("trainer_workouts.id"))
+    exercise_key: Mapped[str | None] = mapped_column(String(20))
+    undone_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class ScheduledWorkout(_Owned, Base):
+    __tablename__ = "scheduled_workouts"
+
+    scheduled_at: Mapped[datetime]
+    workout_type: Mapped[str] = mapped_column(String(100))
+    duration_minutes: Mapped[int | None] = mapped_column(Integer)
+    notes: Mapped[str | None] = mapped_column(Text)
+    exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    status: Mapped[str] = mapped_column(String(12), default="scheduled")
+    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id"))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class MilestoneGoal(_Owned, Base):
+    __tablename__ = "milestone_goals"
+
+    name: Mapped[str] = mapped_column(String(200))
+    goal_type: Mapped[str] = mapped_column(String(10))
+    target_value: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    target_unit: Mapped[str | None] = mapped_column(String(50))
+    target_date: Mapped[date | None] = mapped_column(Date)
+    current_value: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    status: Mapped[str] = mapped_column(String(10), default="active")
+    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id"))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    achieved_at: Mapped[datetime | None]
