@@ -19,8 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from gym import workouts
 from gym.errors import GymError
 from gym.programs import get_program, member_exists, require_program
+from gym.repository import OrgRepository
 from gym.workouts import Workout
 
 SAMPLE_SIZE = 20
@@ -68,8 +70,7 @@ class CommentReadMarker(Base):
 # --- single assignments -------------------------------------------------------------------------------
 
 async def _live_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> Workout:
-    workout = await session.scalar(select(Workout).where(Workout.org_id == org_id, Workout.id == workout_id,
-                                                         Workout.deleted_at.is_(None)))
+    workout = await workouts.REPOSITORY.get(session, org_id, workout_id)
     if workout is None:
         raise GymError("workout_not_found", f"No workout with id {workout_id} in this gym.",
                        "Create the workout first, or search for it and use its id.")
@@ -107,30 +108,22 @@ async def assign_to_program(session: AsyncSession, org_id: uuid.UUID, *, workout
     return assignment
 
 
-async def get_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID) -> Assignment | None:
-    return await session.scalar(select(Assignment).where(Assignment.org_id == org_id, Assignment.id == assignment_id,
-                                                         Assignment.deleted_at.is_(None)))
-
-
 UPDATABLE = frozenset({"scheduled_on", "coach_user_id", "workout_id", "published"})
+REPOSITORY = OrgRepository(Assignment, "assignment", UPDATABLE)
+
+
+async def get_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID) -> Assignment | None:
+    return await REPOSITORY.get(session, org_id, assignment_id)
 
 
 async def update_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID,
                             patch: Mapping[str, Any]) -> Assignment | None:
     """Patch date, coach, workout or published flag; None when missing."""
-    unknown = set(patch) - UPDATABLE
-    if unknown:
-        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on an assignment.",
-                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}.")
-    assignment = await get_assignment(session, org_id, assignment_id)
-    if assignment is None:
-        return None
-    if patch.get("workout_id") is not None:
-        await _live_workout(session, org_id, patch["workout_id"])
-    for key, value in patch.items():
-        setattr(assignment, key, value)
-    await session.flush()
-    return assignment
+    async def rules(_: Assignment) -> None:
+        if patch.get("workout_id") is not None:
+            await _live_workout(session, org_id, patch["workout_id"])
+
+    return await REPOSITORY.patch(session, org_id, assignment_id, patch, before=rules)
 
 
 async def set_published(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID,
@@ -140,12 +133,7 @@ async def set_published(session: AsyncSession, org_id: uuid.UUID, assignment_id:
 
 async def soft_delete_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID,
                                  now: datetime) -> Assignment | None:
-    assignment = await get_assignment(session, org_id, assignment_id)
-    if assignment is None:
-        return None
-    assignment.deleted_at = now
-    await session.flush()
-    return assignment
+    return await REPOSITORY.soft_delete(session, org_id, assignment_id, now)
 
 
 # --- bulk ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from core.tenancy import User
 from gym.errors import GymError
 from gym.members import Member
 from gym.periods import Period, Tz, bucket_starts, day_range, zone
+from gym.repository import OrgRepository
 
 BOOKING_STATUSES: tuple[str, ...] = ("booked", "attended", "no_show", "cancelled")
 SAME_DAY_HINT = "A session must end after it starts on the same local day; check start and end."
@@ -161,9 +162,12 @@ async def list_sessions_for_date(session: AsyncSession, org_id: uuid.UUID, local
     return [_row(*r) for r in rows]
 
 
+SESSIONS = OrgRepository(ClassSession, "class session", SESSION_FIELDS, unknown_code="unknown_session_field",
+                         deleted=None)  # a session is cancelled, never deleted
+
+
 async def get_session(session: AsyncSession, org_id: uuid.UUID, class_session_id: uuid.UUID) -> ClassSession | None:
-    return await session.scalar(select(ClassSession).where(ClassSession.org_id == org_id,
-                                                           ClassSession.id == class_session_id))
+    return await SESSIONS.get(session, org_id, class_session_id)
 
 
 def _check_times(starts_at: datetime, ends_at: datetime, capacity: int) -> None:
@@ -201,26 +205,20 @@ async def create_session(session: AsyncSession, org_id: uuid.UUID, *, class_type
 async def update_session(session: AsyncSession, org_id: uuid.UUID, class_session_id: uuid.UUID, /,
                          **changes: Any) -> ClassSession | None:
     """Patch fields in SESSION_FIELDS; refuses an end before the start or capacity below current bookings."""
-    unknown = set(changes) - SESSION_FIELDS
-    if unknown:
-        raise GymError("unknown_session_field", f"cannot update {', '.join(sorted(unknown))}")
-    row = await get_session(session, org_id, class_session_id)
-    if row is None:
-        return None
-    if "class_type_id" in changes and await get_class_type(session, org_id, changes["class_type_id"]) is None:
-        raise GymError("class_type_not_found", "no such class type in this gym", status=404)
-    _check_times(changes.get("starts_at", row.starts_at), changes.get("ends_at", row.ends_at),
-                 changes.get("capacity", row.capacity))
-    if "capacity" in changes:
-        booked = await session.scalar(select(func.count()).where(
-            Booking.org_id == org_id, Booking.session_id == row.id, Booking.status.in_(FILLED)))
-        if changes["capacity"] < (booked or 0):
-            raise GymError("capacity_below_bookings", f"{booked} spots are already booked",
-                           "Capacity cannot go below the spots already booked; pick a larger number.", booked=booked)
-    for field, value in changes.items():
-        setattr(row, field, value)
-    await session.flush()
-    return row
+    async def rules(row: ClassSession) -> None:
+        if "class_type_id" in changes and await get_class_type(session, org_id, changes["class_type_id"]) is None:
+            raise GymError("class_type_not_found", "no such class type in this gym", status=404)
+        _check_times(changes.get("starts_at", row.starts_at), changes.get("ends_at", row.ends_at),
+                     changes.get("capacity", row.capacity))
+        if "capacity" in changes:
+            booked = await session.scalar(select(func.count()).where(
+                Booking.org_id == org_id, Booking.session_id == row.id, Booking.status.in_(FILLED)))
+            if changes["capacity"] < (booked or 0):
+                raise GymError("capacity_below_bookings", f"{booked} spots are already booked",
+                               "Capacity cannot go below the spots already booked; pick a larger number.",
+                               booked=booked)
+
+    return await SESSIONS.patch(session, org_id, class_session_id, changes, before=rules)
 
 
 async def set_published(session: AsyncSession, org_id: uuid.UUID, class_session_id: uuid.UUID,

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.errors import GymError
+from gym.repository import OrgRepository
 
 MEMBER_STATUSES: tuple[str, ...] = ("lead", "active", "frozen", "cancelled")
 EDITABLE_FIELDS = frozenset({"first_name", "last_name", "email", "phone", "status", "joined_at", "coach_user_id",
@@ -47,9 +48,13 @@ class Member(Base):
 def full_name_of(first_name: str, last_name: str) -> str:
     return " ".join(part for part in (first_name.strip(), last_name.strip()) if part)
 
+
+REPOSITORY = OrgRepository(Member, "member", EDITABLE_FIELDS, unknown_code="unknown_member_field")
+
+
 async def get_member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member | None:
-    return await session.scalar(select(Member).where(Member.org_id == org_id, Member.id == member_id,
-                                                     Member.deleted_at.is_(None)))
+    return await REPOSITORY.get(session, org_id, member_id)
+
 
 def _check_status(status: str) -> None:
     if status not in MEMBER_STATUSES:
@@ -89,30 +94,23 @@ async def create_member(session: AsyncSession, org_id: uuid.UUID, *, first_name:
 async def update_member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, /,
                         **changes: Any) -> Member | None:
     """Patch the given fields (see EDITABLE_FIELDS); keeps `full_name` in step with the name parts."""
-    unknown = set(changes) - EDITABLE_FIELDS
-    if unknown:
-        raise GymError("unknown_member_field", f"cannot update {', '.join(sorted(unknown))}")
-    member = await get_member(session, org_id, member_id)
-    if member is None:
-        return None
-    if "status" in changes:
-        _check_status(changes["status"])
-    if changes.get("email") and changes["email"] != member.email:
-        await _check_email_free(session, org_id, changes["email"], member.id)
-    if "first_name" in changes and not (changes["first_name"] or "").strip():
-        raise GymError("member_name_required", "a member needs a first name")
-    for field, value in changes.items():
-        setattr(member, field, value.strip() if field in ("first_name", "last_name") else value)
-    member.full_name = full_name_of(member.first_name, member.last_name)
-    await session.flush()
-    return member
+    for name in ("first_name", "last_name"):
+        if name in changes:
+            changes[name] = (changes[name] or "").strip()
+
+    async def rules(member: Member) -> None:
+        if "status" in changes:
+            _check_status(changes["status"])
+        if changes.get("email") and changes["email"] != member.email:
+            await _check_email_free(session, org_id, changes["email"], member.id)
+        if "first_name" in changes and not changes["first_name"]:
+            raise GymError("member_name_required", "a member needs a first name")
+        member.full_name = full_name_of(changes.get("first_name", member.first_name),
+                                        changes.get("last_name", member.last_name))
+
+    return await REPOSITORY.patch(session, org_id, member_id, changes, before=rules)
 
 
 async def soft_delete_member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
                              now: datetime) -> Member | None:
-    member = await get_member(session, org_id, member_id)
-    if member is None:
-        return None
-    member.deleted_at = now
-    await session.flush()
-    return member
+    return await REPOSITORY.soft_delete(session, org_id, member_id, now)

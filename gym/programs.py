@@ -14,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.errors import GymError
+from gym.repository import OrgRepository
 
 PROGRAM_KINDS = ("coaching", "class", "feed")
 ENROLLABLE_KINDS = ("coaching", "feed")
@@ -81,8 +82,7 @@ async def list_programs(session: AsyncSession, org_id: uuid.UUID, *, kind: str |
 
 
 async def get_program(session: AsyncSession, org_id: uuid.UUID, program_id: uuid.UUID) -> Program | None:
-    return await session.scalar(select(Program).where(Program.org_id == org_id, Program.id == program_id,
-                                                      Program.deleted_at.is_(None)))
+    return await REPOSITORY.get(session, org_id, program_id)
 
 
 async def search_programs(session: AsyncSession, org_id: uuid.UUID, query: str, limit: int = 10) -> list[Program]:
@@ -114,38 +114,26 @@ async def create_program(session: AsyncSession, org_id: uuid.UUID, *, name: str,
 
 
 UPDATABLE = frozenset({"name", "description", "active", "kind"})
+REPOSITORY = OrgRepository(Program, "program", UPDATABLE)
 
 
 async def update_program(session: AsyncSession, org_id: uuid.UUID, program_id: uuid.UUID,
                          patch: Mapping[str, Any]) -> Program | None:
     """Apply `patch` (name, description, active, kind); a class program cannot keep active enrollments."""
-    unknown = set(patch) - UPDATABLE
-    if unknown:
-        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on a program.",
-                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}.")
-    program = await get_program(session, org_id, program_id)
-    if program is None:
-        return None
-    if "kind" in patch and patch["kind"] != program.kind:
-        _check_kind(patch["kind"])
-        if patch["kind"] not in ENROLLABLE_KINDS and await _active_enrollments(session, org_id, program_id):
-            raise GymError("program_has_enrollments",
-                           "This program has enrolled members, so it cannot become a class program.",
-                           "End the enrollments first, or keep it a coaching/feed program.")
-    for field, value in patch.items():
-        setattr(program, field, value)
-    await session.flush()
-    return program
+    async def rules(program: Program) -> None:
+        if "kind" in patch and patch["kind"] != program.kind:
+            _check_kind(patch["kind"])
+            if patch["kind"] not in ENROLLABLE_KINDS and await _active_enrollments(session, org_id, program_id):
+                raise GymError("program_has_enrollments",
+                               "This program has enrolled members, so it cannot become a class program.",
+                               "End the enrollments first, or keep it a coaching/feed program.")
+
+    return await REPOSITORY.patch(session, org_id, program_id, patch, before=rules)
 
 
 async def soft_delete_program(session: AsyncSession, org_id: uuid.UUID, program_id: uuid.UUID,
                               now: datetime) -> Program | None:
-    program = await get_program(session, org_id, program_id)
-    if program is None:
-        return None
-    program.deleted_at = now
-    await session.flush()
-    return program
+    return await REPOSITORY.soft_delete(session, org_id, program_id, now)
 
 
 async def _active_enrollments(session: AsyncSession, org_id: uuid.UUID, program_id: uuid.UUID) -> int:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import ForeignKey, String, Text, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from gym.repository import OrgRepository
 
 
 class Task(Base):
@@ -39,9 +41,17 @@ async def list_tasks(session: AsyncSession, org_id: uuid.UUID, *, status: str | 
     return list((await session.scalars(query)).all())
 
 
+REPOSITORY = OrgRepository(Task, "task", frozenset({"title", "notes", "due_on", "priority", "status",
+                                                    "completed_at"}))
+
+
 async def get_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID) -> Task | None:
-    return await session.scalar(select(Task).where(Task.org_id == org_id, Task.id == task_id,
-                                                   Task.deleted_at.is_(None)))
+    return await REPOSITORY.get(session, org_id, task_id)
+
+
+async def update_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID,
+                      changes: dict[str, Any]) -> Task | None:
+    return await REPOSITORY.patch(session, org_id, task_id, changes)
 
 
 async def create_task(session: AsyncSession, org_id: uuid.UUID, *, title: str, created_by: uuid.UUID | None,
@@ -54,7 +64,5 @@ async def create_task(session: AsyncSession, org_id: uuid.UUID, *, title: str, c
     return task
 
 
-async def soft_delete_task(session: AsyncSession, task: Task, now: datetime) -> Task:
-    task.deleted_at = now
-    await session.flush()
-    return task
+async def soft_delete_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID, now: datetime) -> Task | None:
+    return await REPOSITORY.soft_delete(session, org_id, task_id, now)

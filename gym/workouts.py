@@ -22,6 +22,7 @@ from core.database import Base
 from gym.errors import GymError
 from gym.exercises import existing_exercise_ids, resolve_batch
 from gym.programs import require_program
+from gym.repository import OrgRepository
 
 PRESCRIPTION_KEYS = ("sets", "reps", "distance_m", "duration_s", "load_kg", "load_pct", "calories", "notes")
 MILE_M = 1609
@@ -205,9 +206,12 @@ async def create_workout(session: AsyncSession, org_id: uuid.UUID, *, title: str
     return detail
 
 
+UPDATABLE = frozenset({"title", "description", "scheduled_on", "program_id", "freeform_text"})
+REPOSITORY = OrgRepository(Workout, "workout", UPDATABLE, hint=" Use set_sections for the movements.")
+
+
 async def _live(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> Workout | None:
-    return await session.scalar(select(Workout).where(Workout.org_id == org_id, Workout.id == workout_id,
-                                                      Workout.deleted_at.is_(None)))
+    return await REPOSITORY.get(session, org_id, workout_id)
 
 
 async def get_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> WorkoutDetail | None:
@@ -227,25 +231,14 @@ async def get_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid
     return WorkoutDetail(workout, [SectionDetail(s, by_section[s.id]) for s in sections])
 
 
-UPDATABLE = frozenset({"title", "description", "scheduled_on", "program_id", "freeform_text"})
-
-
 async def update_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
                          patch: Mapping[str, Any]) -> Workout | None:
     """Patch title/description/scheduled_on/program_id/freeform_text; None when missing."""
-    unknown = set(patch) - UPDATABLE
-    if unknown:
-        raise GymError("invalid_field", f"Cannot change {', '.join(sorted(unknown))} on a workout.",
-                       f"Changeable fields: {', '.join(sorted(UPDATABLE))}; use set_sections for the movements.")
-    workout = await _live(session, org_id, workout_id)
-    if workout is None:
-        return None
-    if patch.get("program_id") is not None:
-        await require_program(session, org_id, patch["program_id"])
-    for key, value in patch.items():
-        setattr(workout, key, value)
-    await session.flush()
-    return workout
+    async def rules(workout: Workout) -> None:
+        if patch.get("program_id") is not None:
+            await require_program(session, org_id, patch["program_id"])
+
+    return await REPOSITORY.patch(session, org_id, workout_id, patch, before=rules)
 
 
 async def set_sections(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
@@ -273,12 +266,7 @@ async def set_sections(session: AsyncSession, org_id: uuid.UUID, workout_id: uui
 
 async def soft_delete_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
                               now: datetime) -> Workout | None:
-    workout = await _live(session, org_id, workout_id)
-    if workout is None:
-        return None
-    workout.deleted_at = now
-    await session.flush()
-    return workout
+    return await REPOSITORY.soft_delete(session, org_id, workout_id, now)
 
 
 async def list_workouts(session: AsyncSession, org_id: uuid.UUID, *, program_id: uuid.UUID | None = None,

@@ -15,6 +15,7 @@ from tools.registry import STAFF, Audit, Inverse, ToolRouter, by_id
 
 tasks = ToolRouter("tasks")
 Priority = Literal["low", "normal", "high"]
+NULLABLE = ("notes", "due_on")  # null clears these; a null title or priority is ignored
 
 
 class TaskOut(BaseModel):
@@ -73,8 +74,7 @@ class UpdateTaskInput(BaseModel):
     priority: Priority | None = None
 
 
-async def _task(ctx: ToolContext, task_id: uuid.UUID) -> service.Task:
-    task = await service.get_task(ctx.session, ctx.org_id, task_id)
+def _found(task: service.Task | None, task_id: uuid.UUID) -> service.Task:
     if task is None:
         raise not_found("task", task_id)
     return task
@@ -83,12 +83,10 @@ async def _task(ctx: ToolContext, task_id: uuid.UUID) -> service.Task:
 @tasks.agent_tool(action="update", summary="Change a task's title, notes, due date or priority.",
                   input=UpdateTaskInput, roles=STAFF, side_effects="write", audit=Audit("task", "task.update"))
 async def update_task(ctx: ToolContext, input: UpdateTaskInput) -> TaskOut:
-    task = await _task(ctx, input.id)
-    for field, column in (("title", "title"), ("notes", "notes"), ("dueOn", "due_on"), ("priority", "priority")):
-        if field in input.model_fields_set:
-            setattr(task, column, getattr(input, field))
-    await ctx.session.flush()
-    return _out(task)
+    changes = {column: getattr(input, field) for field, column in
+               (("title", "title"), ("notes", "notes"), ("dueOn", "due_on"), ("priority", "priority"))
+               if field in input.model_fields_set and (getattr(input, field) is not None or column in NULLABLE)}
+    return _out(_found(await service.update_task(ctx.session, ctx.org_id, input.id, changes), input.id))
 
 
 class TaskIdInput(BaseModel):
@@ -98,15 +96,12 @@ class TaskIdInput(BaseModel):
 @tasks.agent_tool(action="complete", summary="Mark a task done.", input=TaskIdInput, roles=STAFF,
                   side_effects="write", audit=Audit("task", "task.complete"))
 async def complete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
-    task = await _task(ctx, input.id)
-    task.status, task.completed_at = "done", ctx.now
-    await ctx.session.flush()
-    return _out(task)
+    task = await service.update_task(ctx.session, ctx.org_id, input.id, {"status": "done", "completed_at": ctx.now})
+    return _out(_found(task, input.id))
 
 
 @tasks.agent_tool(action="delete", summary="Delete a task (soft delete). Needs the user's confirmation.",
                   input=TaskIdInput, roles=STAFF, side_effects="write", confirm="destructive",
                   audit=Audit("task", "task.delete"))
 async def delete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
-    task = await service.soft_delete_task(ctx.session, await _task(ctx, input.id), ctx.now)
-    return _out(task)
+    return _out(_found(await service.soft_delete_task(ctx.session, ctx.org_id, input.id, ctx.now), input.id))
