@@ -11,15 +11,17 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from sqlalchemy import text
+from structlog.testing import capture_logs
 
 from agent import conversations
 from agent.compaction import Compactor, choose_cut
 from agent.conversations import Message
 from agent.costs import PriceBook
 from agent.model import AnthropicModel, usage_from_sdk
+from agent.observability import Observability
 from agent.titles import TitleGenerator, clean_title
 from api.app import create_app
-from tests.fakes.anthropic_server import ApiError, Reply, Text
+from tests.fakes.anthropic_server import ApiError, Held, Reply, Text
 from tests.servers import ThreadedServer
 from tests.sse import sse
 
@@ -237,32 +239,32 @@ async def summarizer_model(fake_model):
     await model.close()
 
 
-def _slow(seconds: float, reply: Reply):
-    def handler(body: dict) -> Reply:
-        time.sleep(seconds)  # the fake answers late; its server thread is the only thing that waits
-        return reply
-    return handler
-
-
-async def test_a_slow_summarizer_times_out_within_budget_and_changes_nothing(gym, fake_model, db,
-                                                                             summarizer_model) -> None:
+async def test_a_summarizer_slower_than_the_budget_is_abandoned_and_changes_nothing(gym, fake_model, db,
+                                                                                    summarizer_model) -> None:
+    """The summarizer holds its answer until after the compactor returned: compaction gave up (timeout), wrote
+    no note and billed nothing. Without the budget the compactor would wait for the held answer and store it."""
     conversation_id, _ = await seed(db, gym, [*chat_pairs(12)])
     async with db.scope(org_id=gym.org.id, user_id=gym.owner.id) as session:
         conversation = await conversations.get_owned(session, gym.org.id, uuid.UUID(conversation_id), gym.owner.id)
-    fake_model.respond_with(_slow(1.0, Reply(Text(SUMMARY))))
-    compactor = Compactor(db, summarizer_model, SUMMARIZER, budget_seconds=0.3)
+    held = Held(Reply(Text(SUMMARY)), limit=20)
+    fake_model.respond_with(held)
+    events: list[tuple[str, dict]] = []
+    compactor = Compactor(db, summarizer_model, SUMMARIZER, budget_seconds=1.0,
+                          observability=Observability([lambda name, fields: events.append((name, fields))]))
+    try:
+        await compactor(conversation)
+        assert fake_model.requests == []  # nothing answered while it compacted
+    finally:
+        held.release()
+        if held.arrived.is_set():  # the late answer is given (and recorded) before the next test
+            await asyncio.to_thread(fake_model.wait_for_requests, 1)
 
-    started = time.monotonic()
-    await compactor(conversation)
-    elapsed = time.monotonic() - started
-
-    assert elapsed < 0.9
-    assert len(fake_model.requests) <= 1
+    assert held.arrived.is_set()  # the summarizer was asked
+    assert [(name, fields["reason"]) for name, fields in events] == [("agent.compaction.failed", "timeout")]
     assert [r.role for r in await stored(db, conversation_id)].count("system_note") == 0
     async with db.owner() as session:
         spent = await session.scalar(text("SELECT count(*) FROM ai_usage_daily WHERE org_id = :o"), {"o": gym.org.id})
     assert spent == 0
-    await asyncio.sleep(0.8)  # let the fake finish the late answer before the next test
 
 
 async def test_a_second_compaction_folds_the_earlier_summary_in(gym, fake_model, db, summarizer_model) -> None:
@@ -312,7 +314,8 @@ async def _title(db, conversation_id: str) -> str | None:
         return await session.scalar(text("SELECT title FROM conversations WHERE id = :c"), {"c": conversation_id})
 
 
-async def _wait_for_title(db, conversation_id: str, provisional: str, seconds: float = 5.0) -> str | None:
+async def _wait_for_title(db, conversation_id: str, provisional: str, seconds: float = 30.0) -> str | None:
+    """The title once it is no longer `provisional` (the app writes it in the background after answering)."""
     deadline = time.monotonic() + seconds
     title = await _title(db, conversation_id)
     while title == provisional and time.monotonic() < deadline:
@@ -324,14 +327,19 @@ async def _wait_for_title(db, conversation_id: str, provisional: str, seconds: f
 async def test_first_turn_gets_a_generated_title_without_delaying_done(titled, gym, fake_model, db) -> None:
     message = "מה לוח הזמנים של שיעורי הבוקר השבוע?"
     fake_model.queue(Reply(Text("הנה הלוח.")))
-    fake_model.respond_with(_slow(1.0, Reply(Text("«לוח שיעורי בוקר»"))))  # slow, but within the 1.5 s budget
-    async with httpx.AsyncClient(base_url=titled.url, timeout=30) as client:
-        result = await sse(client, f"{gym.base}/messages", json_body={"message": message},
-                           headers=gym.owner.headers)
-    conversation_id = result.one("conversation_started")["conversationId"]
-    assert result.names[-1] == "done"
-    assert await _title(db, conversation_id) == message  # done came first: still the provisional title
+    held = Held(Reply(Text("«לוח שיעורי בוקר»")))  # the title is answered only after done was read
+    fake_model.respond_with(held)
+    try:
+        async with httpx.AsyncClient(base_url=titled.url, timeout=30) as client:
+            result = await sse(client, f"{gym.base}/messages", json_body={"message": message},
+                               headers=gym.owner.headers)
+        conversation_id = result.one("conversation_started")["conversationId"]
+        assert result.names[-1] == "done"
+        assert await _title(db, conversation_id) == message  # done came first: still the provisional title
+    finally:
+        held.release()
 
+    await asyncio.to_thread(fake_model.wait_for_requests, 2)
     assert await _wait_for_title(db, conversation_id, message) == "לוח שיעורי בוקר"
     title_call = fake_model.requests[-1].body
     assert title_call["model"] == SUMMARIZER and title_call["max_tokens"] == 30 and "tools" not in title_call
@@ -353,12 +361,21 @@ async def test_a_failed_or_slow_title_keeps_the_provisional_one(gym, fake_model,
     conversation_id, _ = await seed(db, gym, chat_pairs(1))
     async with db.scope(org_id=gym.org.id, user_id=gym.owner.id) as session:
         conversation = await conversations.get_owned(session, gym.org.id, uuid.UUID(conversation_id), gym.owner.id)
-    titles = TitleGenerator(db, summarizer_model, SUMMARIZER, budget_seconds=0.3)
+    titles = TitleGenerator(db, summarizer_model, SUMMARIZER, budget_seconds=1.0)
 
     fake_model.queue(ApiError(529))
-    assert await titles.generate(conversation) is None
-    fake_model.respond_with(_slow(0.8, Reply(Text("Too Late Title"))))
-    titles.schedule(conversation)
-    await titles.drain()
+    with capture_logs() as logs:
+        assert await titles.generate(conversation) is None
+        held = Held(Reply(Text("Too Late Title")), limit=20)  # answers only after the generator gave up
+        fake_model.respond_with(held)
+        try:
+            titles.schedule(conversation)
+            await titles.drain()
+        finally:
+            held.release()
+            if held.arrived.is_set():  # the late answer is given (and recorded) before the next test
+                await asyncio.to_thread(fake_model.wait_for_requests, 2)
+    assert held.arrived.is_set()
+    reasons = [e["reason"] for e in logs if e["event"] == "agent.title.failed"]
+    assert len(reasons) == 2 and reasons[0] != "timeout" and reasons[1] == "timeout"  # the 529, then the budget
     assert await _title(db, conversation_id) == "seeded"
-    await asyncio.sleep(0.6)  # let the fake finish the late answer before the next test

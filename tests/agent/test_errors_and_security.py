@@ -7,9 +7,9 @@ import httpx
 import pytest
 
 from api.app import create_app
-from tests.fakes.anthropic_server import ApiError, DropStream, Reply, Text, ToolUse
+from tests.fakes.anthropic_server import ApiError, DropStream, Held, Reply, Text, ToolUse
 from tests.servers import ThreadedServer
-from tests.sse import sse
+from tests.sse import open_sse, sse
 
 
 @pytest.mark.parametrize(("failure", "code"), [
@@ -78,17 +78,12 @@ async def test_client_disconnect_cancels_the_upstream_stream(client, gym, fake_m
 
     fake_model.chunk_delay = 0.15
     fake_model.queue(Reply(Text("a long answer " * 10, chunks=30)))
-    async with client.stream("POST", f"{gym.base}/messages", json={"message": "long one"},
-                             headers=gym.owner.headers) as response:
-        async for chunk in response.aiter_text():
-            if "text_delta" in chunk:
-                break
-    for _ in range(60):
-        if fake_model.disconnects:
-            break
-        await asyncio.sleep(0.1)
+    async with open_sse(client, f"{gym.base}/messages", json_body={"message": "long one"},
+                        headers=gym.owner.headers) as stream:
+        await stream.until("text_delta")  # then leave mid-answer
+    await asyncio.to_thread(fake_model.wait_for_disconnects, 1)
     assert fake_model.disconnects == 1
-    for _ in range(40):  # the lock is released and what streamed is kept
+    for _ in range(300):  # the lock is released and what streamed is kept
         async with db.owner() as session:
             kept = await session.scalar(text(
                 "SELECT content->0->>'text' FROM conversation_messages m JOIN conversations c ON c.id = "
@@ -103,13 +98,16 @@ async def test_concurrent_send_on_same_conversation_is_busy(client, gym, fake_mo
     fake_model.queue(Reply(Text("first")))
     first = await sse(client, f"{gym.base}/messages", json_body={"message": "one"}, headers=gym.owner.headers)
     conversation_id = first.one("conversation_started")["conversationId"]
-    fake_model.chunk_delay = 0.1
-    fake_model.respond_with(lambda body: Reply(Text("slow answer", chunks=10)))
+    held = Held(Reply(Text("slow answer", chunks=10)))  # turn two waits for the model until released
+    fake_model.respond_with(held)
     slow = asyncio.create_task(sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
                                    json_body={"message": "two", "conversationId": conversation_id}))
-    await asyncio.sleep(0.4)
-    busy = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
-                     json_body={"message": "three", "conversationId": conversation_id})
+    try:
+        assert await asyncio.to_thread(held.arrived.wait, 30)  # turn two is in flight, holding the conversation
+        busy = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                         json_body={"message": "three", "conversationId": conversation_id})
+    finally:
+        held.release()
     assert busy.status == 409 and busy.body["code"] == "conversation_busy"
     assert (await slow).text == "slow answer"
 

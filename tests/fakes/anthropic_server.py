@@ -114,6 +114,26 @@ class RecordedRequest:
 Turn = Reply | ApiError | DropStream
 
 
+class Held:
+    """A `respond_with` handler whose answer waits until the test calls `release()`: a model slower than any
+    budget, without a clock in the test. `arrived` is set when a request reaches it. It holds the fake's
+    server thread, so release it (then `wait_for_requests`) before the test ends; after `limit` seconds it
+    answers anyway, so a test that forgets fails instead of hanging."""
+
+    def __init__(self, turn: Turn, *, limit: float = 60.0) -> None:
+        self.turn, self.limit = turn, limit
+        self.arrived = threading.Event()
+        self._released = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Turn:
+        self.arrived.set()
+        self._released.wait(self.limit)
+        return self.turn
+
+    def release(self) -> None:
+        self._released.set()
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -325,6 +345,7 @@ class FakeAnthropic:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._recorded = threading.Condition(self._lock)
         self._server: ThreadedServer | None = None
         self._ids = itertools.count(1)
         self._cache = PromptCache()
@@ -392,6 +413,20 @@ class FakeAnthropic:
         with self._lock:
             return self._disconnects
 
+    def wait_for_requests(self, count: int, timeout: float = 30.0) -> list[RecordedRequest]:
+        """Block until `count` requests are recorded (a held answer has been given); raises on `timeout`.
+        It blocks its thread: from async code, `await asyncio.to_thread(fake.wait_for_requests, n)`."""
+        with self._recorded:
+            if not self._recorded.wait_for(lambda: len(self._requests) >= count, timeout):
+                raise TimeoutError(f"FakeAnthropic recorded {len(self._requests)} requests, not {count}")
+            return list(self._requests)
+
+    def wait_for_disconnects(self, count: int, timeout: float = 30.0) -> None:
+        """Block until `count` clients have left a stream early; raises on `timeout`."""
+        with self._recorded:
+            if not self._recorded.wait_for(lambda: self._disconnects >= count, timeout):
+                raise TimeoutError(f"FakeAnthropic saw {self._disconnects} disconnects, not {count}")
+
     # -- serving ---------------------------------------------------------------------------------
 
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
@@ -425,8 +460,9 @@ class FakeAnthropic:
             await self._send_json(send, 200, data, request_id, truncate=drop_after is not None)
 
     def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
+        with self._recorded:
             self._requests.append(request)
+            self._recorded.notify_all()
 
     def _take_turn(self, body: Any) -> tuple[Turn, str | None]:
         """The turn that answers `body`, and why it was refused if the fake refused it."""
@@ -513,8 +549,9 @@ class FakeAnthropic:
             limit = len(events) if drop_after is None else min(drop_after, len(events) - 1)
             for name, data in events[:limit]:
                 if gone.is_set():
-                    with self._lock:
+                    with self._recorded:
                         self._disconnects += 1
+                        self._recorded.notify_all()
                     return
                 await send({"type": "http.response.body", "body": _sse(name, data), "more_body": True})
                 if self.chunk_delay:
