@@ -61,10 +61,12 @@ async def test_user_sees_own_memberships_across_orgs_only(db, factory) -> None:
     org_a, org_b = await factory.org(), await factory.org()
     user = await factory.user(org_a, "coach")
     await factory.join(user, org_b, "admin")
-    stranger = await factory.user(org_a, "owner")
+    stranger = await factory.user(org_a, "owner")  # shares org_a: their membership row must stay hidden
     async with db.scope(user_id=user.id) as session:
-        mine = (await session.execute(text("SELECT org_id FROM memberships"))).scalars().all()
+        mine = (await session.execute(text("SELECT user_id, org_id FROM memberships"))).all()
         orgs = (await session.execute(text("SELECT id FROM organizations"))).scalars().all()
-    assert sorted(mine) == sorted([org_a.id, org_b.id])
+    assert sorted(mine) == sorted([(user.id, org_a.id), (user.id, org_b.id)])
     assert set(orgs) == {org_a.id, org_b.id}
-    assert stranger.id != user.id
+    async with db.scope(user_id=stranger.id) as session:
+        theirs = (await session.execute(text("SELECT user_id, org_id FROM memberships"))).all()
+    assert theirs == [(stranger.id, org_a.id)]

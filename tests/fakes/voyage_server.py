@@ -59,11 +59,13 @@ class FakeVoyage:
     """The fake: an ASGI app served by a ThreadedServer. Use as a context manager, or start()/stop().
 
     `url` is the base URL to hand the SDK (it appends `/embeddings`); `requests` lists what arrived;
-    `fail_next(429)` makes the next request(s) fail; `delay` (seconds) slows every answer.
+    `fail_next(429)` makes the next request(s) fail; `hold()` keeps every answer back until `release()`
+    (a provider slower than any timeout, with no clock in the test), and `answered` counts answers sent.
     """
 
-    def __init__(self, *, delay: float = 0.0) -> None:
-        self.delay = delay
+    def __init__(self) -> None:
+        self._held: threading.Event | None = None
+        self.answered = 0
         self._lock = threading.Lock()
         self._requests: list[VoyageRequest] = []
         self._failures: deque[int] = deque()
@@ -86,12 +88,21 @@ class FakeVoyage:
         with self._lock:
             self._failures.extend([status] * times)
 
+    def hold(self) -> None:
+        """Keep answers back until `release()` (at most a minute, so a forgotten hold cannot hang a run)."""
+        self._held = threading.Event()
+
+    def release(self) -> None:
+        if self._held is not None:
+            self._held.set()
+
     def start(self) -> FakeVoyage:
         self._server = ThreadedServer(self).start()
         return self
 
     def stop(self) -> None:
-        """Stop serving; an answer still sleeping in `delay` is waited for."""
+        """Stop serving; a held answer is released and waited for."""
+        self.release()
         if self._server is not None:
             self._server.stop()
 
@@ -121,10 +132,13 @@ class FakeVoyage:
         status, payload, request = self._answer(body, headers.get("authorization"))
         with self._lock:
             self._requests.append(request)
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        held = self._held
+        if held is not None:
+            await asyncio.to_thread(held.wait, 60)
         extra = [(b"retry-after", b"1")] if status == 429 else []
         await _send_json(send, status, payload, extra)
+        with self._lock:
+            self.answered += 1
 
     def _answer(self, body: bytes, authorization: str | None) -> tuple[int, dict[str, Any], VoyageRequest]:
         try:

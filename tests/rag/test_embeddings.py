@@ -9,10 +9,11 @@ import math
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
+import voyageai.error
 
 from core.settings import Settings
 from rag.embeddings import (
@@ -152,14 +153,16 @@ async def test_voyage_retries_rate_limit_when_given_attempts(fake_voyage):
 
 
 async def test_voyage_slow_server_times_out_as_embedder_error(fake_voyage):
-    fake_voyage.delay = 1.0
-    embedder = VoyageEmbedder("test-key", base_url=fake_voyage.url, timeout=0.2)
+    """The server holds its answer past the client timeout: a retryable timeout error, raised before any
+    answer came (without the timeout the call would wait for the held answer and succeed)."""
+    fake_voyage.hold()
+    embedder = VoyageEmbedder("test-key", base_url=fake_voyage.url, timeout=0.5)
 
-    started = time.monotonic()
     with pytest.raises(EmbedderError) as raised:
         await embedder.embed(["deadlift"], input_type="query")
 
-    assert time.monotonic() - started < 0.8
+    assert fake_voyage.answered == 0
+    assert isinstance(raised.value.__cause__, voyageai.error.Timeout), repr(raised.value.__cause__)
     assert raised.value.retryable
 
 
@@ -299,28 +302,33 @@ async def test_local_model_understands_hebrew():
     assert cosine(yoga_he, yoga_en) > cosine(yoga_he, invoice_he)
 
 
+class ThreadRecordingEmbedder(LocalEmbedder):
+    """The local model, noting which thread runs each inference."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: set[int] = set()
+
+    def _embed_sync(self, texts: list[str]) -> list[list[float]]:
+        self.threads.add(threading.get_ident())
+        return super()._embed_sync(texts)
+
+
 async def test_local_model_runs_off_the_event_loop():
-    """A ticker keeps ticking while 400 texts are embedded: inference is in a worker thread."""
-    embedder = LocalEmbedder()
+    """Every inference of a 400-text embed runs on a thread other than the loop's, and the loop keeps
+    running other coroutines until the embed is done."""
+    embedder = ThreadRecordingEmbedder()
     await embedder.warm()
-    ticks = 0
-    stop = asyncio.Event()
+    embedding = asyncio.create_task(embedder.embed(
+        [f"workout plan number {i} for the squat program" for i in range(400)], input_type="document"))
+    turns_while_embedding = 0
+    while not embedding.done():
+        await asyncio.sleep(0)
+        turns_while_embedding += 1
+    assert len(await embedding) == 400
 
-    async def ticker() -> None:
-        nonlocal ticks
-        while not stop.is_set():
-            await asyncio.sleep(0.005)
-            ticks += 1
-
-    task = asyncio.create_task(ticker())
-    await asyncio.sleep(0)
-    await embedder.embed(
-        [f"workout plan number {i} for the squat program" for i in range(400)], input_type="document"
-    )
-    stop.set()
-    await task
-
-    assert ticks >= 5
+    assert embedder.threads and threading.get_ident() not in embedder.threads
+    assert turns_while_embedding > 1
 
 
 async def test_local_model_batches_keep_order():
