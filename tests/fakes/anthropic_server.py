@@ -94,11 +94,14 @@ class ApiError:
 class DropStream:
     """Start a 200 answer, then drop the connection after `after_events` SSE events, before message_stop.
 
-    A non-streaming request gets half of its JSON body instead, then the same drop.
+    A non-streaming request gets half of its JSON body instead, then the same drop. With `clean` the
+    body ends properly (a well-formed HTTP response) instead: the stream just stops short of
+    message_stop, as a proxy that closes an idle upstream does.
     """
 
     after_events: int = 3
     blocks: tuple[Text | ToolUse, ...] = (Text("this reply is cut off before it ends", chunks=4),)
+    clean: bool = False
 
 
 @dataclass(frozen=True)
@@ -454,7 +457,8 @@ class FakeAnthropic:
         drop_after = turn.after_events if isinstance(turn, DropStream) else None
         if body.get("stream") is True:
             events = self._events(message, reply.blocks)
-            await self._send_stream(send, receive, events, request_id, drop_after)
+            clean = isinstance(turn, DropStream) and turn.clean
+            await self._send_stream(send, receive, events, request_id, drop_after, clean=clean)
         else:
             data = json.dumps(message).encode()
             await self._send_json(send, 200, data, request_id, truncate=drop_after is not None)
@@ -532,7 +536,7 @@ class FakeAnthropic:
         return events
 
     async def _send_stream(self, send: Callable, receive: Callable, events: list[tuple[str, dict]],
-                           request_id: str, drop_after: int | None) -> None:
+                           request_id: str, drop_after: int | None, *, clean: bool = False) -> None:
         """Write `events` as SSE; count a disconnect if the client leaves before message_stop."""
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
@@ -556,7 +560,7 @@ class FakeAnthropic:
                 await send({"type": "http.response.body", "body": _sse(name, data), "more_body": True})
                 if self.chunk_delay:
                     await asyncio.sleep(self.chunk_delay)
-            if drop_after is None:
+            if drop_after is None or clean:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             # Returning mid-body makes uvicorn close the connection: the abrupt drop DropStream asks for.
         finally:
