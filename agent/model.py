@@ -1,7 +1,9 @@
 """The model client: a small protocol the orchestrator depends on, and its Anthropic implementation.
 
-`stream(request)` yields `TextDelta`s as text arrives and finally one `ModelResponse` with the whole
-assistant content (Anthropic content blocks), the stop reason and the usage by billing bucket.
+`stream(request)` yields `TextDelta`s as text arrives, `Billed` whenever the provider reports what the
+call costs so far (the input is known from `message_start`), and finally one `ModelResponse` with the
+whole assistant content (Anthropic content blocks), the stop reason and the usage by billing bucket.
+A stream that ends without `message_stop` is not an answer: it raises `provider_unavailable`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class Billed:
+    """What the provider bills for the call so far; a call that never finishes still costs this."""
+
+    usage: Usage
+
+
+@dataclass(frozen=True)
 class ModelResponse:
     content: list[dict[str, Any]]
     stop_reason: str | None
@@ -42,7 +51,7 @@ class ModelResponse:
 class ModelClient(Protocol):
     name: str
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]: ...
+    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]: ...
 
     async def complete(self, request: ModelRequest) -> ModelResponse: ...
 
@@ -95,11 +104,20 @@ class AnthropicModel:
             kwargs["tools"] = request.tools
         return kwargs
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
+        started = stopped = False
         async with self.client.messages.stream(**self._kwargs(request)) as stream:
             async for event in stream:  # unknown event types pass through the SDK untouched
-                if getattr(event, "type", None) == "text":
+                kind = getattr(event, "type", None)
+                if kind == "text":
                     yield TextDelta(event.text)
+                elif kind in ("message_start", "message_delta"):
+                    started = True
+                    yield Billed(usage_from_sdk(stream.current_message_snapshot.usage))
+                elif kind == "message_stop":
+                    stopped = True
+            if not (started and stopped):  # the connection closed cleanly, but short of the end
+                raise AgentError("provider_unavailable", status=502, detail="model stream ended before message_stop")
             final = await stream.get_final_message()
         yield ModelResponse(content=blocks_from_sdk(final.content), stop_reason=final.stop_reason,
                             usage=usage_from_sdk(final.usage), model=final.model or request.model)
@@ -118,7 +136,7 @@ class DisabledModel:
 
     name = "disabled"
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         raise AgentError("agent_disabled", status=503)
         yield  # pragma: no cover  (makes this an async generator)
 

@@ -26,6 +26,7 @@ from agent.conversations import Conversation
 from agent.costs import PriceBook, Usage
 from agent.errors import AgentError, classify
 from agent.locks import TurnLock
+from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
 from agent.replay import guard, validate_replay
@@ -65,6 +66,7 @@ class Turn:
     history: list[dict[str, Any]] = field(default_factory=list)
     suspended: bool = False
     prompt_length: int = 0
+    open_call: OpenCall | None = None  # the model call in flight (agent.metering)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -90,6 +92,9 @@ class TurnStream:
                 obs.capture_exception(exc, trace_id=turn.trace_id, org_id=str(turn.access.org_id),
                                       endpoint=turn.endpoint, code=failed_code)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
+        except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
+            failed_code = "aborted"
+            raise
         finally:
             with anyio.CancelScope(shield=True):
                 await self.orchestrator.finalize(turn, failed_code)
@@ -114,6 +119,7 @@ class Orchestrator:
         self.observability = observability or Observability()
         self.ambient, self.compactor, self.titles = ambient, compactor, titles
         self._tools_by_role: dict[str, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
+        self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings)
 
     # ---- entry points -------------------------------------------------------------------------------
 
@@ -224,7 +230,7 @@ class Orchestrator:
             streamed: list[str] = []
             response: ModelResponse | None = None
             try:
-                async for item in self.model.stream(request):
+                async for item in self.meter.stream(turn, self.model, request):
                     if isinstance(item, TextDelta):
                         streamed.append(item.text)
                         yield events.text_delta(item.text)
@@ -237,7 +243,6 @@ class Orchestrator:
                                                       "interrupted", None)
                 raise
             assert response is not None
-            self._account(turn, response)
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
             # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
             # its execution row beside its write), pending rows, and the merged tool_result message.
@@ -272,11 +277,6 @@ class Orchestrator:
             rows = await executions.for_conversation(session, turn.conversation_id)
         mapping = {"superseded": "superseded", "expired": "expired", "rejected_by_user": "rejected_by_user"}
         return {row.tool_use_id: mapping[row.status] for row in rows if row.status in mapping}
-
-    def _account(self, turn: Turn, response: ModelResponse) -> None:
-        turn.model_calls += 1
-        turn.usage = turn.usage + response.usage
-        turn.cost_usd_micros += self.prices.cost_usd_micros(self.settings.agent_model, response.usage)
 
     async def _persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
                                  usage: Usage | None, session=None) -> uuid.UUID:
@@ -422,12 +422,12 @@ class Orchestrator:
     # ---- finalize -----------------------------------------------------------------------------------
 
     async def finalize(self, turn: Turn, failed_code: str | None) -> None:
+        await self.meter.settle(turn)  # a call abandoned mid-stream still costs what it was billed
         try:
-            if turn.model_calls:
+            if turn.model_calls:  # each call's usage is already booked; this counts the turn
                 async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
                     await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
-                                      day=datetime.now(UTC).date(), usage=turn.usage,
-                                      cost_usd_micros=turn.cost_usd_micros)
+                                      day=datetime.now(UTC).date(), usage=Usage(), cost_usd_micros=0)
         except Exception:
             log.exception("agent.usage.record_failed")
         fields = {"trace_id": turn.trace_id, "org_id": str(turn.access.org_id), "endpoint": turn.endpoint,

@@ -1,0 +1,104 @@
+"""One model call, metered: reserve its cost against the daily cap, stream it, book what the provider billed.
+
+The call in flight lives on the turn (`turn.open_call`) so that whoever ends the turn can settle it: the
+stream itself when it finishes or fails, or the turn's finalizer when the client left mid-stream and the
+stream was abandoned. A call that never finished still costs what `message_start` and the last
+`message_delta` reported, and each settled call is written to `ai_usage_daily` at once, so the next
+call's budget check (in this turn or a concurrent one) sees it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import anyio
+import structlog
+
+from agent.budget import Reservation, Reservations, estimate_call_micros
+from agent.costs import PriceBook, Usage
+from agent.model import Billed, ModelClient, ModelRequest, ModelResponse, TextDelta
+from agent.usage import record_turn
+from core.database import Database
+from core.settings import Settings
+from core.tenancy import Caller, OrgAccess
+
+log = structlog.get_logger("agent.metering")
+
+
+@dataclass
+class OpenCall:
+    """A started model call: its reservation and what it has been billed so far."""
+
+    reservation: Reservation | None
+    model: str
+    usage: Usage
+
+
+class Metered(Protocol):
+    """What a turn carries for metering (agent.orchestrator.Turn)."""
+
+    access: OrgAccess
+    caller: Caller
+    usage: Usage
+    cost_usd_micros: int
+    model_calls: int
+    open_call: OpenCall | None
+
+
+class Meter:
+    def __init__(self, *, db: Database, redis: Any, prices: PriceBook, settings: Settings) -> None:
+        self.db, self.prices = db, prices
+        # a reservation outlives the longest call (every retry timing out), then lapses if its process died
+        hold = settings.anthropic_timeout * (settings.anthropic_max_retries + 1) + 60
+        self.reservations = Reservations(redis, hold_seconds=hold)
+
+    async def stream(self, turn: Metered, model: ModelClient,
+                     request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        """The model's stream with `Billed` consumed here; raises agent_budget_exceeded before a call the
+        budget cannot take."""
+        await self.open(turn, request)
+        try:
+            async for item in model.stream(request):
+                if isinstance(item, Billed | ModelResponse) and turn.open_call is not None:
+                    turn.open_call.usage = item.usage
+                if not isinstance(item, Billed):
+                    yield item
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self.settle(turn)
+
+    async def open(self, turn: Metered, request: ModelRequest) -> None:
+        await self.settle(turn)  # never two calls of one turn in flight
+        estimate = estimate_call_micros(self.prices, request.model, request)
+        async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+            reservation = await self.reservations.reserve(session, turn.access, estimate, datetime.now(UTC))
+        turn.open_call = OpenCall(reservation, request.model, Usage())
+        turn.model_calls += 1
+
+    async def settle(self, turn: Metered) -> None:
+        """Book the call in flight on the turn and in `ai_usage_daily`, then drop its reservation. Idempotent."""
+        call, turn.open_call = turn.open_call, None
+        if call is None:
+            return
+        cost = self.prices.cost_usd_micros(call.model, call.usage)
+        turn.usage = turn.usage + call.usage
+        turn.cost_usd_micros += cost
+        try:
+            if call.usage != Usage():
+                await self._record(turn.access.org_id, turn.caller.user_id, call.usage, cost)
+        except Exception:
+            log.exception("agent.usage.record_failed")
+        finally:
+            try:
+                await self.reservations.release(call.reservation)
+            except Exception:  # it lapses on its own after hold_seconds
+                log.warning("agent.budget.release_failed")
+
+    async def _record(self, org_id: uuid.UUID, user_id: uuid.UUID, usage: Usage, cost: int) -> None:
+        async with self.db.scope(org_id=org_id, user_id=user_id) as session:
+            await record_turn(session, org_id=org_id, user_id=user_id, day=datetime.now(UTC).date(), usage=usage,
+                              cost_usd_micros=cost, turns=0)
