@@ -1,37 +1,75 @@
-"""The per-conversation turn lock in Redis: one turn (send, confirm or pick) at a time."""
+"""The per-conversation turn lock in Redis: one turn (send, confirm or pick) at a time.
+
+The lock is a short lease that its holder renews while the turn runs (every third of the lease), so a
+turn of any length keeps it and a holder that dies (kill -9) frees the conversation within one lease.
+Renewal stops after `max_hold_seconds` in any case, so a stream that is never consumed (and so never
+releases) cannot hold a conversation forever.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 
 import redis.asyncio as aioredis
+import structlog
+
+log = structlog.get_logger("agent.locks")
 
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end
 """
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end
+"""
+DEFAULT_LEASE_SECONDS = 15.0
+MAX_HOLD_SECONDS = 3600.0  # far beyond the longest turn: 6 round trips x 120 s x 3 attempts is 36 min
 
 
 class TurnLock:
-    def __init__(self, redis: aioredis.Redis, conversation_id: object, *, ttl_ms: int = 600_000) -> None:
+    def __init__(self, redis: aioredis.Redis, conversation_id: object, *,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS, max_hold_seconds: float = MAX_HOLD_SECONDS) -> None:
         self.redis = redis
         self.key = f"spotter:turn:{conversation_id}"
         self.token = uuid.uuid4().hex
-        self.ttl_ms = ttl_ms
+        self.lease_ms = max(1, int(lease_seconds * 1000))
+        self.max_hold_seconds = max_hold_seconds
         self.held = False
+        self._renewal: asyncio.Task[None] | None = None
 
     async def acquire(self, wait_seconds: float = 0.0) -> bool:
         deadline = time.monotonic() + wait_seconds
         while True:
-            if await self.redis.set(self.key, self.token, nx=True, px=self.ttl_ms):
+            if await self.redis.set(self.key, self.token, nx=True, px=self.lease_ms):
                 self.held = True
+                self._renewal = asyncio.create_task(self._renew())
                 return True
             if time.monotonic() >= deadline:
                 return False
             await asyncio.sleep(0.05)
 
+    async def _renew(self) -> None:
+        """Push the lease forward every third of it until released; stop if someone else holds the key."""
+        give_up = time.monotonic() + self.max_hold_seconds
+        while time.monotonic() < give_up:
+            await asyncio.sleep(self.lease_ms / 3000)
+            try:
+                renewed = await self.redis.eval(_RENEW, 1, self.key, self.token, self.lease_ms)
+            except Exception:  # Redis away for a moment: try again next period, the lease has slack
+                log.warning("agent.lock.renew_failed")
+                continue
+            if not renewed:
+                log.warning("agent.lock.lost")
+                return
+
     async def release(self) -> None:
+        if self._renewal is not None:
+            self._renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewal
+            self._renewal = None
         if self.held:
             self.held = False
             await self.redis.eval(_RELEASE, 1, self.key, self.token)

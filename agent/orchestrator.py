@@ -157,7 +157,7 @@ class Orchestrator:
             raise AgentError("rate_limited", status=429)
 
     async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
-        lock = TurnLock(self.redis, conversation_id)
+        lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds)
         if not await lock.acquire(wait_seconds):
             raise Conflict("conversation_busy")
         return lock

@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     posthog_host: str = "https://us.i.posthog.com"
 
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
+    # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
+    agent_turn_lock_lease_seconds: float = Field(default=15.0, gt=0, le=300)
     storage_snapshot_schedule: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 

@@ -1,0 +1,137 @@
+"""The turn lock is a lease: a killed holder frees the conversation within one lease, a long turn keeps it."""
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from api.app import create_app
+from tests.fakes.anthropic_server import Reply, Text
+from tests.servers import ThreadedServer, free_port
+from tests.sse import sse
+
+LEASE = 0.6  # seconds; production uses AGENT_TURN_LOCK_LEASE_SECONDS (15 s by default)
+ROOT = Path(__file__).resolve().parents[2]
+_SERVE = ("import sys, uvicorn\nfrom api.app import create_app\nfrom core.settings import load_settings\n"
+          "uvicorn.run(create_app(load_settings()), host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')\n")
+
+
+@pytest.fixture(scope="module")
+def leased(app_settings) -> Iterator[ThreadedServer]:
+    server = ThreadedServer(create_app(app_settings.model_copy(
+        update={"agent_turn_lock_lease_seconds": LEASE}))).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def redis(app_settings) -> Iterator[aioredis.Redis]:
+    client = aioredis.from_url(app_settings.redis_url)
+    yield client
+    await client.aclose()
+
+
+def _lock_key(conversation_id: str) -> str:
+    return f"spotter:turn:{conversation_id}"
+
+
+async def _until(predicate, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not await predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_turn_longer_than_several_leases_keeps_the_lock(leased, gym, fake_model, redis) -> None:
+    async with httpx.AsyncClient(base_url=leased.url, timeout=30) as client:
+        fake_model.queue(Reply(Text("first")))
+        first = await sse(client, f"{gym.base}/messages", json_body={"message": "one"}, headers=gym.owner.headers)
+        conversation_id = first.one("conversation_started")["conversationId"]
+        fake_model.chunk_delay = 0.1
+        fake_model.queue(Reply(Text("a slow answer in forty pieces", chunks=29)))  # ~3 s, five leases
+        slow = asyncio.create_task(sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                                       json_body={"message": "two", "conversationId": conversation_id}))
+
+        async def streaming() -> bool:
+            return len(fake_model.requests) == 2
+
+        await _until(streaming, "the slow turn to reach the model")
+        await asyncio.sleep(3 * LEASE)  # the time under test: three leases into the turn
+        busy = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                         json_body={"message": "three", "conversationId": conversation_id})
+        assert not slow.done()
+        assert busy.status == 409 and busy.body["code"] == "conversation_busy"
+        assert 0 < await redis.pttl(_lock_key(conversation_id)) <= LEASE * 1000
+        assert (await slow).text == "a slow answer in forty pieces"
+        assert await redis.exists(_lock_key(conversation_id)) == 0  # released at the end
+        fake_model.chunk_delay = 0.0
+        fake_model.queue(Reply(Text("free again")))
+        after = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                          json_body={"message": "four", "conversationId": conversation_id})
+        assert after.text == "free again"
+
+
+async def test_a_killed_process_frees_its_conversation_within_one_lease(leased, gym, fake_model, redis,
+                                                                        app_settings) -> None:
+    """kill -9 a second server process in the middle of a turn; this one can use the conversation a lease later."""
+    async with httpx.AsyncClient(base_url=leased.url, timeout=30) as client:
+        fake_model.queue(Reply(Text("first")))
+        first = await sse(client, f"{gym.base}/messages", json_body={"message": "one"}, headers=gym.owner.headers)
+    conversation_id = first.one("conversation_started")["conversationId"]
+
+    port = free_port()
+    env = {**os.environ, "APP_ENV": "test", "DATABASE_URL": app_settings.database_url,
+           "REDIS_URL": app_settings.redis_url, "AUTH_MODE": "dev", "DATA_DIR": str(app_settings.data_dir),
+           "AGENT_MODEL_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "sk-test-fake",
+           "ANTHROPIC_BASE_URL": fake_model.url, "ANTHROPIC_MAX_RETRIES": "0",
+           "AGENT_TURN_LOCK_LEASE_SECONDS": str(LEASE)}
+    other = await asyncio.create_subprocess_exec(sys.executable, "-c", _SERVE, str(port), cwd=ROOT, env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            async def up() -> bool:
+                try:
+                    return (await client.get("/health")).status_code < 500
+                except httpx.TransportError:
+                    return False
+
+            await _until(up, "the second process to serve", seconds=60)
+            fake_model.chunk_delay = 0.2
+            fake_model.queue(Reply(Text("this turn dies with its process", chunks=30)))
+            turn = asyncio.create_task(sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                                           json_body={"message": "two", "conversationId": conversation_id}))
+
+            async def streaming() -> bool:
+                return len(fake_model.requests) == 2
+
+            await _until(streaming, "the doomed turn to reach the model")
+            other.send_signal(signal.SIGKILL)
+            await other.wait()
+            with pytest.raises(httpx.HTTPError):
+                await turn
+        left = await redis.pttl(_lock_key(conversation_id))
+        assert 0 < left <= LEASE * 1000  # before leases this was the fixed 600 s TTL
+        fake_model.chunk_delay = 0.0
+        async with httpx.AsyncClient(base_url=leased.url, timeout=30) as client:
+            busy = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                             json_body={"message": "three", "conversationId": conversation_id})
+            assert busy.status == 409
+
+            async def freed() -> bool:
+                return await redis.exists(_lock_key(conversation_id)) == 0
+
+            await _until(freed, "the dead holder's lease to lapse", seconds=5 * LEASE)
+            fake_model.queue(Reply(Text("free again")))
+            after = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                              json_body={"message": "four", "conversationId": conversation_id})
+            assert after.text == "free again"
+    finally:
+        if other.returncode is None:
+            other.kill()
+            await other.wait()
