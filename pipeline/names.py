@@ -1,0 +1,41 @@
+"""Canonical field names of 004 §3: a payload using a name they replace is rejected naming the right one.
+
+The check walks the whole payload (nested objects and lists), because the spec rejects deviations
+wherever they appear, and it runs before the schema so the error says `use target_intake_kcal`
+instead of a bare "extra field not permitted".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CANONICAL: dict[str, tuple[str, ...]] = {
+    "target_intake_kcal": ("daily_calories", "total_calories", "calorie_target"),
+    "protein_g": ("daily_protein_g", "protein_target"),
+    "fat_g": ("daily_fat_g", "fat_target"),
+    "carbs_g": ("daily_carbs_g", "carb_target"),
+    "fiber_g_min": ("fiber_minimum", "min_fiber"),
+    "fiber_target_g": ("fiber_goal", "daily_fiber"),
+    "current_weight_kg": ("weight", "body_weight"),
+    "target_weight_kg": ("goal_weight",),
+    "protein_g_per_kg": ("protein_ratio",),
+    "hydration_L": ("water_target", "daily_water"),
+    "weekly_weight_target_kg": ("gain_rate",),
+}
+REPLACED: dict[str, str] = {old: canonical for canonical, olds in CANONICAL.items() for old in olds}
+
+
+def non_canonical_errors(payload: Any, loc: tuple[str | int, ...] = ()) -> list[dict[str, Any]]:
+    """One error per non-canonical key anywhere in `payload`, in pydantic's error shape."""
+    errors: list[dict[str, Any]] = []
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            where = (*loc, key)
+            if isinstance(key, str) and key in REPLACED:
+                errors.append({"loc": where, "type": "non_canonical_name", "canonical": REPLACED[key],
+                               "msg": f"'{key}' is not a canonical name; use '{REPLACED[key]}'"})
+            errors.extend(non_canonical_errors(value, where))
+    elif isinstance(payload, list):
+        for index, item in enumerate(payload):
+            errors.extend(non_canonical_errors(item, (*loc, index)))
+    return errors
