@@ -1,0 +1,109 @@
+"""Mapped tables of migration 0007: runs, their envelopes and events, check-ins, adjustments, clearances."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Date, ForeignKey, Integer, String, Text, func
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from core.database import Base
+
+
+class NutritionRun(Base):
+    __tablename__ = "nutrition_runs"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    state: Mapped[str] = mapped_column(String(32), default="intake_pending")
+    previous_state: Mapped[str | None] = mapped_column(String(32))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    terminated_medical: Mapped[bool] = mapped_column(default=False)
+    intake: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    last_completed_agent: Mapped[str | None] = mapped_column(String(16))
+    plan: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    job_id: Mapped[str | None] = mapped_column(String(64))
+    started_on: Mapped[date] = mapped_column(Date, server_default=func.current_date())
+    superseded_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
+
+
+class NutritionMessage(Base):
+    """A stored envelope (004 §2); `id` is its `message_id`."""
+
+    __tablename__ = "nutrition_messages"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    run_version: Mapped[int] = mapped_column(Integer)
+    from_agent: Mapped[str] = mapped_column(String(16))
+    to_agent: Mapped[str] = mapped_column(String(16))
+    data_type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    schema_version: Mapped[str] = mapped_column(String(8), default="1.0")
+    attempt: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime]
+
+
+class NutritionEvent(Base):
+    """One SSE frame of a run, numbered per run (`seq` is the frame's id for Last-Event-ID)."""
+
+    __tablename__ = "nutrition_events"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class NutritionCheckin(Base):
+    __tablename__ = "nutrition_checkins"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    checkin_date: Mapped[date] = mapped_column(Date)
+    weeks_on_program: Mapped[int] = mapped_column(Integer)
+    run_version: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class NutritionAdjustment(Base):
+    __tablename__ = "nutrition_adjustments"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    checkin_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_checkins.id"))
+    from_version: Mapped[int] = mapped_column(Integer)
+    to_version: Mapped[int] = mapped_column(Integer)
+    triggers: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class MedicalClearance(Base):
+    __tablename__ = "nutrition_medical_clearances"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("nutrition_runs.id"))
+    recorded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    note: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
