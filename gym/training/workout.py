@@ -41,7 +41,7 @@ class Group(_Strict):
     rest_between_rounds_sec: int | None = Field(None, ge=0, description="Rest after each round (first member only).")
 
 
-def _shares_sum_to_one(shares: list, what: str) -> list:
+def shares_sum_to_one(shares: list, what: str) -> list:
     if shares and abs(sum(s.share for s in shares) - 1.0) > SHARE_TOLERANCE:
         raise ValueError(f"{what} shares must sum to 1.0 (got {sum(s.share for s in shares):.3f})")
     return shares
@@ -64,12 +64,12 @@ class _Base(_Strict):
         names = [m.name for m in value]
         if len(set(names)) != len(names):
             raise ValueError("each muscle may appear once")
-        return _shares_sum_to_one(value, "muscle")
+        return shares_sum_to_one(value, "muscle")
 
     @field_validator("goals")
     @classmethod
     def _goals_sum(cls, value: list[GoalShare]) -> list[GoalShare]:
-        return _shares_sum_to_one(value, "goal")
+        return shares_sum_to_one(value, "goal")
 
 
 def _per_set(values: list[int], sets: int, field: str) -> None:

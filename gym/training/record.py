@@ -1,0 +1,87 @@
+"""Read views over one member's training record: distribution, recovery, progression, history, and the
+whole record as staff see it (read__member_training). Every number comes from the pure rules."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gym.training.distribution import WINDOW_DAYS, distribution
+from gym.training.goals import category_weights, list_milestones, milestone_dict, muscle_weights
+from gym.training.logs import MAX_HISTORY_DAYS, as_entry, log_dict, logs_since
+from gym.training.preference_rules import injuries
+from gym.training.preferences import active_preferences, pref_dict
+from gym.training.profiles import (
+    current_location,
+    get_profile,
+    get_units,
+    location_dict,
+    profile_dict,
+    require_member,
+)
+from gym.training.progression import suggest
+from gym.training.recovery import LARGE_HOURS, recovery_status
+from gym.training.schedule import upcoming
+
+STAFF_LOG_DAYS = 14
+STAFF_AHEAD_DAYS = 14
+PROGRESSION_DAYS = 42
+
+
+async def distribution_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> dict:
+    """Category and muscle goals with target, actual and debt over the last 28 days."""
+    entries = [as_entry(r) for r in await logs_since(session, org_id, member_id, now - timedelta(days=WINDOW_DAYS),
+                                                     until=now)]
+    categories = distribution(await category_weights(session, org_id, member_id), entries, "goals", now).as_dict()
+    muscles = distribution(await muscle_weights(session, org_id, member_id), entries, "muscles", now).as_dict()
+    return {"windowDays": WINDOW_DAYS, "exercisesCounted": categories["exercisesCounted"],
+            "categories": categories["goals"], "muscles": muscles["goals"],
+            "untrackedCategories": categories["untracked"], "untrackedMuscles": muscles["untracked"]}
+
+
+async def recovery_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> list[dict]:
+    rows = await logs_since(session, org_id, member_id, now - timedelta(hours=LARGE_HOURS), until=now)
+    return [r.as_dict() for r in recovery_status([as_entry(r) for r in rows], now)]
+
+
+async def progression_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> list[dict]:
+    """Per recently logged loaded exercise: last load and reps, and the suggested next load, in the member's unit."""
+    units = await get_units(session, org_id, member_id)
+    entries = [as_entry(r) for r in await logs_since(session, org_id, member_id,
+                                                     now - timedelta(days=PROGRESSION_DAYS), until=now)]
+    names = list(dict.fromkeys(e.name for e in entries if e.load_kg))
+    return [suggest(name, entries, units.weight_unit).as_dict() for name in names]
+
+
+async def history_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
+                       days: int) -> dict:
+    days = max(1, min(days, MAX_HISTORY_DAYS))
+    units = await get_units(session, org_id, member_id)
+    rows = await logs_since(session, org_id, member_id, now - timedelta(days=days), until=now)
+    return {"days": days, "units": units.as_dict(), "count": len(rows), "items": [log_dict(r, units) for r in rows]}
+
+
+async def member_training(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
+                          today: date | None = None) -> dict:
+    """Everything a coach needs about one member's training, in the member's units."""
+    member = await require_member(session, org_id, member_id)
+    units = await get_units(session, org_id, member_id)
+    prefs = await active_preferences(session, org_id, member_id, now)
+    logs = await logs_since(session, org_id, member_id, now - timedelta(days=STAFF_LOG_DAYS), until=now)
+    location = await current_location(session, org_id, member_id)
+    recovering = [r for r in await recovery_view(session, org_id, member_id, now) if r["recovering"]]
+    return {
+        "member": {"id": str(member.id), "name": member.full_name},
+        "units": units.as_dict(),
+        "profile": profile_dict(await get_profile(session, org_id, member_id)),
+        "goals": await distribution_view(session, org_id, member_id, now),
+        "injuries": [pref_dict(p) for p in injuries(prefs, now)],
+        "preferences": [pref_dict(p) for p in prefs if p.type != "injury"],
+        "recentLogs": {"days": STAFF_LOG_DAYS, "count": len(logs), "items": [log_dict(r, units) for r in logs]},
+        "recovering": recovering,
+        "currentLocation": location_dict(location) if location else None,
+        "upcoming": await upcoming(session, org_id, member_id, now=now, days_ahead=STAFF_AHEAD_DAYS, today=today),
+        "milestones": [milestone_dict(m) for m in await list_milestones(session, org_id, member_id)],
+    }
