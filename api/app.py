@@ -16,6 +16,7 @@ from agent.storage_snapshot import daily_snapshots
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.system import DevJwksController, SystemController
+from api.controllers.trainer import TrainerController
 from api.errors import EXCEPTION_HANDLERS
 from api.guards import provide_access, provide_caller, provide_resources
 from api.middleware import trace_middleware
@@ -48,7 +49,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
                 await app.state.resources.close()
 
     handlers: list = [
-        SystemController, MeController, AgentController,
+        SystemController, MeController, AgentController, TrainerController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
     ]

@@ -1,0 +1,89 @@
+"""The member's trainer endpoints that need no model: unit settings, logged history, goal distribution.
+
+Every route needs an active membership whose user is linked to a member of the org; anyone else gets
+403 `member_profile_required`. The member is always the caller's own: no route takes a member id.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from litestar import Controller, get, put
+from litestar.connection import ASGIConnection
+from litestar.di import NamedDependency, Provide
+from litestar.handlers import BaseRouteHandler
+from litestar.params import JSONBody, QueryParameter
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from api.guards import require_org_member, resources_of
+from api.resources import Resources
+from core.errors import Forbidden
+from core.tenancy import Caller, OrgAccess
+from gym.training.logs import MAX_HISTORY_DAYS
+from gym.training.profiles import get_units, member_for_user, set_units
+from gym.training.record import distribution_view, history_view
+
+
+async def member_profile_required(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    """The caller's own member record in the path's org, or 403 member_profile_required."""
+    if "access" not in connection.state:
+        await require_org_member(connection, handler)
+    access: OrgAccess = connection.state.access
+    caller: Caller = connection.state.caller
+    async with resources_of(connection).db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+        member = await member_for_user(session, access.org_id, caller.user_id)
+    if member is None:
+        raise Forbidden("member_profile_required")
+    connection.state.member_id = member.id
+
+
+async def provide_member_id(request: ASGIConnection) -> uuid.UUID:
+    return request.state.member_id
+
+
+class SettingsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    weightUnit: Literal["kg", "lbs"] | None = None
+    distanceUnit: Literal["km", "mi"] | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> SettingsBody:
+        if self.weightUnit is None and self.distanceUnit is None:
+            raise ValueError("give weightUnit and/or distanceUnit")
+        return self
+
+
+class TrainerController(Controller):
+    path = "/organizations/{org_id:str}/trainer"
+    guards = [member_profile_required]
+    dependencies = {"member_id": Provide(provide_member_id)}
+
+    @get("/settings")
+    async def settings(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
+                       resources: NamedDependency[Resources]) -> dict:
+        async with resources.db.scope(org_id=access.org_id) as session:
+            return (await get_units(session, access.org_id, member_id)).as_dict()
+
+    @put("/settings")
+    async def update_settings(self, data: JSONBody[SettingsBody], access: NamedDependency[OrgAccess],
+                              member_id: NamedDependency[uuid.UUID], resources: NamedDependency[Resources]) -> dict:
+        async with resources.db.scope(org_id=access.org_id) as session:
+            units = await set_units(session, access.org_id, member_id, weight_unit=data.weightUnit,
+                                    distance_unit=data.distanceUnit)
+        return units.as_dict()
+
+    @get("/history")
+    async def history(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
+                      resources: NamedDependency[Resources],
+                      days: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_DAYS)] = 30) -> dict:
+        async with resources.db.scope(org_id=access.org_id) as session:
+            return await history_view(session, access.org_id, member_id, datetime.now(UTC), days)
+
+    @get("/distribution")
+    async def distribution(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
+                           resources: NamedDependency[Resources]) -> dict:
+        async with resources.db.scope(org_id=access.org_id) as session:
+            return await distribution_view(session, access.org_id, member_id, datetime.now(UTC))
