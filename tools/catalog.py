@@ -8,6 +8,7 @@ from tools.leaves.bookings import bookings
 from tools.leaves.class_sessions import class_sessions
 from tools.leaves.class_types import class_types
 from tools.leaves.forms import forms
+from tools.leaves.member_training import member_training
 from tools.leaves.program_templates import program_templates
 from tools.leaves.programs import programs
 from tools.leaves.read import read
@@ -16,7 +17,7 @@ from tools.leaves.workouts import workouts
 from tools.registry import ToolRegistry, ToolRouter
 
 ROUTERS: tuple[ToolRouter, ...] = (read, workouts, programs, assignments, bookings, class_sessions, class_types,
-                                   analytics, tasks, program_templates, forms)
+                                   analytics, tasks, program_templates, forms, member_training)
 
 
 def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:

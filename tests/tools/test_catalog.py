@@ -38,11 +38,14 @@ EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
                           "apply": (OAC, "always", None), "from_history": (OAC, "always", None)},
     "forms": {a: (OACF, "never", None) for a in ("list_pending_for_org", "compliance_status_for_member")},
 }
+# TRAINER.md "Staff side" (listed in TOOLS.md's read table): the member's training record, O A C.
+EXPECTED["read"]["member_training"] = (OAC, "never", None)
 
 
-def test_sixty_three_actions_in_eleven_routers() -> None:
+def test_sixty_four_actions_in_eleven_routers() -> None:
+    """TOOLS.md's 63 actions plus read.member_training from TRAINER.md."""
     assert len(EXPECTED) == 11
-    assert sum(len(actions) for actions in EXPECTED.values()) == 63
+    assert sum(len(actions) for actions in EXPECTED.values()) == 64
 
 
 def test_registry_matches_tools_md_exactly() -> None:
