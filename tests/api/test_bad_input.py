@@ -129,3 +129,20 @@ async def test_unknown_route_carries_a_trace_id(client) -> None:
     response = await client.get("/nope")
     assert response.status_code == 404
     assert len(response.json()["traceId"]) == 32
+
+
+@pytest.mark.parametrize("tool_use_id", ["%ff", "%c0%af", "%ed%a0%80", "a%0Ab", "%7F"])
+async def test_undecodable_or_control_tool_use_id_is_a_404(client, gym, clean_model, tool_use_id) -> None:
+    clean_model.queue(Reply(Text("Hi there.")))
+    started = await sse(client, f"{gym.base}/messages", json_body={"message": "hi"}, headers=gym.owner.headers)
+    conversation_id = started.one("conversation_started")["conversationId"]
+    response = await client.post(gym.resume_url("undo", conversation_id, tool_use_id), headers=gym.owner.headers)
+    assert response.status_code == 404
+    assert response.json()["code"] == "tool_execution_not_found"
+
+
+@pytest.mark.parametrize("org", ["%ff", "%00", "%ed%a0%80"])
+async def test_undecodable_org_id_is_org_not_found(client, gym, org) -> None:
+    response = await client.get(f"/organizations/{org}/agent/usage", headers=gym.owner.headers)
+    assert response.status_code == 404
+    assert response.json()["code"] == "org_not_found"
