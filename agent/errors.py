@@ -10,6 +10,11 @@ import httpx
 from core.errors import ServiceError
 
 _TRANSPORT_MODULES = frozenset({"httpx", "httpx2", "httpcore", "httpcore2", "h11"})
+# The error envelope's type decides where it has one: an `error` event inside a 200 stream has no status to go by.
+_BY_TYPE = {"rate_limit_error": "provider_rate_limited", "authentication_error": "provider_unauthorized",
+            "permission_error": "provider_unauthorized", "api_error": "provider_unavailable",
+            "invalid_request_error": "provider_invalid_request", "not_found_error": "provider_invalid_request",
+            "request_too_large": "provider_invalid_request"}
 
 
 class AgentError(ServiceError):
@@ -32,11 +37,13 @@ def classify(exc: BaseException) -> str:
             error_type = str((body.get("error") or {}).get("type") or "")
         if status == 529 or error_type == "overloaded_error":
             return "provider_overloaded"
+        if error_type in _BY_TYPE:
+            return _BY_TYPE[error_type]
         if status == 429:
             return "provider_rate_limited"
         if status in (401, 403):
             return "provider_unauthorized"
-        if status >= 500:
+        if status >= 500 or status < 400:  # < 400: an `error` event inside a 200 stream, of no known type
             return "provider_unavailable"
         return "provider_invalid_request"
     if isinstance(exc, anthropic.APIConnectionError | httpx.TransportError):

@@ -84,9 +84,12 @@ class ApiError:
     status: int
     message: str | None = None
     retry_after: float | None = None
+    error_type: str | None = None  # the envelope's error.type; by default the one the status implies
 
     @property
     def type(self) -> str:
+        if self.error_type is not None:
+            return self.error_type
         return _ERROR_TYPES.get(self.status, "api_error" if self.status >= 500 else "invalid_request_error")
 
 
@@ -96,12 +99,15 @@ class DropStream:
 
     A non-streaming request gets half of its JSON body instead, then the same drop. With `clean` the
     body ends properly (a well-formed HTTP response) instead: the stream just stops short of
-    message_stop, as a proxy that closes an idle upstream does.
+    message_stop, as a proxy that closes an idle upstream does. With `error` (an error type such as
+    "overloaded_error") the stream ends with an SSE `error` event of that type instead, as the real API
+    reports failures that happen after the 200.
     """
 
     after_events: int = 3
     blocks: tuple[Text | ToolUse, ...] = (Text("this reply is cut off before it ends", chunks=4),)
     clean: bool = False
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -458,6 +464,9 @@ class FakeAnthropic:
         if body.get("stream") is True:
             events = self._events(message, reply.blocks)
             clean = isinstance(turn, DropStream) and turn.clean
+            if isinstance(turn, DropStream) and turn.error is not None:
+                failure = {"type": "error", "error": {"type": turn.error, "message": f"fake {turn.error}"}}
+                events, drop_after, clean = [*events[:turn.after_events], ("error", failure)], None, True
             await self._send_stream(send, receive, events, request_id, drop_after, clean=clean)
         else:
             data = json.dumps(message).encode()
