@@ -1,6 +1,6 @@
 """Analytics that no single domain service owns: the org dashboard, coach overview, workouts summary.
 
-Revenue, attendance and member numbers come from gym.billing, gym.classes and gym.members; this module
+Revenue, attendance and member numbers come from gym.billing, gym.attendance and gym.member_analytics; this module
 adds the cross-entity queries and the period arithmetic (previous period, to-date comparison, bucket
 size). Every number is counted in SQL; Python only arranges the results.
 """
@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym import billing, classes, member_analytics
+from gym import attendance, billing, member_analytics
 from gym.periods import Period, Tz, day_range, local_today
 
 # --- periods ----------------------------------------------------------------------------------------------
@@ -262,13 +262,13 @@ async def org_insights(session: AsyncSession, org_id: uuid.UUID, period: Period,
     `include_money`, paid revenue against the previous period (to date while the period runs) and failed
     payments."""
     people = await member_analytics.members_summary(session, org_id, period, now, at_risk_days=at_risk_days)
-    attendance = await classes.attendance_summary(session, org_id, period.start, period.end)
+    visits = await attendance.attendance_summary(session, org_id, period.start, period.end)
     out: dict[str, Any] = {
         "period": period.as_dict(),
         "members": {"active": people["by_status"]["active"], "frozen": people["by_status"]["frozen"],
                     "joined": people["joined"], "churned": people["cancelled"], "at_risk": people["at_risk"],
                     "at_risk_days": at_risk_days},
-        "attendance": {key: attendance[key] for key in ("visits", "unique_members", "sessions", "no_shows",
+        "attendance": {key: visits[key] for key in ("visits", "unique_members", "sessions", "no_shows",
                                                           "avg_visits_per_session", "no_show_rate")},
     }
     if include_money:

@@ -7,7 +7,6 @@ previewed one, so a confirmed bulk action touches exactly what the user saw.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from core.database import Base
 from gym import workouts
 from gym.errors import GymError
+from gym.fingerprint import fingerprint
 from gym.programs import get_program, member_exists, require_program
 from gym.repository import OrgRepository
 from gym.workouts import Workout
@@ -194,12 +194,6 @@ class BulkPreview:
 class BulkResult:
     count: int
     ids: list[uuid.UUID]
-
-
-def fingerprint(ids: Collection[uuid.UUID]) -> str:
-    """A short stable digest of an id set (order-free), carried from preview to confirmation."""
-    digest = hashlib.sha256("\n".join(sorted(str(i) for i in ids)).encode())
-    return digest.hexdigest()[:16]
 
 
 async def _matching_ids(session: AsyncSession, org_id: uuid.UUID, flt: AssignmentFilter, *,

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from gym import classes, members
+from gym import attendance, classes, members
 from gym.classes import SessionFilter
 from gym.errors import GymError
 from gym.periods import local_instant, parse_local_time_range, resolve_period
@@ -184,7 +184,7 @@ async def test_attendance_summary_equals_hand_counts(db, factory) -> None:
     org, _, _ = await _attendance_fixture(db, factory)
     week = resolve_period(None, date(2026, 11, 1), date(2026, 11, 7), TZ, NOW)
     async with db.scope(org_id=org.id) as session:
-        summary = await classes.attendance_summary(session, org.id, week.start, week.end)
+        summary = await attendance.attendance_summary(session, org.id, week.start, week.end)
     assert summary == {"visits": 5, "no_shows": 1, "cancellations": 2, "bookings": 8, "unique_members": 4,
                        "sessions": 2, "avg_visits_per_session": 2.5, "no_show_rate": 0.167}
 
@@ -193,10 +193,10 @@ async def test_attendance_trend_utilization_and_popular_classes(db, factory) -> 
     org, crossfit, open_gym = await _attendance_fixture(db, factory)
     week = resolve_period(None, date(2026, 11, 1), date(2026, 11, 7), TZ, NOW)
     async with db.scope(org_id=org.id) as session:
-        trend = await classes.attendance_trend(session, org.id, week, TZ, bucket="day")
-        usage = await classes.class_utilization(session, org.id, week.start, week.end)
-        popular = await classes.popular_classes(session, org.id, week.start, week.end, tz=TZ)
-        slots = await classes.popular_classes(session, org.id, week.start, week.end, tz=TZ, by="slot", limit=1)
+        trend = await attendance.attendance_trend(session, org.id, week, TZ, bucket="day")
+        usage = await attendance.class_utilization(session, org.id, week.start, week.end)
+        popular = await attendance.popular_classes(session, org.id, week.start, week.end, tz=TZ)
+        slots = await attendance.popular_classes(session, org.id, week.start, week.end, tz=TZ, by="slot", limit=1)
     assert len(trend) == 7
     assert {p["period_start"]: (p["visits"], p["no_shows"], p["unique_members"]) for p in trend if p["visits"]} == {
         date(2026, 11, 2): (2, 1, 2), date(2026, 11, 3): (3, 0, 3)}
@@ -205,3 +205,32 @@ async def test_attendance_trend_utilization_and_popular_classes(db, factory) -> 
         crossfit: (2, 0.125), open_gym: (3, 0.12)}
     assert [(p["name"], p["sessions"], p["visits"]) for p in popular] == [("Open Gym", 1, 3), ("CrossFit", 1, 2)]
     assert (slots[0]["weekday"], slots[0]["time"]) == ("tuesday", "10:00")
+
+
+async def test_confirmed_bulk_ids_are_locked_while_compared_with_the_preview(db, factory) -> None:
+    """A concurrent writer cannot change a previewed session between the fingerprint check and the update."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from gym.fingerprint import fingerprint
+
+    org, crossfit, _ = await _gym(db, factory)
+    days = [date(2026, 12, 14), date(2026, 12, 15)]
+    async with db.scope(org_id=org.id) as session:
+        for day in days:
+            await _at(session, org.id, crossfit, day, "07:00")
+    flt = SessionFilter(date_from=days[0], date_to=days[1])
+    async with db.scope(org_id=org.id) as session:
+        preview = await classes.preview_sessions(session, org.id, flt, TZ)
+        with pytest.raises(GymError) as stale:
+            await classes.confirmed_session_ids(session, org.id, flt, TZ, expected_fingerprint="0" * 16)
+    assert stale.value.code == "bulk_set_changed" and "bulk_preview" in stale.value.hint
+    async with db.scope(org_id=org.id) as session:
+        ids = await classes.confirmed_session_ids(session, org.id, flt, TZ,
+                                                  expected_fingerprint=fingerprint(preview["ids"]))
+        assert ids == preview["ids"]
+        async with db.scope(org_id=org.id) as other:
+            with pytest.raises(DBAPIError) as busy:
+                await other.execute(text("SELECT id FROM class_sessions WHERE id = ANY(:ids) FOR UPDATE NOWAIT"),
+                                    {"ids": ids})
+    assert "could not obtain lock" in str(busy.value.orig)

@@ -13,7 +13,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gym import analytics as service
-from gym import billing, classes, member_analytics
+from gym import attendance, billing, classes, member_analytics
 from gym.periods import Period, bucket_starts, resolve_period
 from gym.programs import get_program
 from tools.context import ToolContext
@@ -410,7 +410,7 @@ class PopularClasses(BaseModel):
                       input=PopularInput, roles=OWNER_ADMIN_COACH)
 async def popular_classes(ctx: ToolContext, input: PopularInput) -> PopularClasses:
     period = _period(ctx, input)
-    rows = await classes.popular_classes(ctx.session, ctx.org_id, period.start, period.end, tz=ctx.tz, by=input.by,
+    rows = await attendance.popular_classes(ctx.session, ctx.org_id, period.start, period.end, tz=ctx.tz, by=input.by,
                                          limit=500)
     return PopularClasses(period=_period_out(ctx, period), by=input.by, count=len(rows), classes=[
         PopularClass(classTypeId=r["class_type_id"], name=r["name"], weekday=r.get("weekday"), time=r.get("time"),
@@ -451,7 +451,7 @@ async def class_utilization(ctx: ToolContext, input: UtilizationInput) -> ClassU
     period = _period(ctx, input)
     if input.classTypeId and await classes.get_class_type(ctx.session, ctx.org_id, input.classTypeId) is None:
         raise not_found("class_type", input.classTypeId)
-    data = await classes.class_utilization(ctx.session, ctx.org_id, period.start, period.end,
+    data = await attendance.class_utilization(ctx.session, ctx.org_id, period.start, period.end,
                                            class_type_id=input.classTypeId)
     types = [TypeUtilization(classTypeId=t["class_type_id"], name=t["name"], sessions=t["sessions"],
                              capacity=t["capacity"], filled=t["filled"], utilizationPct=pct(t["utilization"]))

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
+from gym import attendance
 from gym import classes as service
 from gym.members import Member, get_member
 from gym.periods import Period, resolve_period
@@ -141,7 +142,7 @@ class AttendanceSummary(BaseModel):
     input=PeriodInput, roles=STAFF)
 async def attendance_summary(ctx: ToolContext, input: PeriodInput) -> AttendanceSummary:
     period = _period(ctx, input)
-    s = await service.attendance_summary(ctx.session, ctx.org_id, period.start, period.end)
+    s = await attendance.attendance_summary(ctx.session, ctx.org_id, period.start, period.end)
     return AttendanceSummary(period=_period_out(period), visits=s["visits"], noShows=s["no_shows"],
                              cancellations=s["cancellations"], bookings=s["bookings"],
                              uniqueMembers=s["unique_members"], sessions=s["sessions"],
@@ -175,7 +176,7 @@ class AttendanceTrend(BaseModel):
     input=TrendInput, roles=STAFF)
 async def attendance_trend(ctx: ToolContext, input: TrendInput) -> AttendanceTrend:
     period = _period(ctx, input)
-    series = await service.attendance_trend(ctx.session, ctx.org_id, period, ctx.tz, bucket=input.bucket)
+    series = await attendance.attendance_trend(ctx.session, ctx.org_id, period, ctx.tz, bucket=input.bucket)
     if len(series) > MAX_POINTS:
         raise ToolFailed("too_many_points", f"{len(series)} {input.bucket} points is too many for one answer.",
                          "Use a larger bucket (week or month) or a shorter period.")

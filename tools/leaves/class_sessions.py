@@ -8,9 +8,7 @@ actions select their ids once and act on exactly those, refusing when the set di
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import uuid
-from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -19,6 +17,7 @@ from sqlalchemy import select
 from core.tenancy import STAFF_ROLES, Membership
 from gym import classes as service
 from gym.errors import GymError
+from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
 from tools.context import ToolContext
@@ -51,11 +50,6 @@ def _local(ctx: ToolContext, word: str) -> dt.date:
 
 def _utc(instant: dt.datetime) -> str:
     return instant.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
-
-
-def fingerprint(ids: Sequence[uuid.UUID]) -> str:
-    """A short stable digest of a set of session ids (order does not matter)."""
-    return hashlib.sha256(",".join(sorted(str(i) for i in ids)).encode()).hexdigest()[:16]
 
 
 class SessionOut(BaseModel):
@@ -413,17 +407,11 @@ class BulkResult(BaseModel):
 
 
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
-    """The filter's ids, selected once; refused when they differ from what the preview showed."""
-    ids = await service.select_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz)
-    changed = ((input.expectedFingerprint is not None and input.expectedFingerprint != fingerprint(ids))
-               or (input.expectedIds is not None and set(input.expectedIds) != set(ids)))
-    if changed:
-        raise ToolFailed("bulk_set_changed",
-                         f"The sessions matching this filter changed since the preview (now {len(ids)}); "
-                         "nothing was changed.",
-                         "Run class_sessions__bulk_preview again with the same filter, tell the user what "
-                         "changed, and retry with the new fingerprint once they agree.")
-    return ids
+    """The filter's ids, selected once and locked until the change commits; refused when they differ from
+    what the preview showed."""
+    return await service.confirmed_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz,
+                                               expected_ids=input.expectedIds,
+                                               expected_fingerprint=input.expectedFingerprint)
 
 
 def _result(action: str, ids: list[uuid.UUID]) -> BulkResult:
