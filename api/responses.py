@@ -131,6 +131,31 @@ class LiveBody(Struct):
     status: str
 
 
+class UnitsBody(Struct, rename="camel"):
+    """The member's units (trainer settings)."""
+
+    weight_unit: str
+    distance_unit: str
+
+
+class TrainerHistory(Struct, rename="camel"):
+    days: int
+    units: UnitsBody
+    count: int
+    items: list[dict[str, Any]]
+
+
+class TrainerDistribution(Struct, rename="camel"):
+    """Category and muscle goals with target, actual and debt over the window."""
+
+    window_days: int
+    exercises_counted: int
+    categories: list[dict[str, Any]]
+    muscles: list[dict[str, Any]]
+    untracked_categories: list[dict[str, Any]]
+    untracked_muscles: list[dict[str, Any]]
+
+
 class HealthBody(Struct):
     """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
 
@@ -151,7 +176,7 @@ def shape(value: Any, body_type: type[T]) -> T:
 _STATUS_TEXT = {
     400: "The request is not valid (validation_failed).",
     401: "No valid session token (token_missing, token_invalid, token_expired).",
-    403: "Gym staff only (member_forbidden).",
+    403: "Not for your role (member_forbidden: staff only; member_profile_required: members only).",
     404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found).",
     409: "Conflicts with the current state (conversation_busy, tool_already_resolved, already_undone).",
     413: "The body is over the size limit (payload_too_large).",

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from api.guards import require_org_member, resources_of
 from api.resources import Resources
+from api.responses import BEARER, TrainerDistribution, TrainerHistory, UnitsBody, error_responses, shape
 from core.errors import Forbidden
 from core.tenancy import Caller, OrgAccess
 from gym.training.logs import MAX_HISTORY_DAYS
@@ -56,34 +57,41 @@ class SettingsBody(BaseModel):
         return self
 
 
+READ_ERRORS = error_responses(400, 401, 403, 404)
+
+
 class TrainerController(Controller):
     path = "/organizations/{org_id:str}/trainer"
     guards = [member_profile_required]
     dependencies = {"member_id": Provide(provide_member_id)}
+    security = BEARER
 
-    @get("/settings")
+    @get("/settings", responses=READ_ERRORS)
     async def settings(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                       resources: NamedDependency[Resources]) -> dict:
+                       resources: NamedDependency[Resources]) -> UnitsBody:
         async with resources.db.scope(org_id=access.org_id) as session:
-            return (await get_units(session, access.org_id, member_id)).as_dict()
+            return shape((await get_units(session, access.org_id, member_id)).as_dict(), UnitsBody)
 
-    @put("/settings")
+    @put("/settings", responses=error_responses(400, 401, 403, 404, 413, 415))
     async def update_settings(self, data: JSONBody[SettingsBody], access: NamedDependency[OrgAccess],
-                              member_id: NamedDependency[uuid.UUID], resources: NamedDependency[Resources]) -> dict:
+                              member_id: NamedDependency[uuid.UUID],
+                              resources: NamedDependency[Resources]) -> UnitsBody:
         async with resources.db.scope(org_id=access.org_id) as session:
             units = await set_units(session, access.org_id, member_id, weight_unit=data.weightUnit,
                                     distance_unit=data.distanceUnit)
-        return units.as_dict()
+        return shape(units.as_dict(), UnitsBody)
 
-    @get("/history")
+    @get("/history", responses=READ_ERRORS)
     async def history(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
                       resources: NamedDependency[Resources],
-                      days: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_DAYS)] = 30) -> dict:
+                      days: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_DAYS)] = 30) -> TrainerHistory:
         async with resources.db.scope(org_id=access.org_id) as session:
-            return await history_view(session, access.org_id, member_id, datetime.now(UTC), days)
+            return shape(await history_view(session, access.org_id, member_id, datetime.now(UTC), days),
+                         TrainerHistory)
 
-    @get("/distribution")
+    @get("/distribution", responses=READ_ERRORS)
     async def distribution(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                           resources: NamedDependency[Resources]) -> dict:
+                           resources: NamedDependency[Resources]) -> TrainerDistribution:
         async with resources.db.scope(org_id=access.org_id) as session:
-            return await distribution_view(session, access.org_id, member_id, datetime.now(UTC))
+            return shape(await distribution_view(session, access.org_id, member_id, datetime.now(UTC)),
+                         TrainerDistribution)
