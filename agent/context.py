@@ -78,10 +78,16 @@ def with_cached_tail(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def copilot_system(access: OrgAccess) -> list[dict[str, Any]]:
+    """The staff copilot's system blocks: the static prompt, then the org context (1 h breakpoints each)."""
+    return [{"type": "text", "text": STATIC_SYSTEM_PROMPT, "cache_control": CACHE_1H},
+            {"type": "text", "text": org_context(access), "cache_control": CACHE_1H}]
+
+
 def build_request(*, model: str, specs: list[ToolSpec], access: OrgAccess, messages: list[dict[str, Any]],
-                  max_tokens: int, tools_cache: list[dict[str, Any]] | None = None) -> ModelRequest:
-    system = [{"type": "text", "text": STATIC_SYSTEM_PROMPT, "cache_control": CACHE_1H},
-              {"type": "text", "text": org_context(access), "cache_control": CACHE_1H}]
-    return ModelRequest(model=model, system=system,
+                  max_tokens: int, tools_cache: list[dict[str, Any]] | None = None,
+                  system: list[dict[str, Any]] | None = None,
+                  tool_choice: dict[str, Any] | None = None) -> ModelRequest:
+    return ModelRequest(model=model, system=system if system is not None else copilot_system(access),
                         tools=tools_cache if tools_cache is not None else tool_definitions(specs),
-                        messages=with_cached_tail(messages), max_tokens=max_tokens)
+                        messages=with_cached_tail(messages), max_tokens=max_tokens, tool_choice=tool_choice)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.costs import Usage
+from tools.runner import ToolOutcome
 
 
 @dataclass(frozen=True)
@@ -26,15 +27,21 @@ def tool_started(tool_use_id: str, router: str, action: str, input: dict) -> Eve
     return Event("tool_started", {"toolUseId": tool_use_id, "router": router, "action": action, "input": input})
 
 
-def tool_completed(tool_use_id: str, router: str, action: str, *, ok: bool, output: dict | None,
-                   error: dict | None, inverse_available: bool, duration_ms: int) -> Event:
-    data: dict[str, Any] = {"toolUseId": tool_use_id, "router": router, "action": action, "ok": ok,
-                            "inverseAvailable": inverse_available, "durationMs": duration_ms}
-    if ok:
-        data["output"] = output
+def tool_completed(tool_use_id: str, router: str, action: str, outcome: ToolOutcome, *,
+                   inverse_available: bool) -> Event:
+    """The one `tool_completed` builder: from a tool's outcome (ran, failed, refused, rejected or picked)."""
+    data: dict[str, Any] = {"toolUseId": tool_use_id, "router": router, "action": action, "ok": outcome.ok,
+                            "inverseAvailable": inverse_available, "durationMs": outcome.duration_ms}
+    if outcome.ok:
+        data["output"] = outcome.output
     else:
-        data["error"] = error
+        data["error"] = outcome.error
     return Event("tool_completed", data)
+
+
+def failed(error: dict[str, Any]) -> ToolOutcome:
+    """The outcome of a tool use that never ran (unknown tool, invalid input, rejected by the user)."""
+    return ToolOutcome(ok=False, output=None, error=error, duration_ms=0)
 
 
 def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str) -> Event:
@@ -51,10 +58,14 @@ def message_done(message_id: object, stop_reason: str | None) -> Event:
     return Event("message_done", {"messageId": str(message_id), "stopReason": stop_reason})
 
 
-def usage_payload(usage: Usage, cost_usd_micros: int) -> dict[str, Any]:
-    return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
-            "cacheReadTokens": usage.cache_read_tokens, "cacheCreationTokens": usage.cache_creation_tokens,
-            "costUsdMicros": cost_usd_micros, "cacheHitRatio": usage.cache_hit_ratio}
+def usage_payload(usage: Usage, cost_usd_micros: int | None = None) -> dict[str, Any]:
+    """The one usage shape: tokens by bucket (stored on a message); with the cost, as `done` and the logs carry it."""
+    payload: dict[str, Any] = {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
+                               "cacheReadTokens": usage.cache_read_tokens,
+                               "cacheCreationTokens": usage.cache_creation_tokens}
+    if cost_usd_micros is not None:
+        payload.update(costUsdMicros=cost_usd_micros, cacheHitRatio=usage.cache_hit_ratio)
+    return payload
 
 
 def done(conversation_id: object | None, usage: Usage, cost_usd_micros: int) -> Event:

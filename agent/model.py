@@ -26,6 +26,7 @@ class ModelRequest:
     messages: list[dict[str, Any]]
     max_tokens: int = 4096
     metadata: dict[str, Any] = field(default_factory=dict)
+    tool_choice: dict[str, Any] | None = None  # None: the API's default ("auto")
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class AnthropicModel:
             kwargs["system"] = request.system
         if request.tools:
             kwargs["tools"] = request.tools
+        if request.tool_choice is not None:
+            kwargs["tool_choice"] = request.tool_choice
         return kwargs
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:

@@ -16,61 +16,75 @@ from pydantic import ValidationError
 
 from agent import conversations, events
 from agent.budget import check_budget
-from agent.orchestrator import Orchestrator, Turn, TurnStream
+from agent.dispatch import ToolDispatcher
+from agent.orchestrator import Orchestrator
+from agent.policy import can_undo
+from agent.turns import Turn, TurnStore, TurnStream
+from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound
+from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.executions import ToolExecution
-from tools.registry import ToolSpec
+from tools.registry import ToolRegistry, ToolSpec
+from tools.runner import ToolOutcome
 
 
 class Resumer:
-    """confirm / pick / undo on top of the orchestrator's loop."""
+    """confirm / pick / undo: resolve what a person answered, then hand the turn back to the loop."""
 
-    def __init__(self, orchestrator: Orchestrator) -> None:
-        self.o = orchestrator
+    def __init__(self, *, loop: Orchestrator, db: Database, registry: ToolRegistry, dispatcher: ToolDispatcher,
+                 store: TurnStore, settings: Settings) -> None:
+        self.loop, self.db, self.registry = loop, db, registry
+        self.dispatcher, self.store, self.settings = dispatcher, store, settings
+
+    @classmethod
+    def on(cls, loop: Orchestrator) -> Resumer:
+        """The resumer of a loop: its dispatcher, its turn store."""
+        return cls(loop=loop, db=loop.db, registry=loop.registry, dispatcher=loop.dispatcher, store=loop.store,
+                   settings=loop.settings)
 
     async def _pending(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID,
                        tool_use_id: str) -> tuple[conversations.Conversation, ToolExecution, ToolSpec]:
-        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
             if conversation is None:
                 raise NotFound("conversation_not_found")
             row = await executions.get(session, conversation_id, tool_use_id)
             if row is not None and row.status == "pending":
-                await executions.expire_stale(session, conversation_id, pending_ttl=self.o.settings.pending_ttl,
+                await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
                                               now=datetime.now(UTC))
         if row is None:
             raise NotFound("tool_execution_not_found")
-        spec = self.o.registry.lookup(row.router, row.action)
+        spec = self.registry.lookup(row.router, row.action)
         if spec is None:
             raise NotFound("tool_execution_not_found")
         return conversation, row, spec
 
     async def _claim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> ToolExecution:
-        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            claimed = await executions.claim_pending(session, row.id, pending_ttl=self.o.settings.pending_ttl,
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
                                                      now=datetime.now(UTC))
         if claimed is None:
             raise Conflict("tool_already_resolved")
         return claimed
 
     async def _unclaim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> None:
-        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             await executions.release_claim(session, row.id)
 
     async def _open(self, turn: Turn, row: ToolExecution, resolve) -> TurnStream:
         """Claim, lock, and stream: resolve this row, then the rest of its message, then resume."""
         claimed = await self._claim(turn.access, turn.caller, row)
         try:
-            lock = await self.o.take_lock(turn.conversation_id, wait_seconds=5.0)
+            lock = await self.loop.take_lock(turn.conversation_id, wait_seconds=5.0)
         except Conflict:
             await self._unclaim(turn.access, turn.caller, claimed)
             raise
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
             try:
-                async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
                     await check_budget(session, t.access, datetime.now(UTC))
             except Exception:
                 await self._unclaim(t.access, t.caller, claimed)  # the person can still answer later
@@ -80,7 +94,7 @@ class Resumer:
             async for event in self._continue(t, claimed.message_id):
                 yield event
 
-        return TurnStream(self.o, turn, lock, body)
+        return self.loop.stream(turn, lock, body)
 
     def _turn(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
               conversation: conversations.Conversation) -> Turn:
@@ -108,21 +122,19 @@ class Resumer:
             if not approved:
                 error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
                          "hint": "Do not retry unless the user asks again."}
-                async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
                     await executions.finish(session, claimed.id, status="rejected_by_user", error=error,
                                             now=datetime.now(UTC))
-                yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=False, output=None,
-                                            error=error, inverse_available=False, duration_ms=0)
+                yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
+                                                events.failed(error), spec)
                 return
             raw = edited_input if edited_input is not None else claimed.input
             edited = edited_input is not None and edited_input != claimed.input
-            yield events.tool_started(claimed.tool_use_id, spec.router, spec.action, raw)
-            outcome = await self.o.run_tool(t, spec, claimed.tool_use_id, raw, message_id=claimed.message_id,
-                                            position=claimed.position, execution_id=claimed.id, edited=edited)
-            yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=outcome.ok,
-                                        output=outcome.output, error=outcome.error,
-                                        inverse_available=self.o.inverse_available(spec, outcome.ok),
-                                        duration_ms=outcome.duration_ms)
+            async for event in self.dispatcher.run_with_events(t, spec, claimed.tool_use_id, raw, [],
+                                                               message_id=claimed.message_id,
+                                                               position=claimed.position, execution_id=claimed.id,
+                                                               edited=edited):
+                yield event
 
         return await self._open(turn, row, resolve)
 
@@ -143,11 +155,11 @@ class Resumer:
         async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
             output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
                       "kind": (claimed.input or {}).get("kind")}
-            async with self.o.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+            async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
                 await executions.finish(session, claimed.id, status="succeeded", output=output,
                                         now=datetime.now(UTC), duration_ms=0)
-            yield events.tool_completed(claimed.tool_use_id, spec.router, spec.action, ok=True, output=output,
-                                        error=None, inverse_available=False, duration_ms=0)
+            yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
+                                            ToolOutcome(ok=True, output=output, error=None, duration_ms=0), spec)
 
         return await self._open(turn, row, resolve)
 
@@ -156,58 +168,37 @@ class Resumer:
     async def _continue(self, turn: Turn, message_id: uuid.UUID | None) -> AsyncIterator[events.Event]:
         """Later pending tools of the same assistant message, in order; then merged results and the loop."""
         assert message_id is not None
-        async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
-            rows = await executions.for_message(session, message_id)
-        for row in rows:
-            if row.status != "pending":
-                continue
-            spec = self.o.registry.lookup(row.router, row.action)
-            if spec is not None and (spec.kind == "user_picker" or spec.confirm != "never"):
-                turn.suspended = True  # the next one that needs a person: ask again, stop here
-                try:
-                    validated = spec.input_model.model_validate(row.input).model_dump(mode="json")
-                except ValidationError:
-                    validated = row.input
-                yield self.o.pending_event(spec, row.tool_use_id, validated)
-                return
-            async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
-                claimed = await executions.claim_pending(session, row.id, pending_ttl=self.o.settings.pending_ttl,
-                                                         now=datetime.now(UTC))
-            if claimed is None or spec is None:
-                continue
-            yield events.tool_started(row.tool_use_id, spec.router, spec.action, row.input)
-            outcome = await self.o.run_tool(turn, spec, row.tool_use_id, row.input, message_id=message_id,
-                                            position=row.position, execution_id=row.id)
-            yield events.tool_completed(row.tool_use_id, spec.router, spec.action, ok=outcome.ok,
-                                        output=outcome.output, error=outcome.error,
-                                        inverse_available=self.o.inverse_available(spec, outcome.ok),
-                                        duration_ms=outcome.duration_ms)
-        async with self.o.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+        async for event in self.dispatcher.resume_rest(turn, message_id):
+            yield event
+        if turn.suspended:
+            return
+        async with self.store.scope(turn) as session:
             rows = await executions.for_message(session, message_id)
             if any(r.status in ("pending", "running") for r in rows):
                 return  # another resolver is still working on this message; it will resume the loop
-            await self.o.append_results(session, turn, message_id)
-        await self.o.load_history(turn)
-        async for event in self.o.drive(turn):
+            await self.store.append_results(session, turn, message_id)
+        await self.store.load_history(turn)
+        async for event in self.loop.drive(turn):
             yield event
 
     # ---- undo ---------------------------------------------------------------------------------------
 
     async def undo(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
                    conversation_id: uuid.UUID, tool_use_id: str) -> dict[str, Any]:
-        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
             if conversation is None:
                 raise NotFound("conversation_not_found")
             original = await executions.get(session, conversation_id, tool_use_id)
         if original is None:
             raise NotFound("tool_execution_not_found")
-        spec = self.o.registry.lookup(original.router, original.action)
-        if original.status != "succeeded" or spec is None or spec.inverse is None:
+        spec = self.registry.lookup(original.router, original.action)
+        if not can_undo(self.registry, spec, access.role, succeeded=original.status == "succeeded"):
             raise InvalidInput("not_undoable")
+        assert spec is not None and spec.inverse is not None
         if original.undone_by is not None:
             raise Conflict("already_undone")
-        inverse = self.o.registry.get(spec.inverse.name)
+        inverse = self.registry.get(spec.inverse.name)
         try:
             inverse_input = spec.inverse.build_input(original.output or {})
         except (KeyError, TypeError):
@@ -215,7 +206,7 @@ class Resumer:
         assert inverse is not None
         inverse_id = uuid.uuid4()
         turn = self._turn(access, caller, locale, trace_id, "undo", conversation)
-        async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             await executions.record(session, id=inverse_id, org_id=access.org_id, conversation_id=conversation_id,
                                     message_id=None, tool_use_id=f"undo_{tool_use_id}_{inverse_id.hex[:8]}",
                                     router=inverse.router, action=inverse.action, kind="normal",
@@ -223,13 +214,13 @@ class Resumer:
                                     actor_user_id=caller.user_id, undoes=original.id)
             if not await executions.claim_undo(session, original.id, inverse_id):
                 raise Conflict("already_undone")  # leaving the scope rolls the inverse row back
-        outcome = await self.o.run_tool(turn, inverse, f"undo_{tool_use_id}", inverse_input, message_id=None,
-                                        position=0, execution_id=inverse_id, undoes=original.id,
-                                        audit_metadata={"undoes_audit_log_id": str(original.audit_log_id)
-                                                        if original.audit_log_id else None,
-                                                        "undoes_tool_use_id": tool_use_id})
+        audit = {"undoes_audit_log_id": str(original.audit_log_id) if original.audit_log_id else None,
+                 "undoes_tool_use_id": tool_use_id}
+        outcome = await self.dispatcher.run(turn, inverse, f"undo_{tool_use_id}", inverse_input, message_id=None,
+                                            position=0, execution_id=inverse_id, undoes=original.id,
+                                            audit_metadata=audit)
         if not outcome.ok:
-            async with self.o.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
                 await executions.release_undo(session, original.id)
             raise InvalidInput("not_undoable", detail=(outcome.error or {}).get("message"))
         return {"ok": True, "undoneToolUseId": tool_use_id,

@@ -103,6 +103,6 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
                                 runner=ToolRunner(db, tool_services, embedder=embedder), prices=prices, settings=settings,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
-    return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer(orchestrator),
+    return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer.on(orchestrator),
                          observability=observability, titles=title_generator, embedder=embedder,
                          rag_worker=OutboxWorker(db, embedder) if rag_worker else None)

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations
 from agent.context import user_text
+from agent.policy import can_undo
 from core.errors import NotFound
 from tools import executions
 from tools.registry import ToolRegistry
@@ -24,7 +25,7 @@ async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: 
                        "updatedAt": _iso(c.updated_at)} for c in rows]}
 
 
-def _tool_call(row: executions.ToolExecution, registry: ToolRegistry) -> dict[str, Any]:
+def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str) -> dict[str, Any]:
     spec = registry.lookup(row.router, row.action)
     call: dict[str, Any] = {
         "toolUseId": row.tool_use_id, "router": row.router, "action": row.action, "status": row.status,
@@ -32,8 +33,8 @@ def _tool_call(row: executions.ToolExecution, registry: ToolRegistry) -> dict[st
         if row.output is not None else None,
         "error": row.error, "confirm": row.confirm, "kind": row.kind, "durationMs": row.duration_ms,
         "undone": row.undone_by is not None,
-        "inverseAvailable": bool(row.status == "succeeded" and spec is not None and spec.inverse is not None
-                                 and row.undone_by is None),
+        "inverseAvailable": row.undone_by is None and can_undo(registry, spec, role,
+                                                               succeeded=row.status == "succeeded"),
     }
     if row.kind == "user_picker":
         call["prompt"] = (row.input or {}).get("prompt")
@@ -42,14 +43,15 @@ def _tool_call(row: executions.ToolExecution, registry: ToolRegistry) -> dict[st
 
 
 async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                              conversation_id: uuid.UUID, registry: ToolRegistry) -> dict[str, Any]:
+                              conversation_id: uuid.UUID, registry: ToolRegistry, role: str) -> dict[str, Any]:
+    """The conversation as its owner sees it; `role` is theirs (Undo is offered only where it would run)."""
     conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
     if conversation is None:
         raise NotFound("conversation_not_found")
     rows = await conversations.all_messages(session, conversation_id)
     by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
     for execution in await executions.for_conversation(session, conversation_id):
-        by_message.setdefault(execution.message_id, []).append(_tool_call(execution, registry))
+        by_message.setdefault(execution.message_id, []).append(_tool_call(execution, registry, role))
     messages: list[dict[str, Any]] = []
     for row in rows:
         if row.role == "user" and all(b.get("type") == "tool_result" for b in row.content):

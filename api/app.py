@@ -20,6 +20,7 @@ from api.controllers.trainer import TrainerController
 from api.errors import EXCEPTION_HANDLERS
 from api.guards import provide_access, provide_caller, provide_resources
 from api.middleware import trace_middleware
+from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from core.i18n import LOCALES_DIR
@@ -55,6 +56,13 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     ]
     if settings.auth_mode == "dev":
         handlers.append(DevJwksController)
+    middleware: list = [trace_middleware]
+    stores: dict = {}
+    rate_limit = turn_rate_limit(settings)
+    if rate_limit is not None:
+        config, store = rate_limit
+        middleware.append(config.middleware)
+        stores[STORE] = store
     return Litestar(
         route_handlers=handlers,
         lifespan=[lifespan],
@@ -63,7 +71,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             "caller": Provide(provide_caller),
             "access": Provide(provide_access),
         },
-        middleware=[trace_middleware],
+        middleware=middleware,
+        stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema", components=Components(
             security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer", bearer_format="JWT",

@@ -19,6 +19,7 @@ from agent.transcripts import conversation_detail, list_conversations
 from api.bodies import ConfirmBody, PickBody, SendBody
 from api.errors import request_locale, trace_id_of
 from api.guards import require_org_member, staff_only
+from api.rate_limit import OPENS_TURN
 from api.resources import Resources
 from api.responses import (
     BEARER,
@@ -71,10 +72,12 @@ class AgentController(Controller):
                            resources: NamedDependency[Resources]) -> ConversationDetail:
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             return shape(await conversation_detail(session, access.org_id, caller.user_id,
-                                                   _conversation_id(conversation_id), resources.agent.registry),
+                                                   _conversation_id(conversation_id), resources.agent.registry,
+                                                   access.role),
                          ConversationDetail)
 
-    @post("/messages", guards=[staff_only], status_code=200, responses={**stream_response(), **STREAM_ERRORS})
+    @post("/messages", guards=[staff_only], status_code=200, responses={**stream_response(), **STREAM_ERRORS},
+          opt={OPENS_TURN: True})
     async def send(self, request: Request, data: JSONBody[SendBody], caller: NamedDependency[Caller],
                    access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> Stream:
         trace_id = trace_id_of(request)

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from agent.context import build_request, turn_context, user_turn_content
 from agent.model import ModelResponse, TextDelta
 from agent.offline.model import LABEL, OfflineModel, chunks
-from agent.orchestrator import result_block
+from agent.turns import result_block
 from api.app import create_app
 from core.tenancy import Caller, OrgAccess
 from gym import billing, classes, members, workouts

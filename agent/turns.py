@@ -1,0 +1,175 @@
+"""One controller call's turn: its state (`Turn`), its SSE side (`TurnStream`) and its writes (`TurnStore`).
+
+`TurnStream` runs a body of events, maps a failure to one `error` event, always finalizes and releases the
+turn lock, and ends with exactly one `done`. `TurnStore` is every conversation write a turn makes and
+the history it replays, so send and resume persist the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from agent import conversations, events
+from agent.conversations import Conversation
+from agent.costs import Usage
+from agent.errors import classify
+from agent.locks import TurnLock
+from agent.metering import OpenCall
+from agent.observability import Observability
+from agent.usage import record_turn
+from core.database import Database
+from core.errors import ServiceError
+from core.i18n import error_message
+from core.tenancy import Caller, OrgAccess
+from tools import executions
+
+log = structlog.get_logger("agent.turns")
+
+TitleScheduler = Callable[[Conversation], None]  # starts titling in the background; never blocks, never raises
+Finalizer = Callable[["Turn", str | None], Awaitable[None]]
+
+
+@dataclass
+class Turn:
+    """Everything one controller call needs, plus what it accumulates (usage, suspension)."""
+
+    access: OrgAccess
+    caller: Caller
+    locale: str
+    trace_id: str
+    endpoint: str
+    conversation_id: uuid.UUID
+    conversation: Conversation | None = None
+    is_new: bool = False
+    usage: Usage = field(default_factory=Usage)
+    cost_usd_micros: int = 0
+    model_calls: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    suspended: bool = False
+    prompt_length: int = 0
+    open_call: OpenCall | None = None  # the model call in flight (agent.metering)
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+class TurnStream:
+    """The SSE side of a turn: runs `body`, maps failures to `error`, always finalizes and ends with `done`."""
+
+    def __init__(self, turn: Turn, lock: TurnLock, body: Callable[[Turn], AsyncIterator[events.Event]], *,
+                 finalize: Finalizer, observability: Observability, titles: TitleScheduler | None) -> None:
+        self.turn, self.lock, self.body = turn, lock, body
+        self.finalize, self.observability, self.titles = finalize, observability, titles
+
+    async def events(self) -> AsyncIterator[events.Event]:
+        turn, obs = self.turn, self.observability
+        obs.emit("agent.turn.started", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
+                 endpoint=turn.endpoint, promptLength=turn.prompt_length, conversation_id=str(turn.conversation_id))
+        failed_code: str | None = None
+        try:
+            async for event in self.body(turn):
+                yield event
+        except Exception as exc:
+            failed_code = classify(exc)
+            if failed_code == "internal":
+                log.exception("agent.turn.crashed", error_type=type(exc).__name__)
+                obs.capture_exception(exc, trace_id=turn.trace_id, org_id=str(turn.access.org_id),
+                                      endpoint=turn.endpoint, code=failed_code)
+            yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
+        except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
+            failed_code = "aborted"
+            raise
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self.finalize(turn, failed_code)
+                await self.lock.release()
+        if self.titles is not None and turn.is_new and failed_code is None and turn.conversation is not None:
+            self.titles(turn.conversation)
+        yield events.done(turn.conversation_id if turn.conversation else None, turn.usage, turn.cost_usd_micros)
+
+
+def _params(exc: BaseException) -> dict[str, Any]:
+    return dict(exc.params) if isinstance(exc, ServiceError) else {}
+
+
+class TurnStore:
+    """The conversation writes of a turn and the history it replays; each keeps `turn.history` in step."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def scope(self, turn: Turn) -> AbstractAsyncContextManager[AsyncSession]:
+        """A transaction under the caller's org and user (row-level security)."""
+        return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
+
+    async def load_history(self, turn: Turn) -> None:
+        async with self.scope(turn) as session:
+            rows = await conversations.messages_since_anchor(session, turn.conversation_id)
+        turn.history = conversations.to_model_messages(rows)
+
+    async def persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
+                                usage: Usage | None, session: AsyncSession | None = None) -> uuid.UUID:
+        """The assistant message (in `session`, else in its own transaction)."""
+        assert turn.conversation is not None
+        usage_json = None if usage is None else events.usage_payload(usage)
+        if session is None:
+            async with self.scope(turn) as own:
+                message_id = await conversations.append(own, turn.conversation, "assistant", content,
+                                                        stop_reason=stop_reason, usage=usage_json)
+        else:
+            message_id = await conversations.append(session, turn.conversation, "assistant", content,
+                                                    stop_reason=stop_reason, usage=usage_json)
+        turn.history.append({"role": "assistant", "content": content})
+        return message_id
+
+    async def append_user(self, session: AsyncSession, turn: Turn, content: list[dict[str, Any]]) -> None:
+        """A user message the model reads next (tool results)."""
+        assert turn.conversation is not None
+        await conversations.append(session, turn.conversation, "user", content)
+        turn.history.append({"role": "user", "content": content})
+
+    async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID) -> None:
+        """One user message whose content starts with every tool_result of the assistant message."""
+        rows = await executions.for_message(session, message_id)
+        await self.append_user(session, turn, [tool_result_block(row) for row in rows])
+
+    async def count_turn(self, turn: Turn) -> None:
+        """Count the turn in `ai_usage_daily` (each model call's usage is booked by agent.metering as it
+        settles); never fails the turn."""
+        if not turn.model_calls:
+            return
+        try:
+            async with self.scope(turn) as session:
+                await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
+                                  day=datetime.now(UTC).date(), usage=Usage(), cost_usd_micros=0)
+        except Exception:
+            log.exception("agent.usage.record_failed")
+
+
+def result_block(tool_use_id: str, output: dict | None, error: dict | None) -> dict[str, Any]:
+    """A tool_result block: the output as JSON, or `is_error` with {code, message, hint}."""
+    if error is not None:
+        return {"type": "tool_result", "tool_use_id": tool_use_id, "is_error": True,
+                "content": json.dumps(error, ensure_ascii=False, default=str)}
+    return {"type": "tool_result", "tool_use_id": tool_use_id,
+            "content": json.dumps(output or {}, ensure_ascii=False, default=str)}
+
+
+def tool_result_block(row: executions.ToolExecution) -> dict[str, Any]:
+    """The tool_result the model reads for one stored execution."""
+    if row.status == "succeeded":
+        output = dict(row.output or {})
+        if output.pop("_editedInput", False):
+            output = {"note": "The user edited the input before approving; the tool ran with the edited input "
+                              "shown here.", "input": row.input, "result": output}
+        return result_block(row.tool_use_id, output, None)
+    return result_block(row.tool_use_id, None, row.error or {
+        "code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None})
