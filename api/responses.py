@@ -182,7 +182,7 @@ _STATUS_TEXT = {
     413: "The body is over the size limit (payload_too_large).",
     415: "The body is not JSON (unsupported_media_type).",
     422: "Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input).",
-    429: "Too many turns, or the org's daily AI budget is spent (rate_limited, agent_budget_exceeded).",
+    429: "Too many requests (rate_limited).",
 }
 
 
