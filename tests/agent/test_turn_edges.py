@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
-from agent.orchestrator import MAX_ROUND_TRIPS
+from agent.persona import STAFF_COPILOT
 from gym.members import create_member
 from rag.embeddings import LocalEmbedder
 from rag.worker import OutboxWorker
@@ -63,7 +63,7 @@ async def test_the_round_trip_limit_ends_the_stream_cleanly_and_the_next_turn_is
     fake_model.respond_with(lambda body: Reply(Text("Looking."), ToolUse("tasks__list", {})))
     looped = await sse(client, f"{gym.base}/messages", json_body={"message": "keep looking"},
                        headers=gym.owner.headers)
-    assert len(fake_model.requests) == MAX_ROUND_TRIPS == 6
+    assert len(fake_model.requests) == STAFF_COPILOT.max_round_trips == 6
     assert len(looped.of("message_done")) == 6 and len(looped.of("tool_completed")) == 6
     assert looped.names[-1] == "done" and "error" not in looped.names  # what the user sees: the work, no error
     assert looped.text == "Looking." * 6
