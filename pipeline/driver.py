@@ -1,0 +1,298 @@
+"""The orchestrator: moves one run forward one step at a time, each step its own transaction, so a
+run survives a crash between any two steps and resumes from the last completed agent.
+
+A step either does code work under the run's row lock (SCIENTIST, pass-through of skipped agents,
+state moves) or calls one agent: the call happens outside any transaction, bounded by the per-agent
+timeout and the whole-run deadline, and its answer is judged in a second transaction that checks the
+run has not moved meanwhile. Judging applies 004 §6 and §8 through `pipeline.resolution`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.database import Database
+from pipeline import plan as plans
+from pipeline import runs
+from pipeline.agents import AgentCall, Agents, Answer
+from pipeline.checks import check_meal_plan, check_recipes, check_strategy
+from pipeline.envelope import build_envelope, validate_payload
+from pipeline.errors import PayloadInvalid
+from pipeline.models import NutritionRun
+from pipeline.payloads import OUTPUT_OF
+from pipeline.payloads.control import UpstreamDataRequest
+from pipeline.payloads.intake import IntakeData
+from pipeline.payloads.medical import MedicalContext
+from pipeline.physician import outcome as physician_outcome
+from pipeline.red_flags import RedFlag, health_query, intake_flags
+from pipeline.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
+from pipeline.scientist import macro_targets
+from pipeline.states import AGENT_OF_STATE, STATE_OF_AGENT, State
+from pipeline.training_input import training_input
+
+NEXT: dict[State, State] = {State.NUTRITIONIST_PROCESSING: State.DIETITIAN_PROCESSING,
+                            State.DIETITIAN_PROCESSING: State.CHEF_PROCESSING,
+                            State.CHEF_PROCESSING: State.COACH_PROCESSING,
+                            State.COACH_PROCESSING: State.OUTPUT_READY}
+RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
+INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy",), "CHEF": ("weekly_meal_plan",),
+          "COACH": ("training_input",)}
+UPSTREAM = {"NUTRITIONIST": "SCIENTIST", "DIETITIAN": "NUTRITIONIST", "CHEF": "DIETITIAN"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    agent_seconds: float = 30.0
+    physician_seconds: float = 30.0
+    run_seconds: float = 180.0
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Driver:
+    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None) -> None:
+        self.db = db
+        self.agents = agents
+        self.limits = limits or Limits()
+
+    async def run_until_rest(self, org_id: uuid.UUID, run_id: uuid.UUID, *, max_steps: int = 200) -> str:
+        for _ in range(max_steps):
+            state = await self.step(org_id, run_id)
+            if state is None:
+                break
+        async with self.db.scope(org_id=org_id) as session:
+            return (await runs.get_run(session, org_id, run_id)).state
+
+    async def step(self, org_id: uuid.UUID, run_id: uuid.UUID) -> str | None:
+        """One unit of work; None when the run rests (output_ready, error, or waiting for the user)."""
+        async with self.db.scope(org_id=org_id) as session:
+            run = await runs.get_run(session, org_id, run_id, for_update=True)
+            state, plan = State(run.state), copy.deepcopy(run.plan or {})
+            if state in (State.OUTPUT_READY, State.ERROR):
+                return None
+            if state is State.INTAKE_PENDING:
+                run.plan = plans.initial(IntakeData.model_validate(run.intake), now=_now(),
+                                         run_seconds=self.limits.run_seconds)
+                await runs.transition(session, run, State.SCIENTIST_PROCESSING)
+                return run.state
+            if state is State.SCIENTIST_PROCESSING:
+                await self._scientist(session, run, plan)
+                return run.state
+            if state is State.PAUSED_PHYSICIAN:
+                pending = plan.get("physician") or {}
+                if pending.get("awaiting_user") or not pending.get("query"):
+                    return None
+                call = AgentCall("PHYSICIAN", {"health_query": pending["query"]}, run_version=run.version,
+                                 constraint=plan.get("constraint", {}).get("PHYSICIAN"))
+                timeout = self.limits.physician_seconds
+            else:
+                agent = AGENT_OF_STATE[state]
+                if agent not in plan.get("rerun", []):
+                    await self._advance(session, run, state)
+                    return run.state
+                if _now() >= datetime.fromisoformat(plan["deadline"]):
+                    await self._decide(session, run, plan, on_timeout(
+                        agent, {}, retries_done=1, timeout_ms=int(self.limits.run_seconds * 1000), run_id=run.id))
+                    return run.state
+                call = await self._call_for(session, run, plan, agent)
+                timeout = self.limits.agent_seconds
+            plans.bump(plan, "calls", call.agent)
+            run.plan = plan
+            version, expected = run.version, run.state
+        remaining = (datetime.fromisoformat(plan["deadline"]) - _now()).total_seconds()
+        answer = await self._ask(call, min(timeout, max(remaining, 0.001)))
+        async with self.db.scope(org_id=org_id) as session:
+            run = await runs.get_run(session, org_id, run_id, for_update=True)
+            if run.state != expected or run.version != version:
+                return run.state  # someone else moved the run meanwhile: drop this answer
+            plan = copy.deepcopy(run.plan)
+            if call.agent == "PHYSICIAN":
+                await self._judge_physician(session, run, plan, call, answer, timeout)
+            else:
+                await self._judge(session, run, plan, call, answer, timeout)
+            return run.state
+
+    async def _ask(self, call: AgentCall, limit_s: float) -> Answer | None:
+        try:
+            async with asyncio.timeout(limit_s):
+                return await self.agents.answer(call)
+        except TimeoutError:
+            return None
+
+    async def _scientist(self, session, run: NutritionRun, plan: dict[str, Any]) -> None:
+        intake = IntakeData.model_validate(run.intake)
+        state = plans.scientist_state(plan)
+        targets = macro_targets(intake, state)
+        for data_type, to_agent, payload in (
+                ("macro_targets", "NUTRITIONIST", targets.model_dump(mode="json")),
+                ("training_input", "COACH", training_input(
+                    intake, checkins=[], weeks_on_program=state.weeks_on_program,
+                    stall=plan.get("stall", False), note=plan.get("note")).model_dump(mode="json"))):
+            envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent=to_agent, data_type=data_type,
+                                      payload=payload, run_version=run.version)
+            await runs.store_envelope(session, run, envelope)
+        flags = intake_flags(intake, state.current_weight_kg) if plan.get("flags") == "intake" else []
+        flags += [RedFlag(**flag) for flag in plan.get("checkin_flags", [])]
+        plan["flags"] = None
+        plan["checkin_flags"] = []
+        if flags:
+            query = health_query(flags, intake, weight_kg=state.current_weight_kg,
+                                 training_weeks=state.weeks_on_program)
+            envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent="PHYSICIAN",
+                                      data_type="health_query", payload=query.model_dump(mode="json"),
+                                      run_version=run.version)
+            await runs.store_envelope(session, run, envelope, attempt=plans.bump(plan, "queries", "SCIENTIST"))
+            plan["physician"] = {"query": envelope.payload, "requesting_agent": "SCIENTIST"}
+            run.plan = plan
+            await runs.transition(session, run, State.PAUSED_PHYSICIAN)
+            return
+        run.last_completed_agent = "SCIENTIST"
+        run.plan = plan
+        await runs.transition(session, run, State.NUTRITIONIST_PROCESSING)
+
+    async def _advance(self, session, run: NutritionRun, state: State) -> None:
+        target = NEXT[state]
+        await runs.transition(session, run, target)
+        if target is State.OUTPUT_READY:
+            await runs.append_event(session, run, "done", {"state": run.state})
+
+    async def _call_for(self, session, run: NutritionRun, plan: dict[str, Any], agent: str) -> AgentCall:
+        outputs = await runs.latest_outputs(session, run, [*INPUTS[agent], OUTPUT_OF[agent]])
+        inputs = {name: outputs[name] for name in INPUTS[agent]}
+        if agent == "NUTRITIONIST":
+            inputs["current_tier"] = plans.scientist_state(plan).tier
+            inputs["cycle_phase"] = plan.get("cycle_phase")
+        previous = outputs[OUTPUT_OF[agent]] if run.version > 1 else None
+        advice = plan.pop("advice", None)
+        return AgentCall(agent, inputs, constraint=plan.get("constraint", {}).get(agent), previous_output=previous,
+                         advice=advice, run_version=run.version)
+
+    async def _decide(self, session, run: NutritionRun, plan: dict[str, Any], decision: Decision,
+                      kind: str = "timeouts", agent: str | None = None) -> None:
+        if decision.action == "error":
+            run.plan = plan
+            await runs.fail(session, run, decision.error)
+            return
+        plans.bump(plan, kind, agent or decision.agent)
+        plan.setdefault("constraint", {})[decision.agent] = decision.constraint
+        run.plan = plan
+        await session.flush()
+
+    async def _judge(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall, answer: Answer | None,
+                     limit_s: float) -> None:
+        agent = call.agent
+        if answer is None:
+            await self._decide(session, run, plan, on_timeout(
+                agent, call.agent_input(), retries_done=plans.count(plan, "timeouts", agent),
+                timeout_ms=int(limit_s * 1000), run_id=run.id))
+            return
+        if answer.data_type == "upstream_data_request" and agent in UPSTREAM:
+            await self._upstream(session, run, plan, agent, answer)
+            return
+        try:
+            if answer.data_type != call.data_type:
+                raise PayloadInvalid(call.data_type, [{"loc": ("data_type",), "type": "wrong_data_type",
+                                                      "msg": f"expected {call.data_type}"}])
+            model = validate_payload(call.data_type, answer.payload)
+        except PayloadInvalid as exc:
+            await self._decide(session, run, plan, on_invalid(
+                agent, exc.errors, reruns_done=plans.count(plan, "invalid", agent), run_id=run.id), "invalid")
+            return
+        conflicts = await self._conflicts(session, run, plan, agent, model)
+        if conflicts:
+            decision = on_conflict(conflicts, reruns_done=plans.count(plan, "conflicts", agent), run_id=run.id)
+            await runs.append_event(session, run, "conflict", {
+                "rule": conflicts[0].rule, "agents": [conflicts[0].authoritative, agent],
+                "resolution": "rerun" if decision.action == "rerun" else "unresolved"})
+            await self._decide(session, run, plan, decision, "conflicts", agent)
+            return
+        envelope = build_envelope(run_id=run.id, from_agent=agent, to_agent=RECIPIENT[agent],
+                                  data_type=call.data_type, payload=answer.payload, run_version=run.version)
+        await runs.store_envelope(session, run, envelope, attempt=plans.count(plan, "calls", agent))
+        plan.get("constraint", {}).pop(agent, None)
+        run.last_completed_agent = agent
+        run.plan = plan
+        await self._advance(session, run, STATE_OF_AGENT[agent])
+
+    async def _conflicts(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, model) -> list:
+        if agent == "COACH":
+            return []
+        upstream_type = INPUTS[agent][0]
+        upstream = validate_payload(upstream_type, (await runs.latest_outputs(session, run, [upstream_type]))[
+            upstream_type])
+        if agent == "NUTRITIONIST":
+            return check_strategy(upstream, model, tier=plans.scientist_state(plan).tier)
+        if agent == "DIETITIAN":
+            return check_meal_plan(upstream, model)
+        return check_recipes(upstream, model)
+
+    async def _upstream(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, answer: Answer) -> None:
+        try:
+            request = UpstreamDataRequest.model_validate(answer.payload)
+        except ValidationError:
+            request = UpstreamDataRequest(missing_fields=["unknown"], from_agent=UPSTREAM[agent], reason="unreadable")
+        upstream = UPSTREAM[agent]
+        decision = on_upstream_missing(agent, upstream, list(request.missing_fields),
+                                       reruns_done=plans.count(plan, "upstream", agent), run_id=run.id)
+        if decision.action == "error":
+            run.plan = plan
+            await runs.fail(session, run, decision.error)
+            return
+        plans.bump(plan, "upstream", agent)
+        if upstream != "SCIENTIST":
+            plan.setdefault("constraint", {})[upstream] = decision.constraint
+            plan["rerun"] = sorted({*plan.get("rerun", []), upstream}, key=plans.DOWNSTREAM.index)
+        run.plan = plan
+        await runs.transition(session, run, STATE_OF_AGENT.get(upstream, State.SCIENTIST_PROCESSING))
+
+    async def _judge_physician(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall,
+                               answer: Answer | None, limit_s: float) -> None:
+        if answer is None:
+            await self._decide(session, run, plan, on_timeout(
+                "PHYSICIAN", call.agent_input(), retries_done=plans.count(plan, "timeouts", "PHYSICIAN"),
+                timeout_ms=int(limit_s * 1000), run_id=run.id))
+            return
+        try:
+            context = validate_payload("medical_context", answer.payload)
+        except PayloadInvalid as exc:
+            await self._decide(session, run, plan, on_invalid(
+                "PHYSICIAN", exc.errors, reruns_done=plans.count(plan, "invalid", "PHYSICIAN"), run_id=run.id),
+                "invalid")
+            return
+        assert isinstance(context, MedicalContext)
+        pending = plan["physician"]
+        requester = pending["requesting_agent"]
+        envelope = build_envelope(run_id=run.id, from_agent="PHYSICIAN", to_agent=requester,
+                                  data_type="medical_context", payload=answer.payload, run_version=run.version)
+        await runs.store_envelope(session, run, envelope, attempt=plans.count(plan, "calls", "PHYSICIAN"))
+        await runs.append_event(session, run, "physician", {
+            "urgency": context.urgency, "pipelineAction": context.pipeline_action,
+            "referralNeeded": context.referral_needed, "referralTarget": context.referral_target})
+        result = physician_outcome(context, paused_from=State(run.previous_state), requesting_agent=requester,
+                                   run_id=run.id)
+        plan.get("constraint", {}).pop("PHYSICIAN", None)
+        if result.error is not None:
+            plan["physician"] = None
+            run.plan = plan
+            await runs.fail(session, run, result.error, terminated_medical=True)
+            return
+        if result.awaiting_user:
+            plan["physician"] = {**pending, "awaiting_user": True, "answer": envelope.payload}
+            run.plan = plan
+            await runs.transition(session, run, State.PAUSED_PHYSICIAN)
+            await runs.append_event(session, run, "done", {"state": run.state})
+            return
+        plan["physician"] = None
+        plan["advice"] = envelope.payload
+        run.plan = plan
+        await runs.transition(session, run, result.target)
+

@@ -1,0 +1,21 @@
+"""The offline provider: deterministic agents built on packaged food, recipe and exercise libraries,
+so a run reaches `output_ready` without a model key (NUTRITION.md, Demo)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pipeline.agents import AgentCall, Answer
+from pipeline.offline.coach import coach, physician
+from pipeline.offline.nutrition import chef, dietitian, nutritionist
+
+AGENTS: dict[str, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
+    "NUTRITIONIST": nutritionist, "DIETITIAN": dietitian, "CHEF": chef, "COACH": coach, "PHYSICIAN": physician}
+
+
+class OfflineAgents:
+    """Answers every call at once, deterministically, with a payload valid for its edge."""
+
+    async def answer(self, call: AgentCall) -> Answer:
+        return Answer(call.data_type, AGENTS[call.agent](call.inputs, call.constraint))
