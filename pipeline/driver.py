@@ -135,7 +135,8 @@ class Driver:
         for data_type, to_agent, payload in (
                 ("macro_targets", "NUTRITIONIST", targets.model_dump(mode="json")),
                 ("training_input", "COACH", training_input(
-                    intake, checkins=[], weeks_on_program=state.weeks_on_program,
+                    intake, checkins=[p.checkin for p in await runs.checkin_history(session, run)],
+                    weeks_on_program=state.weeks_on_program,
                     stall=plan.get("stall", False), note=plan.get("note")).model_dump(mode="json"))):
             envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent=to_agent, data_type=data_type,
                                       payload=payload, run_version=run.version)
@@ -295,4 +296,5 @@ class Driver:
         plan["advice"] = envelope.payload
         run.plan = plan
         await runs.transition(session, run, result.target)
+
 

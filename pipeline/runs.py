@@ -21,10 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.errors import Conflict, NotFound
 from gym.members import Member
 from pipeline.envelope import Envelope
-from pipeline.models import MedicalClearance, NutritionEvent, NutritionMessage, NutritionRun
+from pipeline.models import MedicalClearance, NutritionCheckin, NutritionEvent, NutritionMessage, NutritionRun
 from pipeline.payloads.control import PipelineErrorPayload
+from pipeline.payloads.feedback import WeeklyCheckin
 from pipeline.payloads.intake import IntakeData
 from pipeline.states import ACTIVE, State, check_transition
+from pipeline.triggers import Point
 
 
 def _now() -> datetime:
@@ -201,3 +203,10 @@ async def record_clearance(session: AsyncSession, org_id: uuid.UUID, *, member_i
     session.add(clearance)
     await session.flush()
     return clearance
+
+
+async def checkin_history(session: AsyncSession, run: NutritionRun) -> list[Point]:
+    rows = (await session.scalars(select(NutritionCheckin).where(
+        NutritionCheckin.org_id == run.org_id, NutritionCheckin.run_id == run.id
+    ).order_by(NutritionCheckin.checkin_date, NutritionCheckin.created_at))).all()
+    return [Point(WeeklyCheckin.model_validate(row.payload), row.checkin_date, row.weeks_on_program) for row in rows]
