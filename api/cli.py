@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 from core.settings import Settings, SettingsError, load_settings
@@ -28,24 +29,35 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _seed(settings: Settings, members: int | None) -> dict:
+async def _seed(settings: Settings, members: int | None, *, reset: bool) -> dict | None:
+    """Seed the demo gym if it is not there yet (or `reset`); None when it was kept as it is."""
+    from sqlalchemy import text
+
     from core.database import Database
     from gym.demo_data import seed_demo
+    from gym.demo_tenancy import HARBOR
 
     assert settings.database_url
     db = Database(settings.database_url)
     try:
+        if not reset:
+            async with db.owner() as session:
+                if await session.scalar(text("SELECT 1 FROM organizations WHERE id = :id"), {"id": HARBOR.id}):
+                    return None
         return await seed_demo(db, members)
     finally:
         await db.dispose()
+
+
+KEPT = "demo gym kept as it is (`spotter seed-demo --reset` regenerates it)"
 
 
 def cmd_seed_demo(args: argparse.Namespace) -> int:
     from core.embedded import embedded_services
 
     with embedded_services(_settings(), redis=False) as settings:
-        summary = asyncio.run(_seed(settings, args.members))
-    print(f"demo gym seeded: {summary}")
+        summary = asyncio.run(_seed(settings, args.members, reset=args.reset))
+    print(f"demo gym seeded: {summary}" if summary is not None else KEPT)
     return 0
 
 
@@ -107,24 +119,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """One demo per data dir: a second run says where the first one is and touches nothing."""
     from core import migrations
     from core.embedded import embedded_services
+    from core.instance_lock import InstanceLock
 
     configured = _settings()
     if configured.agent_model_provider == "anthropic" and not configured.anthropic_api_key:
         # the newcomer's demo needs no key
         configured = configured.model_copy(update={"agent_model_provider": "offline"})
-    with embedded_services(configured) as settings:
-        assert settings.database_url
-        migrations.upgrade(settings.database_url)
-        asyncio.run(_seed(settings, args.members))
-        token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
-        base = f"http://{args.host}:{args.port}"
-        _serve(settings, args.host, args.port, banner=(
-            f"Spotter demo on {base}  (model: {_model_label(settings)})\n"
-            f"  health:   {base}/health\n  API docs: {base}/schema\n"
-            f"  console:  {base}/console/#token={token}\n"
-            f"  token:    {token}"))
+    base = f"http://{args.host}:{args.port}"
+    lock = InstanceLock(configured.data_dir, "demo")
+    holder = lock.acquire(url=base)
+    if holder is not None:
+        where = holder.get("url", "an unknown address")
+        print(f"spotter: the demo is already running on {where} (pid {holder.get('pid', '?')}, data in "
+              f"{configured.data_dir}); open that one, or stop it (Ctrl-C in its terminal, or "
+              f"`kill {holder.get('pid', '<pid>')}`) first", file=sys.stderr)
+        return 1
+    try:
+        with embedded_services(configured) as settings:
+            assert settings.database_url
+            migrations.upgrade(settings.database_url)
+            seeded = asyncio.run(_seed(settings, args.members, reset=False))
+            token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
+            _serve(settings, args.host, args.port, banner=(
+                f"Spotter demo on {base}  (model: {_model_label(settings)})\n"
+                f"  health:   {base}/health\n  API docs: {base}/schema\n"
+                f"  console:  {base}/console/#token={token}\n"
+                f"  token:    {token}\n"
+                f"  {'demo gym seeded' if seeded is not None else KEPT}\n"
+                f"  stop:     Ctrl-C (or `kill {os.getpid()}`) stops the server and its embedded Postgres and Redis"))
+    finally:
+        lock.release()
     return 0
 
 
@@ -216,8 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(fn=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(fn=cmd_migrate)
-    seed = sub.add_parser("seed-demo", help="create or refresh the demo gym")
+    seed = sub.add_parser("seed-demo", help="create the demo gym unless it exists (--reset regenerates it)")
     seed.add_argument("--members", type=int, default=None)
+    seed.add_argument("--reset", action="store_true", help="regenerate the demo gym, discarding changes to it")
     seed.set_defaults(fn=cmd_seed_demo)
     token = sub.add_parser("dev-token", help="print a dev-mode session token")
     token.add_argument("--email", required=True)
@@ -239,7 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.fn(args) or 0)
+    try:
+        return int(args.fn(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C: the embedded servers were already stopped on the way out
+        return 128 + 2
 
 
 if __name__ == "__main__":

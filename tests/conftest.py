@@ -5,7 +5,9 @@ Nothing here mocks our own code; a guard makes any attempt to reach a real model
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -110,3 +112,24 @@ def factory(db: Database, dev_keys: DevKeys) -> Factory:
 async def client(server: ThreadedServer) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         yield http
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The suite leaves no embedded server behind: a postgres or redis-server still running from this
+    session's temp dirs (the fixtures' servers, or those of a CLI run in a subprocess) fails the run, and
+    is killed so it does not outlive the check either."""
+    from core.embedded import leftover_servers
+
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(factory, "_basetemp", None)  # None: no temp dir was made, so no server was started
+    if base is None:
+        return
+    leftovers = leftover_servers(base)
+    if not leftovers:
+        return
+    for proc in leftovers:
+        with contextlib.suppress(Exception):
+            proc.kill()
+    names = ", ".join(f"{p.info['name']} (pid {p.pid})" for p in leftovers)
+    print(f"\nembedded servers outlived the test session: {names}", file=sys.stderr)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
