@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from tools.storable import storable
 
 
 class Conversation(Base):
@@ -64,7 +65,7 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
                 .where(Message.conversation_id == conversation.id).scalar_subquery())
     await session.execute(insert(Message).values(
         id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
-        content=content, page_context=page_context, stop_reason=stop_reason, usage=usage))
+        content=storable(content), page_context=page_context, stop_reason=stop_reason, usage=usage))
     if role == "user":  # the list is ordered by the last thing a person said
         await session.execute(update(Conversation).where(Conversation.id == conversation.id)
                               .values(updated_at=func.now()))

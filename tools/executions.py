@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from tools.storable import storable
 
 TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "expired"})
 
@@ -50,6 +51,8 @@ class ToolExecution(Base):
 async def record(session: AsyncSession, **values: Any) -> uuid.UUID:
     """Insert an execution row (values are ToolExecution columns); returns its id."""
     execution_id = values.pop("id", None) or uuid.uuid4()
+    if "input" in values:  # the model's raw input: a NUL in it was refused, and is stored replaced
+        values["input"] = storable(values["input"])
     await session.execute(insert(ToolExecution).values(id=execution_id, **values))
     return execution_id
 

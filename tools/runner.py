@@ -16,6 +16,7 @@ from typing import Any
 
 import structlog
 from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
@@ -26,6 +27,7 @@ from tools.audit import write_audit
 from tools.context import ToolContext
 from tools.errors import tool_error
 from tools.registry import ToolSpec
+from tools.storable import nul_path
 
 log = structlog.get_logger("tools.runner")
 SuccessHook = Callable[[AsyncSession, "ToolOutcome"], Awaitable[None]]
@@ -77,6 +79,12 @@ class ToolRunner:
                 yield session
 
     def validate(self, spec: ToolSpec, raw_input: dict[str, Any]) -> BaseModel:
+        """The input as the tool's model; a NUL anywhere in it is a validation error like any other."""
+        where = nul_path(raw_input)
+        if where is not None:
+            raise ValidationError.from_exception_data(spec.input_model.__name__, [InitErrorDetails(
+                type=PydanticCustomError("nul_character", "must not contain NUL characters"), loc=where,
+                input=None)])
         return spec.input_model.model_validate(raw_input)
 
     async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,

@@ -138,6 +138,21 @@ async def test_runner_turns_any_service_error_into_the_typed_result(runner, fact
     assert plain.error["message"] and plain.error["hint"]
 
 
+@pytest.mark.parametrize("raw", [{"title": "Fix\x00 the rower"}, {"ti\x00tle": "x"},
+                                 {"title": "ok", "notes": "fine", "extra": [{"deep": "a\x00"}]}])
+async def test_a_nul_anywhere_in_a_tool_input_is_a_typed_validation_error(runner, factory, db, raw) -> None:
+    from sqlalchemy import text
+
+    org = await factory.org()
+    user = await factory.user(org, "owner")
+    spec = build_registry().get("tasks__create")
+    outcome = await runner.run(spec, raw, access=_access(org, "owner"), caller=_caller(user))
+    assert not outcome.ok and outcome.error["code"] == "validation_failed"
+    assert "NUL" in outcome.error["message"] and "\x00" not in outcome.error["message"]
+    async with db.owner() as session:
+        assert await session.scalar(text("SELECT count(*) FROM tasks WHERE org_id = :o"), {"o": org.id}) == 0
+
+
 async def test_foreign_org_ids_are_not_found(runner, factory) -> None:
     org_a, org_b = await factory.org(), await factory.org()
     owner_a, owner_b = await factory.user(org_a, "owner"), await factory.user(org_b, "owner")
