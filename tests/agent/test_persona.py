@@ -1,0 +1,73 @@
+"""A second persona is configuration on the same loop: its system prompt, the tools it offers, its
+tool_choice, its round-trip cap and the tool whose run ends its turn all reach the model request and the loop."""
+
+from __future__ import annotations
+
+import uuid
+
+import redis.asyncio as aioredis
+
+from agent.orchestrator import Orchestrator
+from agent.persona import STAFF_COPILOT, Persona
+from agent.service import build_agent
+from core.tenancy import find_caller_in_org
+from tests.fakes.anthropic_server import Reply, Text, ToolUse
+
+TOOL_CHOICE = {"type": "any", "disable_parallel_tool_use": True}
+
+
+def _tasks_coach(max_round_trips: int) -> Persona:
+    return Persona(name="tasks_coach", roles=frozenset({"owner"}),
+                   system=lambda access: [{"type": "text", "text": f"You keep the to-do list of {access.org_name}."}],
+                   max_round_trips=max_round_trips, tool_choice=TOOL_CHOICE,
+                   offers=lambda spec: spec.router == "tasks", final_tools=frozenset({"tasks__create"}))
+
+
+async def _send(app_settings, db, factory, persona: Persona, message: str) -> list:
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
+    base = services.orchestrator
+    loop = Orchestrator(db=db, redis=redis, model=services.model, registry=services.registry, runner=base.runner,
+                        prices=base.prices, settings=app_settings, persona=persona)
+    org = await factory.org()
+    owner = await factory.user(org, "owner")
+    async with db.scope(org_id=org.id) as session:
+        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
+    assert caller is not None and access is not None
+    try:
+        turn = await loop.open_send(access=access, caller=caller, locale="en", trace_id=uuid.uuid4().hex,
+                                    message=message, conversation_id=None, page_context=None)
+        return [(event.type, event.data) async for event in turn.events()]
+    finally:
+        await services.close()
+        await redis.aclose()
+
+
+async def test_the_persona_shapes_every_request_and_its_final_tool_ends_the_turn(app_settings, db, factory,
+                                                                                fake_model) -> None:
+    fake_model.queue(Reply(ToolUse("tasks__list", {}, id="toolu_l")),
+                     Reply(ToolUse("tasks__create", {"title": "Call the plumber"}, id="toolu_c")),
+                     Reply(Text("never asked for")))
+    frames = await _send(app_settings, db, factory, _tasks_coach(max_round_trips=6), "remind me to call the plumber")
+
+    assert len(fake_model.requests) == 2  # the final tool ran, and the turn ended without another call
+    for request in fake_model.requests:
+        body = request.body
+        assert body["tool_choice"] == TOOL_CHOICE
+        assert len(body["system"]) == 1 and body["system"][0]["text"].startswith("You keep the to-do list of Test Gym")
+        assert body["tools"] and {t["name"].split("__")[0] for t in body["tools"]} == {"tasks"}
+    completed = [data for kind, data in frames if kind == "tool_completed"]
+    assert [(c["action"], c["ok"]) for c in completed] == [("list", True), ("create", True)]
+    assert [kind for kind, _ in frames][-1] == "done" and "error" not in [kind for kind, _ in frames]
+
+
+async def test_the_persona_caps_round_trips(app_settings, db, factory, fake_model) -> None:
+    fake_model.respond_with(lambda body: Reply(ToolUse("tasks__list", {})))
+    frames = await _send(app_settings, db, factory, _tasks_coach(max_round_trips=2), "what is on the list?")
+    assert len(fake_model.requests) == 2
+    assert [kind for kind, _ in frames].count("message_done") == 2 and frames[-1][0] == "done"
+
+
+def test_the_staff_copilot_is_the_first_persona() -> None:
+    assert STAFF_COPILOT.max_round_trips == 6 and STAFF_COPILOT.tool_choice is None
+    assert STAFF_COPILOT.roles == frozenset({"owner", "admin", "coach", "front_desk"})
