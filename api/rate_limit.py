@@ -1,6 +1,6 @@
 """The per-user turn rate limit: Litestar's rate-limit middleware on the routes that open a turn.
 
-Keyed by the authenticated user (the route's own guard runs first, so a stranger is refused as before and
+Keyed by the authenticated user (the route's own guards run first, so a stranger is refused as before and
 never counted), counted in Redis so every API process shares the window, with the `RateLimit-*` headers.
 A refusal is 429 `rate_limited` in the usual error body (api/errors.py). `AGENT_RATE_LIMIT_PER_MINUTE`
 (settings.turn_rate_limit) sets the limit; 0 turns it off.
@@ -13,7 +13,6 @@ from litestar import Request
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.stores.redis import RedisStore
 
-from api.guards import staff_only
 from core.settings import Settings
 
 OPENS_TURN = "opens_turn"  # route `opt` key: this handler starts a model turn
@@ -21,10 +20,12 @@ STORE = "turn_rate_limit"
 
 
 async def _opens_turn(request: Request) -> bool:
+    """Count only routes marked `opt={OPENS_TURN: True}`, and only callers their own guards let in."""
     handler = request.scope["route_handler"]
     if not handler.opt.get(OPENS_TURN):
         return False
-    await staff_only(request, handler)  # who is calling; the route's guard reuses what this resolves
+    for guard in handler.resolve_guards():  # who is calling (sets state.caller); they run again, cheaply
+        await guard(request, handler)
     return True
 
 
