@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from gym.demo_tenancy import HARBOR, NORTHSIDE, DemoOrg, demo_id, seed_demo_tenancy
+from gym.training.demo import seed_trainer_records, seeding_instant
 
 DEMO_SEED = 7
 HARBOR_MEMBERS = 320
@@ -637,8 +638,11 @@ async def seed_demo_gym(session: AsyncSession, *, members: int | None = None, se
         for spec, count, training_seed, active_ids in built:
             await seed_training(session, org_id=spec.org.id, member_ids=active_ids, coach_user_ids=list(spec.coaches),
                                 rng=random.Random(training_seed), today=today, scale=count)
-    return {"reference_date": today.isoformat(), "harbor_members": harbor_count,
-            "northside_members": NORTHSIDE_MEMBERS, "rows": dict(sink.counts), "training": seed_training is not None}
+    trainer = {spec.org.slug: await seed_trainer_records(
+        session, org_id=spec.org.id, member_ids=active_ids, instant=seeding_instant(now, DEMO_REFERENCE_TZ),
+        scale=count, dani_id=DANI_MEMBER_ID if spec.org is HARBOR else None) for spec, count, _, active_ids in built}
+    return {"reference_date": today.isoformat(), "harbor_members": harbor_count, "northside_members": NORTHSIDE_MEMBERS,
+            "rows": dict(sink.counts), "training": seed_training is not None, "trainer": trainer}
 
 
 async def seed_demo(db: Database, members: int | None = None, *, seed: int = DEMO_SEED,
