@@ -72,6 +72,28 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
     return message_id
 
 
+async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, results: list[dict[str, Any]]) -> int:
+    """Put each tool_result first in the user message that follows the assistant message that asked for it
+    (a replay repair made permanent); returns how many were stored."""
+    stored = 0
+    for block in reversed(results):  # each goes first, so the last one in goes in first
+        asked = await session.scalar(select(Message.seq).where(
+            Message.conversation_id == conversation_id, Message.role == "assistant",
+            Message.content.contains([{"type": "tool_use", "id": block["tool_use_id"]}])).limit(1))
+        if asked is None:
+            continue
+        row = (await session.execute(select(Message.id, Message.content).where(
+            Message.conversation_id == conversation_id, Message.role == "user", Message.seq > asked)
+            .order_by(Message.seq).limit(1))).first()
+        if row is None:
+            continue
+        rest = [b for b in row.content if not (b.get("type") == "tool_result"
+                                               and b.get("tool_use_id") == block["tool_use_id"])]
+        await session.execute(update(Message).where(Message.id == row.id).values(content=[block, *rest]))
+        stored += 1
+    return stored
+
+
 async def messages_since_anchor(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
     """Messages from the latest system_note (compaction anchor) forward, or all of them."""
     anchor = (select(func.max(Message.seq)).where(Message.conversation_id == conversation_id,

@@ -28,7 +28,7 @@ from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
 from agent.persona import STAFF_COPILOT, Persona
-from agent.replay import guard, validate_replay
+from agent.replay import guard, synthesized_results, validate_replay
 from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict, NotFound
@@ -197,9 +197,15 @@ class Orchestrator:
                                     org_id=str(turn.access.org_id), **event)
 
         try:
-            return guard(turn.history, reasons=reasons, on_violation=report)
+            repaired = guard(turn.history, reasons=reasons, on_violation=report)
         except (AssertionError, ValueError) as exc:  # repair could not make it valid: never send it
             raise AgentError("replay_integrity_violation") from exc
+        made_up = synthesized_results(turn.history, repaired)
+        if made_up:  # stored, so the violation is reported once, not every round trip and every later turn
+            async with self.store.scope(turn) as session:
+                await conversations.store_tool_results(session, turn.conversation_id, made_up)
+        turn.history = repaired
+        return repaired
 
     async def _repair_reasons(self, turn: Turn) -> dict[str, str]:
         async with self.store.scope(turn) as session:

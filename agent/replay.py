@@ -298,27 +298,42 @@ def snapshot(messages: list[Message]) -> list[dict[str, Any]]:
     return shot
 
 
+def synthesized_results(messages: list[Message], repaired: list[Message]) -> list[Block]:
+    """The tool_results ``repair`` made up for tool_uses nobody answered: store these with the history and
+    the next replay needs no repair (a violation is then reported once, not every round trip and turn)."""
+    _, violations = validate_replay(messages)
+    orphaned = {v.tool_use_id for v in violations
+                if v.kind == ORPHANED_TOOL_USE and messages[v.index].get("role") == "assistant"}
+    return [block for message in repaired if message.get("role") == "user"
+            for block in _blocks(message.get("content"))
+            if _type(block) == "tool_result" and block.get("tool_use_id") in orphaned and block.get("is_error")]
+
+
 def guard(
     messages: list[Message],
     *,
     reasons: Mapping[str, str] | None = None,
     on_violation: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[Message]:
-    """Return ``messages`` itself when valid; otherwise report once (PII-free) and return a repair."""
+    """Return ``messages`` itself when valid; otherwise report once (PII-free) and return a repair.
+
+    The report says ``repaired: true`` only when the repair was checked and is valid; otherwise it says
+    false and the guard raises, so a history the API would refuse is never sent.
+    """
     ok, violations = validate_replay(messages)
     if ok:
         return messages
     repaired = repair(messages, reasons)
+    still_ok, remaining = validate_replay(repaired)
     if on_violation is not None:
         on_violation(
             {
                 "violations": len(violations),
                 "reasons": sorted({v.kind for v in violations}),
-                "repaired": True,
+                "repaired": still_ok,
                 "snapshot": snapshot(messages),
             }
         )
-    still_ok, remaining = validate_replay(repaired)
     if not still_ok:  # explicit so it survives `python -O`
         raise AssertionError(f"replay repair left violations: {sorted({v.kind for v in remaining})}")
     return repaired
