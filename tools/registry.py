@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from core.tenancy import STAFF_ROLES
+from tools.dates import describe_windows
 
 Confirm = Literal["never", "destructive", "always"]
 SideEffects = Literal["read", "write"]
@@ -77,7 +78,7 @@ class ToolSpec:
 
     def to_anthropic(self) -> dict[str, Any]:
         """The tool definition the Messages API expects."""
-        schema = self.input_model.model_json_schema()
+        schema = describe_windows(self.input_model.model_json_schema())
         schema.pop("title", None)
         return {"name": self.name, "description": self.summary, "input_schema": schema}
 

@@ -11,8 +11,9 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import structlog
 from pydantic import BaseModel, ValidationError
@@ -78,14 +79,15 @@ class ToolRunner:
             async with session.begin_nested():
                 yield session
 
-    def validate(self, spec: ToolSpec, raw_input: dict[str, Any]) -> BaseModel:
-        """The input as the tool's model; a NUL anywhere in it is a validation error like any other."""
+    def validate(self, spec: ToolSpec, raw_input: dict[str, Any], *, today: date | None = None) -> BaseModel:
+        """The input as the tool's model (dates checked against the gym's `today`, default the UTC today);
+        a NUL anywhere in it is a validation error like any other."""
         where = nul_path(raw_input)
         if where is not None:
             raise ValidationError.from_exception_data(spec.input_model.__name__, [InitErrorDetails(
                 type=PydanticCustomError("nul_character", "must not contain NUL characters"), loc=where,
                 input=None)])
-        return spec.input_model.model_validate(raw_input)
+        return spec.input_model.model_validate(raw_input, context={"today": today} if today else None)
 
     async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                   locale: str = "en", now: datetime | None = None, audit_metadata: dict[str, Any] | None = None,
@@ -108,13 +110,15 @@ class ToolRunner:
             return done(False, error={"code": "not_executable", "message": f"{spec.name} is not executable.",
                                       "hint": None})
         try:
-            validated = self.validate(spec, raw_input if isinstance(raw_input, dict) else {})
+            now = now or datetime.now(UTC)
+            today = now.astimezone(ZoneInfo(access.timezone)).date()
+            validated = self.validate(spec, raw_input if isinstance(raw_input, dict) else {}, today=today)
         except ValidationError as exc:
             return done(False, error=validation_error(exc))
         try:
             async with self._unit(session, access, caller) as session:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
-                                  now=now or datetime.now(UTC), services=self.services,
+                                  now=now, services=self.services,
                                   embedder=self.embedder)
                 output = to_jsonable(await spec.handler(ctx, validated))
                 audit_id = None

@@ -17,6 +17,7 @@ from gym import attendance, billing, classes, member_analytics
 from gym.periods import Period, bucket_starts, resolve_period
 from gym.programs import get_program
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, OWNER_ADMIN_COACH, ToolRouter
 
@@ -41,9 +42,9 @@ class PeriodInput(BaseModel):
     period: PeriodName | None = Field(None, description="Named period in the gym's timezone; default this_month. "
                                                         "Calendar periods (this_week from Monday, this_month, ...) "
                                                         "include the days still ahead.")
-    from_: date | None = Field(None, alias="from", description="First local day, YYYY-MM-DD (inclusive). With "
+    from_: ToolDate | None = Field(None, alias="from", description="First local day, YYYY-MM-DD (inclusive). With "
                                "only `from`, the period runs to today.")
-    to: date | None = Field(None, description="Last local day, YYYY-MM-DD (inclusive). With only `to`, the period "
+    to: ToolDate | None = Field(None, description="Last local day, YYYY-MM-DD (inclusive). With only `to`, the period "
                                               "is the 30 days ending then.")
 
     @model_validator(mode="after")

@@ -22,6 +22,7 @@ from gym.periods import local_today, resolve_period
 from gym.programs import get_program, member_exists
 from gym.workouts import Workout
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
 
@@ -62,8 +63,8 @@ class AssignmentFilterInput(BaseModel):
 
     period: RangeName | None = Field(None, description="Named date range in the gym's timezone; weeks run "
                                                        "Monday-Sunday (next_week = the week after this one).")
-    from_: dt.date | None = Field(None, alias="from", description="First day (YYYY-MM-DD), instead of period.")
-    to: dt.date | None = Field(None, description="Last day, inclusive (YYYY-MM-DD), instead of period.")
+    from_: ToolDate | None = Field(None, alias="from", description="First day (YYYY-MM-DD), instead of period.")
+    to: ToolDate | None = Field(None, description="Last day, inclusive (YYYY-MM-DD), instead of period.")
     programId: uuid.UUID | None = Field(None, description="Only assignments in this program.")
     memberId: uuid.UUID | None = Field(None, description="Only this member's assignments.")
     coachUserId: uuid.UUID | None = Field(None, description="Only assignments of this coach (a staff user id).")
@@ -91,7 +92,7 @@ class BulkPublishInput(BulkChangeInput):
 class AssignPersonalInput(BaseModel):
     workoutId: uuid.UUID = Field(description="Workout id (create it first with workouts__create if needed).")
     memberId: uuid.UUID = Field(description="Member id from read__members_search.")
-    date: dt.date = Field(description="Day of the session (YYYY-MM-DD, gym's timezone).")
+    date: ToolDate = Field(description="Day of the session (YYYY-MM-DD, gym's timezone).")
     coachUserId: uuid.UUID | None = Field(None, description="The coach's user id; defaults to the caller when the "
                                                             "caller is a coach.")
     programId: uuid.UUID | None = Field(None, description="Program to file it under; defaults to the workout's.")
@@ -100,7 +101,7 @@ class AssignPersonalInput(BaseModel):
 
 class UpdateAssignmentInput(BaseModel):
     id: uuid.UUID = Field(description="Assignment id.")
-    date: dt.date | None = Field(None, description="New day (YYYY-MM-DD, gym's timezone).")
+    date: ToolDate | None = Field(None, description="New day (YYYY-MM-DD, gym's timezone).")
     workoutId: uuid.UUID | None = Field(None, description="Swap in another workout.")
     coachUserId: uuid.UUID | None = Field(None, description="New coach's user id; null removes the coach.")
 

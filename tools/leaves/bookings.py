@@ -17,6 +17,7 @@ from gym import classes as service
 from gym.members import Member, get_member
 from gym.periods import Period, resolve_period
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, STAFF, ToolRouter
 
@@ -33,8 +34,8 @@ class PeriodInput(BaseModel):
 
     period: PeriodName | None = Field(None, description="Named period in the gym's timezone (default "
                                                         "last_30_days); from/to win when given.")
-    from_: dt.date | None = Field(None, alias="from", description="First local day (YYYY-MM-DD), inclusive.")
-    to: dt.date | None = Field(None, description="Last local day (YYYY-MM-DD), inclusive.")
+    from_: ToolDate | None = Field(None, alias="from", description="First local day (YYYY-MM-DD), inclusive.")
+    to: ToolDate | None = Field(None, description="Last local day (YYYY-MM-DD), inclusive.")
 
     @model_validator(mode="after")
     def _ordered(self) -> PeriodInput:

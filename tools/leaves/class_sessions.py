@@ -11,7 +11,7 @@ import datetime as dt
 import uuid
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
@@ -21,6 +21,7 @@ from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
 from tools.context import ToolContext
+from tools.dates import WINDOW_NOTE, ToolDate, check_window
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
 
@@ -30,18 +31,21 @@ MAX_IDS = 200  # ids listed in bulk outputs; the fingerprint always covers the w
 AUDIT = "class_session"
 
 
-def _check_day(value: str) -> str:
+def _check_day(value: str, info: ValidationInfo) -> str:
+    """The form, and the window around the gym's today (the runner's context); resolved again in the handler."""
+    today = (info.context or {}).get("today") or dt.datetime.now(dt.UTC).date()
     try:
-        resolve_local_day(value, "UTC", dt.datetime.now(dt.UTC))  # checks the form only; resolved later
+        day = resolve_local_day(value, "UTC", dt.datetime.combine(today, dt.time(12), dt.UTC))
     except GymError:
         raise ValueError("use YYYY-MM-DD, today, tomorrow or a weekday name such as 'friday'") from None
+    check_window(day, today)
     return value
 
 
 Day = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_check_day)]
 Clock = Annotated[str, Field(pattern=r"^([01]?\d|2[0-3]):[0-5]\d$")]
 DAY_HELP = ("Local day in the gym's timezone: YYYY-MM-DD, 'today', 'tomorrow' or a weekday "
-            "('friday' = the next Friday, today included; 'next friday' = after today).")
+            "('friday' = the next Friday, today included; 'next friday' = after today). " + WINDOW_NOTE)
 
 
 def _local(ctx: ToolContext, word: str) -> dt.date:
@@ -319,8 +323,8 @@ class SessionFilterInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
     period: RangeName | None = Field(None, description="Named local range (weeks start Monday); or from/to.")
-    from_: dt.date | None = Field(None, alias="from", description="First local day (YYYY-MM-DD), inclusive.")
-    to: dt.date | None = Field(None, description="Last local day (YYYY-MM-DD), inclusive.")
+    from_: ToolDate | None = Field(None, alias="from", description="First local day (YYYY-MM-DD), inclusive.")
+    to: ToolDate | None = Field(None, description="Last local day (YYYY-MM-DD), inclusive.")
     classTypeId: uuid.UUID | None = Field(None, description="Only sessions of this class type.")
     programId: uuid.UUID | None = Field(None, description="Only sessions of this program.")
     published: bool | None = Field(None, description="Only published (true) or only unpublished (false) ones.")

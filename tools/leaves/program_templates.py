@@ -17,6 +17,7 @@ from gym.exercises import existing_exercise_ids
 from gym.periods import resolve_period
 from gym.programs import require_program
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
 from tools.leaves.workouts import SectionInput
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
@@ -72,7 +73,7 @@ class CreateTemplateInput(BaseModel):
 class ApplyTemplateInput(BaseModel):
     templateId: uuid.UUID = Field(description="Template id from program_templates__list.")
     programId: uuid.UUID = Field(description="Class or feed program to fill (from read__programs_list).")
-    startDate: dt.date = Field(description="Day that becomes week 1 day 1 (YYYY-MM-DD, gym's timezone); usually a "
+    startDate: ToolDate = Field(description="Day that becomes week 1 day 1 (YYYY-MM-DD, gym's timezone); usually a "
                                            "Monday.")
     published: bool = Field(False, description="Publish the created assignments right away (default: drafts).")
 
@@ -84,8 +85,8 @@ class FromHistoryInput(BaseModel):
     name: str = Field(min_length=1, max_length=200, description="Name for the new template.")
     description: str | None = Field(None, max_length=4000)
     period: HistoryPeriod | None = Field(None, description="Named range in the gym's timezone (weeks start Monday).")
-    from_: dt.date | None = Field(None, alias="from", description="First day (YYYY-MM-DD), instead of period.")
-    to: dt.date | None = Field(None, description="Last day, inclusive (YYYY-MM-DD), instead of period.")
+    from_: ToolDate | None = Field(None, alias="from", description="First day (YYYY-MM-DD), instead of period.")
+    to: ToolDate | None = Field(None, description="Last day, inclusive (YYYY-MM-DD), instead of period.")
 
     @model_validator(mode="after")
     def _one_range(self) -> FromHistoryInput:

@@ -31,6 +31,7 @@ from gym.periods import local_midnight
 from rag.lexical import CANDIDATES
 from rag.lookup import search_entities
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.registry import STAFF, ToolRouter
 
@@ -564,7 +565,7 @@ def _comment(ctx: ToolContext, c: assignments.CommentView) -> CommentOut:
 class ProgramCommentsInput(BaseModel):
     programId: uuid.UUID = Field(description="Program id from read__programs_list.")
     unreadOnly: bool = Field(False, description="Only comments you (the caller) have not read yet.")
-    since: date | None = Field(None, description="Only comments from this local date (YYYY-MM-DD) on.")
+    since: ToolDate | None = Field(None, description="Only comments from this local date (YYYY-MM-DD) on.")
     limit: int = Field(20, ge=1, le=100)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from gym import tasks as service
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.registry import STAFF, Audit, Inverse, ToolRouter, by_id
 
@@ -53,7 +54,7 @@ async def list_tasks(ctx: ToolContext, input: ListTasksInput) -> TaskList:
 class CreateTaskInput(BaseModel):
     title: str = Field(min_length=1, max_length=300, description="What needs doing, as a short imperative.")
     notes: str | None = Field(None, max_length=4000)
-    dueOn: date | None = Field(None, description="Due date (YYYY-MM-DD) in the gym's timezone.")
+    dueOn: ToolDate | None = Field(None, description="Due date (YYYY-MM-DD) in the gym's timezone.")
     priority: Priority = "normal"
 
 
@@ -70,7 +71,7 @@ class UpdateTaskInput(BaseModel):
     id: uuid.UUID = Field(description="Task id from tasks__list or tasks__create.")
     title: str | None = Field(None, min_length=1, max_length=300)
     notes: str | None = Field(None, max_length=4000)
-    dueOn: date | None = None
+    dueOn: ToolDate | None = None
     priority: Priority | None = None
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from gym import workouts as service
 from gym.exercises import Exercise
 from tools.context import ToolContext
+from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, Inverse, ToolRouter, by_id
 
@@ -84,7 +85,7 @@ class CreateWorkoutInput(BaseModel):
     sections: Sections | None = Field(None, max_length=20,
                                       description="Structured sections with movements (instead of text).")
     description: str | None = Field(None, max_length=4000, description="Coach notes shown with the workout.")
-    date: dt.date | None = Field(None, description="Day the workout is for (YYYY-MM-DD, gym's timezone).")
+    date: ToolDate | None = Field(None, description="Day the workout is for (YYYY-MM-DD, gym's timezone).")
     programId: uuid.UUID | None = Field(None, description="Program id from read__programs_list.")
 
     @model_validator(mode="after")
@@ -102,7 +103,7 @@ class UpdateWorkoutInput(BaseModel):
     id: uuid.UUID = Field(description="Workout id.")
     title: str | None = Field(None, min_length=1, max_length=200)
     description: str | None = Field(None, max_length=4000, description="New notes; null clears them.")
-    date: dt.date | None = Field(None, description="New day (YYYY-MM-DD, gym's timezone); null unschedules it.")
+    date: ToolDate | None = Field(None, description="New day (YYYY-MM-DD, gym's timezone); null unschedules it.")
     programId: uuid.UUID | None = Field(None, description="Move to this program; null detaches it from any program.")
     text: str | None = Field(None, max_length=10000,
                              description="Replace the freeform text (does not touch sections: use "
