@@ -21,9 +21,12 @@ async def _usage_row(db, org_id):
             "coalesce(sum(turns), 0) AS turns FROM ai_usage_daily WHERE org_id = :o"), {"o": org_id})).one()
 
 
-async def test_stream_that_stops_before_message_stop_is_an_error_not_an_answer(client, gym, fake_model, db) -> None:
-    """A 200 stream that ends cleanly but without message_stop: provider_unavailable, partial kept, billed."""
-    fake_model.queue(DropStream(after_events=5, clean=True,
+@pytest.mark.parametrize("clean", [True, False], ids=["closed-cleanly", "connection-dropped"])
+async def test_stream_that_stops_before_message_stop_is_an_error_not_an_answer(client, gym, fake_model, db,
+                                                                               clean) -> None:
+    """A 200 stream that ends without message_stop (the body closed properly, or the connection dropped):
+    provider_unavailable, the partial text kept as interrupted, what message_start billed booked."""
+    fake_model.queue(DropStream(after_events=5, clean=clean,
                                 blocks=(Text("partial answer that will be cut", chunks=4),)))
     result = await sse(client, f"{gym.base}/messages", json_body={"message": "hello there"},
                        headers=gym.owner.headers)
