@@ -4,7 +4,7 @@ whole record as staff see it (read__member_training). Every number comes from th
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,7 @@ from gym.training.profiles import (
 from gym.training.progression import suggest
 from gym.training.recovery import LARGE_HOURS, recovery_status
 from gym.training.schedule import upcoming
+from gym.training.statistics import period_start, statistics, trend
 
 STAFF_LOG_DAYS = 14
 STAFF_AHEAD_DAYS = 14
@@ -63,6 +64,35 @@ async def history_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     return {"days": days, "units": units.as_dict(), "count": len(rows), "items": [log_dict(r, units) for r in rows]}
 
 
+async def _entries_since(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, start: datetime | None,
+                         now: datetime) -> list:
+    since = start or datetime(1970, 1, 1, tzinfo=UTC)
+    return [as_entry(r) for r in await logs_since(session, org_id, member_id, since, until=now)]
+
+
+async def statistics_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
+                          period: str = "month", tz: tzinfo = UTC) -> dict:
+    """001 §4.8 statistics over `period` (week, month, quarter, year, all_time) ending now."""
+    entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
+    return statistics(entries, period, now, tz)
+
+
+async def trend_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime, *,
+                     metric: str, period: str = "quarter", exercise: str | None = None, tz: tzinfo = UTC) -> dict:
+    """Weekly points for a month or quarter, monthly points for a year."""
+    by = "month" if period == "year" else "week"
+    entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
+    return {"metric": metric, "period": period, "by": by, "exercise": exercise,
+            "points": trend(entries, metric, by=by, exercise=exercise, tz=tz)}
+
+
+def _brief(item: dict) -> dict:
+    """A log as one compact line of data for a coach (no shares, no empty fields)."""
+    keep = ("name", "performedAt", "sets", "reps", "load", "loadUnit", "durationMin", "distance", "distanceUnit",
+            "rpe", "notes")
+    return {k: item[k] for k in keep if item.get(k) is not None}
+
+
 async def member_training(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
                           today: date | None = None) -> dict:
     """Everything a coach needs about one member's training, in the member's units."""
@@ -79,7 +109,7 @@ async def member_training(session: AsyncSession, org_id: uuid.UUID, member_id: u
         "goals": await distribution_view(session, org_id, member_id, now),
         "injuries": [pref_dict(p) for p in injuries(prefs, now)],
         "preferences": [pref_dict(p) for p in prefs if p.type != "injury"],
-        "recentLogs": {"days": STAFF_LOG_DAYS, "count": len(logs), "items": [log_dict(r, units) for r in logs]},
+        "recentLogs": {"days": STAFF_LOG_DAYS, "count": len(logs), "items": [_brief(log_dict(r, units)) for r in logs]},
         "recovering": recovering,
         "currentLocation": location_dict(location) if location else None,
         "upcoming": await upcoming(session, org_id, member_id, now=now, days_ahead=STAFF_AHEAD_DAYS, today=today),
