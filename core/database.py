@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 
-from sqlalchemy import DateTime, MetaData, text
+from pgvector.asyncpg import register_vector
+from sqlalchemy import DateTime, MetaData, event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -44,9 +45,23 @@ def make_engine(url: str, *, role: str | None = None, pool_size: int = 10,
     connect_args: dict = {"server_settings": {"application_name": "spotter"}}
     if role:
         connect_args["server_settings"]["role"] = role
-    return create_async_engine(url, pool_size=pool_size,
-                               max_overflow=pool_size if max_overflow is None else max_overflow, pool_pre_ping=False,
-                               hide_parameters=True, connect_args=connect_args)
+    engine = create_async_engine(url, pool_size=pool_size,
+                                 max_overflow=pool_size if max_overflow is None else max_overflow,
+                                 pool_pre_ping=False, hide_parameters=True, connect_args=connect_args)
+    event.listen(engine.sync_engine, "connect", _on_connect)  # pgvector's binary codec (rag.vectors)
+    return engine
+
+
+async def _register_vector(conn) -> None:  # an asyncpg connection
+    try:
+        await register_vector(conn)
+    except ValueError as exc:  # a database without the extension yet (before the first migration)
+        if not str(exc).startswith("unknown type"):
+            raise
+
+
+def _on_connect(dbapi_connection, connection_record) -> None:
+    dbapi_connection.run_async(_register_vector)
 
 
 class Database:

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from rag.embeddings import Embedder, EmbedderError
+from rag.vectors import vector_param
 
 log = structlog.get_logger("rag.index")
 
@@ -76,7 +77,7 @@ ALIAS = {"member": "m", "program": "g", "workout": "w", "exercise": "x"}
 UPSERT_SQL = """
 INSERT INTO rag_documents (org_id, scope, entity_id, title, body, model, embedding_512, embedding_1024, updated_at)
 VALUES (:org_id, :scope, :entity_id, :title, :body, :model,
-        CAST(CAST(:embedding_512 AS text) AS vector(512)), CAST(CAST(:embedding_1024 AS text) AS vector(1024)), now())
+        :embedding_512, :embedding_1024, now())
 ON CONFLICT (org_id, scope, entity_id) DO UPDATE SET
     title = EXCLUDED.title, body = EXCLUDED.body, updated_at = now(),
     model = CASE WHEN :keep_vector THEN rag_documents.model ELSE EXCLUDED.model END,
@@ -127,10 +128,6 @@ def vector_column(embedder: Embedder | None) -> str | None:
 def document_text(title: str, body: str) -> str:
     """What gets embedded for a document."""
     return f"{title}. {body}"[:MAX_EMBED_CHARS] if body else title[:MAX_EMBED_CHARS]
-
-
-def vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
 
 
 async def render(session: AsyncSession, scope: str, *, ids: Sequence[uuid.UUID] | None = None,
@@ -207,7 +204,7 @@ async def sync_documents(session: AsyncSession, embedder: Embedder | None, docs:
     for i, doc in enumerate(to_embed):
         old = stored.get(doc.key)
         same_text = old is not None and old[0] == doc.title and old[1] == doc.body
-        vector = vector_literal(vectors[i]) if vectors else None
+        vector = list(vectors[i]) if vectors else None
         rows.append({**_row(doc), "model": model if vector else None,
                      "embedding_512": vector if column == "embedding_512" else None,
                      "embedding_1024": vector if column == "embedding_1024" else None,
@@ -218,7 +215,8 @@ async def sync_documents(session: AsyncSession, embedder: Embedder | None, docs:
         rows.append({**_row(doc), "model": None, "embedding_512": None, "embedding_1024": None,
                      "keep_vector": old is not None and old[0] == doc.title and old[1] == doc.body})
     if rows:
-        await session.execute(text(UPSERT_SQL), rows)
+        await session.execute(text(UPSERT_SQL).bindparams(
+            *(vector_param(column_name, dims) for dims, column_name in VECTOR_COLUMNS.items())), rows)
         result.upserted = len(rows)
     result.deleted = await _delete(session, list(gone))
     return result

@@ -33,9 +33,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rag.embeddings import Embedder, EmbedderError
-from rag.index import SCOPES, VECTOR_COLUMNS, vector_literal
+from rag.index import SCOPES, VECTOR_COLUMNS
 from rag.lexical import CANDIDATES, lexical_ranked
 from rag.stopwords import Term, is_hebrew, terms
+from rag.vectors import vector_param
 
 log = structlog.get_logger("rag.search")
 
@@ -80,10 +81,10 @@ def _scope_filter(scopes: Sequence[str] | None) -> str:
 
 
 SEMANTIC_SQL = """
-SELECT d.scope, d.entity_id, d.title, d.body, 1 - (d.{column} <=> CAST(CAST(:vec AS text) AS vector({dims}))) AS sim
+SELECT d.scope, d.entity_id, d.title, d.body, 1 - (d.{column} <=> :vec) AS sim
 FROM rag_documents d
 WHERE d.org_id = :org AND d.model = :model AND d.{column} IS NOT NULL {scopes}
-ORDER BY d.{column} <=> CAST(CAST(:vec AS text) AS vector({dims}))
+ORDER BY d.{column} <=> :vec
 LIMIT :limit"""
 PER_SCOPE_NEIGHBOURS = 10
 
@@ -107,7 +108,7 @@ async def semantic_ranked(session: AsyncSession, org_id: uuid.UUID, vector: Sequ
         await session.execute(text("SELECT set_config('hnsw.ef_search', :ef, true), "
                                    "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
                               {"ef": str(max(HNSW_EF_SEARCH, limit))})
-    params = {"vec": vector_literal(vector), "org": org_id, "model": model}
+    params = {"vec": list(vector), "org": org_id, "model": model}
     if per_scope:  # the scope is spelled out (validated against SCOPES) so its partial HNSW index applies
         groups = [(f"AND d.scope = '{scope}'", [], PER_SCOPE_NEIGHBOURS) for scope in (scopes or SCOPES)
                   if scope in SCOPES]
@@ -116,8 +117,8 @@ async def semantic_ranked(session: AsyncSession, org_id: uuid.UUID, vector: Sequ
     try:
         hits: list[dict[str, Any]] = []
         for where, group, n in groups:
-            sql = SEMANTIC_SQL.format(column=column, dims=len(vector), scopes=where)
-            rows = await session.execute(text(sql), {**params, "scopes": group, "limit": n})
+            sql = text(SEMANTIC_SQL.format(column=column, scopes=where)).bindparams(vector_param("vec", len(vector)))
+            rows = await session.execute(sql, {**params, "scopes": group, "limit": n})
             found = sorted(({"scope": r.scope, "entityId": r.entity_id, "title": r.title, "body": r.body,
                              "score": float(r.sim)} for r in rows), key=lambda h: -h["score"])  # relaxed order
             if filtered and found:
