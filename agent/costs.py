@@ -107,7 +107,7 @@ class PriceBook:
         return round(dollars_times_million)  # tokens × $/MTok = micro-dollars
 
     def check_models(self, *models: str) -> None:
-        """Refuse unknown models; warn on ones the installed SDK marks deprecated."""
+        """Refuse unknown models; warn on ones announced for retirement (DEPRECATED_MODELS)."""
         for model in models:
             self.price(model)
             deprecated = deprecated_models().get(model)
@@ -115,9 +115,14 @@ class PriceBook:
                 log.warning("agent.model.deprecated", model=model, end_of_life=deprecated)
 
 
+# Models Anthropic has announced for retirement, with the retirement date (platform docs, "Model
+# deprecations"; the same dates the SDK warns with). Our own table: the SDK's copy is private API.
+DEPRECATED_MODELS: dict[str, str] = {
+    "claude-sonnet-4-5": "2026-11-30",
+    "claude-sonnet-4-5-20250929": "2026-11-30",
+    "claude-mythos-preview": "2026-06-30",
+}
+
+
 def deprecated_models() -> dict[str, str]:
-    try:
-        from anthropic._data import DEPRECATED_MODELS
-    except ImportError:  # older SDKs do not ship the table
-        return {}
     return dict(DEPRECATED_MODELS)
