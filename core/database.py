@@ -20,12 +20,14 @@ from sqlalchemy.orm import DeclarativeBase
 
 APP_ROLE = "spotter_app"
 
+# The names Postgres gives the constraints the migrations leave unnamed, so the ORM metadata names them as
+# the migrated schema does (tests/core/test_models_match_migrations.py compares the two).
 NAMING = {
     "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "uq": "%(table_name)s_%(column_0_N_name)s_key",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
+    "fk": "%(table_name)s_%(column_0_N_name)s_fkey",
+    "pk": "%(table_name)s_pkey",
 }
 
 

@@ -33,13 +33,13 @@ class Assignment(Base):
     __mapper_args__ = {"eager_defaults": True}
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id"))
-    member_id: Mapped[uuid.UUID | None]
-    program_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    program_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.id", ondelete="SET NULL"))
     scheduled_on: Mapped[date]
     published: Mapped[bool] = mapped_column(default=False)
-    coach_user_id: Mapped[uuid.UUID | None]
+    coach_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
     deleted_at: Mapped[datetime | None]
@@ -50,10 +50,10 @@ class WorkoutComment(Base):
     __mapper_args__ = {"eager_defaults": True}
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    assignment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("assignments.id"))
-    author_member_id: Mapped[uuid.UUID | None]
-    author_user_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    assignment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    author_member_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"))
+    author_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
@@ -61,9 +61,10 @@ class WorkoutComment(Base):
 class CommentReadMarker(Base):
     __tablename__ = "comment_read_markers"
 
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    comment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_comments.id"), primary_key=True)
-    coach_user_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    comment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_comments.id", ondelete="CASCADE"),
+                                                  primary_key=True)
+    coach_user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     read_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 

@@ -31,7 +31,7 @@ class MembershipPlan(Base):
     __tablename__ = "membership_plans"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(120))
     price_cents: Mapped[int]
     currency: Mapped[str] = mapped_column(CHAR(3), default="ILS")
@@ -44,9 +44,9 @@ class MemberSubscription(Base):
     __tablename__ = "member_subscriptions"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    plan_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membership_plans.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    plan_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membership_plans.id", ondelete="RESTRICT"))
     status: Mapped[str] = mapped_column(String(10), default="active")
     started_on: Mapped[date]
     ends_on: Mapped[date | None]
@@ -58,9 +58,10 @@ class Payment(Base):
     __tablename__ = "payments"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    subscription_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("member_subscriptions.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    subscription_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("member_subscriptions.id", ondelete="SET NULL"))
     amount_cents: Mapped[int]
     currency: Mapped[str] = mapped_column(CHAR(3), default="ILS")
     status: Mapped[str] = mapped_column(String(10))

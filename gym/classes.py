@@ -36,8 +36,9 @@ class ClassType(Base):
     __tablename__ = "class_types"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    program_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    program_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("programs.id", ondelete="SET NULL", name="fk_class_types_program_id_programs"))
     name: Mapped[str] = mapped_column(String(120))
     default_duration_min: Mapped[int] = mapped_column(default=60)
     default_capacity: Mapped[int] = mapped_column(default=16)
@@ -49,17 +50,18 @@ class ClassSession(Base):
     __tablename__ = "class_sessions"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    class_type_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_types.id"))
-    program_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    class_type_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_types.id", ondelete="RESTRICT"))
+    program_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("programs.id", ondelete="SET NULL", name="fk_class_sessions_program_id_programs"))
     title: Mapped[str] = mapped_column(String(200))
     starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     capacity: Mapped[int]
-    coach_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    coach_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     published: Mapped[bool] = mapped_column(default=False)
     cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -67,9 +69,9 @@ class Booking(Base):
     __tablename__ = "bookings"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_sessions.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_sessions.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(10), default="booked")
     booked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     checked_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

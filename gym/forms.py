@@ -22,7 +22,7 @@ class Form(Base):
     __tablename__ = "forms"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
     type_key: Mapped[str] = mapped_column(String(10))
     active: Mapped[bool] = mapped_column(default=True)
@@ -33,9 +33,9 @@ class FormAssignment(Base):
     __tablename__ = "form_assignments"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    form_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("forms.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    form_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("forms.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(10), default="pending")
     assigned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     due_on: Mapped[date | None]

@@ -18,14 +18,14 @@ class Task(Base):
     __tablename__ = "tasks"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     title: Mapped[str] = mapped_column(String(300))
     notes: Mapped[str | None] = mapped_column(Text)
     due_on: Mapped[date | None]
     priority: Mapped[str] = mapped_column(String(10), default="normal")
     status: Mapped[str] = mapped_column(String(10), default="open")
-    assignee_user_id: Mapped[uuid.UUID | None]
-    created_by: Mapped[uuid.UUID | None]
+    assignee_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     completed_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())

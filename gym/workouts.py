@@ -33,15 +33,15 @@ class Workout(Base):
     __mapper_args__ = {"eager_defaults": True}
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    program_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    program_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.id", ondelete="SET NULL"))
     title: Mapped[str] = mapped_column(String(200))
     description: Mapped[str | None] = mapped_column(Text)
     scheduled_on: Mapped[date | None]
     format: Mapped[str] = mapped_column(String(12), default="freeform")
     freeform_text: Mapped[str | None] = mapped_column(Text)
     deleted_at: Mapped[datetime | None]
-    created_by: Mapped[uuid.UUID | None]
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
@@ -50,8 +50,8 @@ class WorkoutSection(Base):
     __tablename__ = "workout_sections"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id", ondelete="CASCADE"))
     position: Mapped[int]
     title: Mapped[str | None] = mapped_column(String(200))
     scheme: Mapped[str | None] = mapped_column(String(200))
@@ -63,10 +63,10 @@ class WorkoutMovement(Base):
     __tablename__ = "workout_movements"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    section_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_sections.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    section_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_sections.id", ondelete="CASCADE"))
     position: Mapped[int]
-    exercise_id: Mapped[uuid.UUID | None]
+    exercise_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("exercises.id", ondelete="SET NULL"))
     name: Mapped[str] = mapped_column(String(200))
     prescription: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
 

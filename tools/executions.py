@@ -26,9 +26,9 @@ class ToolExecution(Base):
     __tablename__ = "ai_tool_executions"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    conversation_id: Mapped[uuid.UUID]
-    message_id: Mapped[uuid.UUID | None]
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    conversation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
+    message_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("conversation_messages.id", ondelete="CASCADE"))
     tool_use_id: Mapped[str] = mapped_column(String(100))
     position: Mapped[int] = mapped_column(default=0)
     router: Mapped[str] = mapped_column(String(60))
@@ -39,10 +39,10 @@ class ToolExecution(Base):
     output: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
     status: Mapped[str] = mapped_column(String(20))
-    actor_user_id: Mapped[uuid.UUID | None]
-    audit_log_id: Mapped[uuid.UUID | None]
-    undone_by: Mapped[uuid.UUID | None]
-    undoes: Mapped[uuid.UUID | None]
+    actor_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    audit_log_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("audit_logs.id", ondelete="SET NULL"))
+    undone_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ai_tool_executions.id", ondelete="SET NULL"))
+    undoes: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ai_tool_executions.id", ondelete="SET NULL"))
     duration_ms: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     resolved_at: Mapped[datetime | None]

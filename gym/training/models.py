@@ -18,8 +18,8 @@ class _Owned:
     """Columns every training table has: id, org, member."""
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
 
 
 class MemberProfile(_Owned, Base):
@@ -123,7 +123,7 @@ class ExerciseLog(_Owned, Base):
     goals: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     notes: Mapped[str | None] = mapped_column(Text)
     performed_at: Mapped[datetime]
-    workout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("trainer_workouts.id"))
+    workout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("trainer_workouts.id", ondelete="SET NULL"))
     exercise_key: Mapped[str | None] = mapped_column(String(20))
     undone_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
@@ -138,7 +138,7 @@ class ScheduledWorkout(_Owned, Base):
     notes: Mapped[str | None] = mapped_column(Text)
     exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     status: Mapped[str] = mapped_column(String(12), default="scheduled")
-    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id"))
+    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
@@ -153,6 +153,6 @@ class MilestoneGoal(_Owned, Base):
     target_date: Mapped[date | None] = mapped_column(Date)
     current_value: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     status: Mapped[str] = mapped_column(String(10), default="active")
-    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id"))
+    plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     achieved_at: Mapped[datetime | None]
