@@ -17,9 +17,9 @@ class NutritionRun(Base):
     __tablename__ = "nutrition_runs"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     state: Mapped[str] = mapped_column(String(32), default="intake_pending")
     previous_state: Mapped[str | None] = mapped_column(String(32))
     version: Mapped[int] = mapped_column(Integer, default=1)
@@ -42,8 +42,8 @@ class NutritionMessage(Base):
     __tablename__ = "nutrition_messages"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     run_version: Mapped[int] = mapped_column(Integer)
     from_agent: Mapped[str] = mapped_column(String(16))
     to_agent: Mapped[str] = mapped_column(String(16))
@@ -60,8 +60,8 @@ class NutritionEvent(Base):
     __tablename__ = "nutrition_events"
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[dict[str, Any]] = mapped_column(JSONB)
@@ -72,10 +72,10 @@ class NutritionCheckin(Base):
     __tablename__ = "nutrition_checkins"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     checkin_date: Mapped[date] = mapped_column(Date)
     weeks_on_program: Mapped[int] = mapped_column(Integer)
     run_version: Mapped[int] = mapped_column(Integer)
@@ -87,9 +87,9 @@ class NutritionAdjustment(Base):
     __tablename__ = "nutrition_adjustments"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id"))
-    checkin_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_checkins.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
+    checkin_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_checkins.id", ondelete="CASCADE"))
     from_version: Mapped[int] = mapped_column(Integer)
     to_version: Mapped[int] = mapped_column(Integer)
     triggers: Mapped[list[str]] = mapped_column(JSONB, default=list)
@@ -101,9 +101,9 @@ class MedicalClearance(Base):
     __tablename__ = "nutrition_medical_clearances"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("nutrition_runs.id"))
-    recorded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="SET NULL"))
+    recorded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     note: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
