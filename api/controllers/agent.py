@@ -35,7 +35,7 @@ from core.errors import NotFound
 from core.tenancy import Caller, OrgAccess
 
 READ_ERRORS = error_responses(400, 401, 404)
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
 
 
 def _conversation_id(raw: str) -> uuid.UUID:
@@ -76,8 +76,8 @@ class AgentController(Controller):
                                                    access.role),
                          ConversationDetail)
 
-    @post("/messages", guards=[staff_only], status_code=200, responses={**stream_response(), **STREAM_ERRORS},
-          opt={OPENS_TURN: True})
+    @post("/messages", guards=[staff_only], status_code=200, opt={OPENS_TURN: True},
+          responses={**stream_response(), **STREAM_ERRORS, **error_responses(429)})
     async def send(self, request: Request, data: JSONBody[SendBody], caller: NamedDependency[Caller],
                    access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> Stream:
         trace_id = trace_id_of(request)
