@@ -1,4 +1,8 @@
-"""/schema documents what the service answers: typed bodies, the shared error body, SSE frames, bearer auth."""
+"""/schema documents what the service answers: typed bodies, the shared error body, SSE frames, bearer auth.
+
+A new endpoint passes when it returns a response struct (api/responses.py, `shape()` for a service's
+dict), lists its error statuses with `error_responses(...)`, and its controller sets `security = BEARER`.
+"""
 
 from __future__ import annotations
 
@@ -49,7 +53,7 @@ def test_every_operation_documents_a_typed_success_body(schema) -> None:
         for response in success:
             assert response.get("content"), f"{method} {path}: success has no body"
             for media_type, content in response["content"].items():
-                assert _is_typed(schema, content["schema"]), f"{method} {path} {media_type}: untyped body"
+                assert _is_typed(schema, content["schema"]), f"{method} {path} {media_type}: untyped body (return a struct from api/responses.py)"
 
 
 def test_every_documented_error_status_carries_the_shared_error_body(schema) -> None:
@@ -60,7 +64,7 @@ def test_every_documented_error_status_carries_the_shared_error_body(schema) -> 
         assert errors, f"{method} {path}: documents no error"
         for status, response in errors.items():
             assert response["content"] == {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}, \
-                f"{method} {path} {status}"
+                f"{method} {path} {status}: document it with api.responses.error_responses()"
 
 
 def test_no_litestar_default_error_shape_is_documented(schema) -> None:
