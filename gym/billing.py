@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import CHAR, Date, DateTime, ForeignKey, String, and_, case, exists, func, select
@@ -207,8 +208,8 @@ async def revenue_summary(session: AsyncSession, org_id: uuid.UUID, start: datet
                            "refunded_cents": int(r[4])} for r in rows), key=lambda c: -c["total_cents"])
     main = by_currency[0] if by_currency else {"currency": None, "total_cents": 0, "payments": 0,
                                                "paying_members": 0, "refunded_cents": 0}
-    return {**main, "average_per_member_cents": main["total_cents"] // main["paying_members"]
-            if main["paying_members"] else 0,
+    return {**main, "average_per_member_cents": Fraction(main["total_cents"], main["paying_members"])
+            if main["paying_members"] else 0,  # exact: the display rounds it once
             "failed_count": failed[0], "failed_cents": int(failed[1]), "by_currency": by_currency}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from fractions import Fraction
 
 import pytest
 
@@ -62,7 +63,7 @@ async def test_revenue_summary_counts_paid_by_local_month_with_refunds_and_failu
     assert (summary["payments"], summary["paying_members"]) == (3, 3)
     assert summary["refunded_cents"] == 32000
     assert (summary["failed_count"], summary["failed_cents"]) == (1, 45000)
-    assert summary["average_per_member_cents"] == 122000 // 3
+    assert summary["average_per_member_cents"] == Fraction(122000, 3)
 
 
 async def test_revenue_series_buckets_by_local_month_and_fills_gaps(db, factory) -> None:

@@ -196,7 +196,7 @@ async def test_revenue_summary_this_month_by_local_payment_time(tools, gym) -> N
     # P1 45000 + P2 32000 + P3 45000 (00:30 on 1 Nov local) = 122000
     assert out["revenue"] == {"cents": 122000, "display": "₪1,220.00"}
     assert (out["payments"], out["payingMembers"]) == (3, 3)
-    assert out["averagePerMember"]["cents"] == 122000 // 3  # 40666
+    assert out["averagePerMember"] == {"cents": 40667, "display": "₪406.67"}  # 122000 / 3 = 40666.67, half-up
     assert out["refunded"]["cents"] == 0
     assert (out["failedAttempts"], out["failedAmount"]["cents"]) == (1, 45000)  # P6
 

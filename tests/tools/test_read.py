@@ -189,12 +189,12 @@ async def test_members_get_reports_a_failed_overdue_payment(tools, gyms) -> None
                        user=here.coach)
     assert out["name"] == "Dani Mizrahi" and out["status"] == "active"
     assert out["plan"] == {"id": out["plan"]["id"], "name": "Unlimited Monthly", "interval": "month",
-                           "price": "450.00 ILS"}
+                           "price": "₪450.00"}
     assert out["subscription"]["status"] == "active"
     pay = out["payments"]
     assert pay["state"] == "overdue"
-    assert pay["lastPayment"] == {"amount": "450.00 ILS", "status": "failed", "dueOn": "2026-11-05"}
-    assert pay["overdueCount"] == 1 and pay["overdueAmount"] == "450.00 ILS" and pay["failedLast90Days"] == 1
+    assert pay["lastPayment"] == {"amount": "₪450.00", "status": "failed", "dueOn": "2026-11-05"}
+    assert pay["overdueCount"] == 1 and pay["overdueAmount"] == "₪450.00" and pay["failedLast90Days"] == 1
     assert pay["lastPaidAt"].startswith("Mon 05 Oct 2026 09:00")  # 06:00 UTC in Jerusalem summer time
     assert any("FAILED" in note for note in out["attention"])
     assert [p["name"] for p in out["programs"]] == ["Coaching"]

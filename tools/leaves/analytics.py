@@ -19,6 +19,7 @@ from gym.programs import get_program
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
+from tools.money import Money, money
 from tools.registry import OWNER_ADMIN, OWNER_ADMIN_COACH, ToolRouter
 
 analytics = ToolRouter("analytics")
@@ -29,7 +30,6 @@ Bucket = Literal["day", "week", "month"]
 DEFAULT_PERIOD = "this_month"
 MAX_SPAN_DAYS = 3660
 MAX_POINTS = 120
-_SYMBOLS = {"ILS": "₪", "USD": "$", "EUR": "€", "GBP": "£"}
 _PERIOD_HELP = (" Period: `period` (named, in the gym's timezone; default this_month) or explicit `from`/`to` "
                 "local dates (inclusive), which win over `period`.")
 
@@ -69,11 +69,6 @@ class PeriodOut(BaseModel):
     timezone: str
 
 
-class Money(BaseModel):
-    cents: int
-    display: str
-
-
 def _period(ctx: ToolContext, input: PeriodInput) -> Period:
     return resolve_period(input.period or DEFAULT_PERIOD, input.from_, input.to, ctx.tz, ctx.now)
 
@@ -83,13 +78,6 @@ def _period_out(ctx: ToolContext, period: Period | dict) -> PeriodOut:
         return PeriodOut(label=period["label"], from_=date.fromisoformat(period["from"]),
                          to=date.fromisoformat(period["to"]), timezone=ctx.org.timezone)
     return PeriodOut(label=period.label, from_=period.first_day, to=period.last_day, timezone=ctx.org.timezone)
-
-
-def money(cents: int, currency: str | None) -> Money:
-    """Cents and a display string such as "₪1,220.00" (unknown symbols: "1,220.00 CHF")."""
-    whole, fraction = divmod(abs(cents), 100)
-    amount = f"{'-' if cents < 0 else ''}{_SYMBOLS.get(currency or '', '')}{whole:,}.{fraction:02d}"
-    return Money(cents=cents, display=amount if not currency or currency in _SYMBOLS else f"{amount} {currency}")
 
 
 def pct(ratio: float | None) -> float | None:

@@ -1,7 +1,7 @@
 """read: context, lookups and searches across the gym; never writes, never asks for confirmation.
 
 Times the model sees are in the gym's timezone and human readable ("Mon 16 Nov 2026 18:30 (7 days ago)");
-money is in major units with its currency ("450.00 ILS"). Member hits carry `label`/`sublabel`/`detail` in
+money is in major units with its currency ("₪450.00"). Member hits carry `label`/`sublabel`/`detail` in
 the shape read__ask_user_to_pick takes, so close matches can be handed to the user as they are.
 """
 
@@ -33,6 +33,7 @@ from rag.lookup import search_entities
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
+from tools.money import money_display
 from tools.registry import STAFF, ToolRouter
 
 read = ToolRouter("read")
@@ -99,7 +100,7 @@ def _when(ctx: ToolContext, instant: datetime | None) -> str | None:
 
 
 def _money(cents: int | None, currency: str | None) -> str | None:
-    return None if cents is None else f"{cents / 100:.2f} {currency or ''}".strip()
+    return None if cents is None else money_display(cents, currency)
 
 
 def _json(value: Any) -> Any:
