@@ -502,8 +502,8 @@ async def test_e2e_find_pick_show(offline, gym, db) -> None:
                                                                              ("members_get", True)]
     assert picked.of("tool_started")[-1]["input"] == {"memberId": str(made["Saar Levi"])}
     assert picked.text.startswith(LABEL["en"])
-    assert "Saar Levi — active" in picked.text and "Plan: Unlimited Monthly, 520.00 ILS per month" in picked.text
-    assert "Payments: 1 overdue, 520.00 ILS in all" in picked.text and "the last attempt was failed" in picked.text
+    assert "Saar Levi — active" in picked.text and "Plan: Unlimited Monthly, ₪520.00 per month" in picked.text
+    assert "Payments: 1 overdue, ₪520.00 in all" in picked.text and "the last attempt was failed" in picked.text
 
 
 async def test_e2e_confirmed_delete(offline, gym, db) -> None:
