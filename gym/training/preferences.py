@@ -63,11 +63,12 @@ async def active_preferences(session: AsyncSession, org_id: uuid.UUID, member_id
 async def consume_after_generation(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
                                    now: datetime) -> list[uuid.UUID]:
     """Delete the one-shot preferences a generated workout has used; returns their ids."""
-    ids = consumed_by_generation(await active_preferences(session, org_id, member_id, now), now)
+    ids = [uuid.UUID(str(i)) for i in consumed_by_generation(
+        await active_preferences(session, org_id, member_id, now), now)]
     if ids:
         await session.execute(delete(MemberPreference).where(MemberPreference.org_id == org_id,
                                                              MemberPreference.id.in_(ids)))
-    return ids  # type: ignore[return-value]
+    return ids
 
 
 def pref_dict(p: Pref) -> dict:

@@ -109,6 +109,10 @@ def profile_dict(row: MemberProfile | None) -> dict:
 
 # --- locations -----------------------------------------------------------------------------------------------
 
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 async def list_locations(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> list[MemberLocation]:
     return list((await session.scalars(select(MemberLocation).where(
         MemberLocation.org_id == org_id, MemberLocation.member_id == member_id).order_by(
@@ -152,7 +156,7 @@ async def set_current_location(session: AsyncSession, org_id: uuid.UUID, member_
             *where, func.lower(MemberLocation.name) == " ".join(name.split()).lower()))).all())
         if not matches:
             matches = list((await session.scalars(select(MemberLocation).where(
-                *where, MemberLocation.name.ilike(f"%{' '.join(name.split())}%")))).all())
+                *where, MemberLocation.name.ilike(f"%{_like_escape(' '.join(name.split()))}%")))).all())
     else:
         raise GymError("invalid_location", "give a location id or name")
     if not matches:

@@ -52,6 +52,9 @@ async def test_one_current_location_and_lookup_by_name(db, factory, members) -> 
         with pytest.raises(GymError) as info:
             await profiles.set_current_location(session, org.id, member, name="Office")
         assert info.value.code == "location_not_found"
+        with pytest.raises(GymError) as info:  # LIKE wildcards in a name are literal
+            await profiles.set_current_location(session, org.id, member, name="%")
+        assert info.value.code == "location_not_found"
 
 
 async def test_settings_default_and_refuse_unknown_units(db, factory, members) -> None:
