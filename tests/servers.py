@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 
 import uvicorn
 
@@ -15,23 +14,36 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, announcing through `ready` that its lifespan ran and its socket is listening."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            self.ready.set()
+
+
 class ThreadedServer:
     def __init__(self, app, *, port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
                                 access_log=False)
-        self.server = uvicorn.Server(config)
+        self.server = _Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> ThreadedServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("test server did not start")
-            time.sleep(0.02)
-        return self
+        for _ in range(200):  # up to 20 s; a server that failed to start ends its thread instead
+            if self.server.ready.wait(0.1):
+                return self
+            if not self.thread.is_alive():
+                break
+        raise RuntimeError("test server did not start")
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -236,7 +236,7 @@ async def test_the_worker_drains_on_its_own_and_stops_cleanly(db, factory, local
         async with db.scope(org_id=org.id) as session:
             member = await create_member(session, org.id, first_name="Kick", last_name="Me")
         worker.kick()
-        for _ in range(100):
+        for _ in range(600):  # the worker indexes in the background: wait (up to 30 s) for its document
             if await doc(db, org.id, "member", member.id):
                 break
             await asyncio.sleep(0.05)
