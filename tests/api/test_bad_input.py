@@ -73,11 +73,20 @@ async def test_deeply_nested_send_body_is_a_400(client, gym, clean_model) -> Non
     assert clean_model.requests == []
 
 
-async def test_deeply_nested_confirm_input_is_a_400(client, gym) -> None:
-    raw = ('{"approved": true, "input": ' + _nested(1200) + "}").encode()
+@pytest.mark.parametrize("depth", [33, 1000, 1200])
+async def test_deeply_nested_confirm_input_is_a_400(client, gym, depth) -> None:
+    raw = ('{"approved": true, "input": ' + _nested(depth) + "}").encode()
     url = gym.resume_url("confirm", str(uuid.uuid4()), "toolu_x")
     result = await sse(client, url, content=raw, headers=gym.owner.headers)
     _refused(result, 400, "validation_failed")
+
+
+async def test_input_nested_32_levels_passes_validation(client, gym) -> None:
+    """The depth bound sits at 32: one level less reaches the handler (here: an unknown conversation)."""
+    raw = ('{"approved": true, "input": ' + _nested(32) + "}").encode()
+    url = gym.resume_url("confirm", str(uuid.uuid4()), "toolu_x")
+    result = await sse(client, url, content=raw, headers=gym.owner.headers)
+    _refused(result, 404, "conversation_not_found")
 
 
 @pytest.mark.parametrize("kind", ["confirm", "pick", "undo"])
