@@ -96,13 +96,13 @@ class ToolCall(Struct, rename="camel", omit_defaults=True):
     candidates: list[dict[str, Any]] | UnsetType = UNSET
 
 
-class ConversationMessage(Struct, rename="camel", omit_defaults=True):
+class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=True):
     id: str
     role: str
     text: str
+    stop_reason: str | None | UnsetType = UNSET  # absent on system notes
     tool_calls: list[ToolCall]
     created_at: str
-    stop_reason: str | None | UnsetType = UNSET  # absent on system notes
 
 
 class ConversationDetail(Struct, rename="camel"):
