@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tools.leaves.analytics import analytics
+from tools.leaves.analytics_activity import analytics_activity
 from tools.leaves.assignments import assignments
 from tools.leaves.bookings import bookings
 from tools.leaves.class_sessions import class_sessions
@@ -17,7 +18,8 @@ from tools.leaves.workouts import workouts
 from tools.registry import ToolRegistry, ToolRouter
 
 ROUTERS: tuple[ToolRouter, ...] = (read, workouts, programs, assignments, bookings, class_sessions, class_types,
-                                   analytics, tasks, program_templates, forms, member_training)
+                                   analytics, analytics_activity, tasks, program_templates, forms,
+                                   member_training)
 
 
 def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:
