@@ -1,0 +1,108 @@
+"""Trainer events → Anthropic messages (000 §4.3).
+
+Every `tool_call` becomes an assistant message with its one `tool_use`, immediately followed by a user message
+that starts with its `tool_result`; anything that arrives while a result is pending (knowledge, a workout
+artifact, a user message) is buffered and appended after that result; consecutive user content is merged.
+A `checkpoint` restarts the context with its summary. Observability events never enter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from agent.trainer.store import CONTEXT_TYPES, Event
+
+
+def knowledge_text(source: str, data: Any, *, update: bool = False) -> str:
+    tag = "knowledge_update" if update else "knowledge"
+    body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)
+    return f'<{tag} source="{source}">\n{body}\n</{tag}>'
+
+
+def artifact_text(kind: str, artifact_id: str, summary: str) -> str:
+    return f'<artifact type="{kind}" id="{artifact_id}">\n{summary}\n</artifact>'
+
+
+def _block(event: Event) -> dict[str, Any] | None:
+    """The text block a non-tool context event contributes."""
+    data = event.payload
+    if event.type == "user_message":
+        return {"type": "text", "text": data.get("context", "") + data["message"] if data.get("context")
+                else data["message"]}
+    if event.type in ("knowledge", "knowledge_update"):
+        return {"type": "text", "text": knowledge_text(data["source"], data.get("data"),
+                                                       update=event.type == "knowledge_update")}
+    if event.type == "workout":
+        return {"type": "text", "text": artifact_text("workout", data["workoutId"], data.get("summary", ""))}
+    if event.type == "checkpoint":
+        return {"type": "text", "text": f"<checkpoint>\n{data.get('summary', '')}\n</checkpoint>"}
+    return None
+
+
+def to_messages(events: Iterable[Event]) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    pending: str | None = None
+    buffered: list[dict[str, Any]] = []
+
+    def add_user(blocks: list[dict[str, Any]]) -> None:
+        if messages and messages[-1]["role"] == "user":
+            messages[-1]["content"].extend(blocks)
+        else:
+            messages.append({"role": "user", "content": list(blocks)})
+
+    for event in events:
+        if event.type not in CONTEXT_TYPES:
+            continue
+        if event.type == "checkpoint":  # the context restarts here
+            messages, pending, buffered = [], None, []
+        if event.type == "tool_call":
+            if pending is not None:  # a call whose result never came: never send a dangling tool_use
+                add_user([_missing_result(pending), *buffered])
+                buffered = []
+            content: list[dict[str, Any]] = []
+            if event.payload.get("text"):
+                content.append({"type": "text", "text": event.payload["text"]})
+            content.append({"type": "tool_use", "id": event.payload["callId"], "name": event.payload["toolName"],
+                            "input": event.payload.get("arguments") or {}})
+            messages.append({"role": "assistant", "content": content})
+            pending, buffered = event.payload["callId"], []
+        elif event.type == "tool_result":
+            if pending != event.payload["callId"]:
+                continue  # a result for no open call would be rejected by the API
+            result = {"type": "tool_result", "tool_use_id": event.payload["callId"],
+                      "content": _stringify(event.payload.get("result"))}
+            if event.payload.get("isError"):
+                result["is_error"] = True
+            add_user([result, *buffered])
+            pending, buffered = None, []
+        else:
+            block = _block(event)
+            if block is None:
+                continue
+            if pending is not None:
+                buffered.append(block)
+            else:
+                add_user([block])
+    if pending is not None:
+        add_user([_missing_result(pending), *buffered])
+    return messages
+
+
+def _missing_result(call_id: str) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": call_id, "is_error": True,
+            "content": '{"code": "interrupted", "message": "The tool call did not finish."}'}
+
+
+def _stringify(result: Any) -> str:
+    if isinstance(result, str):
+        return result
+    return json.dumps(result, ensure_ascii=False, default=str)
+
+
+def estimated_tokens(messages: list[dict[str, Any]], system: Iterable[dict[str, Any]] = ()) -> int:
+    """chars / 4 over everything sent (TRAINER.md checkpoint)."""
+    chars = len(json.dumps(messages, ensure_ascii=False, default=str))
+    chars += sum(len(b.get("text", "")) for b in system)
+    return chars // 4

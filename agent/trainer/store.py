@@ -1,0 +1,177 @@
+"""The trainer's session store: `trainer_sessions` and the append-only `trainer_events` (TRAINER.md "The loop").
+
+A session shares its id with a `conversations` row (the engine's tool executions hang off it). Events are only
+ever inserted: `seq` is the next number of the session, and an insert that loses a race on
+`UNIQUE(session_id, seq)` is retried with the next one inside a savepoint. Sessions idle for 24 h are closed
+(status `expired`) when the member's latest session is looked up.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, func, select, update
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from agent import conversations
+from core.database import Base
+
+SESSION_IDLE = timedelta(hours=24)
+CONTEXT_TYPES = frozenset({"user_message", "tool_call", "tool_result", "knowledge", "knowledge_update", "workout",
+                           "checkpoint"})
+OBSERVABILITY_TYPES = frozenset({"llm_request", "llm_response", "error"})
+EVENT_TYPES = CONTEXT_TYPES | OBSERVABILITY_TYPES
+MAX_INSERT_ATTEMPTS = 25
+
+
+class TrainerSession(Base):
+    __tablename__ = "trainer_sessions"
+
+    id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id"), primary_key=True)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(12), default="active")
+    title: Mapped[str | None] = mapped_column(String(200))
+    knowledge_in_context: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    current_workout_key: Mapped[str | None] = mapped_column(String(20))
+    total_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    cached_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    cost_usd_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    last_activity_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class TrainerEvent(Base):
+    __tablename__ = "trainer_events"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
+    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("trainer_sessions.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(20))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+@dataclass(frozen=True)
+class Event:
+    """One stored event as the context builder reads it."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+
+
+async def create_session(session: AsyncSession, *, org_id: uuid.UUID, member_id: uuid.UUID, user_id: uuid.UUID,
+                         now: datetime, session_id: uuid.UUID | None = None) -> TrainerSession:
+    """A new active session (and the conversation row that shares its id)."""
+    conversation = await conversations.create(session, org_id, user_id, session_id)
+    row = TrainerSession(id=conversation.id, org_id=org_id, member_id=member_id, user_id=user_id, status="active",
+                         knowledge_in_context={}, total_tokens=0, cached_tokens=0, cost_usd_micros=0,
+                         created_at=now, last_activity_at=now)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def get_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                    session_id: uuid.UUID) -> TrainerSession | None:
+    """The session if it is this member's (anyone else: None → 404 session_not_found)."""
+    return await session.scalar(select(TrainerSession).where(
+        TrainerSession.id == session_id, TrainerSession.org_id == org_id, TrainerSession.member_id == member_id))
+
+
+async def expire_idle(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> int:
+    """Close the member's active sessions idle for 24 h or more."""
+    result = await session.execute(update(TrainerSession).where(
+        TrainerSession.org_id == org_id, TrainerSession.member_id == member_id, TrainerSession.status == "active",
+        TrainerSession.last_activity_at <= now - SESSION_IDLE).values(status="expired"))
+    return result.rowcount or 0
+
+
+async def latest_active(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                        now: datetime) -> TrainerSession | None:
+    """The session a send without `sessionId` continues (000 §7.6): the newest active one, after expiry."""
+    await expire_idle(session, org_id, member_id, now)
+    return await session.scalar(select(TrainerSession).where(
+        TrainerSession.org_id == org_id, TrainerSession.member_id == member_id, TrainerSession.status == "active")
+        .order_by(TrainerSession.last_activity_at.desc()).limit(1))
+
+
+async def list_sessions(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *,
+                        limit: int = 10) -> list[TrainerSession]:
+    rows = await session.scalars(select(TrainerSession).where(
+        TrainerSession.org_id == org_id, TrainerSession.member_id == member_id)
+        .order_by(TrainerSession.last_activity_at.desc(), TrainerSession.created_at.desc()).limit(limit))
+    return list(rows)
+
+
+async def complete(session: AsyncSession, row: TrainerSession) -> None:
+    row.status = "completed"
+    await session.flush()
+
+
+async def touch(session: AsyncSession, row: TrainerSession, now: datetime, *, title: str | None = None) -> None:
+    row.last_activity_at = now
+    if title and not row.title:
+        row.title = title[:200]
+    await session.flush()
+
+
+async def add_costs(session: AsyncSession, session_id: uuid.UUID, *, tokens: int, cached: int, cost: int) -> None:
+    """Add one model call's usage to the session totals (an UPDATE, so concurrent bookings never lose one)."""
+    await session.execute(update(TrainerSession).where(TrainerSession.id == session_id).values(
+        total_tokens=TrainerSession.total_tokens + tokens, cached_tokens=TrainerSession.cached_tokens + cached,
+        cost_usd_micros=TrainerSession.cost_usd_micros + cost))
+
+
+async def set_knowledge(session: AsyncSession, row: TrainerSession, knowledge: dict[str, Any]) -> None:
+    row.knowledge_in_context = dict(knowledge)
+    await session.flush()
+
+
+async def append(session: AsyncSession, *, org_id: uuid.UUID, session_id: uuid.UUID, type: str,
+                 payload: dict[str, Any]) -> int:
+    """Insert one event with the session's next seq; a lost race on the unique seq is retried. Returns the seq."""
+    if type not in EVENT_TYPES:
+        raise ValueError(f"unknown trainer event type {type!r}")
+    for _ in range(MAX_INSERT_ATTEMPTS):
+        seq = (await session.scalar(select(func.max(TrainerEvent.seq)).where(
+            TrainerEvent.session_id == session_id)) or 0) + 1
+        try:
+            async with session.begin_nested():
+                session.add(TrainerEvent(org_id=org_id, session_id=session_id, seq=seq, type=type, payload=payload))
+                await session.flush()
+            return seq
+        except IntegrityError:
+            continue
+    raise RuntimeError("trainer event seq contention")
+
+
+async def events(session: AsyncSession, session_id: uuid.UUID, *, context_only: bool = False,
+                 since_checkpoint: bool = False) -> list[Event]:
+    """The session's events in order (only those that enter the context; only from the last checkpoint on)."""
+    query = select(TrainerEvent).where(TrainerEvent.session_id == session_id)
+    if context_only:
+        query = query.where(TrainerEvent.type.in_(CONTEXT_TYPES))
+    if since_checkpoint:
+        last = await session.scalar(select(func.max(TrainerEvent.seq)).where(
+            TrainerEvent.session_id == session_id, TrainerEvent.type == "checkpoint"))
+        if last is not None:
+            query = query.where(TrainerEvent.seq >= last)
+    rows = await session.scalars(query.order_by(TrainerEvent.seq))
+    return [Event(seq=r.seq, type=r.type, payload=dict(r.payload)) for r in rows]
+
+
+def session_dict(row: TrainerSession) -> dict[str, Any]:
+    return {"id": str(row.id), "status": row.status, "title": row.title,
+            "knowledgeInContext": sorted(row.knowledge_in_context), "currentWorkoutId": row.current_workout_key,
+            "totalTokens": row.total_tokens, "cachedTokens": row.cached_tokens, "costUsdMicros": row.cost_usd_micros,
+            "createdAt": row.created_at.isoformat(), "lastActivityAt": row.last_activity_at.isoformat()}
