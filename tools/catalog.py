@@ -13,11 +13,12 @@ from tools.leaves.member_training import member_training
 from tools.leaves.program_templates import program_templates
 from tools.leaves.programs import programs
 from tools.leaves.read import read
+from tools.leaves.read_lookup import read_lookup
 from tools.leaves.tasks import tasks
 from tools.leaves.workouts import workouts
 from tools.registry import ToolRegistry, ToolRouter
 
-ROUTERS: tuple[ToolRouter, ...] = (read, workouts, programs, assignments, bookings, class_sessions, class_types,
+ROUTERS: tuple[ToolRouter, ...] = (read, read_lookup, workouts, programs, assignments, bookings, class_sessions, class_types,
                                    analytics, analytics_activity, tasks, program_templates, forms,
                                    member_training)
 

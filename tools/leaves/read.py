@@ -16,32 +16,18 @@ from pydantic_core import to_jsonable_python
 
 from core.tenancy import find_org_access
 from gym import (
-    assignments,
-    classes,
-    exercises,
     member_profile,
     member_search,
     members,
     programs,
-    tasks,
-    workouts,
 )
-from gym.exercise_library import CATEGORIES
-from gym.periods import local_midnight
-from rag.lexical import CANDIDATES
-from rag.lookup import search_entities
 from tools.context import ToolContext
-from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.money import money_display
 from tools.registry import STAFF, ToolRouter
 
 read = ToolRouter("read")
 MemberStatus = Literal["lead", "active", "frozen", "cancelled"]
-EntityType = Literal["program", "workout", "exercise", "member"]
-HYBRID_RESOLVE_MAX = 10  # names per batch that get a hybrid search when name matching leaves them unresolved
-RESOLVE_CANDIDATES = 5
-LookupType = Literal["member", "program", "workout", "exercise", "class_session", "assignment", "task"]
 
 
 class NoInput(BaseModel):
@@ -89,7 +75,7 @@ async def ask_user_to_pick(ctx: ToolContext, input: AskUserToPickInput) -> dict:
 
 # --- shared formatting ------------------------------------------------------------------------------------
 
-def _when(ctx: ToolContext, instant: datetime | None) -> str | None:
+def local_when(ctx: ToolContext, instant: datetime | None) -> str | None:
     """An instant as local wall time with how long ago it was: 'Mon 16 Nov 2026 18:30 (7 days ago)'."""
     if instant is None:
         return None
@@ -103,15 +89,15 @@ def _money(cents: int | None, currency: str | None) -> str | None:
     return None if cents is None else money_display(cents, currency)
 
 
-def _json(value: Any) -> Any:
+def plain_json(value: Any) -> Any:
     """Plain JSON data (ids and dates as strings) without null fields, for tools that answer with dicts."""
     data = to_jsonable_python(value)
     if isinstance(data, dict):
-        return {k: _json(v) for k, v in data.items() if v is not None}
-    return [_json(v) for v in data] if isinstance(data, list) else data
+        return {k: plain_json(v) for k, v in data.items() if v is not None}
+    return [plain_json(v) for v in data] if isinstance(data, list) else data
 
 
-def _clip(text: str | None, size: int = 200) -> str | None:
+def clip(text: str | None, size: int = 200) -> str | None:
     return text if text is None or len(text) <= size else text[:size - 1] + "…"
 
 
@@ -146,7 +132,7 @@ class ProgramList(BaseModel):
 async def programs_list(ctx: ToolContext, input: ProgramsListInput) -> ProgramList:
     rows = await programs.list_programs(ctx.session, ctx.org_id, kind=input.kind)
     return ProgramList(count=len(rows), programs=[
-        ProgramRow(id=p.id, name=p.name, kind=p.kind, memberCount=p.member_count, description=_clip(p.description))
+        ProgramRow(id=p.id, name=p.name, kind=p.kind, memberCount=p.member_count, description=clip(p.description))
         for p in rows])
 
 
@@ -178,13 +164,13 @@ class MemberSearchResult(BaseModel):
     members: list[MemberHitOut]
 
 
-def _member_hit(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitOut:
-    visit = _when(ctx, hit.last_visit_at)
+def member_hit_out(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitOut:
+    visit = local_when(ctx, hit.last_visit_at)
     detail = f"Last visit {visit}" if visit else "No visits yet"
     if hit.status != "active":
         detail = f"{hit.status.capitalize()} · {detail}"
-    return MemberHitOut(id=hit.id, label=_clip(hit.full_name) or "", sublabel=_clip(hit.email or hit.plan_name),
-                        detail=_clip(detail) or "", status=hit.status, plan=hit.plan_name, score=hit.score)
+    return MemberHitOut(id=hit.id, label=clip(hit.full_name) or "", sublabel=clip(hit.email or hit.plan_name),
+                        detail=clip(detail) or "", status=hit.status, plan=hit.plan_name, score=hit.score)
 
 
 async def _login_role(ctx: ToolContext, member_id: uuid.UUID, cache: dict[uuid.UUID, str]) -> str:
@@ -215,7 +201,7 @@ async def members_search(ctx: ToolContext, input: MembersSearchInput) -> MemberS
         roles: dict[uuid.UUID, str] = {}
         hits = [h for h in hits if await _login_role(ctx, h.id, roles) == input.role]
     hits = hits[:input.limit]
-    return MemberSearchResult(count=len(hits), members=[_member_hit(ctx, h) for h in hits])
+    return MemberSearchResult(count=len(hits), members=[member_hit_out(ctx, h) for h in hits])
 
 
 class MemberIdInput(BaseModel):
@@ -262,12 +248,12 @@ class MemberDetail(BaseModel):
 def _payments(ctx: ToolContext, raw: dict[str, Any]) -> PaymentStatus:
     last = raw["last_payment"]
     return PaymentStatus(
-        state=raw["state"], lastPaidAt=_when(ctx, raw["last_paid_at"]), failedLast90Days=raw["failed_count_90d"],
+        state=raw["state"], lastPaidAt=local_when(ctx, raw["last_paid_at"]), failedLast90Days=raw["failed_count_90d"],
         overdueCount=raw["overdue_count"], oldestOverdueOn=raw["oldest_overdue_on"],
         overdueAmount=_money(raw["overdue_cents"], raw["currency"]) if raw["overdue_count"] else None,
         lastPayment=None if last is None else PaymentOut(
             amount=_money(last["amount_cents"], last["currency"]) or "", status=last["status"],
-            dueOn=last["due_on"], paidAt=_when(ctx, last["paid_at"])))
+            dueOn=last["due_on"], paidAt=local_when(ctx, last["paid_at"])))
 
 
 def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
@@ -283,7 +269,7 @@ def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
     return notes
 
 
-async def _member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
+async def member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
     raw = await member_profile.get_member_detail(ctx.session, ctx.org_id, member_id, now=ctx.now, tz=ctx.tz)
     if raw is None:
         raise not_found("member", member_id)
@@ -294,16 +280,16 @@ async def _member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail
     pay = _payments(ctx, raw["payments"])
     return MemberDetail(
         id=raw["id"], name=raw["full_name"], email=raw["email"], phone=raw["phone"], status=raw["status"],
-        joinedOn=raw["joined_at"], notes=_clip(raw["notes"], 500),
+        joinedOn=raw["joined_at"], notes=clip(raw["notes"], 500),
         coach=Ref(id=raw["coach"]["user_id"], name=raw["coach"]["name"]) if raw["coach"] else None,
         plan=None if plan is None else {"id": str(plan["id"]), "name": plan["name"], "interval": plan["interval"],
                                         "price": _money(plan["price_cents"], plan["currency"])},
         subscription=None if sub is None else {
             "id": str(sub["id"]), "status": sub["status"], "startedOn": sub["started_on"].isoformat(),
             "endsOn": sub["ends_on"].isoformat() if sub["ends_on"] else None,
-            "cancelledAt": _when(ctx, sub["cancelled_at"])},
+            "cancelledAt": local_when(ctx, sub["cancelled_at"])},
         payments=pay, programs=[{"id": str(p.id), "name": p.name, "kind": p.kind} for p in enrolled],
-        lastVisit=_when(ctx, raw["last_visit_at"]), visitsLast30Days=raw["visits"]["last_30_days"],
+        lastVisit=local_when(ctx, raw["last_visit_at"]), visitsLast30Days=raw["visits"]["last_30_days"],
         upcomingBookings=raw["visits"]["upcoming"], pendingForms=raw["pending_forms"],
         attention=_attention(pay, raw["pending_forms"]))
 
@@ -314,293 +300,4 @@ async def _member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail
                          "the last 30 days and pending forms. `attention` lists what needs action.",
                  input=MemberIdInput, roles=STAFF)
 async def members_get(ctx: ToolContext, input: MemberIdInput) -> MemberDetail:
-    return await _member_detail(ctx, input.memberId)
-
-
-# --- exercises ----------------------------------------------------------------------------------------------
-
-class ExercisesSearchInput(BaseModel):
-    query: str = Field(min_length=1, max_length=200, description="Exercise name, alias or abbreviation in any "
-                                                                 "language (e.g. 'squat variation', 'DB snatch').")
-    category: Literal[CATEGORIES] | None = Field(None, description="Only exercises of this category.")  # type: ignore[valid-type]
-    limit: int = Field(10, ge=1, le=25)
-
-
-class ExerciseOut(BaseModel):
-    id: uuid.UUID
-    name: str
-    category: str
-    aliases: list[str]
-    equipment: list[str]
-    muscles: list[str]
-    score: float | None = Field(None, description="How closely the name or an alias matches the query (1 = exactly); "
-                                                  "lower for related hits found by meaning or by other fields.")
-
-
-class ExerciseList(BaseModel):
-    count: int
-    exercises: list[ExerciseOut]
-
-
-async def _search_exercises(ctx: ToolContext, query: str, limit: int,
-                            category: str | None = None) -> list[exercises.ExerciseHit]:
-    """Hybrid search (rag.lookup) over the exercise library, hydrated from the live rows."""
-    wanted = limit if category is None else CANDIDATES  # the category filter applies after ranking
-    ranked = await search_entities(ctx.session, ctx.org_id, query, embedder=ctx.embedder, scopes=["exercise"],
-                                   per_scope=wanted)
-    return (await _exercise_hits(ctx, ranked["exercise"], query, category))[:limit]
-
-
-async def _exercise_hits(ctx: ToolContext, ranked: list[uuid.UUID], query: str,
-                         category: str | None = None) -> list[exercises.ExerciseHit]:
-    """Ranked exercise ids as hits: an exact name or alias leads, the ranking stays otherwise."""
-    hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked, query=query, category=category)
-    return sorted(hits, key=lambda h: h.score < 1.0)
-
-
-@read.agent_tool(action="exercises_search",
-                 summary="Search the gym's exercise library by name, alias, abbreviation, muscle or equipment "
-                         "(English, Hebrew, Russian; typos tolerated; related movements by meaning), exact "
-                         "names first, optionally within one category.",
-                 input=ExercisesSearchInput, roles=STAFF)
-async def exercises_search(ctx: ToolContext, input: ExercisesSearchInput) -> ExerciseList:
-    hits = await _search_exercises(ctx, input.query, input.limit, input.category)
-    return ExerciseList(count=len(hits), exercises=[
-        ExerciseOut(id=h.id, name=h.name, category=h.category, aliases=h.aliases[:5], equipment=h.equipment,
-                    muscles=h.muscles, score=h.score) for h in hits])
-
-
-class ResolveBatchInput(BaseModel):
-    names: list[str] = Field(min_length=1, max_length=50, description="Movement names as written, e.g. "
-                                                                       "['200m run', 'double-unders', 'T2B'].")
-
-
-@read.agent_tool(action="exercises_resolve_batch",
-                 summary="Resolve many movement names to exercise ids in one call. Each name comes back resolved "
-                         "(exerciseId), ambiguous (up to 3 candidates: ask the user or pick by context) or "
-                         "unknown (keep the name as written).",
-                 input=ResolveBatchInput, roles=STAFF)
-async def exercises_resolve_batch(ctx: ToolContext, input: ResolveBatchInput) -> dict:
-    names = [n[:200] for n in input.names]
-    results = await exercises.resolve_batch(ctx.session, ctx.org_id, names)
-    # Names the library's name/alias match could not settle get the hybrid search's candidates too
-    # (other languages, inflections, words from aliases, muscles or equipment, meaning).
-    unsettled = [i for i, r in enumerate(results) if r["status"] != "resolved"][:HYBRID_RESOLVE_MAX]
-    for i in unsettled:
-        ranked = await search_entities(ctx.session, ctx.org_id, names[i], embedder=ctx.embedder, scopes=["exercise"],
-                                       per_scope=RESOLVE_CANDIDATES)
-        hits = await exercises.exercise_hits(ctx.session, ctx.org_id, ranked["exercise"], query=names[i])
-        results[i] = exercises.reconsider(results[i], hits)
-    counts = {status: sum(r["status"] == status for r in results) for status in ("resolved", "ambiguous", "unknown")}
-    return _json({**counts, "results": [{k: v for k, v in r.items() if k != "candidates" or v} for r in results]})
-
-
-# --- search_anything ------------------------------------------------------------------------------------------
-
-class SearchAnythingInput(BaseModel):
-    query: str = Field(min_length=1, max_length=200, description="A name or words from it, e.g. 'Murph'.")
-    types: list[EntityType] | None = Field(None, description="Limit to these entity types; default all four.")
-    limitPerType: int = Field(5, ge=1, le=10)
-
-
-class Hit(BaseModel):
-    type: EntityType
-    id: uuid.UUID
-    label: str
-    sublabel: str | None = None
-    detail: str | None = None
-
-
-@read.agent_tool(action="search_anything",
-                 summary="Search programs, workouts, exercises and members at once when you do not know what "
-                         "kind of thing a name refers to (e.g. 'find Murph'). Hits come grouped by type with ids; "
-                         "fetch details with read__lookup_by_id.",
-                 input=SearchAnythingInput, roles=STAFF)
-async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
-    q = input.query
-    scopes = [t for t in EntityType.__args__ if t in set(input.types or EntityType.__args__)]
-    ranked = await search_entities(ctx.session, ctx.org_id, q, embedder=ctx.embedder, scopes=scopes,
-                                   per_scope=input.limitPerType)
-    groups: dict[str, list[Hit]] = {}
-    known = {p.id: p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)} \
-        if ranked.get("program") or ranked.get("workout") else {}
-    if "program" in ranked:
-        groups["program"] = [Hit(type="program", id=p.id, label=p.name,
-                                 sublabel=p.kind if p.active else f"{p.kind} · inactive")
-                             for p in (known[i] for i in ranked["program"] if i in known)]
-    if "workout" in ranked:
-        groups["workout"] = [Hit(type="workout", id=w.id, label=w.title, sublabel=" · ".join(
-            part for part in (w.scheduled_on and w.scheduled_on.isoformat(),
-                              known[w.program_id].name if w.program_id in known else None) if part) or None)
-            for w in await workouts.workouts_by_ids(ctx.session, ctx.org_id, ranked["workout"])]
-    if "exercise" in ranked:
-        groups["exercise"] = [Hit(type="exercise", id=e.id, label=e.name,
-                                  sublabel=_clip(" · ".join([e.category, *e.aliases[:3]])))
-                              for e in await _exercise_hits(ctx, ranked["exercise"], q)]
-    if "member" in ranked:
-        groups["member"] = [Hit(type="member", **_member_hit(ctx, h).model_dump(include={"id", "label", "sublabel",
-                                                                                           "detail"}))
-                            for h in await member_search.member_hits(ctx.session, ctx.org_id, ranked["member"])]
-    return {"query": q, "total": sum(len(hits) for hits in groups.values()),
-            "groups": {kind: [h.model_dump(mode="json", exclude_none=True) for h in hits]
-                       for kind, hits in groups.items()}}
-
-
-# --- lookup_by_id ---------------------------------------------------------------------------------------------
-
-class LookupInput(BaseModel):
-    type: LookupType = Field(description="What the id is.")
-    id: uuid.UUID = Field(description="The id, e.g. from a search result.")
-
-
-async def _program(ctx: ToolContext, program_id: uuid.UUID) -> dict:
-    program = next((p for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)
-                    if p.id == program_id), None)
-    if program is None:
-        raise not_found("program", program_id)
-    types = await classes.list_class_types(ctx.session, ctx.org_id, program_id=program_id)
-    return {"id": program.id, "name": program.name, "kind": program.kind, "description": program.description,
-            "active": program.active, "memberCount": program.member_count,
-            "classTypes": [{"id": t.id, "name": t.name} for t in types]}
-
-
-async def _workout(ctx: ToolContext, workout_id: uuid.UUID) -> dict:
-    found = await workouts.get_workout(ctx.session, ctx.org_id, workout_id)
-    if found is None:
-        raise not_found("workout", workout_id)
-    w = found.workout
-    program = await programs.get_program(ctx.session, ctx.org_id, w.program_id) if w.program_id else None
-    return {"id": w.id, "title": w.title, "description": w.description, "scheduledOn": w.scheduled_on,
-            "program": {"id": program.id, "name": program.name} if program else None, "format": w.format,
-            "text": w.freeform_text, "sections": [
-                {"title": s.section.title, "scheme": s.section.scheme, "rounds": s.section.rounds,
-                 "notes": s.section.notes, "movements": [
-                     {"name": m.name, "exerciseId": m.exercise_id, **m.prescription} for m in s.movements]}
-                for s in found.sections]}
-
-
-async def _exercise(ctx: ToolContext, exercise_id: uuid.UUID) -> dict:
-    e = await exercises.get_exercise(ctx.session, ctx.org_id, exercise_id)
-    if e is None:
-        raise not_found("exercise", exercise_id)
-    return {"id": e.id, "name": e.name, "category": e.category, "aliases": e.aliases[:10],
-            "equipment": e.equipment, "muscles": e.muscles}
-
-
-async def _class_session(ctx: ToolContext, session_id: uuid.UUID) -> dict:
-    rows = await classes.session_rows(ctx.session, ctx.org_id, [session_id])
-    if not rows:
-        raise not_found("class_session", session_id)
-    s = rows[0]
-    starts, ends = s.starts_at.astimezone(ctx.tz), s.ends_at.astimezone(ctx.tz)
-    return {"id": s.id, "title": s.title, "classType": {"id": s.class_type_id, "name": s.class_type_name},
-            "programId": s.program_id, "date": starts.date(), "start": f"{starts:%H:%M}", "end": f"{ends:%H:%M}",
-            "when": _when(ctx, s.starts_at), "capacity": s.capacity, "booked": s.booked,
-            "spotsLeft": max(s.capacity - s.booked, 0),
-            "coach": {"id": s.coach_user_id, "name": s.coach_name} if s.coach_user_id else None,
-            "published": s.published, "cancelled": s.cancelled_at is not None}
-
-
-async def _assignment(ctx: ToolContext, assignment_id: uuid.UUID) -> dict:
-    a = await assignments.get_assignment(ctx.session, ctx.org_id, assignment_id)
-    if a is None:
-        raise not_found("assignment", assignment_id)
-    workout = await workouts.get_workout(ctx.session, ctx.org_id, a.workout_id)
-    member = await members.get_member(ctx.session, ctx.org_id, a.member_id) if a.member_id else None
-    program = await programs.get_program(ctx.session, ctx.org_id, a.program_id) if a.program_id else None
-    thread = await assignments.comment_thread(ctx.session, ctx.org_id, a.id, coach_user_id=ctx.caller.user_id) or []
-    return {"id": a.id, "scheduledOn": a.scheduled_on, "published": a.published,
-            "workout": {"id": a.workout_id, "title": workout.workout.title if workout else None},
-            "member": {"id": member.id, "name": member.full_name} if member else None,
-            "program": {"id": program.id, "name": program.name} if program else None,
-            "coachUserId": a.coach_user_id, "comments": len(thread), "unreadComments": sum(bool(c.unread)
-                                                                                        for c in thread)}
-
-
-async def _task(ctx: ToolContext, task_id: uuid.UUID) -> dict:
-    t = await tasks.get_task(ctx.session, ctx.org_id, task_id)
-    if t is None:
-        raise not_found("task", task_id)
-    return {"id": t.id, "title": t.title, "status": t.status, "priority": t.priority, "dueOn": t.due_on,
-            "notes": t.notes}
-
-
-async def _member(ctx: ToolContext, member_id: uuid.UUID) -> dict:
-    return (await _member_detail(ctx, member_id)).model_dump(mode="json", exclude_none=True)
-
-
-LOOKUPS = {"member": _member, "program": _program, "workout": _workout, "exercise": _exercise,
-           "class_session": _class_session, "assignment": _assignment, "task": _task}
-
-
-@read.agent_tool(action="lookup_by_id",
-                 summary="Details of one thing by {type, id}: member, program, workout (with sections and "
-                         "movements), exercise, class_session, assignment (with comment counts) or task. Use after "
-                         "a search when you have an id.",
-                 input=LookupInput, roles=STAFF)
-async def lookup_by_id(ctx: ToolContext, input: LookupInput) -> dict:
-    detail = await LOOKUPS[input.type](ctx, input.id)
-    return {"type": input.type, "id": str(input.id), "detail": _json(detail)}
-
-
-# --- workout comments -----------------------------------------------------------------------------------------
-
-class CommentOut(BaseModel):
-    id: uuid.UUID
-    assignmentId: uuid.UUID
-    workoutTitle: str
-    scheduledOn: date
-    author: str | None = None
-    byMember: bool = Field(description="True when a member wrote it, false for staff.")
-    body: str
-    at: str
-    unread: bool = Field(description="Not yet read by you (the calling coach).")
-
-
-def _comment(ctx: ToolContext, c: assignments.CommentView) -> CommentOut:
-    return CommentOut(id=c.id, assignmentId=c.assignment_id, workoutTitle=c.workout_title, scheduledOn=c.scheduled_on,
-                      author=c.author_name, byMember=c.author_member_id is not None, body=_clip(c.body, 1000) or "",
-                      at=_when(ctx, c.created_at) or "", unread=bool(c.unread))
-
-
-class ProgramCommentsInput(BaseModel):
-    programId: uuid.UUID = Field(description="Program id from read__programs_list.")
-    unreadOnly: bool = Field(False, description="Only comments you (the caller) have not read yet.")
-    since: ToolDate | None = Field(None, description="Only comments from this local date (YYYY-MM-DD) on.")
-    limit: int = Field(20, ge=1, le=100)
-
-
-@read.agent_tool(action="workout_comments_in_program",
-                 summary="Recent member comments on workouts in a program, newest first, each flagged unread or "
-                         "not for you; `unreadOnly` keeps what you have not read. Mark them read with "
-                         "assignments__mark_comments_read.",
-                 input=ProgramCommentsInput, roles=STAFF)
-async def workout_comments_in_program(ctx: ToolContext, input: ProgramCommentsInput) -> dict:
-    program = await programs.get_program(ctx.session, ctx.org_id, input.programId)
-    if program is None:
-        raise not_found("program", input.programId)
-    rows = await assignments.comments_in_program(
-        ctx.session, ctx.org_id, input.programId, coach_user_id=ctx.caller.user_id, unread_only=input.unreadOnly,
-        since=local_midnight(input.since, ctx.tz) if input.since else None, limit=input.limit)
-    comments = [_comment(ctx, c) for c in rows or []]
-    return {"program": {"id": str(program.id), "name": program.name}, "count": len(comments),
-            "unread": sum(c.unread for c in comments),
-            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}
-
-
-class AssignmentCommentsInput(BaseModel):
-    assignmentId: uuid.UUID = Field(description="Assignment id (from lookups or comment listings).")
-
-
-@read.agent_tool(action="workout_comments_for_assignment",
-                 summary="The full comment thread of one assignment (a workout for a member on a date), oldest "
-                         "first, each flagged unread or not for you.",
-                 input=AssignmentCommentsInput, roles=STAFF)
-async def workout_comments_for_assignment(ctx: ToolContext, input: AssignmentCommentsInput) -> dict:
-    thread = await assignments.comment_thread(ctx.session, ctx.org_id, input.assignmentId,
-                                              coach_user_id=ctx.caller.user_id)
-    if thread is None:
-        raise not_found("assignment", input.assignmentId)
-    comments = [_comment(ctx, c) for c in thread[-200:]]
-    return {"assignmentId": str(input.assignmentId), "count": len(thread), "unread": sum(c.unread for c in comments),
-            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}
+    return await member_detail(ctx, input.memberId)
