@@ -8,10 +8,11 @@ the shape read__ask_user_to_pick takes, so close matches can be handed to the us
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from datetime import date, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 from pydantic_core import to_jsonable_python
 
 from core.tenancy import find_org_access
@@ -24,6 +25,7 @@ from gym import (
 from tools.context import ToolContext
 from tools.errors import not_found
 from tools.money import money_display
+from tools.output import ToolOut
 from tools.registry import STAFF, ToolRouter
 
 read = ToolRouter("read")
@@ -112,11 +114,11 @@ class ProgramsListInput(BaseModel):
     kind: Literal["coaching", "class", "feed"] | None = Field(None, description="Only programs of this kind.")
 
 
-class ProgramRow(BaseModel):
+class ProgramRow(ToolOut):
     id: uuid.UUID
     name: str
     kind: str
-    memberCount: int = Field(description="Active enrollments (coaching/feed); class programs fill by booking.")
+    member_count: int = Field(description="Active enrollments (coaching/feed); class programs fill by booking.")
     description: str | None = None
 
 
@@ -132,8 +134,7 @@ class ProgramList(BaseModel):
 async def programs_list(ctx: ToolContext, input: ProgramsListInput) -> ProgramList:
     rows = await programs.list_programs(ctx.session, ctx.org_id, kind=input.kind)
     return ProgramList(count=len(rows), programs=[
-        ProgramRow(id=p.id, name=p.name, kind=p.kind, memberCount=p.member_count, description=clip(p.description))
-        for p in rows])
+        ProgramRow.model_validate({**asdict(p), "description": clip(p.description)}) for p in rows])
 
 
 # --- members ------------------------------------------------------------------------------------------------
@@ -208,62 +209,62 @@ class MemberIdInput(BaseModel):
     memberId: uuid.UUID = Field(description="Member id from read__members_search (the spec calls it membershipId).")
 
 
-class PaymentOut(BaseModel):
+class PaymentOut(ToolOut):
     amount: str
     status: str
-    dueOn: date
-    paidAt: str | None = None
+    due_on: date
+    paid_at: str | None = None
 
 
-class PaymentStatus(BaseModel):
+class PaymentStatus(ToolOut):
     state: str = Field(description="ok | failed (last attempt failed) | overdue (unpaid past due) | none.")
-    lastPayment: PaymentOut | None = None
-    lastPaidAt: str | None = None
-    failedLast90Days: int
-    overdueCount: int
-    overdueAmount: str | None = None
-    oldestOverdueOn: date | None = None
+    last_payment: PaymentOut | None = None
+    last_paid_at: str | None = None
+    failed_last90_days: int = Field(validation_alias=AliasChoices("failed_count_90d", "failed_last90_days"))
+    overdue_count: int
+    overdue_amount: str | None = None
+    oldest_overdue_on: date | None = None
 
 
-class MemberDetail(BaseModel):
+class MemberDetail(ToolOut):
     id: uuid.UUID
-    name: str
+    name: str = Field(validation_alias=AliasChoices("full_name", "name"))
     email: str | None = None
     phone: str | None = None
     status: str
-    joinedOn: date
+    joined_on: date = Field(validation_alias=AliasChoices("joined_at", "joined_on"))
     notes: str | None = None
     coach: Ref | None = None
     plan: dict[str, Any] | None = None
     subscription: dict[str, Any] | None = None
     payments: PaymentStatus
     programs: list[dict[str, Any]]
-    lastVisit: str | None = None
-    visitsLast30Days: int
-    upcomingBookings: int
-    pendingForms: int
+    last_visit: str | None = None
+    visits_last30_days: int
+    upcoming_bookings: int
+    pending_forms: int
     attention: list[str] = Field(description="What staff should notice: failed/overdue payments, pending forms.")
 
 
 def _payments(ctx: ToolContext, raw: dict[str, Any]) -> PaymentStatus:
     last = raw["last_payment"]
-    return PaymentStatus(
-        state=raw["state"], lastPaidAt=local_when(ctx, raw["last_paid_at"]), failedLast90Days=raw["failed_count_90d"],
-        overdueCount=raw["overdue_count"], oldestOverdueOn=raw["oldest_overdue_on"],
-        overdueAmount=_money(raw["overdue_cents"], raw["currency"]) if raw["overdue_count"] else None,
-        lastPayment=None if last is None else PaymentOut(
-            amount=_money(last["amount_cents"], last["currency"]) or "", status=last["status"],
-            dueOn=last["due_on"], paidAt=local_when(ctx, last["paid_at"])))
+    return PaymentStatus.model_validate({
+        **raw, "last_paid_at": local_when(ctx, raw["last_paid_at"]),
+        "overdue_amount": _money(raw["overdue_cents"], raw["currency"]) if raw["overdue_count"] else None,
+        "last_payment": None if last is None else PaymentOut.model_validate({
+            **last, "amount": _money(last["amount_cents"], last["currency"]) or "",
+            "paid_at": local_when(ctx, last["paid_at"])})})
 
 
 def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
     notes = []
-    if pay.lastPayment and pay.lastPayment.status == "failed":
-        notes.append(f"Last payment FAILED: {pay.lastPayment.amount} due {pay.lastPayment.dueOn}.")
-    if pay.overdueCount:
-        notes.append(f"{pay.overdueCount} payment(s) overdue, {pay.overdueAmount}, oldest due {pay.oldestOverdueOn}.")
-    if pay.failedLast90Days and not pay.overdueCount and pay.state == "ok":
-        notes.append(f"{pay.failedLast90Days} failed payment attempt(s) in the last 90 days, since recovered.")
+    if pay.last_payment and pay.last_payment.status == "failed":
+        notes.append(f"Last payment FAILED: {pay.last_payment.amount} due {pay.last_payment.due_on}.")
+    if pay.overdue_count:
+        notes.append(f"{pay.overdue_count} payment(s) overdue, {pay.overdue_amount}, oldest due "
+                     f"{pay.oldest_overdue_on}.")
+    if pay.failed_last90_days and not pay.overdue_count and pay.state == "ok":
+        notes.append(f"{pay.failed_last90_days} failed payment attempt(s) in the last 90 days, since recovered.")
     if pending_forms:
         notes.append(f"{pending_forms} form(s) waiting to be signed.")
     return notes
@@ -278,20 +279,18 @@ async def member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
                 if pid in known]
     plan, sub = raw["plan"], raw["subscription"]
     pay = _payments(ctx, raw["payments"])
-    return MemberDetail(
-        id=raw["id"], name=raw["full_name"], email=raw["email"], phone=raw["phone"], status=raw["status"],
-        joinedOn=raw["joined_at"], notes=clip(raw["notes"], 500),
-        coach=Ref(id=raw["coach"]["user_id"], name=raw["coach"]["name"]) if raw["coach"] else None,
-        plan=None if plan is None else {"id": str(plan["id"]), "name": plan["name"], "interval": plan["interval"],
+    return MemberDetail.model_validate({
+        **raw, "notes": clip(raw["notes"], 500),
+        "coach": Ref(id=raw["coach"]["user_id"], name=raw["coach"]["name"]) if raw["coach"] else None,
+        "plan": None if plan is None else {"id": str(plan["id"]), "name": plan["name"], "interval": plan["interval"],
                                         "price": _money(plan["price_cents"], plan["currency"])},
-        subscription=None if sub is None else {
+        "subscription": None if sub is None else {
             "id": str(sub["id"]), "status": sub["status"], "startedOn": sub["started_on"].isoformat(),
             "endsOn": sub["ends_on"].isoformat() if sub["ends_on"] else None,
             "cancelledAt": local_when(ctx, sub["cancelled_at"])},
-        payments=pay, programs=[{"id": str(p.id), "name": p.name, "kind": p.kind} for p in enrolled],
-        lastVisit=local_when(ctx, raw["last_visit_at"]), visitsLast30Days=raw["visits"]["last_30_days"],
-        upcomingBookings=raw["visits"]["upcoming"], pendingForms=raw["pending_forms"],
-        attention=_attention(pay, raw["pending_forms"]))
+        "payments": pay, "programs": [{"id": str(p.id), "name": p.name, "kind": p.kind} for p in enrolled],
+        "last_visit": local_when(ctx, raw["last_visit_at"]), "visits_last30_days": raw["visits"]["last_30_days"],
+        "upcoming_bookings": raw["visits"]["upcoming"], "attention": _attention(pay, raw["pending_forms"])})
 
 
 @read.agent_tool(action="members_get",

@@ -4,10 +4,11 @@ router. Same conventions as `tools.leaves.read`: local readable times, plain JSO
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from gym import assignments, classes, exercises, member_search, members, programs, tasks, workouts
 from gym.exercise_library import CATEGORIES
@@ -18,6 +19,7 @@ from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.leaves.read import clip, local_when, member_detail, member_hit_out, plain_json
+from tools.output import ToolOut
 from tools.registry import STAFF, ToolRouter
 
 read_lookup = ToolRouter("read")
@@ -236,7 +238,7 @@ async def _task(ctx: ToolContext, task_id: uuid.UUID) -> dict:
 
 
 async def _member(ctx: ToolContext, member_id: uuid.UUID) -> dict:
-    return (await member_detail(ctx, member_id)).model_dump(mode="json", exclude_none=True)
+    return (await member_detail(ctx, member_id)).model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 LOOKUPS = {"member": _member, "program": _program, "workout": _workout, "exercise": _exercise,
@@ -255,22 +257,22 @@ async def lookup_by_id(ctx: ToolContext, input: LookupInput) -> dict:
 
 # --- workout comments -----------------------------------------------------------------------------------------
 
-class CommentOut(BaseModel):
+class CommentOut(ToolOut):
     id: uuid.UUID
-    assignmentId: uuid.UUID
-    workoutTitle: str
-    scheduledOn: date
-    author: str | None = None
-    byMember: bool = Field(description="True when a member wrote it, false for staff.")
+    assignment_id: uuid.UUID
+    workout_title: str
+    scheduled_on: date
+    author: str | None = Field(None, validation_alias=AliasChoices("author_name", "author"))
+    by_member: bool = Field(description="True when a member wrote it, false for staff.")
     body: str
     at: str
     unread: bool = Field(description="Not yet read by you (the calling coach).")
 
 
 def _comment(ctx: ToolContext, c: assignments.CommentView) -> CommentOut:
-    return CommentOut(id=c.id, assignmentId=c.assignment_id, workoutTitle=c.workout_title, scheduledOn=c.scheduled_on,
-                      author=c.author_name, byMember=c.author_member_id is not None, body=clip(c.body, 1000) or "",
-                      at=local_when(ctx, c.created_at) or "", unread=bool(c.unread))
+    return CommentOut.model_validate({**asdict(c), "by_member": c.author_member_id is not None,
+                                      "body": clip(c.body, 1000) or "", "at": local_when(ctx, c.created_at) or "",
+                                      "unread": bool(c.unread)})
 
 
 class ProgramCommentsInput(BaseModel):
@@ -295,7 +297,7 @@ async def workout_comments_in_program(ctx: ToolContext, input: ProgramCommentsIn
     comments = [_comment(ctx, c) for c in rows or []]
     return {"program": {"id": str(program.id), "name": program.name}, "count": len(comments),
             "unread": sum(c.unread for c in comments),
-            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}
+            "comments": [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in comments]}
 
 
 class AssignmentCommentsInput(BaseModel):
@@ -313,4 +315,4 @@ async def workout_comments_for_assignment(ctx: ToolContext, input: AssignmentCom
         raise not_found("assignment", input.assignmentId)
     comments = [_comment(ctx, c) for c in thread[-200:]]
     return {"assignmentId": str(input.assignmentId), "count": len(thread), "unread": sum(c.unread for c in comments),
-            "comments": [c.model_dump(mode="json", exclude_none=True) for c in comments]}
+            "comments": [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in comments]}
