@@ -17,7 +17,8 @@ from tests.fakes.anthropic_server import Reply, Text
 from tests.servers import ThreadedServer, free_port
 from tests.sse import sse
 
-LEASE = 0.6  # seconds; production uses AGENT_TURN_LOCK_LEASE_SECONDS (15 s by default)
+LEASE = 2.0  # seconds; production uses AGENT_TURN_LOCK_LEASE_SECONDS (15 s by default). Renewal runs every
+# third of it, so the lock survives an event loop stalled for over a second (a busy 2-core CI machine).
 ROOT = Path(__file__).resolve().parents[2]
 _SERVE = ("import sys, uvicorn\nfrom api.app import create_app\nfrom core.settings import load_settings\n"
           "uvicorn.run(create_app(load_settings()), host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')\n")
@@ -54,8 +55,8 @@ async def test_a_turn_longer_than_several_leases_keeps_the_lock(leased, gym, fak
         fake_model.queue(Reply(Text("first")))
         first = await sse(client, f"{gym.base}/messages", json_body={"message": "one"}, headers=gym.owner.headers)
         conversation_id = first.one("conversation_started")["conversationId"]
-        fake_model.chunk_delay = 0.1
-        fake_model.queue(Reply(Text("a slow answer in forty pieces", chunks=29)))  # ~3 s, five leases
+        fake_model.chunk_delay = 0.35
+        fake_model.queue(Reply(Text("a slow answer in forty pieces", chunks=29)))  # ~10 s, five leases
         slow = asyncio.create_task(sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
                                        json_body={"message": "two", "conversationId": conversation_id}))
 
