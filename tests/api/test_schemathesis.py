@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import requests
 import schemathesis
+import schemathesis.specs.openapi.schemas  # imported eagerly: see EXAMPLES below
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
@@ -27,6 +28,9 @@ from api.sse import SseFrame
 from tests.fakes.anthropic_server import Reply, Text
 from tests.sse import parse_frames, sse
 
+# schemathesis imports parts of itself lazily; the fuzz runs in a worker thread, and CPython 3.11.7 can fail
+# to compile a module there after deep recursion elsewhere in the session ("AST constructor recursion depth
+# mismatch"). Importing them here, in the main thread at collection, avoids that.
 EXAMPLES = 10
 SEED = 20261123
 CHECKS = [status_code_conformance, content_type_conformance, response_schema_conformance]
