@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, func, insert, select, update
+from sqlalchemy import ForeignKey, String, UniqueConstraint, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -28,6 +28,7 @@ class Conversation(Base):
 
 class Message(Base):
     __tablename__ = "conversation_messages"
+    __table_args__ = (UniqueConstraint("conversation_id", "seq", name="uq_conversation_messages_seq"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))

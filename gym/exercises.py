@@ -18,7 +18,7 @@ from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
-from sqlalchemy import Computed, ForeignKey, String, Text, func, select, text
+from sqlalchemy import Computed, ForeignKey, String, Text, UniqueConstraint, func, select, text
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -37,6 +37,7 @@ RECALL = 8             # candidates per name the SQL stage hands to `rescore`
 
 class Exercise(Base):
     __tablename__ = "exercises"
+    __table_args__ = (UniqueConstraint("org_id", "name", name="uq_exercises_org_name"),)
     __mapper_args__ = {"eager_defaults": True}
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, and_, func, select, text
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, and_, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -38,6 +38,9 @@ class Program(Base):
 
 class ProgramEnrollment(Base):
     __tablename__ = "program_enrollments"
+    __table_args__ = (
+        UniqueConstraint("program_id", "member_id", name="uq_program_enrollments_program_member"),
+    )
     __mapper_args__ = {"eager_defaults": True}
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, delete, func, insert, select
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, delete, func, insert, select
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -48,6 +48,7 @@ class Workout(Base):
 
 class WorkoutSection(Base):
     __tablename__ = "workout_sections"
+    __table_args__ = (UniqueConstraint("workout_id", "position", name="uq_workout_sections_position"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
@@ -61,6 +62,7 @@ class WorkoutSection(Base):
 
 class WorkoutMovement(Base):
     __tablename__ = "workout_movements"
+    __table_args__ = (UniqueConstraint("section_id", "position", name="uq_workout_movements_position"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))

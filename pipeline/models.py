@@ -6,7 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Date, ForeignKey, Integer, String, Text, func
+from sqlalchemy import BigInteger, Date, ForeignKey, Integer, String, Text, UniqueConstraint, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -58,6 +58,7 @@ class NutritionEvent(Base):
     """One SSE frame of a run, numbered per run (`seq` is the frame's id for Last-Event-ID)."""
 
     __tablename__ = "nutrition_events"
+    __table_args__ = (UniqueConstraint("run_id", "seq", name="uq_nutrition_events_run_seq"),)
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))

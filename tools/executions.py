@@ -11,7 +11,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, and_, func, insert, select, update
+from sqlalchemy import ForeignKey, String, UniqueConstraint, and_, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -24,6 +24,9 @@ TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "
 
 class ToolExecution(Base):
     __tablename__ = "ai_tool_executions"
+    __table_args__ = (
+        UniqueConstraint("conversation_id", "tool_use_id", name="uq_ai_tool_executions_tool_use"),
+    )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))

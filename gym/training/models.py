@@ -7,7 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, func
+from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint, func
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -24,6 +24,7 @@ class _Owned:
 
 class MemberProfile(_Owned, Base):
     __tablename__ = "member_profiles"
+    __table_args__ = (UniqueConstraint("member_id", name="uq_member_profiles_member"),)
 
     height_cm: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     weight_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
@@ -36,6 +37,7 @@ class MemberProfile(_Owned, Base):
 
 class MemberSettings(_Owned, Base):
     __tablename__ = "member_settings"
+    __table_args__ = (UniqueConstraint("member_id", name="uq_member_settings_member"),)
 
     weight_unit: Mapped[str] = mapped_column(String(3), default="kg")
     distance_unit: Mapped[str] = mapped_column(String(2), default="km")
@@ -63,6 +65,7 @@ class CategoryGoal(_Owned, Base):
 
 class MuscleGoal(_Owned, Base):
     __tablename__ = "muscle_goals"
+    __table_args__ = (UniqueConstraint("member_id", "muscle", name="uq_muscle_goals_member_muscle"),)
 
     muscle: Mapped[str] = mapped_column(String(20))
     weight: Mapped[Decimal] = mapped_column(Numeric(6, 5))

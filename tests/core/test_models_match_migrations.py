@@ -1,7 +1,7 @@
 """The ORM models and the migrated schema agree: Alembic's autogenerate comparison between `Base.metadata`
 (every module of every package imported, so no model is missed) and the embedded database at head finds
-nothing to change. A model that names a missing column, a wrong type or nullability, or a foreign key the
-migrations do not create fails here instead of at the first query that touches it.
+nothing to change. A model that names a missing column, a wrong type or nullability, or a foreign key or unique
+constraint the migrations do not create (or lacks one they do) fails here, not at the first query that meets it.
 """
 
 from __future__ import annotations
@@ -50,16 +50,11 @@ def _include_name(name: str | None, type_: str, parent_names: dict[str, Any]) ->
 
 
 def _include_object(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
-    """What only the database has and the models need not say. Everything the models do declare is compared,
-    and so are all columns (type, nullability) and foreign keys in both directions."""
+    """What only the database has and the models need not say: its indexes. Tables, columns (type,
+    nullability), foreign keys (with ON DELETE) and unique constraints are compared in both directions."""
     if reflected and compare_to is None and type_ == "index":
         # Indexes are the migrations' business: the ORM never creates or reads them (no create_all), and the
         # expression, partial, trigram and HNSW ones cannot be spelled in a model for autogenerate to compare.
-        return False
-    if reflected and compare_to is None and type_ == "unique_constraint":
-        # Multi-column uniqueness (one booking per member and session, one seq per conversation...) is
-        # enforced by the database and hit as IntegrityError or ON CONFLICT by the services; the ORM never
-        # relies on knowing it. A unique constraint a model declares must exist (the other direction).
         return False
     return True
 
