@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, Integer, String, func, select, update
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, UniqueConstraint, func, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -33,10 +33,10 @@ MAX_INSERT_ATTEMPTS = 25
 class TrainerSession(Base):
     __tablename__ = "trainer_sessions"
 
-    id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id"), primary_key=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id"))
-    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"))
+    id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True)
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(12), default="active")
     title: Mapped[str | None] = mapped_column(String(200))
     knowledge_in_context: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
@@ -50,10 +50,11 @@ class TrainerSession(Base):
 
 class TrainerEvent(Base):
     __tablename__ = "trainer_events"
+    __table_args__ = (UniqueConstraint("session_id", "seq", name="uq_trainer_events_seq"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id"))
-    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("trainer_sessions.id"))
+    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("trainer_sessions.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(20))
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)

@@ -7,8 +7,7 @@ constraint the migrations do not create (or lacks one they do) fails here, not a
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import pkgutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from core.database import Base
 
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "gym", "rag", "tools", "agent", "pipeline", "api")
 
 # Tables the migrations create that no model maps: each is read and written with SQL text on purpose.
@@ -36,12 +36,14 @@ RAW_SQL_TABLES = {
 
 
 def _import_every_module() -> None:
+    """Import every .py file of the packages (by path, so a directory without __init__.py counts too)."""
     for package in PACKAGES:
-        if importlib.util.find_spec(package) is None:
-            continue
-        root = importlib.import_module(package)
-        for module in pkgutil.walk_packages(root.__path__, f"{package}."):
-            importlib.import_module(module.name)
+        base = ROOT / package
+        for path in sorted(base.rglob("*.py")) if base.is_dir() else []:
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "__pycache__" in parts or parts[-1] == "__main__":
+                continue
+            importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 
 
 def _include_name(name: str | None, type_: str, parent_names: dict[str, Any]) -> bool:
