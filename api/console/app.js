@@ -21,6 +21,7 @@ import { mountComposer, unmountComposer, focusComposer, setComposerBusy, clearCo
 import { initSidebar, refreshConversations, setActiveConversation, clearSidebar, render as renderSidebar } from './sidebar.js';
 import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
 import { showError, clearError } from './notices.js';
+import { initFollow } from './follow.js';
 
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
@@ -253,6 +254,7 @@ async function boot() {
   document.addEventListener('keydown', onGlobalKey);
   onAuthFailure((err) => signOut(err.message || t('auth.sessionEnded')));
   initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
+  initFollow($('chat-log'), $('jump-slot'));
   initSidebar($('conversation-list'), { onOpen: openConversation });
   $('boot-status')?.remove();
   takeTokenFromUrl();

@@ -4,7 +4,8 @@
  */
 import { api, ApiError } from './api.js';
 import { readSse } from './sse.js';
-import { h, keepPinned } from './dom.js';
+import { h } from './dom.js';
+import { follow, jumpToLatest } from './follow.js';
 import { t, formatNumber, formatUsd } from './i18n.js';
 import { ToolCard } from './cards.js';
 import { showError, clearError, showBudgetNotice } from './notices.js';
@@ -87,14 +88,15 @@ function clearEmpty() {
 export function appendUserMessage(text) {
   clearEmpty();
   const turn = h('div', { class: 'turn turn-user' }, h('div', { class: 'bubble bubble-user', testid: 'user-text', dir: 'auto', text }));
-  keepPinned(log, () => log.append(turn));
+  log.append(turn);
+  jumpToLatest(); // always show what the person just sent
   return turn;
 }
 
 function newAssistantTurn() {
   clearEmpty();
   const turn = h('div', { class: 'turn turn-assistant', testid: 'assistant-turn' });
-  keepPinned(log, () => log.append(turn));
+  follow(() => log.append(turn));
   return turn;
 }
 
@@ -130,7 +132,7 @@ export function renderConversation(detail) {
     }
   }
   if (!log.childElementCount) log.append(emptyState());
-  log.scrollTop = log.scrollHeight;
+  jumpToLatest();
 }
 
 /** The user typed instead of clicking: the server marks open confirmations/picks superseded. */
@@ -149,7 +151,7 @@ export function stopStream() {
 // ---- streaming ---------------------------------------------------------------------------
 
 function place(ctx, node) {
-  keepPinned(log, () => ctx.turn.insertBefore(node, ctx.turn.querySelector(':scope > .trailer')));
+  follow(() => ctx.turn.insertBefore(node, ctx.turn.querySelector(':scope > .trailer')));
 }
 
 function appendText(ctx, delta) {
@@ -161,7 +163,7 @@ function appendText(ctx, delta) {
     ctx.bubble.append(ctx.textNode);
     place(ctx, ctx.bubble);
   }
-  keepPinned(log, () => ctx.textNode.appendData(delta));
+  follow(() => ctx.textNode.appendData(delta));
 }
 
 function closeText(ctx) {
@@ -246,7 +248,7 @@ export async function runStream(open, { turn = null, onOpened } = {}) {
   hooks.onBusy(true);
   const ctx = { turn: turn ?? newAssistantTurn(), textNode: null, bubble: null, sawDone: false, sawError: false };
   const typing = h('div', { class: 'typing trailer', testid: 'typing', 'aria-hidden': 'true' }, h('span'), h('span'), h('span'));
-  keepPinned(log, () => ctx.turn.append(typing));
+  follow(() => ctx.turn.append(typing));
   ctx.turn.setAttribute('aria-busy', 'true');
   const finish = () => {
     closeText(ctx);

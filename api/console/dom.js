@@ -40,10 +40,3 @@ export function stableJson(value) {
   }
   return JSON.stringify(value) ?? 'null';
 }
-
-/** Run a DOM change inside a scroller and keep it pinned to the bottom if it already was. */
-export function keepPinned(scroller, change) {
-  const pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 96;
-  change();
-  if (pinned) scroller.scrollTop = scroller.scrollHeight;
-}
