@@ -70,7 +70,8 @@ class ToolDispatcher:
                                position=position, execution_id=execution_id, edited=edited, undoes=undoes, now=now)
 
         outcome = await self.runner.run(spec, raw_input, access=turn.access, caller=turn.caller, locale=turn.locale,
-                                        now=now, on_success=record, audit_metadata=audit_metadata, session=session)
+                                        now=now, on_success=record, audit_metadata=audit_metadata, session=session,
+                                        conversation_id=turn.conversation_id)
         if not outcome.ok:
             if session is not None:
                 await record(session, outcome)

@@ -1,4 +1,5 @@
-"""Every router of the staff tool surface (TOOLS.md: 11 routers, 63 actions), assembled into one registry."""
+"""Every router of the staff tool surface (TOOLS.md: 11 routers, 63 actions) and the member's trainer routers
+(TRAINER.md: 10 routers, 28 actions, role `member` only), assembled into one registry."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from tools.leaves.programs import programs
 from tools.leaves.read import read
 from tools.leaves.read_lookup import read_lookup
 from tools.leaves.tasks import tasks
+from tools.leaves.trainer.routers import TRAINER_ROUTERS
 from tools.leaves.workouts import workouts
 from tools.registry import ToolRegistry, ToolRouter
 
 ROUTERS: tuple[ToolRouter, ...] = (read, read_lookup, workouts, programs, assignments, bookings, class_sessions, class_types,
                                    analytics, analytics_activity, tasks, program_templates, forms,
-                                   member_training)
+                                   member_training, *TRAINER_ROUTERS)
 
 
 def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:

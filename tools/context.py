@@ -23,6 +23,7 @@ class ToolContext:
     now: datetime
     services: dict[str, Any] = field(default_factory=dict)
     embedder: Embedder | None = None  # the active embedding model of the org's RAG index
+    conversation_id: Any = None  # the conversation (or trainer session) the call belongs to, if any
 
     @property
     def org_id(self):

@@ -91,7 +91,8 @@ class ToolRunner:
 
     async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                   locale: str = "en", now: datetime | None = None, audit_metadata: dict[str, Any] | None = None,
-                  on_success: SuccessHook | None = None, session: AsyncSession | None = None) -> ToolOutcome:
+                  on_success: SuccessHook | None = None, session: AsyncSession | None = None,
+                  conversation_id: Any = None) -> ToolOutcome:
         """Run `spec`; `on_success(session, outcome)` runs inside the tool's transaction (atomic bookkeeping).
 
         With `session` (already inside the org's scope) the tool runs in a SAVEPOINT of that transaction,
@@ -119,7 +120,7 @@ class ToolRunner:
             async with self._unit(session, access, caller) as session:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
                                   now=now, services=self.services,
-                                  embedder=self.embedder)
+                                  embedder=self.embedder, conversation_id=conversation_id)
                 output = to_jsonable(await spec.handler(ctx, validated))
                 audit_id = None
                 if spec.side_effects == "write" and spec.audit is not None:

@@ -41,6 +41,28 @@ EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
 # TRAINER.md "Staff side" (listed in TOOLS.md's read table): the member's training record, O A C.
 EXPECTED["read"]["member_training"] = (OAC, "never", None)
 
+# TRAINER.md "Tools": the member's trainer, role member only (never offered to staff).
+M = {"member"}
+MEMBER_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
+    "coach": {a: (M, "never", None) for a in ("message_notify_user", "message_ask_user", "idle")},
+    "data": {"fetch_data": (M, "never", None)},
+    "goals": {a: (M, "never", None) for a in ("set_goals", "create_milestone", "update_milestone")},
+    "prefs": {"set_preference": (M, "never", "prefs.delete_preference"), "delete_preference": (M, "never", None)},
+    "logbook": {"log_completed_exercise": (M, "never", "logbook.undo_logged_exercise"),
+                "undo_logged_exercise": (M, "never", None), "mark_exercise_complete": (M, "never", None),
+                "log_workout": (M, "never", None)},
+    "timers": {a: (M, "never", None) for a in ("generate_exercise_timer", "generate_workout_timers")},
+    "calendar": {"schedule_workout": (M, "never", "calendar.delete_scheduled_workout"),
+                 "update_scheduled_workout": (M, "never", None),
+                 "delete_scheduled_workout": (M, "destructive", None), "create_workout_plan": (M, "never", None)},
+    "stats": {a: (M, "never", None) for a in ("get_workout_statistics", "get_exercise_breakdown",
+                                                "get_progress_trends", "generate_stats_summary")},
+    "workout": {a: (M, "never", None) for a in ("generate_workout", "swap_exercise", "adjust_exercise",
+                                                  "remove_exercise")},
+    "location": {"set_current_location": (M, "never", None)},
+}
+MEMBER_READS = {"coach", "data", "stats", "timers"}
+
 
 def test_sixty_four_actions_in_eleven_routers() -> None:
     """TOOLS.md's 63 actions plus read.member_training from TRAINER.md."""
@@ -48,10 +70,27 @@ def test_sixty_four_actions_in_eleven_routers() -> None:
     assert sum(len(actions) for actions in EXPECTED.values()) == 64
 
 
+def test_twenty_eight_member_actions_in_ten_routers() -> None:
+    assert len(MEMBER_TOOLS) == 10
+    assert sum(len(actions) for actions in MEMBER_TOOLS.values()) == 28
+
+
+def test_member_tools_match_trainer_md() -> None:
+    registry = build_registry()
+    for router, actions in MEMBER_TOOLS.items():
+        for action, (roles, confirm, inverse) in actions.items():
+            spec = registry.lookup(router, action)
+            assert spec is not None, f"{router}__{action}"
+            assert set(spec.roles) == roles and spec.confirm == confirm, spec.name
+            assert (f"{spec.inverse.router}.{spec.inverse.action}" if spec.inverse else None) == inverse, spec.name
+            assert spec.side_effects == ("read" if router in MEMBER_READS else "write"), spec.name
+
+
 def test_registry_matches_tools_md_exactly() -> None:
     registry = build_registry()
     expected_names = {f"{r}__{a}" for r, actions in EXPECTED.items() for a in actions}
-    assert set(registry.specs) == expected_names
+    member_names = {f"{r}__{a}" for r, actions in MEMBER_TOOLS.items() for a in actions}
+    assert set(registry.specs) == expected_names | member_names
     for router, actions in EXPECTED.items():
         for action, (roles, confirm, inverse) in actions.items():
             spec = registry.lookup(router, action)
@@ -67,6 +106,6 @@ def test_registry_matches_tools_md_exactly() -> None:
 def test_each_role_sees_exactly_its_tools() -> None:
     registry = build_registry()
     for role in ("owner", "admin", "coach", "front_desk", "member"):
-        expected = {f"{r}__{a}" for r, actions in EXPECTED.items() for a, (roles, _, _) in actions.items()
-                    if role in roles}
+        expected = {f"{r}__{a}" for r, actions in {**EXPECTED, **MEMBER_TOOLS}.items()
+                    for a, (roles, _, _) in actions.items() if role in roles}
         assert {spec.name for spec in registry.for_role(role)} == expected, role

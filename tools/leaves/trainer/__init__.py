@@ -1,0 +1,1 @@
+"""The member's trainer tools (TRAINER.md "Tools"): ten routers, 28 actions, role `member` only."""

@@ -1,0 +1,135 @@
+"""workout: build the member's structured workout (001 §4.9) and change it during the session.
+
+`generate_workout` validates the schema, then the rules in code (equipment at the current location, units,
+recovery warnings, progression suggestions), stores it as the current workout with server ids (`workout_N`,
+`ex_NNN`) and removes the one-shot preferences it used. swap / adjust / remove take an exercise id or order
+number; `adjust_exercise` may not change `id` or `type`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from gym.training.preferences import active_preferences, consume_after_generation
+from gym.training.trainer_workouts import save_workout
+from gym.training.workout import Exercise, Workout
+from tools.context import ToolContext
+from tools.errors import ToolFailed
+from tools.leaves.trainer.current import (
+    ExerciseRef,
+    as_workout,
+    brief,
+    check,
+    find_exercise,
+    renumber,
+    require_current,
+)
+from tools.leaves.trainer.member import MEMBER, me, session_uuid, units
+from tools.registry import ToolRouter
+
+workout = ToolRouter("workout")
+
+
+class SwapInput(BaseModel):
+    exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
+    new_exercise: Exercise = Field(description="The replacement; it takes the replaced exercise's id and order.")
+
+
+class AdjustInput(BaseModel):
+    exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
+    changes: dict[str, Any] = Field(min_length=1, description="Fields to change (sets, reps, load, rest_sec, "
+                                                              "hold_sec, duration_min…); never id or type.")
+
+
+class RemoveInput(BaseModel):
+    exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
+
+
+def _result(row, result, extra: dict | None = None) -> dict:
+    out: dict[str, Any] = {"workoutId": row.workout_key, "exercises": brief(row.exercises)}
+    if result.warnings:
+        out["warnings"] = [w.message for w in result.warnings]
+    if result.suggestions:
+        out["loadSuggestions"] = result.suggestions
+    return {**out, **(extra or {})}
+
+
+async def _save_changed(ctx: ToolContext, member_id, row, exercises: list[dict[str, Any]]):
+    try:
+        candidate = as_workout(row, exercises)
+    except ValidationError as exc:
+        raise ToolFailed("invalid_workout", "; ".join(e["msg"] for e in exc.errors()[:5]),
+                         "Fix the exercise so it matches the schema of its type.") from exc
+    result = await check(ctx, member_id, candidate, await units(ctx, member_id))
+    row.exercises = exercises
+    row.updated_at = ctx.now
+    await ctx.session.flush()
+    return result
+
+
+@workout.agent_tool(action="generate_workout", input=Workout, roles=MEMBER, side_effects="write",
+                    summary="Build the member's workout: exercises of type reps, hold, duration or intervals with "
+                            "muscles and goals shares (each summing to 1), equipment from the current location, "
+                            "loads in the member's unit. Stored as the current workout; ids are assigned.")
+async def generate(ctx: ToolContext, input: Workout) -> dict:
+    member_id = await me(ctx)
+    result = await check(ctx, member_id, input, await units(ctx, member_id))
+    prefs = await active_preferences(ctx.session, ctx.org_id, member_id, ctx.now)
+    row = await save_workout(ctx.session, ctx.org_id, member_id, input, now=ctx.now, session_id=session_uuid(ctx))
+    consumed = await consume_after_generation(ctx.session, ctx.org_id, member_id, ctx.now)
+    extra: dict[str, Any] = {}
+    if prefs:
+        extra["honour"] = [f"{p.type}: {p.guidance}" for p in prefs]
+    if consumed:
+        extra["consumedPreferences"] = [str(i) for i in consumed]
+    return _result(row, result, extra)
+
+
+@workout.agent_tool(action="swap_exercise", input=SwapInput, roles=MEMBER, side_effects="write",
+                    summary="Replace one exercise of the current workout (by id or order number).")
+async def swap(ctx: ToolContext, input: SwapInput) -> dict:
+    member_id = await me(ctx)
+    row = await require_current(ctx, member_id)
+    exercises = [dict(e) for e in row.exercises]
+    i = find_exercise(exercises, input.exercise_id)
+    old = exercises[i]
+    exercises[i] = {**input.new_exercise.model_dump(mode="json"), "id": old["id"], "order": old["order"]}
+    result = await _save_changed(ctx, member_id, row, exercises)
+    return _result(row, result, {"swapped": f"{old['name']} → {exercises[i]['name']}"})
+
+
+@workout.agent_tool(action="adjust_exercise", input=AdjustInput, roles=MEMBER, side_effects="write",
+                    summary="Change fields of one exercise of the current workout (by id or order number); "
+                            "id and type cannot change (swap instead).")
+async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
+    forbidden = sorted({"id", "type"} & set(input.changes))
+    if forbidden:
+        raise ToolFailed("immutable_field", f"adjust_exercise cannot change {', '.join(forbidden)}.",
+                         "Use workout__swap_exercise to replace the exercise with one of another type.")
+    member_id = await me(ctx)
+    row = await require_current(ctx, member_id)
+    exercises = [dict(e) for e in row.exercises]
+    i = find_exercise(exercises, input.exercise_id)
+    target = exercises[i]["id"]
+    exercises[i] = {**exercises[i], **input.changes}
+    if "order" in input.changes:
+        exercises = renumber(exercises)
+    result = await _save_changed(ctx, member_id, row, exercises)
+    return _result(row, result, {"adjusted": target})
+
+
+@workout.agent_tool(action="remove_exercise", input=RemoveInput, roles=MEMBER, side_effects="write",
+                    summary="Remove one exercise from the current workout (by id or order number).")
+async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
+    member_id = await me(ctx)
+    row = await require_current(ctx, member_id)
+    exercises = [dict(e) for e in row.exercises]
+    i = find_exercise(exercises, input.exercise_id)
+    if len(exercises) == 1:
+        raise ToolFailed("last_exercise", "A workout needs at least one exercise.",
+                         "Generate a new workout instead.")
+    gone = exercises.pop(i)
+    result = await _save_changed(ctx, member_id, row, renumber(exercises))
+    return _result(row, result, {"removed": f"{gone['id']} {gone['name']}"})
