@@ -113,7 +113,7 @@ class AnthropicModel:
             async for event in stream:  # unknown event types pass through the SDK untouched
                 kind = getattr(event, "type", None)
                 if kind == "text":
-                    yield TextDelta(event.text)
+                    yield TextDelta(getattr(event, "text", ""))
                 elif kind in ("message_start", "message_delta"):
                     started = True
                     yield Billed(usage_from_sdk(stream.current_message_snapshot.usage))

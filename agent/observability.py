@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 import structlog
 
@@ -211,8 +211,9 @@ class SentrySink:
         import sentry_sdk
 
         self.sdk = sentry_sdk
-        sentry_sdk.init(dsn=dsn, environment=environment, before_send=sentry_before_send,
-                        before_breadcrumb=sentry_before_breadcrumb, send_default_pii=False,
+        # The SDK types events as private TypedDicts; ours are the same dicts, scrubbed.
+        sentry_sdk.init(dsn=dsn, environment=environment, before_send=cast(Any, sentry_before_send),
+                        before_breadcrumb=cast(Any, sentry_before_breadcrumb), send_default_pii=False,
                         include_local_variables=False, max_request_body_size="never", **options)
         self._trails: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._captured: OrderedDict[str, None] = OrderedDict()
@@ -222,7 +223,7 @@ class SentrySink:
                  "level": "error" if event == "agent.turn.failed" else "info"}
         trace_id = fields.get("trace_id")
         if not isinstance(trace_id, str):
-            self.sdk.add_breadcrumb(**crumb)
+            self.sdk.add_breadcrumb(crumb)
             return
         trail = self._trails.setdefault(trace_id, [])
         self._trails.move_to_end(trace_id)

@@ -47,7 +47,7 @@ class TitleGenerator:
         self.db, self.model, self.summarizer_model = db, model, summarizer_model
         self.prices = prices or PriceBook()
         self.budget_seconds = budget_seconds
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[str | None]] = set()
 
     def schedule(self, conversation: Conversation) -> None:
         """Start titling `conversation` in the background; never raises."""
@@ -105,4 +105,4 @@ class TitleGenerator:
             condition = (Conversation.title.is_(None) if provisional is None else Conversation.title == provisional)
             result = await session.execute(update(Conversation).where(Conversation.id == conversation.id, condition)
                                            .values(title=title))
-        return title if result.rowcount else None
+        return title if getattr(result, "rowcount", 0) else None
