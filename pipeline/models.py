@@ -10,6 +10,8 @@ from sqlalchemy import BigInteger, Date, ForeignKey, Integer, String, Text, Uniq
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+import core.tenancy  # noqa: F401  (organizations, users: the tables these foreign keys name)
+import gym.members  # noqa: F401  (members)
 from core.database import Base
 
 

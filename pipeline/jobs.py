@@ -1,0 +1,85 @@
+"""Durable runs on PgQueuer (Postgres job queue; see README "Durable runs" for the comparison).
+
+A job says only "advance run R of org O". Enqueuing never dedupes (a wake-up can't be lost), and a
+job first takes a session-level advisory lock on its run, so across processes exactly one worker
+drives a run at a time; a worker that dies releases the lock with its connection, and PgQueuer
+re-picks its job once the heartbeat goes stale. The driver resumes from the run's stored state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from datetime import timedelta
+
+import asyncpg
+import structlog
+from pgqueuer import AsyncpgDriver, Job, Queries, QueueManager
+from pgqueuer.types import QueueExecutionMode
+
+from core.database import Database
+from pipeline.agents import Agents
+from pipeline.driver import Driver, Limits
+
+ENTRYPOINT = "nutrition_run"
+log = structlog.get_logger("pipeline.jobs")
+
+
+def dsn_of(database_url: str) -> str:
+    """asyncpg's DSN for the SQLAlchemy URL (the queue runs on the owner connection)."""
+    return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def payload_of(org_id: uuid.UUID, run_id: uuid.UUID) -> bytes:
+    return json.dumps({"org_id": str(org_id), "run_id": str(run_id)}).encode()
+
+
+async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID) -> None:
+    """Queue a wake-up for the run (after start, check-in or acknowledgement)."""
+    conn = await asyncpg.connect(dsn_of(database_url))
+    try:
+        await Queries(AsyncpgDriver(conn)).enqueue(ENTRYPOINT, payload_of(org_id, run_id))
+    finally:
+        await conn.close()
+
+
+class Worker:
+    """Claims nutrition-run jobs and drives each run until it rests."""
+
+    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None) -> None:
+        self.db = db
+        self.driver = Driver(db, agents, limits)
+        self.dsn = dsn_of(db.url)
+        self.manager: QueueManager | None = None
+
+    async def _advance(self, job: Job) -> None:
+        data = json.loads(job.payload or b"{}")
+        org_id, run_id = uuid.UUID(data["org_id"]), uuid.UUID(data["run_id"])
+        lock = await asyncpg.connect(self.dsn)
+        try:
+            await lock.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", str(run_id))
+            state = await self.driver.run_until_rest(org_id, run_id)
+            log.info("pipeline.run_rested", run_id=str(run_id), state=state)
+        finally:
+            await lock.close()  # closing the session releases the advisory lock
+
+    async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
+                  dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
+            self.manager.entrypoint(ENTRYPOINT)(self._advance)
+            mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
+            await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
+        finally:
+            await conn.close()
+
+    def stop(self) -> None:
+        if self.manager is not None:
+            self.manager.shutdown.set()
+
+
+def start_in_process(worker: Worker) -> asyncio.Task[None]:
+    """`spotter serve` runs one worker inside the server's loop by default."""
+    return asyncio.create_task(worker.run(), name="nutrition-worker")
