@@ -15,6 +15,7 @@ from agent.observability import Observability, build_observability
 from agent.orchestrator import Orchestrator
 from agent.resume import Resumer
 from agent.titles import TitleGenerator
+from agent.trainer.loop import TrainerAgent
 from core.database import Database
 from core.settings import Settings, SettingsError
 from rag.ambient import AmbientFinder
@@ -33,6 +34,7 @@ class AgentServices:
     registry: ToolRegistry
     orchestrator: Orchestrator
     resumer: Resumer
+    trainer: TrainerAgent | None = None  # the member's trainer persona (agent/trainer)
     observability: Observability | None = None
     titles: TitleGenerator | None = None
     embedder: Embedder | None = None
@@ -103,6 +105,8 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
                                 runner=ToolRunner(db, tool_services, embedder=embedder), prices=prices, settings=settings,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
+    trainer = TrainerAgent(db=db, redis=redis, model=model, registry=registry, runner=orchestrator.runner,
+                           prices=prices, settings=settings, observability=observability)
     return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer.on(orchestrator),
-                         observability=observability, titles=title_generator, embedder=embedder,
+                         trainer=trainer, observability=observability, titles=title_generator, embedder=embedder,
                          rag_worker=OutboxWorker(db, embedder) if rag_worker else None)

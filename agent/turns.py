@@ -65,9 +65,11 @@ class TurnStream:
     """The SSE side of a turn: runs `body`, maps failures to `error`, always finalizes and ends with `done`."""
 
     def __init__(self, turn: Turn, lock: TurnLock, body: Callable[[Turn], AsyncIterator[events.Event]], *,
-                 finalize: Finalizer, observability: Observability, titles: TitleScheduler | None) -> None:
+                 finalize: Finalizer, observability: Observability, titles: TitleScheduler | None,
+                 done: Callable[[Turn], events.Event] | None = None) -> None:
         self.turn, self.lock, self.body = turn, lock, body
         self.finalize, self.observability, self.titles = finalize, observability, titles
+        self.done = done  # a persona's own `done` frame (the trainer's carries sessionId and iterations)
 
     async def events(self) -> AsyncIterator[events.Event]:
         turn, obs = self.turn, self.observability
@@ -93,6 +95,9 @@ class TurnStream:
                 await self.lock.release()
         if self.titles is not None and turn.is_new and failed_code is None and turn.conversation is not None:
             self.titles(turn.conversation)
+        if self.done is not None:
+            yield self.done(turn)
+            return
         yield events.done(turn.conversation_id if turn.conversation else None, turn.usage, turn.cost_usd_micros)
 
 

@@ -17,6 +17,7 @@ from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.system import DevJwksController, SystemController
 from api.controllers.trainer import TrainerController
+from api.controllers.trainer_chat import TrainerChatController
 from api.errors import EXCEPTION_HANDLERS
 from api.guards import provide_access, provide_caller, provide_resources
 from api.middleware import trace_middleware
@@ -50,7 +51,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
                 await app.state.resources.close()
 
     handlers: list = [
-        SystemController, MeController, AgentController, TrainerController,
+        SystemController, MeController, AgentController, TrainerController, TrainerChatController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
     ]

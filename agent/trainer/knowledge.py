@@ -1,0 +1,135 @@
+"""The knowledge selector (001 §3.2): before each user turn, which data sources the model needs.
+
+The summarizer model answers with JSON `{"sources": {"name": {params}}}` within a 1.5 s budget; on a timeout,
+a failure, unparseable output or the offline provider, deterministic keyword rules decide. Knowledge is
+append-only: a source already in context is re-sent (as `knowledge_update`) only when its range grows or its
+data changed; `knowledge_in_context` on the session remembers {source: {params, hash}}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import structlog
+
+from agent.model import ModelRequest, ModelResponse
+from tools.leaves.trainer.sources import SOURCES, params_for
+
+log = structlog.get_logger("agent.trainer.knowledge")
+
+SELECTOR_BUDGET_SECONDS = 1.5
+RANGE_KEYS = ("days_back", "days_ahead")
+ALWAYS = ("active_preferences",)
+RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"workout|exercise|train|session|routine|chest|legs?|back|arms?|shoulders?|core|glutes|quick|cardio|"
+     r"אימון|тренировк|упражнени",
+     ("category_goals", "muscle_goals", "recovery_status", "progression", "workout_history", "current_workout")),
+    (r"swap|replace|change|adjust|remove|skip|instead|second|first|third|last|log|did|done|finished|sets?|reps?",
+     ("current_workout", "progression")),
+    (r"how many|stats|statistic|progress|volume|month|week|year|record|trend|history|כמה|сколько",
+     ("workout_history",)),
+    (r"schedule|calendar|tomorrow|next week|plan|monday|tuesday|wednesday|thursday|friday|saturday|sunday",
+     ("scheduled_workouts", "workout_plans")),
+    (r"goal|milestone|target|marathon|5k|10k", ("category_goals", "muscle_goals", "milestone_goals")),
+    (r"avoid|injur|pain|hurt|prefer|hate|love|don't|dont|no more", ("active_preferences",)),
+    (r"recover|sore|tired|rest day", ("recovery_status",)),
+)
+LONG_RANGE = re.compile(r"month|30 days|this year|year|quarter", re.IGNORECASE)
+
+
+def keyword_sources(message: str) -> dict[str, dict[str, Any]]:
+    """The deterministic fallback: sources by keyword, with the default ranges (30 days for month questions)."""
+    text = message.lower()
+    chosen: dict[str, dict[str, Any]] = {name: {} for name in ALWAYS}
+    for pattern, names in RULES:
+        if re.search(pattern, text):
+            for name in names:
+                chosen.setdefault(name, {})
+    if "workout_history" in chosen and LONG_RANGE.search(text):
+        chosen["workout_history"] = {"days_back": 30}
+    return {name: params_for(name, given) for name, given in chosen.items()}
+
+
+def parse_selection(text: str) -> dict[str, dict[str, Any]] | None:
+    """The model's JSON answer as {source: params}; None when it is not usable."""
+    match = re.search(r"\{.*\}", text, re.DOTALL)
+    if not match:
+        return None
+    try:
+        raw = json.loads(match.group(0))
+    except ValueError:
+        return None
+    sources = raw.get("sources") if isinstance(raw, dict) else None
+    if isinstance(sources, list):
+        sources = {name: {} for name in sources if isinstance(name, str)}
+    if not isinstance(sources, dict):
+        return None
+    picked = {name: params_for(name, given if isinstance(given, dict) else {}) for name, given in sources.items()
+              if name in SOURCES}
+    for name in ALWAYS:
+        picked.setdefault(name, params_for(name, {}))
+    return picked
+
+
+SELECTOR_PROMPT = ("You pick which data sources a personal trainer needs to answer the member's next message. "
+                   "Sources: " + ", ".join(SOURCES) + ". workout_history takes days_back, scheduled_workouts "
+                   "days_ahead. Answer with JSON only: {\"sources\": {\"name\": {params}}}.")
+
+
+def selector_request(model: str, message: str, in_context: list[str]) -> ModelRequest:
+    return ModelRequest(model=model, system=[{"type": "text", "text": SELECTOR_PROMPT}], tools=[],
+                        messages=[{"role": "user", "content": [{"type": "text", "text": (
+                            f"Already in context: {', '.join(in_context) or 'nothing'}\nMessage: {message}")}]}],
+                        max_tokens=300)
+
+
+Caller = Callable[[ModelRequest], Awaitable[ModelResponse]]
+
+
+async def select(message: str, in_context: list[str], *, call: Caller | None, model: str) -> tuple[dict, str]:
+    """(sources, how): the model's pick within the budget, else the keyword rules."""
+    if call is not None:
+        try:
+            with anyio.fail_after(SELECTOR_BUDGET_SECONDS):
+                response = await call(selector_request(model, message, in_context))
+            text = "".join(b.get("text", "") for b in response.content if b.get("type") == "text")
+            picked = parse_selection(text)
+            if picked is not None:
+                return picked, "model"
+            log.info("agent.trainer.selector.unparseable")
+        except TimeoutError:
+            log.info("agent.trainer.selector.timeout")
+        except Exception as exc:  # any failure falls back to the rules
+            log.warning("agent.trainer.selector.failed", error_type=type(exc).__name__)
+    return keyword_sources(message), "rules"
+
+
+def data_hash(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    source: str
+    params: dict[str, Any]
+    data: Any
+    update: bool  # knowledge_update (already in context, wider range or changed data)
+
+
+def plan_delivery(in_context: dict[str, Any], source: str, params: dict[str, Any], data: Any) -> Delivery | None:
+    """What to send for one selected source, or None when the context already has it."""
+    known = in_context.get(source)
+    if known is None:
+        return Delivery(source, params, data, update=False)
+    old = known.get("params", {})
+    wider = any((params.get(k) or 0) > (old.get(k) or 0) for k in RANGE_KEYS)
+    if wider or known.get("hash") != data_hash(data):
+        merged = {**params, **{k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params}}
+        return Delivery(source, merged, data, update=True)
+    return None

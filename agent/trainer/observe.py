@@ -1,0 +1,30 @@
+"""Compact observations (001 §4.11): what the model reads back from each trainer tool.
+
+Confirmations in a few tokens, one-line summaries where that is enough, full data only where the model needs it
+(statistics, timers, a workout's exercise list with warnings). Errors always go back whole ({code, message, hint}).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+OK = "<result>ok</result>"
+CONFIRMATIONS = frozenset({"coach__message_ask_user", "coach__idle", "prefs__delete_preference",
+                           "calendar__delete_scheduled_workout", "logbook__undo_logged_exercise"})
+
+
+def observation(tool: str, output: dict[str, Any]) -> str:
+    if tool in CONFIRMATIONS:
+        return OK
+    if tool == "coach__message_notify_user":
+        return OK if not output.get("warnings") else f"<result>ok; {'; '.join(output['warnings'])}</result>"
+    if tool == "data__fetch_data":
+        return f"<result>loaded {', '.join(output.get('sources', {}))}</result>"
+    if tool == "prefs__set_preference":
+        return f"<result>saved preference {output.get('id')}</result>"
+    if tool == "logbook__log_completed_exercise":
+        return f"<result>logged {output.get('logged')} (id {output.get('id')})</result>"
+    if tool.startswith("calendar__") and "id" in output:
+        return f"<result>ok (id {output['id']})</result>"
+    return json.dumps(output, ensure_ascii=False, default=str, separators=(",", ":"))
