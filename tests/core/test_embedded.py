@@ -1,11 +1,12 @@
 """The embedded servers start, serve, stop, and restart on the same data."""
 
 import asyncio
+from pathlib import Path
 
 import asyncpg
 import redis
 
-from core.embedded import EmbeddedPostgres, EmbeddedRedis, embedded_services
+from core.embedded import EmbeddedPostgres, EmbeddedRedis, embedded_services, leftover_servers
 from core.settings import load_settings
 
 
@@ -56,3 +57,25 @@ def test_configured_urls_start_nothing(tmp_path) -> None:
         assert resolved.database_url == "postgresql+asyncpg://u@db.internal/spotter"
         assert resolved.redis_url == "redis://cache.internal:6379/0"
     assert not (tmp_path / "pg").exists()
+
+
+def test_redis_dies_with_the_process_that_started_it_even_on_kill_9(tmp_path) -> None:
+    """No daemon outlives its starter: a parent-death signal takes redis down when the starter is killed."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    script = ("import os, signal, sys; from pathlib import Path; from core.embedded import EmbeddedRedis; "
+              f"r = EmbeddedRedis(Path({str(tmp_path)!r})); print(r.pid, flush=True); "
+              "os.kill(os.getpid(), signal.SIGKILL)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == -9
+    redis_pid = int(done.stdout.split()[0])
+    try:
+        proc = psutil.Process(redis_pid)
+        proc.wait(timeout=30)  # returns as soon as it is gone
+    except (psutil.NoSuchProcess, psutil.TimeoutExpired):
+        pass  # gone, or a zombie nobody reaped (leftover_servers skips those; a live server fails below)
+    assert leftover_servers(tmp_path) == []
