@@ -81,7 +81,7 @@ def build_model(settings: Settings) -> ModelClient:
 
 
 def build_agent(settings: Settings, db: Database, redis: Any, *, observability: Observability | None = None,
-                tool_services: dict[str, Any] | None = None, titles: bool | None = None,
+                titles: bool | None = None,
                 rag_worker: bool | None = None) -> AgentServices:
     """`titles` None follows AGENT_TITLES (default: on in production only). A background title request is an
     extra model call that scripted model servers (tests, demos) would answer with a reply meant for a turn.
@@ -102,7 +102,7 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
     if rag_worker is None:
         rag_worker = settings.app_env != "test"
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,
-                                runner=ToolRunner(db, tool_services, embedder=embedder), prices=prices, settings=settings,
+                                runner=ToolRunner(db, embedder=embedder), prices=prices, settings=settings,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
     trainer = TrainerAgent(db=db, redis=redis, model=model, registry=registry, runner=orchestrator.runner,

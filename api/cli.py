@@ -34,8 +34,8 @@ async def _seed(settings: Settings, members: int | None, *, reset: bool) -> dict
     from sqlalchemy import text
 
     from core.database import Database
-    from gym.demo_data import seed_demo
-    from gym.demo_tenancy import HARBOR
+    from gym.demo.seed import seed_demo
+    from gym.demo.tenancy import HARBOR
 
     assert settings.database_url
     db = Database(settings.database_url)

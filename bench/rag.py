@@ -5,7 +5,7 @@ returns at the largest size.
 Run: .venv/bin/python bench/rag.py [--sizes 1000 10000 100000] [--repeat 3] [--data-dir DIR] [--reuse]
 
 Each size gets its own database in an embedded Postgres under DATA_DIR: the demo gym seeded with
-`members=N` (gym.demo_data, fixed reference day), then Harbor indexed with the packaged local model.
+`members=N` (gym.demo.seed, fixed reference day), then Harbor indexed with the packaged local model.
 The queries are the staff messages of tests/rag/relevance.jsonl, each asked `repeat` times through
 AmbientFinder (one org-scoped transaction, stopwords, lexical, embedding, HNSW, fusion, rendering), with
 its real 800 ms budget: `no_answer` counts the calls that returned nothing because time ran out.
@@ -36,8 +36,8 @@ sys.path.insert(0, str(REPO))
 from core import migrations  # noqa: E402
 from core.database import Database  # noqa: E402
 from core.embedded import EmbeddedPostgres  # noqa: E402
-from gym.demo_data import seed_demo  # noqa: E402
-from gym.demo_tenancy import HARBOR  # noqa: E402
+from gym.demo.seed import seed_demo  # noqa: E402
+from gym.demo.tenancy import HARBOR  # noqa: E402
 from rag.ambient import AmbientFinder  # noqa: E402
 from rag.embeddings import LocalEmbedder  # noqa: E402
 from rag.index import reindex_org  # noqa: E402

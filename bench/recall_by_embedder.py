@@ -30,8 +30,8 @@ import numpy as np
 from core import migrations
 from core.database import Database
 from core.embedded import EmbeddedPostgres
-from gym.demo_data import seed_demo
-from gym.demo_tenancy import HARBOR, NORTHSIDE
+from gym.demo.seed import seed_demo
+from gym.demo.tenancy import HARBOR, NORTHSIDE
 from rag import search
 from rag.embeddings import LocalEmbedder
 from rag.index import reindex_org

@@ -3,7 +3,7 @@ and the embedder its searches use."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -21,7 +21,6 @@ class ToolContext:
     caller: Caller
     locale: str
     now: datetime
-    services: dict[str, Any] = field(default_factory=dict)
     embedder: Embedder | None = None  # the active embedding model of the org's RAG index
     conversation_id: Any = None  # the conversation (or trainer session) the call belongs to, if any
 

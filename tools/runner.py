@@ -63,10 +63,8 @@ def validation_error(exc: ValidationError) -> dict[str, Any]:
 
 
 class ToolRunner:
-    def __init__(self, db: Database, services: dict[str, Any] | None = None, *,
-                 embedder: Embedder | None = None) -> None:
+    def __init__(self, db: Database, *, embedder: Embedder | None = None) -> None:
         self.db = db
-        self.services = services or {}
         self.embedder = embedder  # for the read tools' hybrid search; None → lexical only
 
     @asynccontextmanager
@@ -118,8 +116,7 @@ class ToolRunner:
             return done(False, error=validation_error(exc))
         try:
             async with self._unit(session, access, caller) as session:
-                ctx = ToolContext(session=session, org=access, caller=caller, locale=locale,
-                                  now=now, services=self.services,
+                ctx = ToolContext(session=session, org=access, caller=caller, locale=locale, now=now,
                                   embedder=self.embedder, conversation_id=conversation_id)
                 output = to_jsonable(await spec.handler(ctx, validated))
                 audit_id = None

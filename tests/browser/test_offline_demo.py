@@ -17,8 +17,8 @@ from sqlalchemy import text
 
 from agent.offline.model import LABEL
 from api.app import create_app
-from gym.demo_data import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
-from gym.demo_tenancy import HARBOR, clerk_id_for, demo_id
+from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
+from gym.demo.tenancy import HARBOR, clerk_id_for, demo_id
 from tests import factories
 from tests.browser.conftest import Console
 from tests.servers import ThreadedServer

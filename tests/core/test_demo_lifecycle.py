@@ -16,7 +16,7 @@ import httpx
 import psutil
 
 from core.embedded import EmbeddedPostgres, leftover_servers
-from gym.demo_tenancy import HARBOR
+from gym.demo.tenancy import HARBOR
 from tests.servers import free_port
 
 REPO = Path(__file__).resolve().parents[2]

@@ -23,8 +23,8 @@ from sqlalchemy import text
 
 from core import migrations
 from core.database import Database
-from gym.demo_data import seed_demo
-from gym.demo_tenancy import HARBOR, NORTHSIDE
+from gym.demo.seed import seed_demo
+from gym.demo.tenancy import HARBOR, NORTHSIDE
 from rag.ambient import AmbientFinder, select
 from rag.embeddings import LocalEmbedder
 from rag.index import reindex_org

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from gym import templates as service
+from gym import program_templates as service
 from gym.exercises import existing_exercise_ids
 from gym.periods import resolve_period
 from gym.programs import require_program

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from gym import templates
+from gym import program_templates as templates
 from gym.assignments import AssignmentFilter, bulk_preview
 from gym.errors import GymError
 from gym.exercises import install_library

@@ -2,7 +2,7 @@
 workouts (Murph included), a daily feed, 1-on-1 coaching assignments with comments (recent ones
 unread), next week's drafts waiting to be published, and program templates.
 
-Called by `gym.demo_data.seed_demo_gym` on an owner session after the members exist. Everything is a
+Called by `gym.demo.seed.seed_demo_gym` on an owner session after the members exist. Everything is a
 pure function of (org_id, member_ids, coach_user_ids, rng, today, scale): ids are `demo_id(str(org_id),
 ...)` or derived from one, no value reads the clock, and the org's training rows are replaced, so a
 re-seed writes the same data again. Rows that grow with the member count go in with COPY.
@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.demo_tenancy import demo_id
+from gym.demo.tenancy import demo_id
 from gym.exercise_library import LIBRARY
 from gym.exercises import Exercise, library_rows
+from gym.program_templates import ProgramTemplate, history_structure, validate_structure
 from gym.programs import Program
-from gym.templates import ProgramTemplate, history_structure, validate_structure
 from gym.workouts import MILE_M, MovementIn, SectionIn, WorkoutDraft, insert_workouts
 
 DEMO_MEMBERS = 320  # the member count the demo's sizes (30 coaching clients, 80 on the feed) are tuned for

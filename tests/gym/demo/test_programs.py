@@ -10,12 +10,12 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy import text
 
 from gym.assignments import AssignmentFilter, bulk_preview, comments_in_program
-from gym.demo_tenancy import demo_id
+from gym.demo.programs import seed_training
+from gym.demo.tenancy import demo_id
 from gym.exercise_library import LIBRARY
 from gym.exercises import resolve_batch
+from gym.program_templates import list_templates
 from gym.programs import list_programs
-from gym.templates import list_templates
-from gym.training_demo import seed_training
 from gym.workouts import get_workout, parse_workout_text
 
 TODAY = date(2026, 6, 15)  # Murph (last Monday of May) falls on 2026-05-25

@@ -1,15 +1,9 @@
-"""The demo gym's members, billing, classes, bookings and forms (TOOLS.md, "The demo gym").
+"""Generates one demo org's rows from its spec (gym/demo/specs.py) and COPYs them out in chunks.
 
-Everything generated is a pure function of (seed, member count, reference date): ids are uuid5
-(`demo_id`) or derived from one, randomness comes from `random.Random` seeded per org, and no value
-reads the clock. Re-seeding deletes the demo orgs' rows and writes them again, so running it twice
-leaves the same data. Rows go in with COPY in chunks, so `members=100_000` stays fast and bounded in
-memory; `last_visit_at` is then set from the attended bookings, so it always agrees with them.
-"""
+All randomness comes from the org's `random.Random`, all dates are relative to the reference date."""
 
 from __future__ import annotations
 
-import importlib
 import random
 import uuid
 from bisect import bisect
@@ -18,24 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from itertools import accumulate
-from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.database import Database
-from gym.demo_tenancy import HARBOR, NORTHSIDE, DemoOrg, demo_id, seed_demo_tenancy
-from gym.training.demo import seed_trainer_records, seeding_instant
+from gym.demo.specs import HARBOR_MEMBERS, NORTHSIDE_MEMBERS, NOTES, OrgSpec, PlanSpec
+from gym.demo.tenancy import HARBOR, demo_id
 
-DEMO_SEED = 7
-HARBOR_MEMBERS = 320
-NORTHSIDE_MEMBERS = 40
-DEMO_REFERENCE_TZ = HARBOR.timezone
-DANI_USER_ID = demo_id("user", "dani@harbor.test")
-DANI_MEMBER_ID = demo_id("member", HARBOR.slug, "dani-mizrahi")
-SAAR_COHEN_ID = demo_id("member", HARBOR.slug, "saar-cohen")
-SAAR_LEVI_ID = demo_id("member", HARBOR.slug, "saar-levi")
 # Child tables first: the order rows are deleted in (and the reverse of the order they are written in).
 TABLES = ("form_assignments", "forms", "bookings", "class_sessions", "class_types", "payments",
           "member_subscriptions", "membership_plans", "members")
@@ -59,180 +41,10 @@ AHEAD_DAYS = 14
 BOOKABLE_AHEAD_DAYS = 7  # sessions in the first week ahead are published and booked; the second week is a draft
 
 
-def reference_date(now: datetime | date | None = None) -> date:
-    """The demo's "today": the local date in Harbor's timezone of `now` (default: the current instant)."""
-    if isinstance(now, datetime):
-        return now.astimezone(ZoneInfo(DEMO_REFERENCE_TZ)).date()
-    return now or datetime.now(UTC).astimezone(ZoneInfo(DEMO_REFERENCE_TZ)).date()
-
-
 def serial_ids(*parts: str) -> Callable[[int], uuid.UUID]:
     """Cheap deterministic ids for bulk rows: a uuid5 whose last 48 bits are replaced by a counter."""
     base = demo_id(*parts).int & ~((1 << 48) - 1)
     return lambda n: uuid.UUID(int=base | n)
-
-
-@dataclass(frozen=True)
-class PlanSpec:
-    key: str
-    name: str
-    price_cents: int
-    interval: str
-    weight: float  # share of new subscriptions
-    visits_per_week: float
-    every_days: int = 0  # class packs are re-bought every N days
-    active: bool = True
-
-
-@dataclass(frozen=True)
-class TypeSpec:
-    key: str
-    name: str
-    minutes: int
-    capacity: int
-    color: str
-    weight: float  # how much an adult member likes it
-
-
-@dataclass(frozen=True)
-class Slot:
-    weekdays: tuple[int, ...]  # Monday = 0
-    clock: str
-    type_key: str
-    minutes: int | None = None
-    coach: int | None = 0  # index into the org's coaches; None = no coach
-
-
-@dataclass(frozen=True)
-class Special:
-    key: str
-    first: str
-    last: str
-    email: str
-    status: str
-    plan: str
-    joined_days_ago: int
-    coach: int | None
-    user_id: uuid.UUID | None = None
-    stops_days_ago: int = 0  # attendance stops this many days ago (at-risk)
-    overdue: bool = False
-    pending_forms: tuple[str, ...] = ()
-    notes: str | None = None
-
-
-@dataclass(frozen=True)
-class OrgSpec:
-    org: DemoOrg
-    currency: str
-    plans: tuple[PlanSpec, ...]
-    types: tuple[TypeSpec, ...]
-    schedule: tuple[Slot, ...]
-    forms: tuple[tuple[str, str, str], ...]  # key, name, type_key
-    coaches: tuple[uuid.UUID, ...]
-    created_by: uuid.UUID
-    first_names: tuple[str, ...]
-    last_names: tuple[str, ...]
-    email_domains: tuple[str, ...]
-    phone: Callable[[random.Random], str]
-    specials: tuple[Special, ...] = ()
-    extra_names: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.org.timezone)
-
-
-ISRAELI_FIRST = ("Noa", "Yael", "Tamar", "Shira", "Maya", "Avi", "Yossi", "Itai", "Omer", "Eitan", "Roni", "Lior", "Gal",
-                 "Nir", "Amit", "Tal", "Ido", "Yoav", "Michal", "Hila", "Adi", "Dana", "Oren", "Guy", "Asaf",
-                 "Yonatan", "Ariel", "Moran", "Keren", "Liat", "Shai", "Ron", "Erez", "Hadar", "Inbar", "Neta",
-                 "Ofir", "Rotem", "Yuval", "Daniel", "Nadav", "Matan", "Shani", "Efrat", "Orly", "Boaz", "Gili",
-                 "Reut", "Sivan", "Tomer", "Uri", "Yarden", "Ziv", "Elad", "Hagit", "Kobi", "Lihi", "Meital")
-RUSSIAN_FIRST = ("Dmitri", "Alexei", "Sergei", "Olga", "Natasha", "Irina", "Anya", "Vlad", "Igor", "Katya", "Pavel",
-                 "Yulia", "Maxim", "Sveta", "Misha", "Nikolai", "Tatiana", "Boris", "Elena", "Andrei", "Kirill",
-                 "Ksenia", "Oksana", "Roman", "Artem", "Polina", "Denis", "Galina", "Yevgeny", "Lena")
-ENGLISH_FIRST = ("James", "Emma", "Olivia", "Jack", "Sophie", "Liam", "Chloe", "Ben", "Hannah", "Ryan", "Grace",
-                 "Tom", "Lucy", "Sam", "Kate", "Rachel", "David", "Sarah", "Michael", "Amelia", "Harry", "Isla",
-                 "George", "Poppy", "Oscar", "Freya", "Alfie", "Ella", "Charlie", "Megan", "Joe", "Holly")
-ISRAELI_LAST = ("Cohen", "Levi", "Mizrahi", "Peretz", "Biton", "Friedman", "Azoulay", "Katz", "Shapiro", "Goldberg",
-                "Avraham", "Ben-David", "Dahan", "Ohana", "Amar", "Malka", "Gabay", "Rosen", "Segal", "Weiss",
-                "Hadad", "Elbaz", "Yosef", "Shalom", "Golan", "Barak", "Navon", "Sasson", "Tzur", "Harel",
-                "Carmi", "Ashkenazi", "Sharabi", "Vaknin", "Erez")
-RUSSIAN_LAST = ("Ivanov", "Petrov", "Smirnov", "Kuznetsov", "Popov", "Volkov", "Sokolov", "Lebedev", "Kozlov",
-                "Novikov", "Morozov", "Pavlova", "Orlova", "Fedorov", "Belova", "Zaitsev", "Gusev", "Romanova")
-ENGLISH_LAST = ("Smith", "Jones", "Brown", "Taylor", "Wilson", "Davies", "Evans", "Thomas", "Johnson", "Roberts",
-                "Walker", "Wright", "Robinson", "Thompson", "White", "Hughes", "Edwards", "Green", "Hall", "Wood",
-                "Harris", "Clarke", "Jackson", "Turner", "Hill", "Moore", "Cooper", "Ward", "Morris", "King")
-# Harbor's only Saars and only Dani are the named specials below; keep those first names out of the pool.
-HARBOR_FIRST = tuple(n for n in ISRAELI_FIRST * 3 + RUSSIAN_FIRST + ENGLISH_FIRST if n not in ("Saar", "Dani"))
-HARBOR_LAST = ISRAELI_LAST * 3 + RUSSIAN_LAST + ENGLISH_LAST
-NOTES = ("Knee injury: no deep squats for now.", "Prefers morning classes.", "Referred by a friend.",
-         "Competes in local throwdowns.", "Asked about nutrition coaching.", "Pregnant: scaled programming.",
-         "Lower back issues; check warm-up.", "Wants to learn the snatch.", "Corporate discount.")
-
-
-def _user(email: str) -> uuid.UUID:
-    return demo_id("user", email)
-
-
-SUN_THU, WEEKDAYS_MON_FRI = (6, 0, 1, 2, 3), (0, 1, 2, 3, 4)
-HARBOR_SPEC = OrgSpec(
-    org=HARBOR, currency="ILS",
-    plans=(PlanSpec("unlimited", "Unlimited Monthly", 45000, "month", 0.44, 3.0),
-           PlanSpec("pack8", "8-Class Pack", 32000, "class_pack", 0.16, 1.9, every_days=28),
-           PlanSpec("pack12", "12-Class Pack", 42000, "class_pack", 0.12, 2.6, every_days=30),
-           PlanSpec("yearly", "Yearly Unlimited", 450000, "year", 0.11, 2.8),
-           PlanSpec("student", "Student Monthly", 30000, "month", 0.17, 2.3),
-           PlanSpec("legacy", "Founders Monthly (closed)", 35000, "month", 0.0, 2.5, active=False)),
-    types=(TypeSpec("crossfit", "CrossFit", 60, 16, "#E4572E", 6.0),
-           TypeSpec("open_gym", "Open Gym", 120, 25, "#17BEBB", 2.0),
-           TypeSpec("oly", "Olympic Lifting", 75, 10, "#FFC914", 1.0),
-           TypeSpec("mobility", "Mobility", 45, 15, "#76B041", 1.0),
-           TypeSpec("kids", "Kids", 45, 12, "#2E86AB", 0.0)),
-    schedule=(*(Slot(SUN_THU, clock, "crossfit", coach=i % 2)
-                for i, clock in enumerate(("06:30", "07:30", "17:30", "18:30", "19:30"))),
-              Slot(SUN_THU, "10:00", "open_gym", coach=None),
-              Slot((0, 2), "20:30", "oly", coach=1), Slot((6, 1), "20:30", "mobility"),
-              Slot((6, 1, 3), "16:30", "kids"),
-              *(Slot((4,), clock, "crossfit", coach=i % 2) for i, clock in enumerate(("07:00", "08:00", "09:00"))),
-              Slot((4,), "10:00", "open_gym", coach=None), Slot((5,), "10:00", "crossfit", coach=1),
-              Slot((5,), "11:15", "mobility")),
-    forms=(("waiver", "Liability Waiver", "waiver"), ("parq", "PAR-Q", "parq"),
-           ("health", "Health Declaration", "health")),
-    coaches=(_user("coach@harbor.test"), _user("owner@harbor.test")),
-    created_by=_user("admin@harbor.test"),
-    first_names=HARBOR_FIRST, last_names=HARBOR_LAST,
-    email_domains=("gmail.com", "walla.co.il", "outlook.com", "yahoo.com", "mail.ru", "icloud.com"),
-    phone=lambda rng: f"+972-5{rng.choice('0234578')}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
-    specials=(
-        Special("dani-mizrahi", "Dani", "Mizrahi", "dani@harbor.test", "active", "unlimited", 430, 0,
-                user_id=DANI_USER_ID, pending_forms=("health",), notes="Training for a first Murph."),
-        Special("saar-cohen", "Saar", "Cohen", "saar.cohen@gmail.com", "active", "pack12", 250, 0),
-        Special("saar-levi", "Saar", "Levi", "saar.levi@walla.co.il", "active", "unlimited", 520, 1,
-                stops_days_ago=26, overdue=True, notes="Shoulder rehab; asked about Mobility classes."),
-    ),
-)
-NORTHSIDE_SPEC = OrgSpec(
-    org=NORTHSIDE, currency="GBP",
-    plans=(PlanSpec("unlimited", "Unlimited Monthly", 12000, "month", 0.55, 2.8),
-           PlanSpec("pack10", "10-Class Pack", 9000, "class_pack", 0.2, 2.0, every_days=35),
-           PlanSpec("annual", "Annual", 120000, "year", 0.1, 2.6),
-           PlanSpec("offpeak", "Off-Peak Monthly", 7500, "month", 0.15, 2.0)),
-    types=(TypeSpec("barbell", "Barbell Club", 90, 12, "#3D5A80", 4.0),
-           TypeSpec("foundations", "Strength Foundations", 60, 10, "#98C1D9", 2.0),
-           TypeSpec("conditioning", "Conditioning", 45, 16, "#EE6C4D", 2.0),
-           TypeSpec("open_gym", "Open Gym", 120, 20, "#293241", 1.0)),
-    schedule=(Slot(WEEKDAYS_MON_FRI, "07:00", "conditioning"), Slot(WEEKDAYS_MON_FRI, "18:00", "barbell"),
-              Slot((0, 2, 4), "19:30", "foundations"), Slot(WEEKDAYS_MON_FRI, "12:00", "open_gym", coach=None),
-              Slot((5,), "10:00", "barbell")),
-    forms=(("waiver", "Liability Waiver", "waiver"), ("parq", "PAR-Q", "parq")),
-    coaches=(_user("owner@northside.test"),),
-    created_by=_user("owner@northside.test"),
-    first_names=ENGLISH_FIRST, last_names=ENGLISH_LAST,
-    email_domains=("gmail.com", "outlook.com", "btinternet.com", "yahoo.co.uk"),
-    phone=lambda rng: f"+44 7{rng.randint(100, 999)} {rng.randint(100000, 999999)}",
-    # Same names as Harbor members, to show that one gym never sees the other's.
-    extra_names=(("Saar", "Cohen"), ("Noa", "Levi"), ("Dmitri", "Ivanov")),
-)
 
 
 @dataclass
@@ -253,7 +65,7 @@ class _Member:
 
 
 @dataclass
-class _Sink:
+class Sink:
     """Buffers rows per table and COPYs them out, parents before children, whenever a buffer fills up."""
 
     session: AsyncSession
@@ -278,10 +90,10 @@ class _Sink:
                 self.counts[table] += len(rows)
 
 
-class _OrgBuilder:
+class OrgBuilder:
     """Generates one org's rows into a sink; all randomness from `rng`, all dates relative to `today`."""
 
-    def __init__(self, spec: OrgSpec, count: int, rng: random.Random, today: date, sink: _Sink) -> None:
+    def __init__(self, spec: OrgSpec, count: int, rng: random.Random, today: date, sink: Sink) -> None:
         self.spec, self.count, self.rng, self.today, self.sink = spec, count, rng, today, sink
         self.org_id = spec.org.id
         self.tz = spec.tz
@@ -590,63 +402,3 @@ class _OrgBuilder:
                     self.at(assigned_on, "10:10"), assigned_on + timedelta(days=7), completed))
             await self.sink.spill()
 
-
-async def _clear(session: AsyncSession, org_ids: list[uuid.UUID]) -> None:
-    for table in TABLES:
-        await session.execute(text(f"DELETE FROM {table} WHERE org_id = ANY(:orgs)"), {"orgs": org_ids})
-
-
-async def _set_last_visits(session: AsyncSession, org_ids: list[uuid.UUID]) -> None:
-    await session.execute(text("""
-        UPDATE members m SET last_visit_at = v.last_visit
-        FROM (SELECT member_id, max(checked_in_at) AS last_visit FROM bookings
-              WHERE org_id = ANY(:orgs) AND status = 'attended' GROUP BY member_id) v
-        WHERE m.id = v.member_id AND m.org_id = ANY(:orgs)"""), {"orgs": org_ids})
-
-
-def _training_seeder():
-    """`gym.training_demo.seed_training` if the training half is installed, else None."""
-    try:
-        module = importlib.import_module("gym.training_demo")
-    except ModuleNotFoundError as exc:
-        if exc.name != "gym.training_demo":
-            raise
-        return None
-    return getattr(module, "seed_training", None)
-
-
-async def seed_demo_gym(session: AsyncSession, *, members: int | None = None, seed: int = DEMO_SEED,
-                        now: datetime | date | None = None) -> dict[str, Any]:
-    """(Re)generate both demo orgs on an owner session; returns row counts per table and the reference date."""
-    await seed_demo_tenancy(session)
-    today = reference_date(now)
-    harbor_count = max(members or HARBOR_MEMBERS, len(HARBOR_SPEC.specials) + 1)
-    org_ids = [HARBOR.id, NORTHSIDE.id]
-    await _clear(session, org_ids)
-    sink = _Sink(session)
-    plan = ((HARBOR_SPEC, harbor_count, seed + 1), (NORTHSIDE_SPEC, NORTHSIDE_MEMBERS, seed + 2))
-    built = []
-    for spec, count, training_seed in plan:
-        builder = _OrgBuilder(spec, count, random.Random(f"{seed}/{spec.org.slug}"), today, sink)
-        built.append((spec, count, training_seed, await builder.build()))
-    await sink.flush()
-    await _set_last_visits(session, org_ids)
-    for table in TABLES:
-        await session.execute(text(f"ANALYZE {table}"))
-    seed_training = _training_seeder()
-    if seed_training is not None:
-        for spec, count, training_seed, active_ids in built:
-            await seed_training(session, org_id=spec.org.id, member_ids=active_ids, coach_user_ids=list(spec.coaches),
-                                rng=random.Random(training_seed), today=today, scale=count)
-    trainer = {spec.org.slug: await seed_trainer_records(
-        session, org_id=spec.org.id, member_ids=active_ids, instant=seeding_instant(now, DEMO_REFERENCE_TZ),
-        scale=count, dani_id=DANI_MEMBER_ID if spec.org is HARBOR else None) for spec, count, _, active_ids in built}
-    return {"reference_date": today.isoformat(), "harbor_members": harbor_count, "northside_members": NORTHSIDE_MEMBERS,
-            "rows": dict(sink.counts), "training": seed_training is not None, "trainer": trainer}
-
-
-async def seed_demo(db: Database, members: int | None = None, *, seed: int = DEMO_SEED,
-                    now: datetime | date | None = None) -> dict[str, Any]:
-    """The `spotter seed-demo` entry point: one owner transaction around `seed_demo_gym`."""
-    async with db.owner() as session:
-        return await seed_demo_gym(session, members=members, seed=seed, now=now)

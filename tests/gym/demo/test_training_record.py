@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import text
 
 from core.tenancy import Caller, OrgAccess
-from gym.demo_data import DANI_MEMBER_ID, seed_demo
-from gym.demo_tenancy import HARBOR, clerk_id_for
+from gym.demo.seed import DANI_MEMBER_ID, seed_demo
+from gym.demo.tenancy import HARBOR, clerk_id_for
+from gym.demo.training_record import dani_logs, seed_trainer_records, seeding_instant
 from gym.training import record
-from gym.training.demo import dani_logs, seed_trainer_records, seeding_instant
 from tools.catalog import build_registry
 from tools.runner import ToolRunner
 

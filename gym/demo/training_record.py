@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.demo_tenancy import demo_id
+from gym.demo.tenancy import demo_id
 from gym.training.equipment import FULL_GYM
 
 TABLES = ("milestone_goals", "scheduled_workouts", "exercise_logs", "trainer_workouts", "workout_plans",

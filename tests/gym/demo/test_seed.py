@@ -12,16 +12,10 @@ from sqlalchemy import text
 from core import migrations
 from core.database import Database
 from gym import member_analytics, member_profile, member_search
-from gym.demo_data import (
-    COLUMNS,
-    DANI_MEMBER_ID,
-    HARBOR_MEMBERS,
-    SAAR_COHEN_ID,
-    SAAR_LEVI_ID,
-    TABLES,
-    seed_demo,
-)
-from gym.demo_tenancy import HARBOR, NORTHSIDE, demo_id
+from gym.demo.builder import COLUMNS, TABLES
+from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
+from gym.demo.specs import HARBOR_MEMBERS
+from gym.demo.tenancy import HARBOR, NORTHSIDE, demo_id
 
 NOW = datetime(2026, 11, 23, 10, tzinfo=UTC)
 
