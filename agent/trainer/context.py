@@ -110,22 +110,33 @@ class TrainerContext:
     # ---- the request --------------------------------------------------------------------------------
 
     async def build(self, turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        now = datetime.now(UTC)
         async with self.scope(turn) as session:
-            prefix_data = {name: await load(session, turn.access.org_id, turn.member_id, name, {}, now)
-                           for name in PREFIX_SOURCES}
-            system = trainer_system(turn.locale, member_prefix(prefix_data))
+            system = await self._system(session, turn)
+            messages = await self._messages(session, turn, system)
+        return system, messages
+
+    async def maybe_checkpoint(self, turn) -> None:
+        """At the start of a turn (before its message and knowledge): checkpoint a context that is too big."""
+        async with self.scope(turn) as session:
+            await self._messages(session, turn, await self._system(session, turn))
+
+    async def _system(self, session, turn) -> list[dict[str, Any]]:
+        now = datetime.now(UTC)
+        prefix_data = {name: await load(session, turn.access.org_id, turn.member_id, name, {}, now)
+                       for name in PREFIX_SOURCES}
+        return trainer_system(turn.locale, member_prefix(prefix_data))
+
+    async def _messages(self, session, turn, system: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
+        messages = to_messages(context)
+        if messages and estimated_tokens(messages, system) >= self.limit_tokens * CHECKPOINT_SHARE:
+            await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
+                               type="checkpoint", payload={"summary": checkpoint_summary(context)})
+            row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+            await store.set_knowledge(session, row, {})
             context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
             messages = to_messages(context)
-            if estimated_tokens(messages, system) >= self.limit_tokens * CHECKPOINT_SHARE:
-                await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
-                                   type="checkpoint", payload={"summary": checkpoint_summary(context)})
-                row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
-                await store.set_knowledge(session, row, {})
-                context = await store.events(session, turn.conversation_id, context_only=True,
-                                             since_checkpoint=True)
-                messages = to_messages(context)
-        return system, messages
+        return messages
 
 
 def checkpoint_summary(context: list[store.Event]) -> str:

@@ -105,6 +105,9 @@ class TrainerAgent:
             if turn.is_new:
                 await store.create_session(session, org_id=turn.access.org_id, member_id=turn.member_id,
                                            user_id=turn.caller.user_id, now=now, session_id=turn.conversation_id)
+        if not turn.is_new:
+            await self.context.maybe_checkpoint(turn)
+        async with self.scope(turn) as session:
             row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
             await store.touch(session, row, now, title=message[:80])
             payload: dict[str, Any] = {"message": message}
