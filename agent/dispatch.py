@@ -45,13 +45,17 @@ class ToolDispatcher:
         undoable = can_undo(self.registry, spec, turn.access.role, succeeded=outcome.ok)
         return events.tool_completed(tool_use_id, router, action, outcome, inverse_available=undoable)
 
-    def pending(self, turn: Turn, spec: ToolSpec, tool_use_id: str, validated: dict) -> events.Event:
-        """The event that asks the person (a pick or a confirmation), logged as such."""
+    async def pending(self, turn: Turn, spec: ToolSpec, tool_use_id: str, validated: dict,
+                      session: AsyncSession | None = None) -> events.Event:
+        """The event that asks the person (a pick or a confirmation, with the action in words), logged as such."""
         if spec.kind == "user_picker":
             event = events.disambiguation_pending(tool_use_id, validated["kind"], validated["prompt"],
                                                   [_candidate(c) for c in validated["candidates"]])
         else:
-            event = events.confirmation_pending(tool_use_id, spec.router, spec.action, validated, spec.confirm)
+            summary = await self.runner.describe(spec, validated, access=turn.access, caller=turn.caller,
+                                                 locale=turn.locale, session=session)
+            event = events.confirmation_pending(tool_use_id, spec.router, spec.action, validated, spec.confirm,
+                                                summary)
         self.observability.emit(f"agent.tool.{event.type}", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
                                 router=spec.router, action=spec.action)
         return event
@@ -144,7 +148,7 @@ class ToolDispatcher:
                                                              events.failed(error), spec))
                         continue
                     turn.suspended = True
-                    pending_events.append(self.pending(turn, spec, tool_use_id, validated))
+                    pending_events.append(await self.pending(turn, spec, tool_use_id, validated, session))
                 pending_rows.append(_row(turn, message_id, tool_use_id, position, spec.router, spec.action,
                                          raw_input, status="pending", spec=spec))
                 continue
@@ -172,7 +176,7 @@ class ToolDispatcher:
             spec = self.registry.lookup(row.router, row.action)
             if spec is not None and needs_person(spec):
                 turn.suspended = True  # the next one that needs a person: ask again, stop here
-                yield self.pending(turn, spec, row.tool_use_id, self._revalidated(spec, row))
+                yield await self.pending(turn, spec, row.tool_use_id, self._revalidated(spec, row))
                 return
             async with self.store.scope(turn) as session:
                 claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,

@@ -44,9 +44,12 @@ def failed(error: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(ok=False, output=None, error=error, duration_ms=0)
 
 
-def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str) -> Event:
-    return Event("confirmation_pending", {"toolUseId": tool_use_id, "router": router, "action": action,
-                                          "input": input, "confirm": confirm})
+def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str,
+                         summary: str | None = None) -> Event:
+    data = {"toolUseId": tool_use_id, "router": router, "action": action, "input": input, "confirm": confirm}
+    if summary:
+        data["summary"] = summary  # the action in words, localized (beyond the spec; `input` stays)
+    return Event("confirmation_pending", data)
 
 
 def disambiguation_pending(tool_use_id: str, kind: str, prompt: str, candidates: list[dict]) -> Event:

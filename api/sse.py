@@ -81,6 +81,7 @@ class ConfirmationPending(_Frame, tag="confirmation_pending"):
     action: str
     input: dict[str, Any]
     confirm: Literal["destructive", "always"]
+    summary: str | UnsetType = UNSET  # what the tool is about to do, in words, localized (beyond the spec)
 
 
 class Candidate(Struct):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from tools.confirm_summaries import DESCRIBERS
 from tools.leaves.analytics import analytics
 from tools.leaves.analytics_activity import analytics_activity
 from tools.leaves.assignments import assignments
@@ -29,5 +30,6 @@ def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:
     registry = ToolRegistry()
     for router in routers:
         registry.include(router)
+    registry.attach_describers({name: fn for name, fn in DESCRIBERS.items() if name in registry.specs})
     registry.validate_inverses()
     return registry

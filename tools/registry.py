@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -53,6 +53,7 @@ def by_id(output: Mapping[str, Any]) -> dict[str, Any]:
 
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
+Describer = Callable[[Any, Any], Awaitable[str | None]]  # (ToolContext, validated input) -> the action in words
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class ToolSpec:
     audit: Audit | None = None
     inverse: Inverse | None = None
     kind: ToolKind = "normal"
+    describe: Describer | None = None  # confirm-gated tools: the sentence on the confirmation card
 
     @property
     def name(self) -> str:
@@ -141,6 +143,14 @@ class ToolRegistry:
     def for_role(self, role: str) -> list[ToolSpec]:
         """The tools a role may see, in a stable order (the tool list is the first cached prefix)."""
         return [spec for name, spec in sorted(self.specs.items()) if spec.allows(role)]
+
+    def attach_describers(self, describers: Mapping[str, Describer]) -> None:
+        """Give confirm-gated tools their describer (the hook behind `confirmation_pending.summary`)."""
+        for name, describe in describers.items():
+            spec = self.specs.get(name)
+            if spec is None:
+                raise ValueError(f"describer for unknown tool {name}")
+            self.specs[name] = replace(spec, describe=describe)
 
     def validate_inverses(self) -> None:
         for spec in self.specs.values():

@@ -137,3 +137,21 @@ class ToolRunner:
             log.exception("tool.crashed", tool=spec.name, error_type=type(exc).__name__)
             return done(False, error={"code": "internal", "message": "The tool failed unexpectedly.",
                                       "hint": "Apologize and suggest trying again; do not retry blindly."})
+
+    async def describe(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
+                       locale: str = "en", now: datetime | None = None,
+                       session: AsyncSession | None = None) -> str | None:
+        """The confirm-gated action in words (`spec.describe`), or None when it has no describer or fails:
+        a summary is a courtesy and never stops the confirmation itself."""
+        if spec.describe is None:
+            return None
+        now = now or datetime.now(UTC)
+        try:
+            validated = self.validate(spec, raw_input, today=now.astimezone(ZoneInfo(access.timezone)).date())
+            async with self._unit(session, access, caller) as unit:
+                ctx = ToolContext(session=unit, org=access, caller=caller, locale=locale, now=now,
+                                  services=self.services, embedder=self.embedder)
+                return await spec.describe(ctx, validated)
+        except Exception as exc:  # a describer must never break the turn
+            log.warning("tool.describe_failed", tool=spec.name, error_type=type(exc).__name__)
+            return None

@@ -5,7 +5,7 @@
  * {onConfirm(card, approved, input), onPick(card, candidate), onUndo(card)}.
  */
 import { h, pretty } from './dom.js';
-import { translateNode } from './i18n.js';
+import { translateNode, t, toolLabel } from './i18n.js';
 import { buildConfirmSection, buildPickerSection } from './suspensions.js';
 
 const PICKER_ACTION = 'ask_user_to_pick';
@@ -97,7 +97,7 @@ export class ToolCard {
       return;
     }
     if (call.status === 'pending' && call.confirm) {
-      this.showConfirm({ input: call.input, confirm: call.confirm }, canEdit);
+      this.showConfirm({ input: call.input, confirm: call.confirm, summary: call.summary }, canEdit);
       return;
     }
     this.output = call.output ?? undefined;
@@ -114,6 +114,8 @@ export class ToolCard {
     const section = buildConfirmSection({
       toolUseId: this.id,
       input: data.input,
+      summary: data.summary,
+      fallbackSummary: t('confirm.fallbackSummary', { tool: toolLabel(this.router, this.action) }),
       confirm: data.confirm,
       canEdit,
       onDecision: (approved, input, button) => {
@@ -150,8 +152,9 @@ export class ToolCard {
     this.interactive.querySelectorAll('button').forEach((b) => {
       b.disabled = true;
     });
-    this.interactive.querySelectorAll('textarea').forEach((ta) => {
-      ta.readOnly = true;
+    this.interactive.querySelectorAll('textarea, input').forEach((field) => {
+      field.readOnly = true;
+      if (field.type === 'checkbox') field.disabled = true;
     });
     clicked?.classList.add('chosen');
   }
@@ -164,8 +167,9 @@ export class ToolCard {
       b.classList.remove('chosen');
       b.removeAttribute('aria-pressed');
     });
-    this.interactive.querySelectorAll('textarea').forEach((ta) => {
-      ta.readOnly = false;
+    this.interactive.querySelectorAll('textarea, input').forEach((field) => {
+      field.readOnly = false;
+      if (field.type === 'checkbox') field.disabled = false;
     });
   }
 

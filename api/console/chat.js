@@ -117,20 +117,28 @@ export function renderConversation(detail) {
   cards.clear();
   log.replaceChildren();
   let turn = null;
+  let answered = true;
+  const stoppedNote = () => h('p', { class: 'turn-note', testid: 'turn-stopped', i18n: 'chat.stopped' });
   for (const message of detail?.messages ?? []) {
     if (message.role === 'user') {
       if (!message.text?.trim()) continue; // tool-result carriers have no text of their own
+      if (!answered) newAssistantTurn().append(stoppedNote());
       appendUserMessage(message.text);
       turn = null;
+      answered = false;
     } else if (message.role === 'assistant') {
       turn ??= newAssistantTurn();
+      answered = true;
       if (message.text) turn.append(assistantBubble(message.text));
       for (const call of message.toolCalls ?? []) {
         const card = addCard(turn, call.toolUseId, (el) => turn.append(el));
         card.fromHistory(call, canEditInput());
       }
+      if (message.stopReason === 'interrupted') turn.append(stoppedNote());
     }
   }
+  // Saved before the model was called, never answered: stopped or reloaded mid-turn.
+  if (!answered) newAssistantTurn().append(stoppedNote());
   if (!log.childElementCount) log.append(emptyState());
   jumpToLatest();
 }

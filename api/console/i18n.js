@@ -109,3 +109,10 @@ export function formatDateTime(iso, options = { dateStyle: 'medium', timeStyle: 
   if (!date || Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(current, options).format(date);
 }
+
+/** A tool's human name: console.tools.<router>__<action> in the locale, else its words ("members search"). */
+export function toolLabel(router, action) {
+  const name = [router, action].filter(Boolean).join('__');
+  const words = (action || router || '').replace(/_/g, ' ');
+  return t(`tools.${name}`, undefined, words.charAt(0).toUpperCase() + words.slice(1));
+}

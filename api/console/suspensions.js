@@ -1,32 +1,71 @@
 /**
- * The live sections of a suspended tool use: the confirmation (Approve / Reject / Edit input
- * with a JSON editor) and the disambiguation picker. They only build DOM and report the
+ * The live sections of a suspended tool use: the confirmation (the action in words, Approve / Reject /
+ * Edit input as a small form) and the disambiguation picker. They only build DOM and report the
  * person's choice; ToolCard locks them and calls the network handlers.
  */
 import { h, pretty, stableJson } from './dom.js';
 import { translateNode } from './i18n.js';
 
+/** One form field per top-level input key, typed from its value (text, number, yes/no, JSON for lists). */
+function inputForm(original, formId) {
+  const fields = Object.entries(original).map(([key, value]) => {
+    const id = `${formId}-${key}`;
+    let control;
+    if (typeof value === 'boolean') {
+      control = h('input', { id, type: 'checkbox', 'data-key': key, 'data-kind': 'boolean' });
+      control.checked = value;
+    } else if (typeof value === 'number') {
+      control = h('input', { id, type: 'number', step: 'any', dir: 'ltr', 'data-key': key, 'data-kind': 'number' });
+      control.value = String(value);
+    } else if (value !== null && typeof value === 'object') {
+      control = h('textarea', { id, rows: 3, dir: 'ltr', spellcheck: 'false', 'data-key': key, 'data-kind': 'json' });
+      control.value = JSON.stringify(value);
+    } else {
+      control = h('input', { id, type: 'text', dir: 'auto', 'data-key': key, 'data-kind': value === null ? 'nullable' : 'string' });
+      control.value = value ?? '';
+    }
+    return h('div', { class: 'form-field' }, h('label', { for: id, dir: 'ltr', text: key }), control);
+  });
+  return h('div', { class: 'input-form', id: formId, testid: 'input-editor', hidden: true }, fields);
+}
+
+/** The edited input from the form, or throws {key} naming the field that does not parse. */
+function readForm(form) {
+  const out = {};
+  for (const control of form.querySelectorAll('[data-key]')) {
+    const { key, kind } = control.dataset;
+    if (kind === 'boolean') out[key] = control.checked;
+    else if (kind === 'number') {
+      const n = Number(control.value);
+      if (control.value.trim() === '' || Number.isNaN(n)) throw { key };
+      out[key] = n;
+    } else if (kind === 'json') {
+      try {
+        out[key] = JSON.parse(control.value);
+      } catch {
+        throw { key };
+      }
+    } else if (kind === 'nullable') out[key] = control.value.trim() === '' ? null : control.value;
+    else out[key] = control.value;
+  }
+  return out;
+}
+
 /**
- * @param {{toolUseId: string, input: object, confirm: string, canEdit: boolean,
+ * @param {{toolUseId: string, input: object, summary?: string, confirm: string, canEdit: boolean,
  *          onDecision: (approved: boolean, input: object|null, button: HTMLElement) => void}} o
  */
-export function buildConfirmSection({ toolUseId, input, confirm, canEdit, onDecision }) {
-  const original = input ?? {};
-  const text = pretty(original);
-  const editorId = `editor-${toolUseId}`;
+export function buildConfirmSection({ toolUseId, input, summary, fallbackSummary, confirm, canEdit, onDecision }) {
+  const original = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
+  const formId = `editor-${toolUseId}`;
   const destructive = confirm === 'destructive';
-  const preview = h('pre', { class: 'json', dir: 'ltr', text });
-  const editor = h('textarea', {
-    id: editorId,
-    class: 'json-editor',
-    dir: 'ltr',
-    spellcheck: 'false',
-    rows: Math.min(16, Math.max(4, text.split('\n').length + 1)),
-    testid: 'input-editor',
-    'data-i18n-aria-label': 'confirm.editorLabel',
-    hidden: true,
-  });
-  editor.value = text;
+  const preview = h(
+    'details',
+    { class: 'confirm-technical' },
+    h('summary', { i18n: 'confirm.technical' }),
+    h('pre', { class: 'json', dir: 'ltr', text: pretty(original) }),
+  );
+  const form = inputForm(original, formId);
   const fieldError = h('p', { class: 'field-error', testid: 'input-error', role: 'alert', hidden: true });
   const approve = h('button', {
     type: 'button',
@@ -35,51 +74,44 @@ export function buildConfirmSection({ toolUseId, input, confirm, canEdit, onDeci
     i18n: 'confirm.approve',
   });
   const reject = h('button', { type: 'button', class: 'btn', testid: 'reject', i18n: 'confirm.reject' });
-  const edit = canEdit
+  const edit = canEdit && Object.keys(original).length
     ? h('button', {
         type: 'button',
         class: 'btn ghost',
         testid: 'edit-input',
         i18n: 'confirm.editInput',
         'aria-expanded': 'false',
-        'aria-controls': editorId,
+        'aria-controls': formId,
       })
     : null;
 
-  const showFieldError = (key, detail) => {
-    fieldError.dataset.i18n = key;
+  const showFieldError = (key) => {
+    fieldError.dataset.i18n = 'confirm.invalidField';
+    fieldError.dataset.i18nVars = JSON.stringify({ field: key });
     translateNode(fieldError);
-    fieldError.title = detail ?? '';
     fieldError.hidden = false;
-    editor.setAttribute('aria-invalid', 'true');
-    editor.focus();
+    form.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   };
 
   edit?.addEventListener('click', () => {
-    const open = editor.hidden;
-    editor.hidden = !open;
-    preview.hidden = open;
+    const open = form.hidden;
+    form.hidden = !open;
     edit.setAttribute('aria-expanded', String(open));
     edit.classList.toggle('active', open);
-    if (open) editor.focus();
+    if (open) form.querySelector('[data-key]')?.focus();
     else fieldError.hidden = true;
   });
-  editor.addEventListener('input', () => {
+  form.addEventListener('input', () => {
     fieldError.hidden = true;
-    editor.removeAttribute('aria-invalid');
   });
   approve.addEventListener('click', () => {
     let edited = null;
-    if (!editor.hidden) {
+    if (!form.hidden) {
       let parsed;
       try {
-        parsed = JSON.parse(editor.value);
+        parsed = readForm(form);
       } catch (err) {
-        showFieldError('confirm.invalidJson', err?.message);
-        return;
-      }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        showFieldError('confirm.notObject');
+        showFieldError(err?.key ?? '');
         return;
       }
       // Unchanged input is not an edit: the server must not tell the model it was edited.
@@ -98,8 +130,9 @@ export function buildConfirmSection({ toolUseId, input, confirm, canEdit, onDeci
       'data-confirm': confirm ?? null,
     },
     h('p', { class: 'confirm-lead', i18n: destructive ? 'confirm.destructive' : 'confirm.always' }),
+    h('p', { class: 'confirm-summary', testid: 'confirm-summary', dir: 'auto', text: summary || fallbackSummary || '' }),
     preview,
-    editor,
+    form,
     fieldError,
     h('div', { class: 'btn-row' }, approve, reject, edit),
   );

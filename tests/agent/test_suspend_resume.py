@@ -33,7 +33,8 @@ async def test_destructive_tool_suspends_and_approve_runs_and_resumes(client, gy
     suspended = await _ask_delete(client, gym, fake_model, conversation_id, task_id)
     pending = suspended.one("confirmation_pending")
     assert pending == {"type": "confirmation_pending", "toolUseId": "toolu_del", "router": "tasks",
-                       "action": "delete", "input": {"id": task_id}, "confirm": "destructive"}
+                       "action": "delete", "input": {"id": task_id}, "confirm": "destructive",
+                       "summary": "Delete the task “Clean the rower”."}
     assert suspended.names[-1] == "done" and "tool_started" not in suspended.names
     assert await _deleted_at(db, task_id) is None
     calls_before = len(fake_model.requests)

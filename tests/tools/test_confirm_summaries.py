@@ -1,0 +1,55 @@
+"""Confirmation summaries (issue 17 item 3): each confirm-gated tool says what it is about to do in words,
+with the gym's names, dates and counts, in the caller's language; a thing that is gone gives no summary."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from gym.exercises import install_library
+from tests.tools.harness import REGISTRY, access_for, caller_for
+from tools.confirm_summaries import DESCRIBERS
+
+
+async def _describe(tools, name, input, org, user, locale="en"):
+    return await tools.runner.describe(REGISTRY.get(name), input, access=access_for(org, user.role),
+                                       caller=caller_for(user), locale=locale)
+
+
+def test_every_delete_cancel_and_bulk_tool_that_asks_for_confirmation_has_a_describer() -> None:
+    gated = {name for name, spec in REGISTRY.specs.items() if spec.confirm != "never"}
+    described = {name for name, spec in REGISTRY.specs.items() if spec.describe is not None}
+    assert described == set(DESCRIBERS) <= gated
+    missing = {n for n in gated - described if any(w in n for w in ("delete", "cancel", "bulk"))}
+    assert missing == set()
+
+
+async def test_workout_delete_names_the_workout_its_creation_day_and_assignment_count(db, factory, tools) -> None:
+    org = await factory.org()
+    user = await factory.user(org, "owner")
+    async with db.owner() as session:
+        await install_library(session, org.id)
+    workout = await tools.ok("workouts__create", {"title": "Murph", "text": "run 1 mile"}, org=org, user=user)
+    en = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user)
+    assert re.fullmatch(r"Delete the workout Murph \(created \d{1,2} [A-Z][a-z]{2}, used in 0 assignments\)\.", en), en
+    he = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user, locale="he")
+    assert "Murph" in he and "מחיקת האימון" in he
+    ru = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user, locale="ru")
+    assert ru.startswith("Удалить тренировку Murph")
+
+
+async def test_task_delete_names_the_task_and_a_missing_one_has_no_summary(factory, tools) -> None:
+    org = await factory.org()
+    user = await factory.user(org, "owner")
+    task = await tools.ok("tasks__create", {"title": "Clean the rower"}, org=org, user=user)
+    assert await _describe(tools, "tasks__delete", {"id": task["id"]}, org, user) == "Delete the task “Clean the rower”."
+    assert await _describe(tools, "tasks__delete", {"id": str(uuid.uuid4())}, org, user) is None
+    assert await _describe(tools, "tasks__create", {"title": "x"}, org, user) is None  # no describer: no summary
+
+
+async def test_bulk_publish_counts_and_spans_the_days(factory, tools) -> None:
+    org = await factory.org()
+    user = await factory.user(org, "owner")
+    text = await _describe(tools, "assignments__bulk_publish",
+                           {"from": "2026-11-17", "to": "2026-11-23"}, org, user)
+    assert text == "Publish 0 assignments, 17–23 Nov."

@@ -1,0 +1,124 @@
+"""What a confirm-gated tool is about to do, in words: one describer per tool, localized, with the gym's
+names, dates and counts ("Delete the workout Murph (created 12 Oct, used in 3 assignments)").
+
+A describer reads (never writes) inside the caller's org scope and returns the sentence shown on the
+confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import text
+
+from core.i18n import translate
+from tools.context import ToolContext
+from tools.leaves import assignments as assignments_leaf
+from tools.leaves import class_sessions as sessions_leaf
+
+Describer = Callable[[ToolContext, Any], Awaitable[str | None]]
+
+
+def _t(ctx: ToolContext, key: str, **params: object) -> str:
+    return translate(f"agent.confirm.{key}", ctx.locale, **params)
+
+
+def day(ctx: ToolContext, value: dt.date | dt.datetime | str | None) -> str:
+    """'12 Oct' (month names from the locale file)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        value = dt.date.fromisoformat(value[:10])
+    if isinstance(value, dt.datetime):
+        value = value.astimezone(ctx.tz).date()
+    months = translate("agent.confirm.months", ctx.locale).split(",")
+    month = months[value.month - 1] if len(months) == 12 else str(value.month)
+    return f"{value.day} {month}"
+
+
+def span(ctx: ToolContext, first: dt.date | str | None, last: dt.date | str | None) -> str:
+    if first is None or last is None:
+        return day(ctx, first or last)
+    first, last = (dt.date.fromisoformat(str(v)[:10]) for v in (first, last))
+    if first == last:
+        return day(ctx, first)
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first.day}–{day(ctx, last)}"  # 17–23 Nov
+    return f"{day(ctx, first)}–{day(ctx, last)}"
+
+
+async def _one(ctx: ToolContext, sql: str, **params: object) -> Any:
+    return (await ctx.session.execute(text(sql), {"org": ctx.org_id, **params})).first()
+
+
+async def delete_task(ctx: ToolContext, input: BaseModel) -> str | None:
+    row = await _one(ctx, "SELECT title FROM tasks WHERE org_id = :org AND id = :id AND deleted_at IS NULL",
+                     id=input.id)
+    return _t(ctx, "deleteTask", title=row.title) if row else None
+
+
+async def delete_workout(ctx: ToolContext, input: BaseModel) -> str | None:
+    row = await _one(ctx, "SELECT w.title, w.created_at, (SELECT count(*) FROM assignments a WHERE a.workout_id = w.id "
+                          "AND a.deleted_at IS NULL) AS used FROM workouts w WHERE w.org_id = :org AND w.id = :id "
+                          "AND w.deleted_at IS NULL", id=input.id)
+    if row is None:
+        return None
+    return _t(ctx, "deleteWorkout", title=row.title, created=day(ctx, row.created_at), count=row.used)
+
+
+async def delete_program(ctx: ToolContext, input: BaseModel) -> str | None:
+    row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.id)
+    return _t(ctx, "deleteProgram", name=row.name) if row else None
+
+
+async def cancel_session(ctx: ToolContext, input: BaseModel) -> str | None:
+    row = await _one(ctx, "SELECT title, starts_at FROM class_sessions WHERE org_id = :org AND id = :id", id=input.id)
+    if row is None:
+        return None
+    local = row.starts_at.astimezone(ctx.tz)
+    return _t(ctx, "cancelSession", title=row.title, day=day(ctx, local), time=local.strftime("%H:%M"))
+
+
+async def delete_assignment(ctx: ToolContext, input: BaseModel) -> str | None:
+    row = await _one(ctx, "SELECT w.title, a.scheduled_on FROM assignments a JOIN workouts w ON w.id = a.workout_id "
+                          "WHERE a.org_id = :org AND a.id = :id AND a.deleted_at IS NULL", id=input.id)
+    if row is None:
+        return None
+    return _t(ctx, "deleteAssignment", title=row.title, day=day(ctx, row.scheduled_on))
+
+
+async def publish_assignments(ctx: ToolContext, input: BaseModel) -> str | None:
+    preview = await assignments_leaf.bulk_preview(ctx, input)
+    key = "publishAssignments" if getattr(input, "publish", True) else "unpublishAssignments"
+    return _t(ctx, key, count=preview.count, span=span(ctx, preview.dateFrom, preview.dateTo))
+
+
+async def delete_assignments(ctx: ToolContext, input: BaseModel) -> str | None:
+    preview = await assignments_leaf.bulk_preview(ctx, input)
+    return _t(ctx, "deleteAssignments", count=preview.count, span=span(ctx, preview.dateFrom, preview.dateTo))
+
+
+async def publish_sessions(ctx: ToolContext, input: BaseModel) -> str | None:
+    preview = await sessions_leaf.bulk_preview(ctx, input)
+    return _t(ctx, "publishSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
+
+
+async def delete_sessions(ctx: ToolContext, input: BaseModel) -> str | None:
+    preview = await sessions_leaf.bulk_preview(ctx, input)
+    return _t(ctx, "deleteSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
+
+
+DESCRIBERS: dict[str, Describer] = {
+    "tasks__delete": delete_task,
+    "workouts__delete": delete_workout,
+    "programs__delete": delete_program,
+    "class_sessions__cancel": cancel_session,
+    "class_sessions__bulk_publish": publish_sessions,
+    "class_sessions__bulk_delete": delete_sessions,
+    "assignments__delete": delete_assignment,
+    "assignments__bulk_publish": publish_assignments,
+    "assignments__bulk_delete": delete_assignments,
+}
