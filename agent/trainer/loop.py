@@ -38,6 +38,7 @@ from core.database import Database
 from core.errors import Conflict, NotFound
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
+from tools import executions
 from tools.registry import ToolRegistry
 from tools.runner import ToolRunner
 
@@ -185,11 +186,33 @@ class TrainerAgent:
             yield status_frame(name, "error", turn.locale)
             yield events.tool_completed(call_id, router, action, events.failed(error), inverse_available=False)
             return
-        if spec.confirm != "never":
+        if spec.confirm != "never":  # a pending execution the confirm endpoint resolves
+            async with self.scope(turn) as session:
+                await executions.record(session, **execution_row(turn, spec, call_id, raw, status="pending"))
             yield events.confirmation_pending(call_id, router, action, raw, spec.confirm)
             return
+        async for event in self.run_and_report(turn, spec, call_id, raw):
+            yield event
+
+    async def run_and_report(self, turn: TrainerTurn, spec, call_id: str, raw: dict[str, Any], *,
+                             execution_id: uuid.UUID | None = None) -> AsyncIterator[Event]:
+        """Run one tool, record its execution (undo reads it), append its result, and emit its frames."""
+        name, router, action = spec.name, spec.router, spec.action
+
+        async def record(session, outcome) -> None:
+            done = {"status": "succeeded", "output": outcome.output, "duration_ms": outcome.duration_ms,
+                    "audit_log_id": outcome.audit_log_id}
+            if execution_id is not None:
+                await executions.finish(session, execution_id, now=datetime.now(UTC), **done)
+            else:
+                await executions.record(session, **execution_row(turn, spec, call_id, raw, **done))
+
         outcome = await self.runner.run(spec, raw, access=turn.access, caller=turn.caller, locale=turn.locale,
-                                        conversation_id=turn.conversation_id)
+                                        conversation_id=turn.conversation_id, on_success=record)
+        if not outcome.ok and execution_id is not None:
+            async with self.scope(turn) as session:
+                await executions.finish(session, execution_id, status="failed", error=outcome.error,
+                                        now=datetime.now(UTC))
         if not outcome.ok:
             await self._result(turn, call_id, outcome.error, is_error=True)
             yield status_frame(name, "error", turn.locale)
@@ -200,7 +223,7 @@ class TrainerAgent:
         async for event in self.context.after_tool(turn, name, output):
             yield event
         yield status_frame(name, "done", turn.locale)
-        yield events.tool_completed(call_id, router, action, outcome, inverse_available=False)
+        yield events.tool_completed(call_id, router, action, outcome, inverse_available=spec.inverse is not None)
         if name == "coach__message_notify_user":
             frame = message_frame(output["content"], output.get("attachments", []))
             turn.messages.append(frame.data)
@@ -227,6 +250,17 @@ class TrainerAgent:
             self.observability.emit("agent.turn.completed", **fields)
         else:
             self.observability.emit("agent.turn.failed", code=failed_code, **fields)
+
+
+def execution_row(turn: Turn, spec, call_id: str, raw: dict[str, Any], **values: Any) -> dict[str, Any]:
+    """An `ai_tool_executions` row of a trainer tool (the session shares its id with the conversation)."""
+    row = {"org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": None,
+           "tool_use_id": call_id, "position": 0, "router": spec.router, "action": spec.action, "kind": spec.kind,
+           "confirm": spec.confirm, "input": raw, "status": "pending", "actor_user_id": turn.caller.user_id}
+    row.update(values)
+    if row["status"] != "pending":
+        row["resolved_at"] = datetime.now(UTC)
+    return row
 
 
 def _tokens(usage) -> int:

@@ -6,6 +6,7 @@ caller's member's is 404 session_not_found. Handlers parse, call the trainer age
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated
@@ -17,11 +18,13 @@ from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from agent.trainer import store
+from agent.trainer.confirm import open_confirm
+from api.bodies import ConfirmBody
 from api.controllers.trainer import member_profile_required, provide_member_id
 from api.errors import request_locale, trace_id_of
 from api.rate_limit import OPENS_TURN
 from api.resources import Resources
-from api.responses import BEARER, error_responses, shape
+from api.responses import BEARER, UndoBody, error_responses, shape
 from api.sse import sse_response
 from api.trainer_frames import (
     TrainerChatBody,
@@ -49,6 +52,12 @@ class TrainerSendBody(BaseModel):
         if not value.strip() or "\x00" in value:
             raise ValueError("message must not be blank")
         return value
+
+
+def _tool_use_id(raw: str) -> str:
+    if not raw or len(raw) > 100 or not raw.isprintable():
+        raise NotFound("tool_execution_not_found")
+    return raw
 
 
 def _session_id(raw: str) -> uuid.UUID:
@@ -134,3 +143,27 @@ class TrainerChatController(Controller):
                 raise NotFound("session_not_found")
             await store.complete(session, row)
             return shape(store.session_dict(row), TrainerSessionBody)
+
+    @post("/sessions/{session_id:str}/confirm/{tool_use_id:str}", status_code=200,
+          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
+    async def confirm(self, request: Request, session_id: FromPath[str], tool_use_id: FromPath[str],
+                      data: JSONBody[ConfirmBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
+                      member_id: NamedDependency[uuid.UUID], resources: NamedDependency[Resources]) -> Stream:
+        turn = await open_confirm(resources.agent.trainer, access=access, caller=caller, member_id=member_id,
+                                  locale=request_locale(request), trace_id=trace_id_of(request),
+                                  session_id=_session_id(session_id), tool_use_id=_tool_use_id(tool_use_id),
+                                  approved=data.approved)
+        return sse_response(turn.events(), trace_id_of(request))
+
+    @post("/sessions/{session_id:str}/undo/{tool_use_id:str}", status_code=200,
+          responses=error_responses(400, 401, 403, 404, 409, 422))
+    async def undo(self, request: Request, session_id: FromPath[str], tool_use_id: FromPath[str],
+                   caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
+                   member_id: NamedDependency[uuid.UUID], resources: NamedDependency[Resources]) -> UndoBody:
+        sid = _session_id(session_id)
+        async with resources.db.scope(org_id=access.org_id) as session:
+            if await store.get_owned(session, access.org_id, member_id, sid) is None:
+                raise NotFound("session_not_found")
+        return shape(await resources.agent.resumer.undo(
+            access=dataclasses.replace(access, role="member"), caller=caller, locale=request_locale(request),
+            trace_id=trace_id_of(request), conversation_id=sid, tool_use_id=_tool_use_id(tool_use_id)), UndoBody)
