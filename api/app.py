@@ -15,6 +15,7 @@ from litestar.static_files import create_static_files_router
 from agent.storage_snapshot import daily_snapshots
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
+from api.controllers.nutrition import NutritionController
 from api.controllers.system import DevJwksController, SystemController
 from api.controllers.trainer import TrainerController
 from api.controllers.trainer_chat import TrainerChatController
@@ -27,6 +28,8 @@ from api.resources import Resources, open_resources
 from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
 from core.settings import Settings
+from pipeline.jobs import Worker, start_in_process
+from pipeline.offline import OfflineAgents
 
 MAX_BODY_BYTES = 256 * 1024
 CONSOLE_DIR = Path(__file__).resolve().parent / "console"
@@ -40,18 +43,25 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = resources is None
         app.state.resources = resources if resources is not None else await open_resources(settings)
+        worker = None
         if owned:
             await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
+            worker = Worker(app.state.resources.db, OfflineAgents())  # nutrition runs, in-process
+            worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
                                        app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
+            if worker is not None:
+                worker.stop()
+                await worker_task
             if owned:
                 await app.state.resources.close()
 
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController,
+        NutritionController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
     ]

@@ -1,4 +1,4 @@
-"""The `spotter` command line: serve, migrate, seed-demo, dev-token, demo, reindex, snapshot."""
+"""The `spotter` command line: serve, migrate, worker, seed-demo, dev-token, demo, reindex, snapshot."""
 
 from __future__ import annotations
 
@@ -235,6 +235,17 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Drive nutrition-pipeline runs in this process (`spotter serve` also runs one worker in-process)."""
+    from core.embedded import embedded_services
+    from pipeline.worker import serve as serve_worker
+
+    with embedded_services(_settings(), redis=False) as settings:
+        assert settings.database_url
+        asyncio.run(serve_worker(settings.database_url, heartbeat_s=args.heartbeat))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spotter", description="Spotter staff copilot service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -243,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(fn=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(fn=cmd_migrate)
+    worker = sub.add_parser("worker", help="run a nutrition-pipeline worker process")
+    worker.add_argument("--heartbeat", type=float, default=30.0, help="seconds before a silent job is re-picked")
+    worker.set_defaults(fn=cmd_worker)
     seed = sub.add_parser("seed-demo", help="create the demo gym unless it exists (--reset regenerates it)")
     seed.add_argument("--members", type=int, default=None)
     seed.add_argument("--reset", action="store_true", help="regenerate the demo gym, discarding changes to it")

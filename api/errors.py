@@ -44,7 +44,11 @@ def handle_service_error(request: Request, exc: ServiceError) -> Response:
     log.info("request.refused", code=exc.code, status=exc.status, detail=exc.detail)
     params = dict(exc.params)
     params.setdefault("detail", exc.detail or "")
-    return error_response(request, exc.code, exc.status, **params)
+    fields = params.pop("errors", None)
+    response = error_response(request, exc.code, exc.status, **params)
+    if isinstance(fields, list) and fields:  # per-field errors (422 validation_failed)
+        response.content["errors"] = fields
+    return response
 
 
 def handle_validation(request: Request, exc: ValidationException) -> Response:

@@ -35,6 +35,8 @@ class PayloadInvalid(PipelineError):
 
     def __init__(self, data_type: str, errors: list[dict[str, Any]]) -> None:
         summary = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors[:5])
-        super().__init__(detail=f"{data_type} invalid: {summary}", data_type=data_type)
+        fields = [{"field": ".".join(str(p) for p in e["loc"]), "code": e["type"], "message": e["msg"]}
+                  for e in errors[:50]]
+        super().__init__(detail=f"{data_type} invalid: {summary}", data_type=data_type, errors=fields)
         self.data_type = data_type
         self.errors = errors

@@ -35,11 +35,11 @@ def payload_of(org_id: uuid.UUID, run_id: uuid.UUID) -> bytes:
     return json.dumps({"org_id": str(org_id), "run_id": str(run_id)}).encode()
 
 
-async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID) -> None:
+async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID, *, entrypoint: str = ENTRYPOINT) -> None:
     """Queue a wake-up for the run (after start, check-in or acknowledgement)."""
     conn = await asyncpg.connect(dsn_of(database_url))
     try:
-        await Queries(AsyncpgDriver(conn)).enqueue(ENTRYPOINT, payload_of(org_id, run_id))
+        await Queries(AsyncpgDriver(conn)).enqueue(entrypoint, payload_of(org_id, run_id))
     finally:
         await conn.close()
 
@@ -47,8 +47,10 @@ async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID) -> No
 class Worker:
     """Claims nutrition-run jobs and drives each run until it rests."""
 
-    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None) -> None:
+    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
+                 entrypoint: str = ENTRYPOINT) -> None:
         self.db = db
+        self.entrypoint = entrypoint
         self.driver = Driver(db, agents, limits)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
@@ -69,7 +71,7 @@ class Worker:
         conn = await asyncpg.connect(self.dsn)
         try:
             self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
-            self.manager.entrypoint(ENTRYPOINT)(self._advance)
+            self.manager.entrypoint(self.entrypoint)(self._advance)
             mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
             await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
         finally:

@@ -15,6 +15,7 @@ TRAINER_SSE_TYPES = {"session_started", "knowledge", "status", "tool_started", "
                      "question", "confirmation_pending", "done", "error"}
 SSE_TYPES = {"conversation_started", "text_delta", "tool_started", "tool_completed", "confirmation_pending",
              "disambiguation_pending", "message_done", "done", "error"}
+RUN_FRAME_TYPES = {"state", "envelope", "physician", "conflict", "error", "done"}
 
 
 @pytest.fixture
@@ -98,13 +99,15 @@ def test_error_statuses_are_documented_where_they_happen(schema, method, path, s
 def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> None:
     streaming = [(p, m, o) for p, m, o in _operations(schema)
                  if "text/event-stream" in (o["responses"].get("200", {}).get("content") or {})]
-    assert {p.rsplit("/", 2)[-2] if "{tool_use_id}" in p else p.rsplit("/", 1)[-1] for p, _, _ in streaming} \
-        == {"messages", "confirm", "pick"}
+    run_events = "/organizations/{org_id}/nutrition/runs/{run_id}/events"  # the pipeline's own frames
+    assert {p.rsplit("/", 2)[-2] if "{tool_use_id}" in p else p.rsplit("/", 1)[-1] for p, _, _ in streaming
+            if p != run_events} == {"messages", "confirm", "pick"}
     for path, method, operation in streaming:
         content = operation["responses"]["200"]["content"]
         assert list(content) == ["text/event-stream"], f"{method} {path}"
         frames = [_resolve(schema, n) for n in content["text/event-stream"]["schema"]["oneOf"]]
-        expected = TRAINER_SSE_TYPES if "/trainer/" in path else SSE_TYPES
+        expected = (RUN_FRAME_TYPES if path == run_events
+                    else TRAINER_SSE_TYPES if "/trainer/" in path else SSE_TYPES)
         assert {f["properties"]["type"]["const"] for f in frames} == expected, f"{method} {path}"
         assert all("type" in f["required"] for f in frames)
 

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -26,12 +27,16 @@ CHAIN = ["intake_pending", "scientist_processing", "nutritionist_processing", "d
          "chef_processing", "coach_processing", "output_ready"]
 
 
+# A queue of this test module's own: a worker of the app under test (other modules) never takes its jobs.
+QUEUE = f"nutrition_run_test_{uuid.uuid4().hex[:8]}"
+
+
 async def _queued_run(db, factory, embedded_pg):
     org = await factory.org()
     async with db.scope(org_id=org.id) as session:
         member = await members.create_member(session, org.id, first_name="Dani", joined_at=date(2026, 1, 5))
         run = await runs.start_run(session, org.id, member_id=member.id, intake=samples.intake(), created_by=None)
-    await jobs.enqueue(embedded_pg.url(), org.id, run.id)
+    await jobs.enqueue(embedded_pg.url(), org.id, run.id, entrypoint=QUEUE)
     return org, run.id
 
 
@@ -59,13 +64,13 @@ async def _wait_for(db, org, run_id, wanted: str, proc: subprocess.Popen, log: P
 def _spawn(url: str, log: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with log.open("ab") as sink:
-        return subprocess.Popen([sys.executable, str(ROOT / "tests/pipeline/worker_proc.py"), url, *extra],
+        return subprocess.Popen([sys.executable, str(ROOT / "tests/pipeline/worker_proc.py"), url, QUEUE, *extra],
                                 env=env, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
 
 
 async def test_a_queued_run_is_driven_to_output_ready_by_a_worker(db, factory, embedded_pg) -> None:
     org, run_id = await _queued_run(db, factory, embedded_pg)
-    await Worker(db, OfflineAgents()).run(drain=True)
+    await Worker(db, OfflineAgents(), entrypoint=QUEUE).run(drain=True)
     assert await _state(db, org, run_id) == "output_ready"
 
 

@@ -17,11 +17,12 @@ from tests.pipeline.fakes import ScriptedAgents, hang
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("database_url")
+    parser.add_argument("entrypoint")
     parser.add_argument("--hang-chef", action="store_true")
     args = parser.parse_args()
     db = Database(args.database_url, pool_size=2)
     agents = ScriptedAgents(CHEF=[hang] * 5) if args.hang_chef else OfflineAgents()
-    worker = Worker(db, agents, Limits(agent_seconds=120, run_seconds=600))
+    worker = Worker(db, agents, Limits(agent_seconds=120, run_seconds=600), entrypoint=args.entrypoint)
     await worker.run(heartbeat=timedelta(seconds=1), dequeue_timeout=timedelta(seconds=1))
 
 

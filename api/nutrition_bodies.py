@@ -1,0 +1,125 @@
+"""Typed response bodies and SSE frames of the nutrition endpoints (NUTRITION.md), for /schema.
+
+Payloads of spec 004 keep their snake_case field names inside `outputs`, `medicalContext` and
+`adjustments` (they are the canonical names of 004 §3); the envelope of each response is camelCase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.openapi.datastructures import ResponseSpec
+from msgspec import Struct, field
+
+from api.sse import SSE_MEDIA_TYPE
+
+
+class RunStarted(Struct, rename="camel"):
+    run_id: str
+    state: str
+    version: int
+
+
+class RunSummary(Struct, rename="camel"):
+    run_id: str
+    membership_id: str
+    state: str
+    previous_state: str | None
+    version: int
+    terminated_medical: bool
+    last_completed_agent: str | None
+    created_at: str | None
+    finished_at: str | None
+    superseded_at: str | None
+    awaiting_referral_acknowledgement: bool
+
+
+class RunList(Struct, rename="camel"):
+    runs: list[RunSummary]
+
+
+class RunDetail(Struct):
+    run: RunSummary
+    outputs: dict[str, Any]
+    medicalContext: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    adjustments: list[dict[str, Any]]
+
+
+class CheckinAccepted(Struct, rename="camel"):
+    checkin_id: str
+    version: int
+    adjustment: dict[str, Any]
+
+
+class ClearanceRecorded(Struct, rename="camel"):
+    clearance_id: str
+    membership_id: str
+
+
+class MedicalContextBody(Struct):
+    """The PHYSICIAN's `medical_context` (004 §4.9), field names as the spec writes them."""
+
+    response: str
+    sources: list[dict[str, Any]]
+    mechanism_explained: str
+    timeline: str | None
+    referral_needed: bool
+    referral_target: str | None
+    urgency: str
+    pipeline_action: str
+    disclaimer: str
+
+
+class _Frame(Struct, rename="camel", tag_field="type"):
+    pass
+
+
+class StateFrame(_Frame, tag="state"):
+    from_: str | None = field(default=None, name="from")
+    to: str = ""
+    at: str = ""
+
+
+class EnvelopeFrame(_Frame, tag="envelope"):
+    message_id: str
+    from_agent: str
+    to_agent: str
+    data_type: str
+    run_version: int
+
+
+class PhysicianFrame(_Frame, tag="physician"):
+    urgency: str
+    pipeline_action: str
+    referral_needed: bool
+    referral_target: str | None
+
+
+class ConflictFrame(_Frame, tag="conflict"):
+    rule: int
+    agents: list[str]
+    resolution: str
+
+
+class RunErrorFrame(_Frame, tag="error"):
+    error_type: str
+    failing_agent: str
+    details: str
+    recoverable: bool
+    retry_count: int
+
+
+class DoneFrame(_Frame, tag="done"):
+    state: str
+
+
+RunFrame = StateFrame | EnvelopeFrame | PhysicianFrame | ConflictFrame | RunErrorFrame | DoneFrame
+
+
+def run_stream_response() -> dict[int, ResponseSpec]:
+    """The 200 of the run events stream: `id: <seq>` / `event: <type>` / `data: <json>` frames."""
+    return {200: ResponseSpec(data_container=RunFrame, media_type=SSE_MEDIA_TYPE,  # type: ignore[arg-type]
+                              description="Replays the run's frames after Last-Event-ID, then follows until the "
+                                          "run rests (output_ready, error, or paused awaiting the user).",
+                              generate_examples=False)}

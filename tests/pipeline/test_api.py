@@ -1,0 +1,136 @@
+"""The nutrition endpoints through the front door (uvicorn + httpx), the in-process worker driving runs
+with the offline agents: 202 and the SSE stream to output_ready, replay with Last-Event-ID, tenancy,
+422 naming the canonical field, and 409 after a medical abort until clearance."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from gym import members
+from tests.pipeline import samples
+
+STATES = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",
+          "chef_processing", "coach_processing", "output_ready"]
+
+
+async def _member(db, factory, org, name: str = "Dani"):
+    user = await factory.user(org, role="member", name=name)
+    async with db.scope(org_id=org.id) as session:
+        member = await members.create_member(session, org.id, first_name=name, user_id=user.id,
+                                             joined_at=date(2026, 1, 5))
+    return user, member.id
+
+
+async def _frames(client, url: str, headers: dict[str, str]) -> list[tuple[int, str, dict[str, Any]]]:
+    """Read the whole stream (it ends when the run rests): (id, event, data) per frame."""
+    frames: list[tuple[int, str, dict[str, Any]]] = []
+    current: dict[str, str] = {}
+    async with client.stream("GET", url, headers=headers, timeout=120) as response:
+        assert response.status_code == 200, await response.aread()
+        async for line in response.aiter_lines():
+            if line == "":
+                if current:
+                    frames.append((int(current["id"]), current["event"], json.loads(current["data"])))
+                current = {}
+                continue
+            key, _, value = line.partition(":")
+            current[key] = value.strip()
+    return frames
+
+
+def _base(org) -> str:
+    return f"/organizations/{org.id}/nutrition"
+
+
+async def test_a_member_starts_a_run_and_follows_it_to_output_ready(client, db, factory) -> None:
+    org = await factory.org()
+    user, member_id = await _member(db, factory, org)
+    started = await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
+    assert started.status_code == 202, started.text
+    body = started.json()
+    assert (body["state"], body["version"]) == ("intake_pending", 1)
+    url = f"{_base(org)}/runs/{body['runId']}"
+    frames = await _frames(client, f"{url}/events", user.headers)
+    assert [d["to"] for _, kind, d in frames if kind == "state"] == STATES
+    assert frames[-1][1:] == ("done", {"type": "done", "state": "output_ready"})
+    assert [f[0] for f in frames] == list(range(1, len(frames) + 1))
+    envelope = next(d for _, kind, d in frames if kind == "envelope")
+    assert set(envelope) == {"type", "messageId", "fromAgent", "toAgent", "dataType", "runVersion"}
+
+    replay = await _frames(client, f"{url}/events", {**user.headers, "last-event-id": "3"})
+    assert [f[0] for f in replay] == list(range(4, len(frames) + 1))
+
+    detail = (await client.get(url, headers=user.headers)).json()
+    assert detail["run"]["state"] == "output_ready" and detail["run"]["membershipId"] == str(member_id)
+    assert detail["outputs"]["macro_targets"]["target_intake_kcal"] == 2180
+    assert all(detail["outputs"][name] for name in ("nutrition_strategy", "weekly_meal_plan", "recipes",
+                                                     "training_program"))
+    assert detail["errors"] == [] and detail["adjustments"] == []
+    listed = (await client.get(f"{_base(org)}/runs", headers=user.headers)).json()["runs"]
+    assert [r["runId"] for r in listed] == [body["runId"]]
+
+    question = await client.post(f"{url}/health-questions", headers=user.headers,
+                                 json={"query": "Is creatine safe while I train?"})
+    assert question.status_code == 200, question.text
+    assert question.json()["pipeline_action"] == "continue" and question.json()["disclaimer"]
+    detail = (await client.get(url, headers=user.headers)).json()
+    assert detail["run"]["state"] == "output_ready" and len(detail["medicalContext"]) == 1
+
+    checkin = await client.post(f"{url}/checkins", headers=user.headers, json={
+        "weight_kg": 56.4, "waist_cm": 68.5, "hip_cm": 92.5})
+    assert checkin.status_code == 202, checkin.text
+    assert checkin.json()["adjustment"]["adjustment_type"] is None and checkin.json()["version"] == 1
+
+
+async def test_other_members_and_other_orgs_see_nothing(client, db, factory) -> None:
+    org = await factory.org()
+    dani, _ = await _member(db, factory, org)
+    noa, _ = await _member(db, factory, org, "Noa")
+    run_id = (await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE},
+                                headers=dani.headers)).json()["runId"]
+    other_org = await factory.org()
+    stranger = await factory.user(other_org, role="owner")
+    hidden = await client.get(f"{_base(org)}/runs/{run_id}", headers=noa.headers)
+    assert hidden.status_code == 404 and hidden.json()["code"] == "run_not_found"
+    assert (await client.get(f"{_base(org)}/runs", headers=noa.headers)).json()["runs"] == []
+    foreign = await client.get(f"{_base(org)}/runs/{run_id}", headers=stranger.headers)
+    assert foreign.status_code == 404 and foreign.json()["code"] == "org_not_found"
+    own_org = await client.get(f"/organizations/{other_org.id}/nutrition/runs/{run_id}", headers=stranger.headers)
+    assert own_org.status_code == 404 and own_org.json()["code"] == "run_not_found"
+
+
+async def test_a_non_canonical_intake_field_is_422_naming_the_canonical_one(client, db, factory) -> None:
+    org = await factory.org()
+    user, _ = await _member(db, factory, org)
+    intake = {**samples.INTAKE, "goal_weight": 62}
+    response = await client.post(f"{_base(org)}/runs", json={"intake": intake}, headers=user.headers)
+    assert response.status_code == 422 and response.json()["code"] == "validation_failed"
+    [error] = response.json()["errors"]
+    assert error["field"] == "goal_weight" and "target_weight_kg" in error["message"]
+
+
+async def test_after_a_medical_abort_new_runs_are_409_until_clearance(client, db, factory) -> None:
+    org = await factory.org()
+    owner = await factory.user(org, role="owner")
+    coach = await factory.user(org, role="coach")
+    user, member_id = await _member(db, factory, org)
+    intake = {**samples.INTAKE, "medical_history": {"medications": [], "conditions": ["bulimia"], "injuries": []}}
+    run_id = (await client.post(f"{_base(org)}/runs", json={"membershipId": str(member_id), "intake": intake},
+                                headers=coach.headers)).json()["runId"]
+    frames = await _frames(client, f"{_base(org)}/runs/{run_id}/events", coach.headers)
+    physician = next(d for _, kind, d in frames if kind == "physician")
+    assert (physician["pipelineAction"], physician["urgency"]) == ("abort", "urgent")
+    error = next(d for _, kind, d in frames if kind == "error")
+    assert (error["errorType"], error["recoverable"]) == ("physician_abort", False)
+    blocked = await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
+    assert blocked.status_code == 409 and blocked.json()["code"] == "medical_clearance_required"
+    refused = await client.post(f"{_base(org)}/members/{member_id}/medical-clearance", json={},
+                                headers=coach.headers)
+    assert refused.status_code == 403
+    cleared = await client.post(f"{_base(org)}/members/{member_id}/medical-clearance",
+                                json={"note": "cleared by GP"}, headers=owner.headers)
+    assert cleared.status_code == 201
+    again = await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
+    assert again.status_code == 202
