@@ -150,7 +150,7 @@ class ToolRunner:
             validated = self.validate(spec, raw_input, today=now.astimezone(ZoneInfo(access.timezone)).date())
             async with self._unit(session, access, caller) as unit:
                 ctx = ToolContext(session=unit, org=access, caller=caller, locale=locale, now=now,
-                                  services=self.services, embedder=self.embedder)
+                                  embedder=self.embedder)
                 return await spec.describe(ctx, validated)
         except Exception as exc:  # a describer must never break the turn
             log.warning("tool.describe_failed", tool=spec.name, error_type=type(exc).__name__)
