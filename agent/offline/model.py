@@ -198,6 +198,10 @@ class OfflineModel:
         yield response
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
+        if any(t.get("name") == "coach__idle" for t in request.tools):  # the member's trainer persona
+            from agent.offline.trainer_moves import trainer_answer
+
+            return trainer_answer(request)
         if not request.tools and (text := _housekeeping(request)) is not None:
             return ModelResponse(content=[{"type": "text", "text": text}], stop_reason="end_turn", usage=Usage(),
                                  model=MODEL_ID)

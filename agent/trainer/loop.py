@@ -111,9 +111,9 @@ class TrainerAgent:
         async with self.scope(turn) as session:
             row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
             await store.touch(session, row, now, title=message[:80])
-            payload: dict[str, Any] = {"message": message}
+            payload: dict[str, Any] = {"message": message, "context": turn_clock(turn.access, now)}
             if current_workout_id:
-                payload["context"] = f"<current_workout_id>{current_workout_id}</current_workout_id>\n"
+                payload["context"] += f"<current_workout_id>{current_workout_id}</current_workout_id>\n"
             await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
                                type="user_message", payload=payload)
         turn.conversation = True  # type: ignore[assignment]  # the session exists: `done` names it
@@ -250,6 +250,14 @@ class TrainerAgent:
             self.observability.emit("agent.turn.completed", **fields)
         else:
             self.observability.emit("agent.turn.failed", code=failed_code, **fields)
+
+
+def turn_clock(access: OrgAccess, now: datetime) -> str:
+    """The member's local time, ahead of their words (dates for schedules and expiring preferences)."""
+    from zoneinfo import ZoneInfo
+
+    local = now.astimezone(ZoneInfo(access.timezone))
+    return f"<turn_context>\nNow: {local.isoformat(timespec='minutes')} ({access.timezone})\n</turn_context>\n"
 
 
 def execution_row(turn: Turn, spec, call_id: str, raw: dict[str, Any], **values: Any) -> dict[str, Any]:
