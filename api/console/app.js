@@ -26,6 +26,22 @@ import { initFollow } from './follow.js';
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
 
+/** The open conversation lives in the address: /console/#c=<id> (reload reopens it; links share it). */
+function conversationFromUrl() {
+  const id = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('c');
+  return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+}
+
+function setConversationUrl(id) {
+  const url = new URL(window.location.href);
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  if (id) hash.set('c', id);
+  else hash.delete('c');
+  const rest = hash.toString();
+  url.hash = rest ? `#${rest}` : '';
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
+}
+
 function fromTemplate(id) {
   return $(id).content.cloneNode(true);
 }
@@ -150,9 +166,11 @@ function enterOrg(membership) {
   $('workspace').classList.remove('solo');
   mountComposer($('composer-slot'), { onSend: send, onStop: stopStream });
   resetChat();
-  refreshConversations();
+  refreshConversations().then(() => setActiveConversation(state.conversationId));
   startUsage();
-  focusComposer();
+  const fromUrl = conversationFromUrl();
+  if (fromUrl) openConversation(fromUrl);
+  else focusComposer();
 }
 
 // ---- conversations ----------------------------------------------------------------------
@@ -162,6 +180,7 @@ function newConversation() {
   stopStream();
   clearError();
   state.conversationId = null;
+  setConversationUrl(null);
   setActiveConversation(null);
   resetChat();
   focusComposer();
@@ -171,6 +190,7 @@ async function openConversation(id) {
   stopStream();
   clearError();
   state.conversationId = id;
+  setConversationUrl(id);
   setActiveConversation(id);
   const org = orgId();
   showPaneNotice(h('div', { class: 'pane-notice', role: 'status' }, h('p', { class: 'muted', i18n: 'chat.loading' })));
@@ -182,6 +202,7 @@ async function openConversation(id) {
     if (state.conversationId !== id) return;
     showError(err);
     state.conversationId = null;
+    setConversationUrl(null);
     setActiveConversation(null);
     resetChat();
   }
@@ -209,6 +230,7 @@ async function send(text) {
 function onConversationStarted(id) {
   if (!id) return;
   state.conversationId = id;
+  setConversationUrl(id);
   refreshConversations().then(() => setActiveConversation(state.conversationId));
 }
 
