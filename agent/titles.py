@@ -19,7 +19,7 @@ from agent.context import user_text
 from agent.conversations import Conversation, Message
 from agent.costs import PriceBook
 from agent.model import ModelClient, ModelRequest
-from core.database import Database
+from core.database import Database, rowcount
 
 log = structlog.get_logger("agent.titles")
 
@@ -105,4 +105,4 @@ class TitleGenerator:
             condition = (Conversation.title.is_(None) if provisional is None else Conversation.title == provisional)
             result = await session.execute(update(Conversation).where(Conversation.id == conversation.id, condition)
                                            .values(title=title))
-        return title if getattr(result, "rowcount", 0) else None
+        return title if rowcount(result) else None

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 
 from pgvector.asyncpg import register_vector
-from sqlalchemy import DateTime, MetaData, event, text
+from sqlalchemy import CursorResult, DateTime, MetaData, Result, event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -29,6 +29,11 @@ NAMING = {
     "fk": "%(table_name)s_%(column_0_N_name)s_fkey",
     "pk": "%(table_name)s_pkey",
 }
+
+
+def rowcount(result: Result) -> int:
+    """Rows an UPDATE/DELETE/INSERT touched (`session.execute` types its result as a plain Result)."""
+    return result.rowcount if isinstance(result, CursorResult) else 0
 
 
 class Base(DeclarativeBase):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
+from collections.abc import MutableMapping
 from typing import Any, TextIO
 
 import structlog
@@ -57,7 +58,7 @@ def _exception_of(exc_info: Any) -> BaseException | None:
     return None
 
 
-def scrub_exception(logger: Any, method_name: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+def scrub_exception(logger: Any, method_name: str, event_dict: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """structlog processor: `exc_info` becomes `exception`, a traceback without exception messages."""
     exc = _exception_of(event_dict.pop("exc_info", None))
     if exc is not None:

@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, ForeignKey, Text, func, select, text, upda
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from core.database import Base
+from core.database import Base, rowcount
 from gym import workouts
 from gym.errors import GymError
 from gym.fingerprint import fingerprint
@@ -361,4 +361,4 @@ async def mark_comments_read(session: AsyncSession, org_id: uuid.UUID, coach_use
         WHERE c.org_id = :org AND a.deleted_at IS NULL AND {scope}
         ON CONFLICT (comment_id, coach_user_id) DO NOTHING"""),
         {"org": org_id, "coach": coach_user_id, "scope": assignment_id or program_id, "now": now or datetime.now(UTC)})
-    return result.rowcount or 0
+    return rowcount(result)

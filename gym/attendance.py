@@ -59,7 +59,7 @@ async def popular_classes(session: AsyncSession, org_id: uuid.UUID, start: datet
         raise GymError("invalid_grouping", "group by class_type or slot")
     visits = func.count(Booking.id).filter(Booking.status == "attended")
     local = func.timezone(zone(tz).key, ClassSession.starts_at)
-    keys = [ClassType.id, ClassType.name]
+    keys: list[Any] = [ClassType.id, ClassType.name]
     if by == "slot":
         keys += [func.extract("isodow", local).label("isodow"), func.to_char(local, "HH24:MI").label("time")]
     rows = (await session.execute(

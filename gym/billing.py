@@ -204,9 +204,10 @@ async def revenue_summary(session: AsyncSession, org_id: uuid.UUID, start: datet
         select(func.count(), func.coalesce(func.sum(Payment.amount_cents), 0)).where(
             Payment.org_id == org_id, Payment.status == "failed", Payment.created_at >= start,
             Payment.created_at < end))).one()
-    by_currency = sorted(({"currency": r[0], "total_cents": int(r[1]), "payments": r[2], "paying_members": r[3],
-                           "refunded_cents": int(r[4])} for r in rows), key=lambda c: -c["total_cents"])
-    main = by_currency[0] if by_currency else {"currency": None, "total_cents": 0, "payments": 0,
+    by_currency: list[dict[str, Any]] = sorted(
+        ({"currency": r[0], "total_cents": int(r[1]), "payments": r[2], "paying_members": r[3],
+          "refunded_cents": int(r[4])} for r in rows), key=lambda c: -c["total_cents"])
+    main: dict[str, Any] = by_currency[0] if by_currency else {"currency": None, "total_cents": 0, "payments": 0,
                                                "paying_members": 0, "refunded_cents": 0}
     return {**main, "average_per_member_cents": Fraction(main["total_cents"], main["paying_members"])
             if main["paying_members"] else 0,  # exact: the display rounds it once
@@ -224,9 +225,9 @@ async def revenue_series(session: AsyncSession, org_id: uuid.UUID, period: Perio
                Payment.paid_at < period.end)
         .group_by(key, Payment.currency))).all()
     totals: dict[str, int] = {}
-    for _, currency, amount, _count in rows:
-        totals[currency] = totals.get(currency, 0) + int(amount)
-    currency = max(totals, key=totals.__getitem__) if totals else None
+    for _, row_currency, amount, _count in rows:
+        totals[row_currency] = totals.get(row_currency, 0) + int(amount)
+    currency: str | None = max(totals, key=totals.__getitem__) if totals else None
     points = {day: (int(amount), count) for day, cur, amount, count in rows if cur == currency}
     return {"currency": currency, "bucket": bucket, "points": [
         {"period_start": day, "amount_cents": points.get(day, (0, 0))[0], "payments": points.get(day, (0, 0))[1]}
@@ -245,7 +246,7 @@ async def plan_distribution(session: AsyncSession, org_id: uuid.UUID) -> dict[st
         .where(MembershipPlan.org_id == org_id)
         .group_by(MembershipPlan.id).order_by(MembershipPlan.price_cents, MembershipPlan.name))).all()
     total = sum(r[6] for r in rows)
-    plans = [{"plan_id": r[0], "name": r[1], "interval": r[2], "price_cents": r[3], "currency": r[4],
+    plans: list[dict[str, Any]] = [{"plan_id": r[0], "name": r[1], "interval": r[2], "price_cents": r[3], "currency": r[4],
               "plan_active": r[5], "active_subscriptions": r[6], "paused_subscriptions": r[7],
               "share": round(r[6] / total, 3) if total else 0.0,
               "monthly_value_cents": round(r[6] * r[3] * MONTHLY_FACTOR[r[2]])} for r in rows]

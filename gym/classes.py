@@ -257,7 +257,9 @@ async def select_session_ids(session: AsyncSession, org_id: uuid.UUID, flt: Sess
     ends). A filter needs at least one date bound."""
     if flt.date_from is None and flt.date_to is None:
         raise GymError("session_filter_needs_dates", "give a date range for a bulk operation")
-    span = day_range(flt.date_from or flt.date_to, flt.date_to or flt.date_from, tz, "filter")
+    first, last = flt.date_from or flt.date_to, flt.date_to or flt.date_from
+    assert first is not None and last is not None  # one bound at least, checked above
+    span = day_range(first, last, tz, "filter")
     where = [ClassSession.org_id == org_id, ClassSession.starts_at >= span.start, ClassSession.starts_at < span.end]
     if not flt.include_cancelled:
         where.append(ClassSession.cancelled_at.is_(None))
@@ -298,7 +300,8 @@ async def _bulk_update(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[u
     and return the touched ids in target order."""
     if (ids is None) == (flt is None) or (flt is not None and tz is None):
         raise GymError("bulk_target_required", "give either ids, or a filter with the gym's timezone")
-    target = await select_session_ids(session, org_id, flt, tz) if flt is not None else list(ids or [])
+    target = await select_session_ids(session, org_id, flt, tz) if flt is not None and tz is not None \
+        else list(ids or [])
     if not target:
         return []
     touched = (await session.scalars(

@@ -240,5 +240,5 @@ async def install_library(session: AsyncSession, org_id: uuid.UUID,
     """Add the built-in library to an org (one statement; names it already has are skipped)."""
     rows = library_rows(org_id, id_for)
     result = await session.execute(
-        insert(Exercise.__table__).values(rows).on_conflict_do_nothing().returning(Exercise.__table__.c.id))
+        insert(Exercise).values(rows).on_conflict_do_nothing().returning(Exercise.id))
     return len(result.all())

@@ -139,10 +139,10 @@ async def compliance_status_for_member(session: AsyncSession, org_id: uuid.UUID,
         latest.setdefault(row.type_key, row)
     statuses = {}
     for type_key in FORM_TYPES:
-        row = latest.get(type_key)
+        found = latest.get(type_key)
         statuses[type_key] = {
-            "status": row.status if row else "missing", "required": type_key in active_types,
-            "form_name": row.name if row else None, "assigned_at": row.assigned_at if row else None,
-            "due_on": row.due_on if row else None, "completed_at": row.completed_at if row else None}
+            "status": found.status if found else "missing", "required": type_key in active_types,
+            "form_name": found.name if found else None, "assigned_at": found.assigned_at if found else None,
+            "due_on": found.due_on if found else None, "completed_at": found.completed_at if found else None}
     compliant = all(s["status"] == "completed" for s in statuses.values() if s["required"])
     return {"member_id": member_id, "compliant": compliant, "by_type": statuses}

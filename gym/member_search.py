@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, func, literal, or_, select
+from sqlalchemy import ColumnElement, case, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.billing import current_plan_name
@@ -54,7 +54,7 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
                  + case((Member.first_name.ilike(f"{first_token}%"), 0.5), else_=0.0)
                  + case((Member.full_name.ilike(f"{_like_escape(text)}%"), 0.25), else_=0.0))
         # Each arm can use a trigram index; a first-name prefix makes "saar coen" still list Saar Levi.
-        arms = [Member.full_name.op("%")(text), literal(text).op("<%")(Member.full_name),
+        arms: list[ColumnElement[bool]] = [Member.full_name.op("%")(text), literal(text).op("<%")(Member.full_name),
                 Member.full_name.ilike(contains), Member.email.ilike(contains),
                 literal(text).op("<%")(Member.email)]
         if len(first_token) >= 3:

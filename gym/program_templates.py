@@ -161,10 +161,10 @@ async def apply_template(session: AsyncSession, org_id: uuid.UUID, template_id: 
                            scheduled_on=start_on + timedelta(days=(entry["week"] - 1) * 7 + entry["day"] - 1))
               for entry in template.structure]
     ids, unresolved = await insert_workouts(session, org_id, drafts)
-    assignments = [{"id": uuid.uuid4(), "org_id": org_id, "workout_id": workout_id, "program_id": program_id,
+    assignments: list[dict[str, Any]] = [{"id": uuid.uuid4(), "org_id": org_id, "workout_id": workout_id, "program_id": program_id,
                     "scheduled_on": draft.scheduled_on, "published": published, "coach_user_id": coach_user_id}
                    for workout_id, draft in zip(ids, drafts, strict=True)]
-    await session.execute(insert(Assignment.__table__), assignments)
+    await session.execute(insert(Assignment), assignments)
     workouts = [AppliedWorkout(i, d.title, d.scheduled_on) for i, d in zip(ids, drafts, strict=True)
                 if d.scheduled_on is not None]
     return AppliedTemplate(template.id, program_id, start_on, start_on + timedelta(days=template.weeks * 7 - 1),
@@ -201,7 +201,7 @@ async def history_structure(session: AsyncSession, org_id: uuid.UUID, program_id
                                              "notes": s.notes, "movements": by_section[s.id]})
     structure = []
     for w in workouts:
-        offset = (w.scheduled_on - date_from).days
+        offset = ((w.scheduled_on or date_from) - date_from).days
         entry: dict[str, Any] = {"week": offset // 7 + 1, "day": offset % 7 + 1, "title": w.title}
         if by_workout[w.id]:
             entry["sections"] = by_workout[w.id]

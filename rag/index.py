@@ -24,7 +24,7 @@ import structlog
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.database import Database
+from core.database import Database, rowcount
 from rag.embeddings import Embedder, EmbedderError
 from rag.vectors import vector_param
 
@@ -235,7 +235,7 @@ async def _delete(session: AsyncSession, keys: list[Key]) -> int:
         USING unnest(CAST(:orgs AS uuid[]), CAST(:scopes AS text[]), CAST(:ids AS uuid[])) AS k(org_id, scope, entity_id)
         WHERE d.org_id = k.org_id AND d.scope = k.scope AND d.entity_id = k.entity_id"""),
         {"orgs": [k[0] for k in keys], "scopes": [k[1] for k in keys], "ids": [k[2] for k in keys]})
-    return deleted.rowcount or 0
+    return rowcount(deleted)
 
 
 async def _documents_for(session: AsyncSession, keys: set[Key]) -> tuple[list[Document], set[Key]]:
@@ -243,7 +243,7 @@ async def _documents_for(session: AsyncSession, keys: set[Key]) -> tuple[list[Do
     by_scope: dict[str, list[uuid.UUID]] = defaultdict(list)
     for _org, scope, entity in keys:
         by_scope[scope].append(entity)
-    docs = []
+    docs: list[Document] = []
     for scope, ids in by_scope.items():
         docs.extend(d for d in await render(session, scope, ids=ids) if d.key in keys)
     return docs, keys - {d.key for d in docs}
@@ -375,7 +375,7 @@ async def reindex_org(db: Database, embedder: Embedder | None, org_id: uuid.UUID
             deleted = await session.execute(text("""
                 DELETE FROM rag_documents WHERE org_id = :org AND scope = :scope
                   AND entity_id <> ALL(CAST(:seen AS uuid[]))"""), {"org": org_id, "scope": scope, "seen": seen})
-            result.deleted += deleted.rowcount or 0
+            result.deleted += rowcount(deleted)
     if high_water is not None and not result.failed:
         async with db.owner() as session:
             await session.execute(text("DELETE FROM rag_outbox WHERE org_id = :org AND id <= :hw"),

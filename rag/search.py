@@ -109,6 +109,7 @@ async def semantic_ranked(session: AsyncSession, org_id: uuid.UUID, vector: Sequ
                                    "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
                               {"ef": str(max(HNSW_EF_SEARCH, limit))})
     params = {"vec": list(vector), "org": org_id, "model": model}
+    groups: list[tuple[str, list[str], int]]
     if per_scope:  # the scope is spelled out (validated against SCOPES) so its partial HNSW index applies
         groups = [(f"AND d.scope = '{scope}'", [], PER_SCOPE_NEIGHBOURS) for scope in (scopes or SCOPES)
                   if scope in SCOPES]

@@ -23,7 +23,7 @@ class Embedding(VECTOR):
         def process(value: Sequence[float] | Any | None) -> Vector | None:
             if value is None or isinstance(value, Vector):
                 return value
-            return Vector(value if not isinstance(value, tuple) else list(value))
+            return Vector(list(value))
         return process
 
     def result_processor(self, dialect: Any, coltype: Any) -> Any:

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from core.database import Base
+from core.database import Base, rowcount
 from tools.storable import storable
 
 TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "expired"})
@@ -107,7 +107,7 @@ async def expire_stale(session: AsyncSession, conversation_id: uuid.UUID, *, pen
                ToolExecution.created_at <= now - timedelta(seconds=pending_ttl))
         .values(status="expired", resolved_at=now,
                 error={"code": "expired", "message": "This request expired before anyone answered it."}))
-    return result.rowcount or 0
+    return rowcount(result)
 
 
 async def supersede_pending(session: AsyncSession, conversation_id: uuid.UUID, *, now: datetime) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 KG_PER_LB = 0.45359237
 KM_PER_MI = 1.609344
 
@@ -22,10 +24,10 @@ def to_km(value: float, unit: str) -> float:
     return value if unit == "km" else value * KM_PER_MI
 
 
-def show_load(value_kg: float | None, unit: str) -> float | None:
+def show_load(value_kg: float | Decimal | None, unit: str) -> float | None:
     """A stored kg load in the member's unit, to one decimal (60 kg → 132.3 lbs)."""
     return None if value_kg is None else round(kg_to(float(value_kg), unit), 1)
 
 
-def show_distance(value_km: float | None, unit: str) -> float | None:
+def show_distance(value_km: float | Decimal | None, unit: str) -> float | None:
     return None if value_km is None else round(km_to(float(value_km), unit), 2)

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from core.tenancy import STAFF_ROLES, Membership
 from gym import assignments as service
 from gym.members import Member
-from gym.periods import local_today, resolve_period
+from gym.periods import Tz, local_today, resolve_period
 from gym.programs import get_program, member_exists
 from gym.workouts import Workout
 from tools.context import ToolContext
@@ -34,7 +34,7 @@ RangeName = Literal["today", "tomorrow", "yesterday", "this_week", "next_week", 
                     "next_month", "last_month"]
 
 
-def resolve_range(name: str, tz: dt.tzinfo | str, now: dt.datetime) -> tuple[dt.date, dt.date]:
+def resolve_range(name: str, tz: Tz, now: dt.datetime) -> tuple[dt.date, dt.date]:
     """A named range → its first and last local day (inclusive) in the gym's timezone.
 
     Weeks run Monday to Sunday: `next_week` is the Monday-to-Sunday week after the current local week,

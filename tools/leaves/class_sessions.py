@@ -390,7 +390,9 @@ async def bulk_preview(ctx: ToolContext, input: SessionFilterInput) -> BulkPrevi
     flt = await _filter(ctx, input)
     found = await service.preview_sessions(ctx.session, ctx.org_id, flt, ctx.tz, sample=10)
     ids = found["ids"]
-    return BulkPreview(firstDay=flt.date_from.isoformat(), lastDay=flt.date_to.isoformat(), count=found["count"],
+    first, last = flt.date_from or flt.date_to, flt.date_to or flt.date_from  # the service required one bound
+    return BulkPreview(firstDay=first.isoformat() if first else "", lastDay=last.isoformat() if last else "",
+                       count=found["count"],
                        fingerprint=fingerprint(ids), ids=ids[:MAX_IDS], idsTruncated=len(ids) > MAX_IDS,
                        sample=[_brief(ctx, row) for row in found["sessions"]])
 

@@ -45,6 +45,6 @@ async def list_for_program(ctx: ToolContext, input: ListForProgramInput) -> Clas
     rows = await classes.list_class_types(ctx.session, ctx.org_id, program_id=input.programId)
     names = {p.id: p.name for p in await programs.list_programs(ctx.session, ctx.org_id, include_inactive=True)}
     return ClassTypeList(count=len(rows), classTypes=[
-        ClassTypeOut(id=t.id, name=t.name, programId=t.program_id, programName=names.get(t.program_id),
+        ClassTypeOut(id=t.id, name=t.name, programId=t.program_id, programName=names.get(t.program_id) if t.program_id else None,
                      defaultDurationMin=t.default_duration_min, defaultCapacity=t.default_capacity, color=t.color)
         for t in rows[:CAP]])

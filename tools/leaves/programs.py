@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -64,7 +64,7 @@ class UpdateProgramInput(BaseModel):
                      input=UpdateProgramInput, roles=OWNER_ADMIN, side_effects="write",
                      audit=Audit("program", "program.update"))
 async def update_program(ctx: ToolContext, input: UpdateProgramInput) -> ProgramOut:
-    patch = {field: getattr(input, field) for field in ("name", "kind", "description", "active")
+    patch: dict[str, Any] = {field: getattr(input, field) for field in ("name", "kind", "description", "active")
              if field in input.model_fields_set and (field == "description" or getattr(input, field) is not None)}
     if isinstance(patch.get("name"), str):
         patch["name"] = patch["name"].strip()

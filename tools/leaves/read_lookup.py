@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -24,6 +24,7 @@ from tools.registry import STAFF, ToolRouter
 
 read_lookup = ToolRouter("read")
 EntityType = Literal["program", "workout", "exercise", "member"]
+ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)
 HYBRID_RESOLVE_MAX = 10  # names per batch that get a hybrid search when name matching leaves them unresolved
 RESOLVE_CANDIDATES = 5
 LookupType = Literal["member", "program", "workout", "exercise", "class_session", "assignment", "task"]
@@ -130,7 +131,7 @@ class Hit(BaseModel):
                  input=SearchAnythingInput, roles=STAFF)
 async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
     q = input.query
-    scopes = [t for t in EntityType.__args__ if t in set(input.types or EntityType.__args__)]
+    scopes = [t for t in ENTITY_TYPES if t in set(input.types or ENTITY_TYPES)]
     ranked = await search_entities(ctx.session, ctx.org_id, q, embedder=ctx.embedder, scopes=scopes,
                                    per_scope=input.limitPerType)
     groups: dict[str, list[Hit]] = {}
