@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -21,6 +22,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import anthropic
@@ -101,11 +104,16 @@ async def confirm_conversation(http, base: str, org: str, token: str, task_id: s
     return time.perf_counter() - started
 
 
-async def raw_conversation(client: anthropic.AsyncAnthropic, calls: int) -> float:
-    """The same model calls with no agent around them: identical system, tools and growing messages."""
+def raw_payload() -> dict:
+    """The request an SDK user would send, built once: the same system, tools and first user message.
+
+    Tools and system are held constant across calls (as any SDK user holds them), so the floor measures
+    the model round trip and the SDK, never our request building.
+    """
     from datetime import UTC, datetime
 
-    from agent.context import build_request, turn_context, user_turn_content
+    from agent.context import build_request, tool_definitions, turn_context, user_turn_content
+    from agent.persona import STAFF_COPILOT
     from core.tenancy import Caller, OrgAccess
     from tools.catalog import build_registry
 
@@ -115,14 +123,21 @@ async def raw_conversation(client: anthropic.AsyncAnthropic, calls: int) -> floa
     specs = build_registry().for_role("owner")
     first = user_turn_content("what's on my list today?", page_context=None, ambient=None,
                               turn=turn_context(access, caller, "en", datetime.now(UTC)))
-    messages: list[dict] = [{"role": "user", "content": first}]
+    request = build_request(model="claude-sonnet-4-6", specs=specs, access=access,
+                            messages=[{"role": "user", "content": first}], max_tokens=4096,
+                            tools_cache=tool_definitions(specs, STAFF_COPILOT.loaded_tools))
+    return {"model": request.model, "max_tokens": request.max_tokens, "system": request.system,
+            "tools": request.tools, "first": request.messages[0]}
+
+
+async def raw_conversation(client: anthropic.AsyncAnthropic, calls: int, payload: dict) -> float:
+    """The same model calls with no agent around them: the payload built once, messages appended."""
+    messages: list[dict] = [payload["first"]]
     started = time.perf_counter()
     for _ in range(calls):
-        request = build_request(model="claude-sonnet-4-6", specs=specs, access=access, messages=messages,
-                                max_tokens=4096)
-        async with client.messages.stream(model=request.model, max_tokens=request.max_tokens,
-                                          system=request.system, tools=request.tools,
-                                          messages=request.messages) as stream:
+        async with client.messages.stream(model=payload["model"], max_tokens=payload["max_tokens"],
+                                          system=payload["system"], tools=payload["tools"],
+                                          messages=messages) as stream:
             async for _event in stream:
                 pass
             final = await stream.get_final_message()
@@ -141,7 +156,20 @@ def p(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-async def run(args: argparse.Namespace) -> dict:
+@dataclass
+class Stack:
+    """Embedded Postgres + Redis, the scripted model and `spotter serve`, each its own process."""
+
+    pg: EmbeddedPostgres
+    base: str
+    model_url: str
+    org: str
+    token: str
+    task_ids: list[str]
+
+
+@contextlib.asynccontextmanager
+async def stack() -> AsyncIterator[Stack]:
     data_dir = Path(tempfile.mkdtemp(prefix="spotter-bench-"))
     pg, rd = EmbeddedPostgres(data_dir), EmbeddedRedis(data_dir)
     procs: list[subprocess.Popen] = []
@@ -153,27 +181,47 @@ async def run(args: argparse.Namespace) -> dict:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         procs.append(_spawn(["bench.scripted_model", str(model_port)], env, subprocess.PIPE))
         assert procs[0].stdout is not None and procs[0].stdout.readline().strip() == b"ready"
+        model_url = f"http://127.0.0.1:{model_port}"
         app_env = {**env, "DATABASE_URL": pg.url(), "REDIS_URL": rd.url, "DATA_DIR": str(data_dir),
-                   "ANTHROPIC_API_KEY": "sk-bench", "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{model_port}",
+                   "ANTHROPIC_API_KEY": "sk-bench", "ANTHROPIC_BASE_URL": model_url,
                    "ANTHROPIC_MAX_RETRIES": "0", "LOG_LEVEL": "warning", "APP_ENV": "test"}
         procs.append(_spawn(["api.cli", "serve", "--port", str(app_port)], app_env, subprocess.DEVNULL))
         base = f"http://127.0.0.1:{app_port}"
         _wait_http(f"{base}/health")
-        raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=f"http://127.0.0.1:{model_port}",
-                                              max_retries=0)
+        yield Stack(pg=pg, base=base, model_url=model_url, org=org, token=token, task_ids=task_ids)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+        rd.stop()
+        pg.stop()
+
+
+def machine() -> dict:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    return {"nproc": os.cpu_count(), "cpu": model, "platform": platform.platform(),
+            "python": platform.python_version()}
+
+
+async def run(args: argparse.Namespace) -> dict:
+    async with stack() as st:
+        base, org, token, task_ids = st.base, st.org, st.token, st.task_ids
+        payload = raw_payload()
+        raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         async with httpx.AsyncClient(timeout=60, limits=limits) as http:
             for _ in range(5):  # warm up both paths
                 await full_conversation(http, base, org, token)
-                await raw_conversation(raw_client, 3)
+                await raw_conversation(raw_client, 3, payload)
             full, raw = [], []
             for _ in range(args.conversations):  # interleaved, so drift hits both alike
                 full.append(await full_conversation(http, base, org, token))
-                raw.append(await raw_conversation(raw_client, 3))
+                raw.append(await raw_conversation(raw_client, 3, payload))
             confirm, raw2 = [], []
             for i in range(args.conversations):
                 confirm.append(await confirm_conversation(http, base, org, token, task_ids[i]))
-                raw2.append(await raw_conversation(raw_client, 2))
+                raw2.append(await raw_conversation(raw_client, 2, payload))
 
             async def worker(n: int) -> None:
                 for _ in range(n):
@@ -185,7 +233,7 @@ async def run(args: argparse.Namespace) -> dict:
             elapsed = time.perf_counter() - started
         await raw_client.close()
         return {
-            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "machine": machine(),
             "command": "python -m bench.turn " + " ".join(sys.argv[1:]),
             "scenario_tool_tool_text": {
                 "conversations": args.conversations, "p50_full_ms": round(p(full, 0.5), 2),
@@ -197,12 +245,6 @@ async def run(args: argparse.Namespace) -> dict:
             "throughput": {"concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
                            "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
         }
-    finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=10)
-        rd.stop()
-        pg.stop()
 
 
 def main() -> None:
