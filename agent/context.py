@@ -14,6 +14,7 @@ from typing import Any
 
 from agent.model import ModelRequest
 from agent.prompts import STATIC_SYSTEM_PROMPT
+from agent.tool_search import with_deferred
 from core.tenancy import Caller, OrgAccess
 from tools.registry import ToolSpec
 
@@ -58,8 +59,12 @@ def user_text(content: Any) -> str:
     return "\n".join(texts)
 
 
-def tool_definitions(specs: list[ToolSpec]) -> list[dict[str, Any]]:
+def tool_definitions(specs: list[ToolSpec], loaded: frozenset[str] | None = None) -> list[dict[str, Any]]:
+    """The tool definitions, the last one in the prompt carrying the 1 h breakpoint; with `loaded`, the
+    tools outside it are deferred behind tool search (agent/tool_search.py)."""
     tools = [spec.to_anthropic() for spec in specs]
+    if loaded is not None:
+        return with_deferred(tools, loaded, CACHE_1H)
     if tools:
         tools[-1] = {**tools[-1], "cache_control": CACHE_1H}
     return tools

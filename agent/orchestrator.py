@@ -144,7 +144,7 @@ class Orchestrator:
         """The persona's tools for the role and their cached definitions (built once per role)."""
         if role not in self._tools_by_role:
             specs = self.persona.tools(self.registry, role)
-            self._tools_by_role[role] = (specs, tool_definitions(specs))
+            self._tools_by_role[role] = (specs, tool_definitions(specs, self.persona.loaded_tools))
         return self._tools_by_role[role]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:

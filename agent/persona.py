@@ -14,6 +14,7 @@ from typing import Any
 
 from agent.context import copilot_system
 from agent.model import ModelResponse
+from agent.tool_search import STAFF_LOADED_TOOLS
 from core.tenancy import STAFF_ROLES, OrgAccess
 from tools.registry import ToolRegistry, ToolSpec
 
@@ -39,6 +40,7 @@ class Persona:
     offers: Callable[[ToolSpec], bool] = _every_tool  # which of the caller's tools it shows the model
     ends_turn: Callable[[ModelResponse], bool] = _no_tool_use  # checked on each assistant message
     final_tools: frozenset[str] = field(default_factory=frozenset)  # tool names whose run ends the turn
+    loaded_tools: frozenset[str] | None = None  # None: every tool in the prompt; else the rest is deferred
 
     def serves(self, role: str) -> bool:
         return role in self.roles
@@ -53,4 +55,5 @@ class Persona:
         return any(name in self.final_tools for name in tool_names)
 
 
-STAFF_COPILOT = Persona(name="staff_copilot", roles=STAFF_ROLES, system=copilot_system)
+STAFF_COPILOT = Persona(name="staff_copilot", roles=STAFF_ROLES, system=copilot_system,
+                        loaded_tools=STAFF_LOADED_TOOLS)

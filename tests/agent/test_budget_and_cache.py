@@ -127,8 +127,10 @@ async def test_four_breakpoints_in_designed_places_and_cache_reads_grow(client, 
         points = _breakpoints(body)
         last_m = len(body["messages"]) - 1
         last_b = len(body["messages"][-1]["content"]) - 1
-        assert points == [(f"tools[{len(body['tools']) - 1}]", "1h"), ("system[0]", "1h"), ("system[1]", "1h"),
+        last_in_prompt = max(i for i, t in enumerate(body["tools"]) if not t.get("defer_loading"))
+        assert points == [(f"tools[{last_in_prompt}]", "1h"), ("system[0]", "1h"), ("system[1]", "1h"),
                           (f"messages[{last_m}][{last_b}]", "5m")]
+        assert all(t.get("defer_loading") for t in body["tools"][last_in_prompt + 1:])  # the deferred tail
         assert request.rejected is None
     assert all(later > earlier for earlier, later in zip(reads, reads[1:], strict=False)), reads
     assert reads[0] == 0
@@ -140,7 +142,10 @@ async def test_tool_list_is_role_filtered_and_cached_per_role(client, factory, f
     fake_model.queue(Reply(ToolUse("tasks__list", {}, id="t1")), Reply(Text("ok")))
     await sse(client, f"/organizations/{org.id}/agent/messages", json_body={"message": "tasks?"},
               headers=coach.headers)
-    names = [t["name"] for t in fake_model.requests[0].body["tools"]]
+    tools = fake_model.requests[0].body["tools"]
+    names = [t["name"] for t in tools]
     assert "tasks__create" in names and "read__ask_user_to_pick" in names
-    assert names == sorted(names)
+    loaded = [t["name"] for t in tools if not t.get("defer_loading") and "type" not in t]
+    deferred = [t["name"] for t in tools if t.get("defer_loading")]
+    assert loaded == sorted(loaded) and deferred == sorted(deferred)  # stable order, so the prefix caches
     assert fake_model.requests[1].body["tools"] == fake_model.requests[0].body["tools"]

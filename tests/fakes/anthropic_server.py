@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tests.fakes import tool_search
+from tests.fakes.tool_search import ToolSearch
 from tests.servers import ThreadedServer
 
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -64,10 +66,10 @@ class ToolUse:
 class Reply:
     """One scripted assistant turn."""
 
-    def __init__(self, *blocks: Text | ToolUse, stop_reason: str | None = None,
+    def __init__(self, *blocks: Text | ToolUse | ToolSearch, stop_reason: str | None = None,
                  output_tokens: int | None = None) -> None:
-        if not all(isinstance(b, Text | ToolUse) for b in blocks):
-            raise TypeError(f"Reply takes Text and ToolUse blocks, got {blocks!r}")
+        if not all(isinstance(b, Text | ToolUse | ToolSearch) for b in blocks):
+            raise TypeError(f"Reply takes Text, ToolUse and ToolSearch blocks, got {blocks!r}")
         self.blocks = blocks
         uses_tools = any(isinstance(b, ToolUse) for b in blocks)
         self.stop_reason = stop_reason or ("tool_use" if uses_tools else "end_turn")
@@ -160,16 +162,23 @@ def _blocks(content: Any) -> list[Any]:
 
 def _prefix(body: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any], Any]]:
     """(place, block without cache_control, cache_control or None) in cacheable prefix order."""
-    places: list[tuple[dict[str, Any], Any]] = [({"tool": i}, t)
-                                                for i, t in enumerate(body.get("tools") or [])]
+    tools = body.get("tools") or []
+    places: list[tuple[dict[str, Any], Any]] = [({"tool": i}, t) for i, t in enumerate(tools)
+                                                if not tool_search.is_deferred(t)]  # not in the prompt
     places += [({"system": i}, b) for i, b in enumerate(_blocks(body.get("system")))]
     for i, message in enumerate(body["messages"]):
-        places += [({"message": i, "role": message["role"]}, b) for b in _blocks(message["content"])]
+        places += [({"message": i, "role": message["role"]},
+                    tool_search.expanded(b, tools) if _type_of(b) == "tool_search_tool_result" else b)
+                   for b in _blocks(message["content"])]
     out = []
     for place, block in places:
         bare = {k: v for k, v in block.items() if k != "cache_control"}
         out.append((place, bare, block.get("cache_control")))
     return out
+
+
+def _type_of(block: Any) -> Any:
+    return block.get("type") if isinstance(block, dict) else None
 
 
 def _ttl(cache_control: dict[str, Any]) -> str:
@@ -205,7 +214,7 @@ def _check_tools(tools: Any) -> str | None:
             return f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'"
     if len(set(names)) != len(names):
         return "tools: Tool names must be unique."
-    return None
+    return tool_search.check_tools(tools)
 
 
 def _check_system(system: Any) -> str | None:
@@ -458,11 +467,16 @@ class FakeAnthropic:
             await self._send_error(send, turn, request_id)
             return
         reply = turn if isinstance(turn, Reply) else Reply(*turn.blocks)
-        message = self._message(body, reply)
+        message, sources = self._message(body, reply)
+        unreachable = self._unreachable(body, message["content"])
+        if unreachable is not None:
+            self._record(RecordedRequest(body, headers, unreachable.message, {}))
+            await self._send_error(send, unreachable, request_id)
+            return
         self._record(RecordedRequest(body, headers, None, message["usage"]))
         drop_after = turn.after_events if isinstance(turn, DropStream) else None
         if body.get("stream") is True:
-            events = self._events(message, reply.blocks)
+            events = self._events(message, sources)
             clean = isinstance(turn, DropStream) and turn.clean
             if isinstance(turn, DropStream) and turn.error is not None:
                 failure = {"type": "error", "error": {"type": turn.error, "message": f"fake {turn.error}"}}
@@ -498,25 +512,36 @@ class FakeAnthropic:
             return ApiError(500, reason), reason
         return turn, None
 
-    def _message(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
-        """The complete assistant message answering `body`, its input billed against the prompt cache."""
-        content = [self._render(b) for b in reply.blocks]
-        generated = "".join(c["text"] if c["type"] == "text" else canonical_json(c["input"]) for c in content)
+    def _unreachable(self, body: dict[str, Any], content: list[dict[str, Any]]) -> ApiError | None:
+        name = tool_search.unloaded_call(body, content)
+        if name is None:
+            return None
+        return ApiError(500, f"FakeAnthropic script calls the deferred tool {name} before any tool search loaded it")
+
+    def _message(self, body: dict[str, Any], reply: Reply) -> tuple[dict[str, Any], list[Any]]:
+        """The complete assistant message answering `body`, its input billed against the prompt cache, and the
+        scripted block each content block came from (a ToolSearch renders two)."""
+        pairs = [(b, rendered) for b in reply.blocks for rendered in self._render(b, body)]
+        content = [rendered for _, rendered in pairs]
+        generated = "".join(c["text"] if c["type"] == "text" else canonical_json(c["input"]) if "input" in c else ""
+                            for c in content)
         with self._lock:
             usage = self._cache.account(body, self.clock())
         usage["output_tokens"] = (reply.output_tokens if reply.output_tokens is not None
                                   else math.ceil(len(generated) / 4))
         return {"id": f"msg_fake_{next(self._ids)}", "type": "message", "role": "assistant",
                 "model": body["model"], "content": content, "stop_reason": reply.stop_reason,
-                "stop_sequence": None, "usage": usage}
+                "stop_sequence": None, "usage": usage}, [b for b, _ in pairs]
 
-    def _render(self, block: Text | ToolUse) -> dict[str, Any]:
+    def _render(self, block: Text | ToolUse | ToolSearch, body: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(block, Text):
-            return {"type": "text", "text": block.text}
+            return [{"type": "text", "text": block.text}]
+        if isinstance(block, ToolSearch):
+            return tool_search.render(block, body, block.id or f"srvtoolu_fake_{next(self._ids)}")
         tool_id = block.id or f"toolu_fake_{next(self._ids)}"
-        return {"type": "tool_use", "id": tool_id, "name": block.name, "input": block.input}
+        return [{"type": "tool_use", "id": tool_id, "name": block.name, "input": block.input}]
 
-    def _events(self, message: dict[str, Any], blocks: tuple[Text | ToolUse, ...]) -> list[tuple[str, dict]]:
+    def _events(self, message: dict[str, Any], blocks: list[Any]) -> list[tuple[str, dict]]:
         """The SSE events, in the real wire order, that stream `message`."""
         started = {**message, "content": [], "stop_reason": None,
                    "usage": {**message["usage"], "output_tokens": 1}}
@@ -526,6 +551,12 @@ class FakeAnthropic:
             if isinstance(block, Text):
                 empty = {"type": "text", "text": ""}
                 deltas = [{"type": "text_delta", "text": p} for p in _split(block.text, block.chunks)]
+            elif rendered["type"] == "server_tool_use":
+                empty = {**rendered, "input": {}}
+                pieces = _split(json.dumps(rendered["input"], ensure_ascii=False), 2)
+                deltas = [{"type": "input_json_delta", "partial_json": p} for p in pieces]
+            elif rendered["type"] == "tool_search_tool_result":
+                empty, deltas = rendered, []  # arrives whole in content_block_start, as the real API sends it
             else:
                 empty = {**rendered, "input": {}}
                 pieces = _split(json.dumps(block.input, ensure_ascii=False), max(2, block.chunks))
