@@ -27,9 +27,9 @@ async def _spent(db, org_id) -> int:
             "SELECT coalesce(sum(cost_usd_micros), 0) FROM ai_usage_daily WHERE org_id = :o"), {"o": org_id}))
 
 
-async def test_ten_concurrent_turns_at_97_percent_run_at_most_one_call_over_the_cap(client, factory, fake_model,
+async def test_ten_concurrent_turns_at_98_5_percent_run_at_most_one_call_over_the_cap(client, factory, fake_model,
                                                                                    db) -> None:
-    org, owner = await _org_at(factory, db, 970_000)
+    org, owner = await _org_at(factory, db, 985_000)
     fake_model.chunk_delay = 0.05
     fake_model.respond_with(lambda body: Reply(Text("an answer in ten pieces", chunks=10)))
     results = await asyncio.gather(*[
@@ -39,16 +39,16 @@ async def test_ten_concurrent_turns_at_97_percent_run_at_most_one_call_over_the_
     answered = [r for r in results if "error" not in r.names]
     refused = [r for r in results if "error" in r.names]
     assert all(r.one("error")["code"] == "agent_budget_exceeded" for r in refused)
-    # one call costs more than the 3 % left, so exactly one call runs: the first to reserve
+    # one call costs more than the 1.5 % left, so exactly one call runs: the first to reserve
     assert len(fake_model.requests) == 1 and len(answered) == 1
     one_call = answered[0].one("done")["usage"]["costUsdMicros"]
     spent = await _spent(db, org.id)
-    assert spent == 970_000 + one_call and 0 < spent - CAP <= one_call
+    assert spent == 985_000 + one_call and 0 < spent - CAP <= one_call
 
 
 async def test_a_turn_stops_at_the_cap_between_its_model_calls(client, factory, fake_model, db) -> None:
     """The budget is checked before every model call, not only when the turn starts."""
-    org, owner = await _org_at(factory, db, 970_000)
+    org, owner = await _org_at(factory, db, 985_000)
     fake_model.queue(Reply(ToolUse("tasks__list", {}, id="toolu_list")), Reply(Text("never sent")))
     result = await sse(client, f"/organizations/{org.id}/agent/messages", json_body={"message": "my tasks?"},
                        headers=owner.headers)
@@ -56,7 +56,7 @@ async def test_a_turn_stops_at_the_cap_between_its_model_calls(client, factory, 
     assert result.one("error")["code"] == "agent_budget_exceeded"
     assert len(fake_model.requests) == 1
     first_call = result.one("done")["usage"]["costUsdMicros"]
-    assert await _spent(db, org.id) == 970_000 + first_call
+    assert await _spent(db, org.id) == 985_000 + first_call
 
 
 async def test_settled_calls_release_their_reservations(client, factory, fake_model, db) -> None:

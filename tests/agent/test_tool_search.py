@@ -34,6 +34,7 @@ async def test_staff_request_keeps_common_tools_loaded_and_defers_the_rest(clien
 
 
 async def test_a_deferred_tool_found_by_search_runs_and_the_blocks_replay(client, gym, fake_model, db) -> None:
+    fake_model.require_tool_search = True
     fake_model.queue(
         Reply(Text("Let me find the right tool."), ToolSearch("program templates", id="srvtoolu_s1"),
               ToolUse("program_templates__list", {"limit": 5}, id="toolu_t1")),
@@ -77,6 +78,7 @@ async def test_a_deferred_tool_found_by_search_runs_and_the_blocks_replay(client
 
 
 async def test_the_fake_refuses_a_deferred_tool_no_search_loaded(client, gym, fake_model) -> None:
+    fake_model.require_tool_search = True
     fake_model.queue(Reply(ToolUse("analytics__members_summary", {}, id="toolu_x")))
     result = await sse(client, f"{gym.base}/messages", json_body={"message": "how many members?"},
                        headers=gym.owner.headers)

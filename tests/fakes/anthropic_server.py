@@ -419,6 +419,10 @@ class FakeAnthropic:
             self._cache.clear()
         self.chunk_delay = 0.0
         self.emit_unknown_events = False
+        # True: a scripted tool_use of a deferred tool no search loaded is refused, as the real model could
+        # not make it. Off by default, so scripts may call any tool directly (as if the search blocks had
+        # been elided); tests of tool search turn it on.
+        self.require_tool_search = False
         self.clock: Callable[[], float] = time.monotonic
 
     @property
@@ -513,7 +517,7 @@ class FakeAnthropic:
         return turn, None
 
     def _unreachable(self, body: dict[str, Any], content: list[dict[str, Any]]) -> ApiError | None:
-        name = tool_search.unloaded_call(body, content)
+        name = tool_search.unloaded_call(body, content) if self.require_tool_search else None
         if name is None:
             return None
         return ApiError(500, f"FakeAnthropic script calls the deferred tool {name} before any tool search loaded it")
