@@ -29,7 +29,7 @@ from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
-from pipeline.offline import OfflineAgents
+from pipeline.model_agents import select_agents
 
 MAX_BODY_BYTES = 256 * 1024
 CONSOLE_DIR = Path(__file__).resolve().parent / "console"
@@ -46,7 +46,9 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         worker = None
         if owned:
             await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
-            worker = Worker(app.state.resources.db, OfflineAgents())  # nutrition runs, in-process
+            services = app.state.resources.agent
+            agents = select_agents(settings, app.state.resources.db, services.model, services.orchestrator.meter)
+            worker = Worker(app.state.resources.db, agents)  # nutrition runs, in-process
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,

@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = None
     anthropic_max_retries: int = Field(default=2, ge=0, le=10)
     anthropic_timeout: float = Field(default=120.0, gt=0)
+    # Nutrition pipeline agents: auto = model-backed when the anthropic provider has a key, else offline.
+    nutrition_agents: Literal["auto", "offline"] = "auto"
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only

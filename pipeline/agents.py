@@ -8,6 +8,7 @@ the driver validates it, never the agent.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,6 +23,8 @@ class AgentCall:
     previous_output: dict[str, Any] | None = None
     advice: dict[str, Any] | None = None
     run_version: int = 1
+    org_id: uuid.UUID | None = None  # whose budget pays for a model call
+    user_id: uuid.UUID | None = None  # who started the run (billed in ai_usage_daily)
 
     @property
     def data_type(self) -> str:
@@ -38,6 +41,10 @@ class Answer:
     data_type: str
     payload: Any
     usage: dict[str, int] = field(default_factory=dict)
+
+
+class NoAnswer(Exception):
+    """The agent could not answer (provider down or refusing, budget spent): handled like a timeout."""
 
 
 class Agents(Protocol):

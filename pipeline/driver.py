@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from core.database import Database
 from pipeline import plan as plans
 from pipeline import runs
-from pipeline.agents import AgentCall, Agents, Answer
+from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 from pipeline.checks import check_meal_plan, check_recipes, check_strategy
 from pipeline.envelope import build_envelope, validate_payload
 from pipeline.errors import PayloadInvalid
@@ -92,7 +92,8 @@ class Driver:
                 if pending.get("awaiting_user") or not pending.get("query"):
                     return None
                 call = AgentCall("PHYSICIAN", {"health_query": pending["query"]}, run_version=run.version,
-                                 constraint=plan.get("constraint", {}).get("PHYSICIAN"))
+                                 constraint=plan.get("constraint", {}).get("PHYSICIAN"), org_id=run.org_id,
+                                 user_id=run.created_by)
                 timeout = self.limits.physician_seconds
             else:
                 agent = AGENT_OF_STATE[state]
@@ -125,7 +126,7 @@ class Driver:
         try:
             async with asyncio.timeout(limit_s):
                 return await self.agents.answer(call)
-        except TimeoutError:
+        except (TimeoutError, NoAnswer):
             return None
 
     async def _scientist(self, session, run: NutritionRun, plan: dict[str, Any]) -> None:
@@ -175,7 +176,7 @@ class Driver:
         previous = outputs[OUTPUT_OF[agent]] if run.version > 1 else None
         advice = plan.pop("advice", None)
         return AgentCall(agent, inputs, constraint=plan.get("constraint", {}).get(agent), previous_output=previous,
-                         advice=advice, run_version=run.version)
+                         advice=advice, run_version=run.version, org_id=run.org_id, user_id=run.created_by)
 
     async def _decide(self, session, run: NutritionRun, plan: dict[str, Any], decision: Decision,
                       kind: str = "timeouts", agent: str | None = None) -> None:

@@ -1,0 +1,147 @@
+"""The model-backed agents: NUTRITIONIST, DIETITIAN, CHEF, COACH and PHYSICIAN as model calls.
+
+Each call offers exactly one tool, `submit_<data_type>`, whose input schema is the edge's payload schema,
+and forces it (`tool_choice`); the tool's input is the answer, and the driver validates it like any
+other (a reply without the tool is an answer of the wrong data type: a validation failure). Every call
+is metered like a turn's (agent.metering): it reserves its estimated cost against the org's daily cap
+first, and what the provider billed is written to `ai_usage_daily` for the run's starter (the org's
+first owner when the starter is unknown). A provider failure or an exhausted budget is no answer, as
+a timeout is: one retry, then `error` (pipeline.resolution).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+import structlog
+from sqlalchemy import select
+
+from agent.costs import Usage
+from agent.errors import AgentError
+from agent.metering import Meter, OpenCall
+from agent.model import ModelClient, ModelRequest, ModelResponse
+from core.database import Database
+from core.settings import Settings
+from core.tenancy import Caller, Membership, OrgAccess, Organization
+from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.offline import OfflineAgents
+from pipeline.payloads import SCHEMAS
+
+log = structlog.get_logger("pipeline.model_agents")
+
+ROLES = {
+    "NUTRITIONIST": "You are the NUTRITIONIST. Turn SCIENTIST's macro_targets into a nutrition_strategy: pass "
+                    "its calories and macros through unchanged (they are authoritative), distribute protein "
+                    "over the day so the distribution sums to protein_g within 5 g, and set fiber_target_g at "
+                    "or above fiber_g_min. Respect current_tier and cycle_phase.",
+    "DIETITIAN": "You are the DIETITIAN. Turn the nutrition_strategy into a weekly_meal_plan of 7 days: each "
+                 "day's slot calories and protein within 5 % of the daily targets.",
+    "CHEF": "You are the CHEF. Write recipes for the weekly_meal_plan's slots: each recipe carries its "
+            "recipe_id and the slots it serves, with macros per serving within 10 % of each slot's calories "
+            "and protein.",
+    "COACH": "You are the COACH. Turn SCIENTIST's training_input into a training_program suited to the "
+             "member's experience, phase and any stall.",
+    "PHYSICIAN": "You are the PHYSICIAN. Answer the health_query with a medical_context: urgency, the pipeline "
+                 "action (continue, pause_pending_referral or abort), whether a referral is needed and to whom, "
+                 "and always the disclaimer. You never change other agents' payloads.",
+}
+RULES = ("Answer only by calling the {tool} tool once, with a payload that matches its input schema exactly: "
+         "canonical field names only, no extra fields. Numbers are computed upstream; do not invent targets. "
+         "When a constraint is given, your previous answer broke it: fix exactly that.")
+
+
+def submit_tool(data_type: str) -> dict[str, Any]:
+    """The one tool of a call: its input schema is the edge's payload schema."""
+    return {"name": f"submit_{data_type}", "description": f"Submit your {data_type} payload (the whole answer).",
+            "input_schema": SCHEMAS[data_type].model_json_schema()}
+
+
+def request_for(call: AgentCall, model: str, *, max_tokens: int = 8192) -> ModelRequest:
+    tool = submit_tool(call.data_type)
+    system = [{"type": "text", "text": f"{ROLES[call.agent]}\n\n{RULES.format(tool=tool['name'])}"}]
+    content = json.dumps(call.agent_input(), sort_keys=True, default=str)
+    return ModelRequest(model=model, system=system, tools=[tool], max_tokens=max_tokens,
+                        messages=[{"role": "user", "content": content}],
+                        tool_choice={"type": "tool", "name": tool["name"]},
+                        metadata={"pipeline_agent": call.agent})
+
+
+def submitted(call: AgentCall, response: ModelResponse) -> Answer:
+    """The submit tool's input, or an answer of no data type when the model did not call it."""
+    name = f"submit_{call.data_type}"
+    for block in response.content:
+        if block.get("type") == "tool_use" and block.get("name") == name:
+            return Answer(call.data_type, block.get("input"))
+    return Answer("no_submit_tool", None)
+
+
+@dataclass
+class PipelineCall:
+    """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user."""
+
+    access: OrgAccess
+    caller: Caller
+    usage: Usage
+    cost_usd_micros: int = 0
+    model_calls: int = 0
+    open_call: OpenCall | None = None
+
+
+class ModelAgents:
+    """The `Agents` port over a model client, metered and capped."""
+
+    def __init__(self, db: Database, model: ModelClient, meter: Meter, *, model_name: str) -> None:
+        self.db, self.model, self.meter, self.model_name = db, model, meter, model_name
+
+    async def answer(self, call: AgentCall) -> Answer:
+        if call.org_id is None:
+            raise ValueError("a model-backed agent call needs the run's org")
+        payer = await self._payer(call.org_id, call.user_id)
+        request = request_for(call, self.model_name)
+        response: ModelResponse | None = None
+        try:
+            async with aclosing(self.meter.stream(payer, self.model, request)) as stream:
+                async for item in stream:
+                    if isinstance(item, ModelResponse):
+                        response = item
+        except (AgentError, anthropic.APIError) as exc:
+            log.warning("pipeline.model_call_failed", agent=call.agent, error=type(exc).__name__,
+                        code=getattr(exc, "code", None))
+            raise NoAnswer(call.agent) from exc
+        if response is None:
+            raise NoAnswer(call.agent)
+        answer = submitted(call, response)
+        return Answer(answer.data_type, answer.payload, usage={
+            "input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens,
+            "cost_usd_micros": payer.cost_usd_micros})
+
+    async def _payer(self, org_id: uuid.UUID, user_id: uuid.UUID | None) -> PipelineCall:
+        async with self.db.scope(org_id=org_id) as session:
+            org = await session.get(Organization, org_id)
+            if org is None:
+                raise ValueError("the run's org is gone")
+            members = select(Membership.user_id).where(Membership.org_id == org_id, Membership.status == "active")
+            if user_id is None:
+                user_id = await session.scalar(members.where(Membership.role == "owner")
+                                               .order_by(Membership.created_at).limit(1))
+            if user_id is None:
+                user_id = await session.scalar(members.order_by(Membership.created_at).limit(1))
+        if user_id is None:
+            raise NoAnswer("no member of the org can be billed")
+        access = OrgAccess(org_id=org.id, org_name=org.name, tier=org.tier, timezone=org.timezone, locale=org.locale,
+                           budget_override_usd_micros=org.ai_daily_budget_usd_micros, role="owner")
+        return PipelineCall(access, Caller(user_id=user_id, clerk_id="", email="", name=""), Usage())
+
+
+
+def select_agents(settings: Settings, db: Database, model: ModelClient, meter: Meter) -> Agents:
+    """Model-backed agents when a real provider is configured (an Anthropic key), the offline ones otherwise."""
+    if (settings.nutrition_agents == "offline" or settings.agent_model_provider != "anthropic"
+            or not settings.anthropic_api_key):
+        return OfflineAgents()
+    return ModelAgents(db, model, meter, model_name=settings.agent_model)
