@@ -22,6 +22,7 @@ import { initSidebar, refreshConversations, setActiveConversation, clearSidebar,
 import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
 import { showError, clearError } from './notices.js';
 import { initFollow } from './follow.js';
+import { initDrawer } from './drawer.js';
 
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
@@ -277,6 +278,7 @@ async function boot() {
   onAuthFailure((err) => signOut(err.message || t('auth.sessionEnded')));
   initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
   initFollow($('chat-log'), $('jump-slot'));
+  initDrawer();
   initSidebar($('conversation-list'), { onOpen: openConversation });
   $('boot-status')?.remove();
   takeTokenFromUrl();

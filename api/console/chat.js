@@ -55,7 +55,7 @@ function emptyState() {
   return h(
     'div',
     { class: 'empty-state', testid: 'empty-state' },
-    h('div', { class: 'empty-mark', 'aria-hidden': 'true' }),
+    h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'S' }),
     h('h2', { i18n: 'chat.emptyTitle' }),
     h('p', { class: 'muted', i18n: 'chat.emptyBody' }),
     h('div', { class: 'suggestions', role: 'group', 'data-i18n-aria-label': 'chat.suggestionsLabel' }, suggestions),

@@ -16,6 +16,7 @@ let sequence = 0;
 export function initSidebar(el, callbacks) {
   listEl = el;
   onOpen = callbacks.onOpen;
+  document.getElementById('conversation-search')?.addEventListener('input', () => render());
 }
 
 const stamp = (item) => Date.parse(item.updatedAt ?? item.createdAt ?? '') || 0;
@@ -57,12 +58,18 @@ export function setActiveConversation(id) {
 /** Re-render (dates follow the UI language). */
 export function render() {
   if (!listEl) return;
+  const query = (document.getElementById('conversation-search')?.value ?? '').trim().toLocaleLowerCase();
+  const shown = query ? items.filter((item) => (item.title ?? '').toLocaleLowerCase().includes(query)) : items;
+  if (query && !shown.length) {
+    listEl.replaceChildren(h('li', { class: 'conv-empty muted', testid: 'conversation-no-match', i18n: 'sidebar.noMatch' }));
+    return;
+  }
   if (!items.length) {
     listEl.replaceChildren(h('li', { class: 'conv-empty muted', i18n: loaded ? 'sidebar.empty' : 'sidebar.loading' }));
     return;
   }
   listEl.replaceChildren(
-    ...items.map((item) => {
+    ...shown.map((item) => {
       const when = item.updatedAt ?? item.createdAt;
       return h(
         'li',
