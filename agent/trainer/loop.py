@@ -33,7 +33,7 @@ from agent.trainer.context import TrainerContext
 from agent.trainer.frames import done_frame, message_frame, question_frame, status_frame
 from agent.trainer.observe import observation
 from agent.trainer.persona import MEMBER_ROLE, TRAINER
-from agent.turns import Turn, TurnStream
+from agent.turns import Turn, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict, NotFound
 from core.settings import Settings
@@ -62,6 +62,7 @@ class TrainerAgent:
         self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings)
         self.specs = self.persona.tools(registry, MEMBER_ROLE)
         self.tool_defs = tool_definitions(self.specs)
+        self.turns = TurnStore(db)
         self.context = TrainerContext(db=db, model=model, meter=self.meter, settings=settings)
 
     def scope(self, turn: Turn):
@@ -243,6 +244,7 @@ class TrainerAgent:
 
     async def finalize(self, turn: Turn, failed_code: str | None) -> None:
         await self.meter.settle(turn)
+        await self.turns.count_turn(turn)  # the turn in ai_usage_daily, as the staff copilot's
         fields = {"trace_id": turn.trace_id, "org_id": str(turn.access.org_id), "endpoint": turn.endpoint,
                   **events.usage_payload(turn.usage, turn.cost_usd_micros), "modelCalls": turn.model_calls,
                   "iterations": getattr(turn, "iterations", 0)}

@@ -61,6 +61,10 @@ async def test_smoke_quick_chest_workout(client, db, factory, fake_model) -> Non
                                              "WHERE id = :s"), {"s": session_id})).one()
     assert {"user_message", "tool_call", "tool_result", "workout", "llm_request", "llm_response"} <= types
     assert totals[0] > 0 and totals[1] > 0
+    async with db.owner() as session:
+        daily = (await session.execute(text("SELECT sum(cost_usd_micros), sum(turns) FROM ai_usage_daily "
+                                            "WHERE org_id = :o"), {"o": t.org.id})).one()
+    assert daily[0] >= totals[1] and daily[1] == 1  # the org's daily cost and turn count, as staff turns
     requests = script.turn_requests()
     assert len(requests) == 4
     for body in requests:
@@ -144,3 +148,24 @@ async def test_member_isolation(client, db, factory, fake_model) -> None:
     assert (await client.get(f"{base(other)}/sessions", headers=t.user.headers)).status_code in (403, 404)
     closed = await client.delete(f"{base(t)}/sessions/{sid}", headers=t.user.headers)
     assert closed.status_code == 200 and closed.json()["status"] == "completed"
+
+
+async def test_a_second_concurrent_send_to_a_session_is_busy(client, db, factory, app_settings) -> None:
+    import redis.asyncio as aioredis
+
+    from agent.locks import TurnLock
+
+    t = await trainee(db, factory)
+    created = await client.post(f"{base(t)}/sessions", headers=t.user.headers)
+    assert created.status_code == 201 and created.json()["status"] == "active"
+    sid = created.json()["id"]
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    lock = TurnLock(redis, uuid.UUID(sid), lease_seconds=30)
+    try:
+        assert await lock.acquire(0.0)  # a turn of this session is running
+        busy = await client.post(f"{base(t)}/messages", json={"message": "hi", "sessionId": sid},
+                                 headers=t.user.headers)
+        assert busy.status_code == 409 and busy.json()["code"] == "conversation_busy"
+    finally:
+        await lock.release()
+        await redis.aclose()
