@@ -77,10 +77,28 @@ class Reservation:
     micros: int
 
 
+_TOOL_CHARS: dict[int, tuple[list[dict[str, Any]], int]] = {}  # id(tools) -> (tools, chars), per process
+
+
+def _tool_chars(tools: list[dict[str, Any]]) -> int:
+    """JSON length of the tools in the prompt (deferred tools are not input until a search loads them, and a
+    loaded one is counted where its tool_search_tool_result sits in the messages), measured once per tools
+    list: a persona's list is built once per role and reused by every call."""
+    cached = _TOOL_CHARS.get(id(tools))
+    if cached is not None and cached[0] is tools:
+        return cached[1]
+    chars = len(json.dumps([t for t in tools if not t.get("defer_loading")], default=str))
+    if len(_TOOL_CHARS) >= 64:
+        _TOOL_CHARS.clear()
+    _TOOL_CHARS[id(tools)] = (tools, chars)  # holding the list keeps its id from being reused
+    return chars
+
+
 def estimate_call_micros(prices: PriceBook, model: str, request: ModelRequest) -> int:
     """An upper bound on one call's cost: ~3 characters of ASCII JSON per input token, each at the dearest
     input rate (a 1-hour cache write), plus every output token `max_tokens` allows."""
-    chars = len(json.dumps([request.system, request.tools, request.messages], default=str))
+    chars = (len(json.dumps([request.system, request.messages], default=str)) + _tool_chars(request.tools)
+             + 16)
     price = prices.price(model)
     per_input = max(price.input, price.cache_write_5m, price.cache_write_1h)
     return math.ceil(math.ceil(chars / 3) * per_input + request.max_tokens * price.output)

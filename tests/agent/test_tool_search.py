@@ -84,3 +84,22 @@ async def test_the_fake_refuses_a_deferred_tool_no_search_loaded(client, gym, fa
                        headers=gym.owner.headers)
     assert result.of("error")
     assert "before any tool search loaded it" in (fake_model.requests[0].rejected or "")
+
+
+async def test_the_budget_estimate_leaves_deferred_tools_out_but_bounds_a_cold_call(client, gym, fake_model) -> None:
+    from agent.budget import estimate_call_micros
+    from agent.costs import PriceBook
+    from agent.model import ModelRequest
+
+    fake_model.queue(Reply(Text("Hi.")))
+    result = await sse(client, f"{gym.base}/messages", json_body={"message": "hi"}, headers=gym.owner.headers)
+    body = fake_model.requests[0].body
+    request = ModelRequest(model=body["model"], system=body["system"], tools=body["tools"],
+                           messages=body["messages"], max_tokens=body["max_tokens"])
+    everything_loaded = ModelRequest(model=body["model"], system=body["system"],
+                                     tools=[{k: v for k, v in t.items() if k != "defer_loading"} for t in body["tools"]],
+                                     messages=body["messages"], max_tokens=body["max_tokens"])
+    estimate = estimate_call_micros(PriceBook(), body["model"], request)
+    assert estimate == estimate_call_micros(PriceBook(), body["model"], request)  # the tools' size is memoized
+    assert estimate < estimate_call_micros(PriceBook(), body["model"], everything_loaded)
+    assert estimate >= result.one("done")["usage"]["costUsdMicros"] > 0
