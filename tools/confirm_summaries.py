@@ -66,7 +66,8 @@ async def delete_workout(ctx: ToolContext, input: BaseModel) -> str | None:
                           "AND w.deleted_at IS NULL", id=input.id)
     if row is None:
         return None
-    return _t(ctx, "deleteWorkout", title=row.title, created=day(ctx, row.created_at), count=row.used)
+    key = "deleteWorkoutUsedOnce" if row.used == 1 else "deleteWorkout"
+    return _t(ctx, key, title=row.title, created=day(ctx, row.created_at), count=row.used)
 
 
 async def delete_program(ctx: ToolContext, input: BaseModel) -> str | None:

@@ -238,7 +238,9 @@ export class ToolCard {
     const isPicker = this.action === PICKER_ACTION || (!this.router && this.pickerPrompt !== undefined);
     if (isPicker) this.titleEl.replaceChildren(h('span', { i18n: 'picker.title' }));
     else if (this.router || this.action) {
-      this.titleEl.replaceChildren(h('bdi', { dir: 'ltr', text: [this.router, this.action].filter(Boolean).join(' · ') }));
+      const name = [this.router, this.action].filter(Boolean).join('__');
+      // Re-translated on a language switch; unknown tools fall back to their words ("Members search").
+      this.titleEl.replaceChildren(h('span', { dir: 'auto', testid: 'tool-label', 'data-i18n-fallback': toolLabel(this.router, this.action), i18n: `tools.${name}` }));
     } else this.titleEl.replaceChildren(h('span', { i18n: 'tool.unnamed' }));
   }
 
@@ -258,16 +260,21 @@ export class ToolCard {
     }
     if (s === 'undone') {
       const inv = this.inverse;
-      parts.push(inv?.router ? note('tool.undoneNote', { action: `${inv.router}.${inv.action}` }) : note('tool.undoneShort'));
-    }
-    if (this.durationMs !== null && (s === 'succeeded' || s === 'failed')) {
-      parts.push(note('tool.duration', { ms: Math.round(this.durationMs) }, 'card-meta'));
+      parts.push(note('tool.undoneShort'));
     }
     this.summary.replaceChildren(...parts);
   }
 
   renderDetails() {
     const rows = [];
+    if (this.router || this.action) {
+      // Developer words (the tool's technical name, timings) live only here.
+      const meta = [[this.router, this.action].filter(Boolean).join(' · ')];
+      if (this.durationMs !== null && (this.status === 'succeeded' || this.status === 'failed')) {
+        meta.push(t('tool.duration', { ms: Math.round(this.durationMs) }));
+      }
+      rows.push(h('p', { class: 'card-meta', dir: 'ltr', testid: 'tool-technical', text: meta.join(' — ') }));
+    }
     // While a confirmation is open its section already shows the input.
     const confirmOpen = this.awaitingPerson && this.interactive.querySelector('.confirm');
     if (this.input != null && !confirmOpen) rows.push(h('h4', { i18n: 'tool.input' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.input) }));

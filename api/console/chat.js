@@ -6,6 +6,7 @@ import { api, ApiError } from './api.js';
 import { readSse } from './sse.js';
 import { h } from './dom.js';
 import { follow, jumpToLatest } from './follow.js';
+import { renderMarkdown } from './markdown.js';
 import { t, formatNumber, formatUsd } from './i18n.js';
 import { ToolCard } from './cards.js';
 import { showError, clearError, showBudgetNotice } from './notices.js';
@@ -101,7 +102,15 @@ function newAssistantTurn() {
 }
 
 function assistantBubble(text) {
-  return h('div', { class: 'bubble bubble-assistant', testid: 'assistant-text', dir: 'auto', text });
+  const bubble = h('div', { class: 'bubble bubble-assistant', testid: 'assistant-text', dir: 'auto' });
+  if (text) showMarkdown(bubble, text);
+  return bubble;
+}
+
+/** Replace the bubble's plain text with rendered (DOM-built, never innerHTML) markdown. */
+function showMarkdown(bubble, text) {
+  bubble.replaceChildren(renderMarkdown(text));
+  bubble.classList.add('md');
 }
 
 function addCard(turn, toolUseId, place) {
@@ -175,6 +184,7 @@ function appendText(ctx, delta) {
 }
 
 function closeText(ctx) {
+  if (ctx.bubble && ctx.textNode) showMarkdown(ctx.bubble, ctx.textNode.data);
   ctx.bubble?.classList.remove('streaming');
   ctx.bubble = null;
   ctx.textNode = null;
