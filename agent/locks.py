@@ -25,6 +25,7 @@ _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end
 """
 DEFAULT_LEASE_SECONDS = 15.0
+RELEASE_WAIT_SECONDS = 2.0
 MAX_HOLD_SECONDS = 3600.0  # far beyond the longest turn: 6 round trips x 120 s x 3 attempts is 36 min
 
 
@@ -38,6 +39,7 @@ class TurnLock:
         self.max_hold_seconds = max_hold_seconds
         self.held = False
         self._renewal: asyncio.Task[None] | None = None
+        self._released = asyncio.Event()
 
     async def acquire(self, wait_seconds: float = 0.0) -> bool:
         deadline = time.monotonic() + wait_seconds
@@ -51,10 +53,16 @@ class TurnLock:
             await asyncio.sleep(0.05)
 
     async def _renew(self) -> None:
-        """Push the lease forward every third of it until released; stop if someone else holds the key."""
+        """Push the lease forward every third of it until released; stop if someone else holds the key.
+
+        It stops on the `_released` event rather than on cancellation alone: a cancel that lands inside a
+        Redis call can come back as a connection error, which the retry below would otherwise swallow."""
         give_up = time.monotonic() + self.max_hold_seconds
-        while time.monotonic() < give_up:
-            await asyncio.sleep(self.lease_ms / 3000)
+        while time.monotonic() < give_up and not self._released.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._released.wait(), self.lease_ms / 3000)
+            if self._released.is_set():
+                return
             try:
                 renewed = await self.redis.eval(_RENEW, 1, self.key, self.token, self.lease_ms)
             except Exception:  # Redis away for a moment: try again next period, the lease has slack
@@ -65,11 +73,12 @@ class TurnLock:
                 return
 
     async def release(self) -> None:
+        self._released.set()
         if self._renewal is not None:
-            self._renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._renewal
-            self._renewal = None
+            renewal, self._renewal = self._renewal, None
+            renewal.cancel()
+            # Bounded: the renewal ends at its next step once `_released` is set; never wait on it forever.
+            await asyncio.wait({renewal}, timeout=RELEASE_WAIT_SECONDS)
         if self.held:
             self.held = False
             await self.redis.eval(_RELEASE, 1, self.key, self.token)
