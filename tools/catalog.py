@@ -1,5 +1,6 @@
 """Every router of the staff tool surface (TOOLS.md: 11 routers, 63 actions) and the member's trainer routers
-(TRAINER.md: 10 routers, 28 actions, role `member` only), assembled into one registry."""
+(TRAINER.md: 10 routers, 28 actions, role `member` only) and the nutrition pipeline's staff router
+(NUTRITION.md: 4 actions), assembled into one registry."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tools.leaves.class_sessions import class_sessions
 from tools.leaves.class_types import class_types
 from tools.leaves.forms import forms
 from tools.leaves.member_training import member_training
+from tools.leaves.nutrition import nutrition
 from tools.leaves.program_templates import program_templates
 from tools.leaves.programs import programs
 from tools.leaves.read import read
@@ -23,7 +25,7 @@ from tools.registry import ToolRegistry, ToolRouter
 
 ROUTERS: tuple[ToolRouter, ...] = (read, read_lookup, workouts, programs, assignments, bookings, class_sessions, class_types,
                                    analytics, analytics_activity, tasks, program_templates, forms,
-                                   member_training, *TRAINER_ROUTERS)
+                                   member_training, nutrition, *TRAINER_ROUTERS)
 
 
 def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:

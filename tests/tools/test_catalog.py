@@ -63,11 +63,26 @@ MEMBER_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
 }
 MEMBER_READS = {"coach", "data", "stats", "timers"}
 
+# NUTRITION.md "Staff and trainer tools": the nutrition pipeline's staff router.
+NUTRITION_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
+    "nutrition": {"start_run": (OAC, "always", None), "get_plan": (STAFF, "never", None),
+                  "submit_checkin": (OAC, "never", None), "record_medical_clearance": (OA, "always", None)}}
+
 
 def test_sixty_four_actions_in_eleven_routers() -> None:
     """TOOLS.md's 63 actions plus read.member_training from TRAINER.md."""
     assert len(EXPECTED) == 11
     assert sum(len(actions) for actions in EXPECTED.values()) == 64
+
+
+def test_the_nutrition_tools_match_nutrition_md() -> None:
+    registry = build_registry()
+    for action, (roles, confirm, inverse) in NUTRITION_TOOLS["nutrition"].items():
+        spec = registry.lookup("nutrition", action)
+        assert spec is not None, action
+        assert (set(spec.roles), spec.confirm, spec.inverse) == (roles, confirm, inverse), spec.name
+        assert spec.side_effects == ("read" if action == "get_plan" else "write"), spec.name
+    assert registry.lookup("nutrition", "record_medical_clearance").audit is not None
 
 
 def test_twenty_eight_member_actions_in_ten_routers() -> None:
@@ -90,7 +105,8 @@ def test_registry_matches_tools_md_exactly() -> None:
     registry = build_registry()
     expected_names = {f"{r}__{a}" for r, actions in EXPECTED.items() for a in actions}
     member_names = {f"{r}__{a}" for r, actions in MEMBER_TOOLS.items() for a in actions}
-    assert set(registry.specs) == expected_names | member_names
+    nutrition_names = {f"{r}__{a}" for r, actions in NUTRITION_TOOLS.items() for a in actions}
+    assert set(registry.specs) == expected_names | member_names | nutrition_names
     for router, actions in EXPECTED.items():
         for action, (roles, confirm, inverse) in actions.items():
             spec = registry.lookup(router, action)
@@ -106,6 +122,6 @@ def test_registry_matches_tools_md_exactly() -> None:
 def test_each_role_sees_exactly_its_tools() -> None:
     registry = build_registry()
     for role in ("owner", "admin", "coach", "front_desk", "member"):
-        expected = {f"{r}__{a}" for r, actions in {**EXPECTED, **MEMBER_TOOLS}.items()
+        expected = {f"{r}__{a}" for r, actions in {**EXPECTED, **MEMBER_TOOLS, **NUTRITION_TOOLS}.items()
                     for a, (roles, _, _) in actions.items() if role in roles}
         assert {spec.name for spec in registry.for_role(role)} == expected, role
