@@ -9,6 +9,7 @@ from typing import Any
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse
 from agent.offline.trainer import Facts, avoid_input, build_workout, log_input, period_of, read, swap_input
+from core.i18n import catalog
 
 MODEL_ID = "spotter-offline-rules"
 
@@ -19,10 +20,13 @@ def _call(name: str, input: dict[str, Any], request: ModelRequest) -> ModelRespo
                          stop_reason="tool_use", usage=Usage(), model=MODEL_ID)
 
 
-def _say(text: str, request: ModelRequest, attachments: list[str] | None = None) -> ModelResponse:
-    from agent.offline.model import label
+def _label() -> str:
+    """The offline model's "not an LLM" label (locales/en.json `offline.label`, as agent/offline/model.py)."""
+    return catalog("en").get("offline", {}).get("label", "[Offline demo model — not an LLM]")
 
-    return _call("coach__message_notify_user", {"text": f"{label('en')}\n{text}", "attachments": attachments or []},
+
+def _say(text: str, request: ModelRequest, attachments: list[str] | None = None) -> ModelResponse:
+    return _call("coach__message_notify_user", {"text": f"{_label()}\n{text}", "attachments": attachments or []},
                  request)
 
 
