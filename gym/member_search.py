@@ -1,7 +1,8 @@
 """Member search: fuzzy name / email / phone, best first, each hit with the member's current plan.
 
 Search ranks by pg_trgm over `full_name` and `email` (GIN trigram indexes) and boosts a first-name
-prefix, so "Saar" puts every Saar first and "saar coen" still finds Saar Cohen.
+prefix, so "Saar" puts every Saar first and "saar coen" still finds Saar Cohen. Cyrillic queries are
+transliterated ("Саар"), Hebrew ones matched on consonant skeletons ("סער" → "sr" ~ "Saar").
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.billing import current_plan_name
 from gym.members import Member
+from gym.transliteration import cyrillic_to_latin, has_hebrew, hebrew_skeletons
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,12 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
     if coach_user_id:
         where.append(Member.coach_user_id == coach_user_id)
     email = func.coalesce(Member.email, "")
-    if text:
+    text = cyrillic_to_latin(text) or text  # "Саар" finds "Saar"
+    if text and has_hebrew(text):
+        score, arm = _hebrew_match(text)
+        where.append(arm)
+        order = [score.desc(), Member.full_name]
+    elif text:
         first_token = _like_escape(text.split()[0])
         contains = f"%{_like_escape(text)}%"
         score = (func.greatest(func.similarity(Member.full_name, text), func.word_similarity(text, Member.full_name),
@@ -69,6 +76,18 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
         order = [Member.full_name]
     rows = (await session.execute(_hit_query(score).where(*where).order_by(*order, Member.id).limit(limit))).all()
     return [_hit(r) for r in rows]
+
+
+def _hebrew_match(text: str) -> tuple[Any, ColumnElement[bool]]:
+    """'סער' finds 'Saar': the query's consonant skeletons against the stored name's ('sr chn')."""
+    skeleton = func.regexp_replace(func.regexp_replace(func.lower(Member.full_name), "[aeiouy]", "", "g"),
+                                   r"\s+", " ", "g")
+    variants = hebrew_skeletons(text)
+    score = func.greatest(*[func.word_similarity(v, skeleton) for v in variants],
+                          *[func.similarity(skeleton, v) for v in variants])
+    prefix = or_(*[skeleton.startswith(v.split()[0]) for v in variants])
+    arm = or_(*[skeleton.contains(v) for v in variants], *[literal(v).op("<%")(skeleton) for v in variants], prefix)
+    return score + case((prefix, 0.5), else_=0.0), arm
 
 
 def _hit_query(score: Any) -> Any:

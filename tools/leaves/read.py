@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, Field
 from pydantic_core import to_jsonable_python
 
+from core.i18n import translate
 from core.tenancy import find_org_access
 from gym import (
     member_profile,
@@ -166,8 +167,11 @@ class MemberSearchResult(BaseModel):
 
 
 def member_hit_out(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitOut:
-    visit = local_when(ctx, hit.last_visit_at)
-    detail = f"Last visit {visit}" if visit else "No visits yet"
+    visit = hit.last_visit_at.astimezone(ctx.tz) if hit.last_visit_at else None
+    when = (local_when(ctx, hit.last_visit_at) if ctx.locale == "en" else f"{visit:%d.%m.%Y %H:%M}") if visit else ""
+    # The detail is shown to the person on picker cards: in their language.
+    detail = translate("agent.member.lastVisit", ctx.locale, when=when) if visit else \
+        translate("agent.member.noVisits", ctx.locale)
     if hit.status != "active":
         detail = f"{hit.status.capitalize()} · {detail}"
     return MemberHitOut(id=hit.id, label=clip(hit.full_name) or "", sublabel=clip(hit.email or hit.plan_name),
