@@ -162,6 +162,7 @@ class Stack:
 
     pg: EmbeddedPostgres
     base: str
+    bases: list[str]  # every `spotter serve` process (base is the first)
     model_url: str
     org: str
     token: str
@@ -169,7 +170,7 @@ class Stack:
 
 
 @contextlib.asynccontextmanager
-async def stack() -> AsyncIterator[Stack]:
+async def stack(servers: int = 1) -> AsyncIterator[Stack]:
     data_dir = Path(tempfile.mkdtemp(prefix="spotter-bench-"))
     pg, rd = EmbeddedPostgres(data_dir), EmbeddedRedis(data_dir)
     procs: list[subprocess.Popen] = []
@@ -177,7 +178,7 @@ async def stack() -> AsyncIterator[Stack]:
         migrations.upgrade(pg.url())
         keys = DevKeys(data_dir)
         org, token, task_ids = await _setup_tenant(pg.url(), keys)
-        model_port, app_port = free_port(), free_port()
+        model_port = free_port()
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         procs.append(_spawn(["bench.scripted_model", str(model_port)], env, subprocess.PIPE))
         assert procs[0].stdout is not None and procs[0].stdout.readline().strip() == b"ready"
@@ -185,10 +186,15 @@ async def stack() -> AsyncIterator[Stack]:
         app_env = {**env, "DATABASE_URL": pg.url(), "REDIS_URL": rd.url, "DATA_DIR": str(data_dir),
                    "ANTHROPIC_API_KEY": "sk-bench", "ANTHROPIC_BASE_URL": model_url,
                    "ANTHROPIC_MAX_RETRIES": "0", "LOG_LEVEL": "warning", "APP_ENV": "test"}
-        procs.append(_spawn(["api.cli", "serve", "--port", str(app_port)], app_env, subprocess.DEVNULL))
-        base = f"http://127.0.0.1:{app_port}"
-        _wait_http(f"{base}/health")
-        yield Stack(pg=pg, base=base, model_url=model_url, org=org, token=token, task_ids=task_ids)
+        bases = []
+        for _ in range(servers):  # stateless API processes sharing one Postgres and one Redis
+            app_port = free_port()
+            procs.append(_spawn(["api.cli", "serve", "--port", str(app_port)], app_env, subprocess.DEVNULL))
+            bases.append(f"http://127.0.0.1:{app_port}")
+        for base in bases:
+            _wait_http(f"{base}/health")
+        yield Stack(pg=pg, base=bases[0], bases=bases, model_url=model_url, org=org, token=token,
+                    task_ids=task_ids)
     finally:
         for proc in procs:
             proc.terminate()
@@ -205,7 +211,7 @@ def machine() -> dict:
 
 
 async def run(args: argparse.Namespace) -> dict:
-    async with stack() as st:
+    async with stack(args.servers) as st:
         base, org, token, task_ids = st.base, st.org, st.token, st.task_ids
         payload = raw_payload()
         raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
@@ -223,13 +229,13 @@ async def run(args: argparse.Namespace) -> dict:
                 confirm.append(await confirm_conversation(http, base, org, token, task_ids[i]))
                 raw2.append(await raw_conversation(raw_client, 2, payload))
 
-            async def worker(n: int) -> None:
+            async def worker(n: int, server: str) -> None:
                 for _ in range(n):
-                    await full_conversation(http, base, org, token)
+                    await full_conversation(http, server, org, token)
 
             per_worker = max(1, args.throughput_conversations // args.concurrency)
             started = time.perf_counter()
-            await asyncio.gather(*[worker(per_worker) for _ in range(args.concurrency)])
+            await asyncio.gather(*[worker(per_worker, st.bases[i % len(st.bases)]) for i in range(args.concurrency)])
             elapsed = time.perf_counter() - started
         await raw_client.close()
         return {
@@ -242,7 +248,7 @@ async def run(args: argparse.Namespace) -> dict:
             "scenario_confirm_resume": {
                 "p50_full_ms": round(p(confirm, 0.5), 2), "p50_raw_sdk_ms": round(p(raw2, 0.5), 2),
                 "overhead_per_round_trip_ms": round((p(confirm, 0.5) - p(raw2, 0.5)) / 2, 2)},
-            "throughput": {"concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
+            "throughput": {"servers": args.servers, "concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
                            "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
         }
 
@@ -252,6 +258,8 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=60)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--throughput-conversations", type=int, default=240)
+    parser.add_argument("--servers", type=int, default=1,
+                        help="`spotter serve` processes sharing the Postgres and Redis; throughput spreads over them")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 
 
