@@ -34,8 +34,9 @@ async def _seed(settings: Settings, members: int | None, *, reset: bool) -> dict
     from sqlalchemy import text
 
     from core.database import Database
-    from gym.demo.seed import seed_demo
+    from gym.demo.seed import DANI_MEMBER_ID, seed_demo
     from gym.demo.tenancy import HARBOR
+    from pipeline.demo import seed_finished_run
 
     assert settings.database_url
     db = Database(settings.database_url)
@@ -44,7 +45,9 @@ async def _seed(settings: Settings, members: int | None, *, reset: bool) -> dict
             async with db.owner() as session:
                 if await session.scalar(text("SELECT 1 FROM organizations WHERE id = :id"), {"id": HARBOR.id}):
                     return None
-        return await seed_demo(db, members)
+        summary = await seed_demo(db, members)
+        summary["nutrition_run"] = (await seed_finished_run(db, HARBOR.id, DANI_MEMBER_ID))["state"]
+        return summary
     finally:
         await db.dispose()
 
