@@ -131,6 +131,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if configured.agent_model_provider == "anthropic" and not configured.anthropic_api_key:
         # the newcomer's demo needs no key
         configured = configured.model_copy(update={"agent_model_provider": "offline"})
+    if not args.verbose and "LOG_LEVEL" not in os.environ:
+        # a quiet terminal: request logs would push the console URL out of view (--verbose brings them back)
+        configured = configured.model_copy(update={"log_level": "warning"})
     base = f"http://{args.host}:{args.port}"
     lock = InstanceLock(configured.data_dir, "demo")
     holder = lock.acquire(url=base)
@@ -149,10 +152,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
             _serve(settings, args.host, args.port, banner=(
                 f"Spotter demo on {base}  (model: {_model_label(settings)})\n"
                 f"  health:   {base}/health\n  API docs: {base}/schema\n"
-                f"  console:  {base}/console/#token={token}\n"
                 f"  token:    {token}\n"
                 f"  {'demo gym seeded' if seeded is not None else KEPT}\n"
-                f"  stop:     Ctrl-C (or `kill {os.getpid()}`) stops the server and its embedded Postgres and Redis"))
+                f"  stop:     Ctrl-C (or `kill {os.getpid()}`) stops the server and its embedded Postgres and Redis\n"
+                f"  logs:     quiet; `spotter demo --verbose` shows every request\n\n"
+                f"Open the console:\n  {base}/console/#token={token}"))
     finally:
         lock.release()
     return 0
@@ -272,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--host", default="127.0.0.1")
     demo.add_argument("--port", type=int, default=8000)
     demo.add_argument("--members", type=int, default=None)
+    demo.add_argument("--verbose", action="store_true", help="log every request (default: warnings only)")
     demo.set_defaults(fn=cmd_demo)
     reindex = sub.add_parser("reindex", help="rebuild the RAG index with the active embedder")
     reindex.add_argument("--org", default=None, help="one organization id (default: every org)")

@@ -118,6 +118,10 @@ def test_a_second_demo_touches_nothing_a_rerun_keeps_the_gym_and_sigterm_stops_e
             demo.kill()
     assert demo.returncode == 128 + signal.SIGTERM, output
     assert "Spotter demo on" in output and "kept as it is" not in output  # the first run seeded
+    banner = output[output.index("Spotter demo on"):].splitlines()
+    opener = banner.index("Open the console:")  # the URL comes last, after every other banner line
+    assert banner[opener + 1].strip().startswith(f"{url}/console/#token=")
+    assert '"event": "request"' not in output and '"event":"request"' not in output  # a quiet terminal
     for name, pid in pids.items():
         assert _gone(pid), name
     assert leftover_servers(tmp_path) == []
