@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, func, insert, select, update
+from sqlalchemy import ForeignKey, String, UniqueConstraint, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -146,3 +146,15 @@ async def list_for_user(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.
 async def set_title(session: AsyncSession, conversation_id: uuid.UUID, title: str) -> None:
     await session.execute(update(Conversation).where(Conversation.id == conversation_id,
                                                      Conversation.title.is_(None)).values(title=title[:200]))
+
+
+async def rename(session: AsyncSession, conversation: Conversation, title: str) -> Conversation:
+    """A title the person chose (replaces the one taken from the first message)."""
+    conversation.title = " ".join(title.split())[:200]
+    await session.flush()
+    return conversation
+
+
+async def remove(session: AsyncSession, conversation: Conversation) -> None:
+    """Delete a conversation; its messages and tool executions go with it (ON DELETE CASCADE)."""
+    await session.execute(delete(Conversation).where(Conversation.id == conversation.id))

@@ -91,3 +91,19 @@ class PickBody(BaseModel):
     def _storable(cls, value: str) -> str:
         check_storable(value, "id")
         return value
+
+
+class RenameBody(BaseModel):
+    """PATCH .../conversations/{id}: the conversation's new title."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    title: str = Field(min_length=1, max_length=200)
+
+    @field_validator("title")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        check_storable(value, "title")
+        if not value.strip():
+            raise ValueError("title must not be blank")
+        return value

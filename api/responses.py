@@ -73,6 +73,11 @@ class ConversationSummary(Struct, rename="camel"):
     updated_at: str
 
 
+class ConversationDeleted(Struct, rename="camel"):
+    ok: bool
+    deleted_conversation_id: str
+
+
 class ConversationList(Struct, rename="camel"):
     items: list[ConversationSummary]
 

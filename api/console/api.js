@@ -114,6 +114,10 @@ export const api = {
   usage: (org) => json(`${agent(org)}/usage`),
   conversations: (org) => json(`${agent(org)}/conversations`),
   conversation: (org, cid) => json(conv(org, cid)),
+  /** body: {title} → {id, title, createdAt, updatedAt} */
+  renameConversation: (org, cid, title) => json(conv(org, cid), { method: 'PATCH', body: { title } }),
+  /** → {ok, deletedConversationId} */
+  deleteConversation: (org, cid) => json(conv(org, cid), { method: 'DELETE' }),
   /** body: {message, conversationId, pageContext} → SSE Response */
   send: (org, body, signal) => call(`${agent(org)}/messages`, { method: 'POST', body, stream: true, signal }),
   /** body: {approved, input} → SSE Response */

@@ -279,7 +279,7 @@ async function boot() {
   initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
   initFollow($('chat-log'), $('jump-slot'));
   initDrawer();
-  initSidebar($('conversation-list'), { onOpen: openConversation });
+  initSidebar($('conversation-list'), { onOpen: openConversation, onDeleted: () => newConversation() });
   $('boot-status')?.remove();
   takeTokenFromUrl();
   if (getToken()) await startSession();

@@ -1,12 +1,13 @@
 /** The conversation list: GET .../agent/conversations, newest first, the open one marked. */
 import { api } from './api.js';
 import { h } from './dom.js';
-import { formatDateTime } from './i18n.js';
+import { formatDateTime, t } from './i18n.js';
 import { showError } from './notices.js';
 import { state, orgId } from './state.js';
 
 let listEl = null;
 let onOpen = () => {};
+let onDeleted = () => {};
 let items = [];
 let loaded = false;
 let activeId = null;
@@ -16,6 +17,7 @@ let sequence = 0;
 export function initSidebar(el, callbacks) {
   listEl = el;
   onOpen = callbacks.onOpen;
+  onDeleted = callbacks.onDeleted ?? onDeleted;
   document.getElementById('conversation-search')?.addEventListener('input', () => render());
 }
 
@@ -55,6 +57,28 @@ export function setActiveConversation(id) {
   });
 }
 
+async function renameItem(item) {
+  const title = window.prompt(t('sidebar.renamePrompt'), item.title ?? '');
+  if (title === null || !title.trim()) return;
+  try {
+    await api.renameConversation(orgId(), item.id, title.trim());
+    await refreshConversations();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function deleteItem(item) {
+  if (!window.confirm(t('sidebar.deleteConfirm', { title: item.title || t('sidebar.untitled') }))) return;
+  try {
+    await api.deleteConversation(orgId(), item.id);
+    if (item.id === activeId) onDeleted(item.id);
+    await refreshConversations();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 /** Re-render (dates follow the UI language). */
 export function render() {
   if (!listEl) return;
@@ -73,7 +97,7 @@ export function render() {
       const when = item.updatedAt ?? item.createdAt;
       return h(
         'li',
-        {},
+        { class: 'conv-row' },
         h(
           'button',
           {
@@ -88,6 +112,12 @@ export function render() {
             ? h('span', { class: 'conv-title', dir: 'auto', text: item.title })
             : h('span', { class: 'conv-title untitled', i18n: 'sidebar.untitled' }),
           when ? h('time', { class: 'conv-time', datetime: when, text: formatDateTime(when) }) : null,
+        ),
+        h(
+          'div',
+          { class: 'conv-actions' },
+          h('button', { type: 'button', class: 'icon-btn small', testid: 'conversation-rename', 'data-i18n-title': 'sidebar.rename', 'data-i18n-aria-label': 'sidebar.rename', text: '✎', onclick: () => renameItem(item) }),
+          h('button', { type: 'button', class: 'icon-btn small', testid: 'conversation-delete', 'data-i18n-title': 'sidebar.delete', 'data-i18n-aria-label': 'sidebar.delete', text: '×', onclick: () => deleteItem(item) }),
         ),
       );
     }),

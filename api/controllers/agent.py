@@ -9,22 +9,25 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 from litestar.response import Stream
 
+from agent import conversations as conversation_store
 from agent.budget import usage_snapshot
 from agent.transcripts import conversation_detail, list_conversations
-from api.bodies import ConfirmBody, PickBody, SendBody
+from api.bodies import ConfirmBody, PickBody, RenameBody, SendBody
 from api.errors import request_locale, trace_id_of
 from api.guards import require_org_member, staff_only
 from api.rate_limit import OPENS_TURN
 from api.resources import Resources
 from api.responses import (
     BEARER,
+    ConversationDeleted,
     ConversationDetail,
     ConversationList,
+    ConversationSummary,
     UndoBody,
     UsageBody,
     error_responses,
@@ -75,6 +78,35 @@ class AgentController(Controller):
                                                    _conversation_id(conversation_id), resources.agent.registry,
                                                    access.role),
                          ConversationDetail)
+
+    @patch("/conversations/{conversation_id:str}", guards=[staff_only], responses=error_responses(400, 401, 403, 404))
+    async def rename(self, conversation_id: FromPath[str], data: JSONBody[RenameBody], caller: NamedDependency[Caller],
+                     access: NamedDependency[OrgAccess], resources: NamedDependency[Resources]) -> ConversationSummary:
+        """Rename one of the caller's conversations (beyond the spec)."""
+        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            owned = await self._owned(session, access, caller, conversation_id)
+            renamed = await conversation_store.rename(session, owned, data.title)
+            return ConversationSummary(id=str(renamed.id), title=renamed.title,
+                                       created_at=renamed.created_at.isoformat(),
+                                       updated_at=renamed.updated_at.isoformat())
+
+    @delete("/conversations/{conversation_id:str}", guards=[staff_only], status_code=200,
+            responses=error_responses(400, 401, 403, 404))
+    async def delete_conversation(self, conversation_id: FromPath[str], caller: NamedDependency[Caller],
+                                  access: NamedDependency[OrgAccess],
+                                  resources: NamedDependency[Resources]) -> ConversationDeleted:
+        """Delete one of the caller's conversations with its messages and tool runs (beyond the spec)."""
+        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            owned = await self._owned(session, access, caller, conversation_id)
+            await conversation_store.remove(session, owned)
+        return ConversationDeleted(ok=True, deleted_conversation_id=str(owned.id))
+
+    @staticmethod
+    async def _owned(session, access: OrgAccess, caller: Caller, raw_id: str):
+        owned = await conversation_store.get_owned(session, access.org_id, _conversation_id(raw_id), caller.user_id)
+        if owned is None:
+            raise NotFound("conversation_not_found")
+        return owned
 
     @post("/messages", guards=[staff_only], status_code=200, opt={OPENS_TURN: True},
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(429)})

@@ -47,3 +47,30 @@ async def test_bad_token_in_the_url_lands_on_sign_in_with_a_message(page, server
     await expect(error).not_to_have_text("")
     await expect(page.locator("pre.command")).to_have_text(".venv/bin/spotter dev-token --email owner@harbor.test")
     assert "token=" not in page.url
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+async def test_rename_and_delete_a_conversation(console, fake_model, viewport) -> None:
+    page = console.page
+    if viewport:
+        await page.set_viewport_size(viewport)
+    fake_model.queue(Reply(Text("Up 12%.")))
+    await console.send("revenue this month")
+    await expect(console.assistant_text("Up 12%.")).to_be_visible()
+    if viewport:
+        await page.get_by_test_id("menu-toggle").click()
+    answers = iter(["November revenue", None])
+
+    async def on_dialog(dialog) -> None:
+        answer = next(answers)
+        await (dialog.accept(answer) if answer else dialog.accept())
+
+    page.on("dialog", on_dialog)
+    item = page.get_by_test_id("conversation-item")
+    await expect(item).to_have_count(1)
+    await page.get_by_test_id("conversation-rename").click()
+    await expect(item).to_contain_text("November revenue")
+    await page.get_by_test_id("conversation-delete").click()
+    await expect(item).to_have_count(0)
+    await expect(page.get_by_test_id("empty-state")).to_be_visible()
+    assert "#c=" not in page.url
