@@ -183,14 +183,26 @@ def _check_times(starts_at: datetime, ends_at: datetime, capacity: int) -> None:
         raise GymError("invalid_capacity", "capacity must be at least 1")
 
 
+async def _refuse_overlap(session: AsyncSession, org_id: uuid.UUID, class_type: Any, starts_at: datetime,
+                          ends_at: datetime) -> None:
+    clash = (await session.scalars(select(ClassSession.starts_at).where(
+        ClassSession.org_id == org_id, ClassSession.class_type_id == class_type.id,
+        ClassSession.cancelled_at.is_(None), ClassSession.starts_at < ends_at, ClassSession.ends_at > starts_at))).all()
+    if clash:
+        raise GymError("session_overlap", f"{len(clash)} {class_type.name} session(s) already overlap that time.",
+                       "Tell the user it would overlap the existing session(s) and ask whether to schedule it "
+                       "anyway; only if they agree, call class_sessions__create again with allowOverlap=true.")
+
+
 async def create_session(session: AsyncSession, org_id: uuid.UUID, *, class_type_id: uuid.UUID, starts_at: datetime,
                          ends_at: datetime | None = None, capacity: int | None = None,
                          coach_user_id: uuid.UUID | None = None, published: bool = False, title: str | None = None,
-                         program_id: uuid.UUID | None = None,
-                         created_by: uuid.UUID | None = None) -> ClassSession | None:
+                         program_id: uuid.UUID | None = None, created_by: uuid.UUID | None = None,
+                         allow_overlap: bool = True) -> ClassSession | None:
     """Schedule a session; length, capacity, title and program default from the class type.
 
-    None when the class type is not in this org.
+    None when the class type is not in this org. Without `allow_overlap`, a live session of the same class
+    type overlapping that time is refused (`session_overlap`), so the agent says so and asks first.
     """
     class_type = await get_class_type(session, org_id, class_type_id)
     if class_type is None:
@@ -198,6 +210,8 @@ async def create_session(session: AsyncSession, org_id: uuid.UUID, *, class_type
     ends_at = ends_at or starts_at + timedelta(minutes=class_type.default_duration_min)
     capacity = capacity or class_type.default_capacity
     _check_times(starts_at, ends_at, capacity)
+    if not allow_overlap:
+        await _refuse_overlap(session, org_id, class_type, starts_at, ends_at)
     row = ClassSession(id=uuid.uuid4(), org_id=org_id, class_type_id=class_type.id, title=title or class_type.name,
                        program_id=program_id or class_type.program_id, starts_at=starts_at, ends_at=ends_at,
                        capacity=capacity, coach_user_id=coach_user_id, published=published, created_by=created_by)

@@ -193,6 +193,7 @@ class CreateSessionInput(BaseModel):
     coachUserId: uuid.UUID | None = Field(None, description="User id of the staff member coaching it.")
     published: bool = Field(False, description="True makes it visible and bookable for members right away.")
     title: str | None = Field(None, min_length=1, max_length=200, description="Default: the class type's name.")
+    allowOverlap: bool = Field(False, description="True only once the user agreed to a same-type overlap.")
 
     @model_validator(mode="after")
     def _one_type(self) -> CreateSessionInput:
@@ -218,7 +219,7 @@ async def create(ctx: ToolContext, input: CreateSessionInput) -> SessionOut:
     row = await service.create_session(ctx.session, ctx.org_id, class_type_id=class_type.id, starts_at=starts,
                                        ends_at=ends, capacity=input.capacity, coach_user_id=input.coachUserId,
                                        published=input.published, title=input.title,
-                                       created_by=ctx.caller.user_id)
+                                       created_by=ctx.caller.user_id, allow_overlap=input.allowOverlap)
     assert row is not None  # the class type was found in this org above
     return await _session_out(ctx, row.id)
 
