@@ -22,11 +22,11 @@ import structlog
 from sqlalchemy import text
 
 from agent import conversations
-from agent.context import user_text
 from agent.conversations import Conversation, Message
 from agent.costs import PriceBook
 from agent.model import ModelClient, ModelRequest
 from agent.observability import Observability, redact
+from agent.request import user_text
 from agent.usage import record_turn
 from core.database import Database
 

@@ -18,7 +18,6 @@ import structlog
 
 from agent import conversations, events
 from agent.budget import check_budget
-from agent.context import build_request, tool_definitions, turn_context, user_turn_content
 from agent.conversations import Conversation
 from agent.costs import PriceBook
 from agent.dispatch import ToolDispatcher
@@ -29,6 +28,7 @@ from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
 from agent.persona import STAFF_COPILOT, Persona
 from agent.replay import guard, synthesized_results, validate_replay
+from agent.request import build_request, tool_definitions, turn_context, user_turn_content
 from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict, NotFound

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.context import copilot_system
 from agent.model import ModelResponse
+from agent.request import copilot_system
 from agent.tool_search import STAFF_LOADED_TOOLS
 from core.tenancy import STAFF_ROLES, OrgAccess
 from tools.registry import ToolRegistry, ToolSpec

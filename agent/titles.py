@@ -15,10 +15,10 @@ import structlog
 from sqlalchemy import select, update
 
 from agent.compaction import record_cost
-from agent.context import user_text
 from agent.conversations import Conversation, Message
 from agent.costs import PriceBook
 from agent.model import ModelClient, ModelRequest
+from agent.request import user_text
 from core.database import Database, rowcount
 
 log = structlog.get_logger("agent.titles")

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations
-from agent.context import user_text
 from agent.policy import can_undo
+from agent.request import user_text
 from core.errors import NotFound
 from tools import executions
 from tools.registry import ToolRegistry

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-from agent.service import AgentServices, build_agent
+from agent.composition import AgentServices, build_agent
 from api.auth import DevKeys, JwtVerifier, build_verifier
 from core.database import Database
 from core.readiness import Readiness

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.tokens [--role owner]
 
 Builds the bench's three-round-trip conversation (bench/scripted_model.py: tool, tool, text) with the real
-request builder (agent/context.py) and bills each request with the fake model's deterministic prompt-cache
+request builder (agent/request.py) and bills each request with the fake model's deterministic prompt-cache
 accounting (tests/fakes/anthropic_server.py: a token is 4 characters of canonical JSON; deferred tools are
 outside the prompt) and the service's price book. "cold" is the first conversation in a fresh hour (the
 tools and system are written to the cache at 2x); "warm" is the next one (they are read at 0.1x).
@@ -18,9 +18,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from agent.context import build_request, tool_definitions, turn_context, user_turn_content
 from agent.costs import PriceBook, Usage
 from agent.persona import STAFF_COPILOT
+from agent.request import build_request, tool_definitions, turn_context, user_turn_content
 from core.tenancy import Caller, OrgAccess
 from tests.fakes.anthropic_server import PromptCache, count_tokens
 from tools.catalog import build_registry

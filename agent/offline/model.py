@@ -15,10 +15,10 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agent.context import user_text
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
 from agent.offline.rules import Episode, Line, Reply, Step, respond
+from agent.request import user_text
 from core.i18n import catalog
 
 MODEL_ID = "spotter-offline-rules"

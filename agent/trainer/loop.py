@@ -19,7 +19,6 @@ import structlog
 
 from agent import events
 from agent.budget import check_budget
-from agent.context import tool_definitions, with_cached_tail
 from agent.costs import PriceBook
 from agent.errors import AgentError
 from agent.events import Event
@@ -28,6 +27,7 @@ from agent.metering import Meter
 from agent.model import ModelClient, ModelRequest, ModelResponse
 from agent.observability import Observability
 from agent.replay import validate_replay
+from agent.request import tool_definitions, with_cached_tail
 from agent.trainer import store
 from agent.trainer.context import TrainerContext
 from agent.trainer.frames import done_frame, message_frame, question_frame, status_frame

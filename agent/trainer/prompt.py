@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.context import CACHE_1H
+from agent.request import CACHE_1H
 
 LANGUAGES = {"en": "English", "he": "Hebrew", "ru": "Russian"}
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from agent.context import build_request, turn_context, user_turn_content
 from agent.model import ModelResponse, TextDelta
 from agent.offline.model import LABEL, OfflineModel, chunks
+from agent.request import build_request, turn_context, user_turn_content
 from agent.turns import result_block
 from core.tenancy import Caller, OrgAccess
 from tools.catalog import build_registry

@@ -7,9 +7,9 @@ import uuid
 
 import redis.asyncio as aioredis
 
+from agent.composition import build_agent
 from agent.orchestrator import Orchestrator
 from agent.persona import STAFF_COPILOT, Persona
-from agent.service import build_agent
 from core.tenancy import find_caller_in_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 

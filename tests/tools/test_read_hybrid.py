@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agent.service import build_agent
+from agent.composition import build_agent
 from gym import exercises, members, workouts
 from rag.embeddings import EmbedderError, LocalEmbedder
 from rag.index import reindex_org

@@ -10,8 +10,8 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import text
 
+from agent.composition import build_agent, build_model
 from agent.model import ModelResponse
-from agent.service import build_agent, build_model
 from agent.trainer import knowledge
 from core.tenancy import find_caller_in_org
 from tests.fakes.anthropic_server import Held, Reply, Text, ToolUse

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import redis.asyncio as aioredis
 from sqlalchemy import text
 
-from agent.service import build_agent
+from agent.composition import build_agent
 from core.tenancy import find_caller_in_org
 from gym.demo.training_record import seed_dani
 from gym.training.equipment import missing_equipment

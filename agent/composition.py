@@ -25,7 +25,7 @@ from tools.catalog import build_registry
 from tools.registry import ToolRegistry
 from tools.runner import ToolRunner
 
-log = structlog.get_logger("agent.service")
+log = structlog.get_logger("agent.composition")
 
 
 @dataclass
