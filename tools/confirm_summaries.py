@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import BaseModel
 from sqlalchemy import text
 
 from core.i18n import translate
@@ -54,13 +53,13 @@ async def _one(ctx: ToolContext, sql: str, **params: object) -> Any:
     return (await ctx.session.execute(text(sql), {"org": ctx.org_id, **params})).first()
 
 
-async def delete_task(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_task(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT title FROM tasks WHERE org_id = :org AND id = :id AND deleted_at IS NULL",
                      id=input.id)
     return _t(ctx, "deleteTask", title=row.title) if row else None
 
 
-async def delete_workout(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_workout(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT w.title, w.created_at, (SELECT count(*) FROM assignments a WHERE a.workout_id = w.id "
                           "AND a.deleted_at IS NULL) AS used FROM workouts w WHERE w.org_id = :org AND w.id = :id "
                           "AND w.deleted_at IS NULL", id=input.id)
@@ -70,12 +69,12 @@ async def delete_workout(ctx: ToolContext, input: BaseModel) -> str | None:
     return _t(ctx, key, title=row.title, created=day(ctx, row.created_at), count=row.used)
 
 
-async def delete_program(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_program(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.id)
     return _t(ctx, "deleteProgram", name=row.name) if row else None
 
 
-async def cancel_session(ctx: ToolContext, input: BaseModel) -> str | None:
+async def cancel_session(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT title, starts_at FROM class_sessions WHERE org_id = :org AND id = :id", id=input.id)
     if row is None:
         return None
@@ -83,7 +82,7 @@ async def cancel_session(ctx: ToolContext, input: BaseModel) -> str | None:
     return _t(ctx, "cancelSession", title=row.title, day=day(ctx, local), time=local.strftime("%H:%M"))
 
 
-async def delete_assignment(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_assignment(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT w.title, a.scheduled_on FROM assignments a JOIN workouts w ON w.id = a.workout_id "
                           "WHERE a.org_id = :org AND a.id = :id AND a.deleted_at IS NULL", id=input.id)
     if row is None:
@@ -91,23 +90,23 @@ async def delete_assignment(ctx: ToolContext, input: BaseModel) -> str | None:
     return _t(ctx, "deleteAssignment", title=row.title, day=day(ctx, row.scheduled_on))
 
 
-async def publish_assignments(ctx: ToolContext, input: BaseModel) -> str | None:
+async def publish_assignments(ctx: ToolContext, input: Any) -> str | None:
     preview = await assignments_leaf.bulk_preview(ctx, input)
     key = "publishAssignments" if getattr(input, "publish", True) else "unpublishAssignments"
     return _t(ctx, key, count=preview.count, span=span(ctx, preview.dateFrom, preview.dateTo))
 
 
-async def delete_assignments(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_assignments(ctx: ToolContext, input: Any) -> str | None:
     preview = await assignments_leaf.bulk_preview(ctx, input)
     return _t(ctx, "deleteAssignments", count=preview.count, span=span(ctx, preview.dateFrom, preview.dateTo))
 
 
-async def publish_sessions(ctx: ToolContext, input: BaseModel) -> str | None:
+async def publish_sessions(ctx: ToolContext, input: Any) -> str | None:
     preview = await sessions_leaf.bulk_preview(ctx, input)
     return _t(ctx, "publishSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
 
 
-async def delete_sessions(ctx: ToolContext, input: BaseModel) -> str | None:
+async def delete_sessions(ctx: ToolContext, input: Any) -> str | None:
     preview = await sessions_leaf.bulk_preview(ctx, input)
     return _t(ctx, "deleteSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
 

@@ -42,7 +42,7 @@ class TrainerContext:
 
     async def select_knowledge(self, turn, message: str) -> AsyncIterator[Event]:
         async with self.scope(turn) as session:
-            row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+            row = await store.require_owned(session, turn.access.org_id, turn.member, turn.conversation_id)
             in_context = dict(row.knowledge_in_context or {})
         offline = self.model.name in ("offline", "disabled")
         picked, how = await knowledge.select(message, sorted(in_context), call=None if offline else self._call(turn),
@@ -72,13 +72,13 @@ class TrainerContext:
         """Append knowledge / knowledge_update events for the picked sources the context lacks (or that grew)."""
         now = datetime.now(UTC)
         async with self.scope(turn) as session:
-            row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+            row = await store.require_owned(session, turn.access.org_id, turn.member, turn.conversation_id)
             known = dict(row.knowledge_in_context or {}) if in_context is None else in_context
             frames = []
             for name, params in picked.items():
                 data = (given or {}).get(name)
                 if data is None:
-                    data = await load(session, turn.access.org_id, turn.member_id, name, params, now)
+                    data = await load(session, turn.access.org_id, turn.member, name, params, now)
                 delivery = knowledge.plan_delivery(known, name, params, data)
                 if delivery is None:
                     continue
@@ -104,7 +104,7 @@ class TrainerContext:
                 await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
                                    type="workout", payload={"workoutId": output["workoutId"],
                                                             "summary": "\n".join(output.get("exercises", []))})
-                row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+                row = await store.require_owned(session, turn.access.org_id, turn.member, turn.conversation_id)
                 row.current_workout_key = output["workoutId"]
 
     # ---- the request --------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ class TrainerContext:
 
     async def _system(self, session, turn) -> list[dict[str, Any]]:
         now = datetime.now(UTC)
-        prefix_data = {name: await load(session, turn.access.org_id, turn.member_id, name, {}, now)
+        prefix_data = {name: await load(session, turn.access.org_id, turn.member, name, {}, now)
                        for name in PREFIX_SOURCES}
         return trainer_system(turn.locale, member_prefix(prefix_data))
 
@@ -132,7 +132,7 @@ class TrainerContext:
         if messages and estimated_tokens(messages, system) >= self.limit_tokens * CHECKPOINT_SHARE:
             await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
                                type="checkpoint", payload={"summary": checkpoint_summary(context)})
-            row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+            row = await store.require_owned(session, turn.access.org_id, turn.member, turn.conversation_id)
             await store.set_knowledge(session, row, {})
             context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
             messages = to_messages(context)

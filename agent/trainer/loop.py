@@ -47,10 +47,16 @@ log = structlog.get_logger("agent.trainer")
 
 @dataclasses.dataclass
 class TrainerTurn(Turn):
-    member_id: uuid.UUID | None = None
+    member_id: uuid.UUID | None = None  # always set by open_send (a default only for dataclass ordering)
     iterations: int = 0
     messages: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the `message` frames, for chat
     question: dict[str, Any] | None = None
+
+    @property
+    def member(self) -> uuid.UUID:
+        if self.member_id is None:
+            raise AgentError("member_profile_required", status=403)
+        return self.member_id
 
 
 class TrainerAgent:
@@ -96,7 +102,7 @@ class TrainerAgent:
                 yield event
 
         return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability, titles=None,
-                          done=lambda t: done_frame(t))  # type: ignore[arg-type]
+                          done=lambda t: done_frame(t))
 
     async def _body(self, turn: TrainerTurn, message: str, current_workout_id: str | None) -> AsyncIterator[Event]:
         if self.model.name == "disabled":
@@ -105,12 +111,12 @@ class TrainerAgent:
         async with self.scope(turn) as session:
             await check_budget(session, turn.access, now)
             if turn.is_new:
-                await store.create_session(session, org_id=turn.access.org_id, member_id=turn.member_id,
+                await store.create_session(session, org_id=turn.access.org_id, member_id=turn.member,
                                            user_id=turn.caller.user_id, now=now, session_id=turn.conversation_id)
         if not turn.is_new:
             await self.context.maybe_checkpoint(turn)
         async with self.scope(turn) as session:
-            row = await store.get_owned(session, turn.access.org_id, turn.member_id, turn.conversation_id)
+            row = await store.require_owned(session, turn.access.org_id, turn.member, turn.conversation_id)
             await store.touch(session, row, now, title=message[:80])
             payload: dict[str, Any] = {"message": message, "context": turn_clock(turn.access, now)}
             if current_workout_id:

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from agent import conversations
-from core.database import Base
+from core.database import Base, rowcount
+from core.errors import NotFound
 
 SESSION_IDLE = timedelta(hours=24)
 CONTEXT_TYPES = frozenset({"user_message", "tool_call", "tool_result", "knowledge", "knowledge_update", "workout",
@@ -89,12 +90,21 @@ async def get_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UU
         TrainerSession.id == session_id, TrainerSession.org_id == org_id, TrainerSession.member_id == member_id))
 
 
+async def require_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                        session_id: uuid.UUID) -> TrainerSession:
+    """The member's session, or 404 session_not_found."""
+    row = await get_owned(session, org_id, member_id, session_id)
+    if row is None:
+        raise NotFound("session_not_found")
+    return row
+
+
 async def expire_idle(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> int:
     """Close the member's active sessions idle for 24 h or more."""
     result = await session.execute(update(TrainerSession).where(
         TrainerSession.org_id == org_id, TrainerSession.member_id == member_id, TrainerSession.status == "active",
         TrainerSession.last_activity_at <= now - SESSION_IDLE).values(status="expired"))
-    return result.rowcount or 0
+    return rowcount(result)
 
 
 async def latest_active(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,

@@ -5,6 +5,8 @@ These end or shape the turn; the trainer loop turns their outputs into `message`
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from gym.training.trainer_workouts import current_workout
@@ -37,14 +39,15 @@ class IdleInput(BaseModel):
 async def notify(ctx: ToolContext, input: NotifyInput) -> dict:
     member_id = await me(ctx)
     workout = workout_dict(await current_workout(ctx.session, ctx.org_id, member_id))
-    attachments, warnings = [], []
+    attachments: list[dict[str, Any]] = []
+    warnings: list[str] = []
     for ref in input.attachments:
         if workout and ref == workout["id"]:
             attachments.append({"type": "workout", "workout": workout})
             continue
         exercise = next((e for e in (workout or {}).get("exercises", []) if e.get("id") == ref), None)
         if exercise is not None:
-            attachments.append({"type": "exercise", "exercise": exercise, "workoutId": workout["id"]})
+            attachments.append({"type": "exercise", "exercise": exercise, "workoutId": (workout or {}).get("id")})
         else:
             warnings.append(f"attachment {ref} not found; dropped")
     return {"content": input.text, "attachments": attachments, "warnings": warnings}

@@ -59,8 +59,8 @@ async def set_goals(ctx: ToolContext, input: SetGoalsInput) -> dict:
         rows = await set_category_goals(ctx.session, ctx.org_id, member_id,
                                         [(g.name, g.description, g.weight) for g in input.goals])
         return {"goals": {r.name: round(float(r.weight) * 100, 1) for r in rows}}
-    rows = await set_muscle_goals(ctx.session, ctx.org_id, member_id, {g.name: g.weight for g in input.goals})
-    return {"goals": {r.muscle: round(float(r.weight) * 100, 1) for r in rows}}
+    muscle_rows = await set_muscle_goals(ctx.session, ctx.org_id, member_id, {g.name: g.weight for g in input.goals})
+    return {"goals": {r.muscle: round(float(r.weight) * 100, 1) for r in muscle_rows}}
 
 
 @goals.agent_tool(action="create_milestone", input=CreateMilestoneInput, roles=MEMBER, side_effects="write",

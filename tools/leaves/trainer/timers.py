@@ -46,6 +46,7 @@ async def exercise(ctx: ToolContext, input: ExerciseTimerInput) -> dict:
     if input.exercise_id is not None:
         row = await require_current(ctx, await me(ctx))
         return exercise_timer(_exercise(row.exercises[find_exercise(row.exercises, input.exercise_id)])).as_dict()
+    assert input.exercise_name is not None and input.exercise_type is not None  # the input model requires both
     return spec_timer(input.exercise_name, input.exercise_type, sets=input.sets, reps=input.reps,
                       rest_seconds=input.rest_seconds, work_duration_seconds=input.work_duration_seconds).as_dict()
 
