@@ -32,6 +32,8 @@ async def test_conversation_url_reopens_on_reload(console, fake_model, viewport)
     await expect(console.assistant_text("Three classes today.")).to_be_visible()
     assert page.url == url
 
+    if viewport:  # on a phone the list lives in the drawer
+        await page.get_by_test_id("menu-toggle").click()
     await page.get_by_test_id("new-conversation").click()
     await expect(page.get_by_test_id("empty-state")).to_be_visible()
     assert "#c=" not in page.url

@@ -25,8 +25,12 @@ async def test_stopped_message_is_kept_and_marked_stopped_on_reopen(console, fak
     await page.get_by_test_id("stop").click()
     await expect(page.get_by_text("Stopped.")).to_be_visible()
 
+    if viewport:  # on a phone the list lives in the drawer
+        await page.get_by_test_id("menu-toggle").click()
     await page.get_by_test_id("new-conversation").click()
     await expect(page.get_by_test_id("empty-state")).to_be_visible()
+    if viewport:
+        await page.get_by_test_id("menu-toggle").click()
     await page.get_by_test_id("conversation-item").first.click()
     await expect(page.get_by_test_id("user-text")).to_have_text("count the members slowly")
     await expect(page.get_by_test_id("turn-stopped")).to_be_visible()
