@@ -7,13 +7,12 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-import sentry_sdk
-from sentry_sdk.transport import Transport
 
 from agent.observability import Observability, PostHogSink, SentrySink, build_observability, scrub
 from api.app import create_app
 from tests.fakes.anthropic_server import ApiError, Reply, Text, ToolUse
 from tests.fakes.capture_server import CaptureServer
+from tests.fakes.sentry_transport import MemoryTransport, sentry_sink
 from tests.servers import ThreadedServer
 from tests.sse import sse
 
@@ -77,32 +76,10 @@ def test_scrub_redacts_secret_and_email_shaped_values_anywhere() -> None:
 # ---- Sentry (real SDK, in-memory transport) ------------------------------------------------------------------
 
 
-class MemoryTransport(Transport):
-    """Keeps envelopes in memory instead of sending them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.envelopes: list = []
-
-    def capture_envelope(self, envelope) -> None:
-        self.envelopes.append(envelope)
-
-    def events(self) -> list[dict]:
-        return [item.get_event() for env in self.envelopes for item in env.items if item.get_event() is not None]
-
-    def wire(self) -> str:
-        return b"".join(env.serialize() for env in self.envelopes).decode("utf-8", "replace")
-
-
 @pytest.fixture
 def sentry() -> Iterator[tuple[SentrySink, MemoryTransport]]:
-    transport = MemoryTransport()
-    sink = SentrySink("https://publickey@sentry.example.test/42", environment="test", transport=transport,
-                      default_integrations=False, auto_enabling_integrations=False)
-    yield sink, transport
-    sentry_sdk.get_client().close()
-    sentry_sdk.get_global_scope().set_client(None)
-    sentry_sdk.get_isolation_scope().clear()
+    with sentry_sink(default_integrations=False) as pair:
+        yield pair
 
 
 def test_sentry_gets_tagged_failures_with_their_own_breadcrumbs_and_no_user_text(sentry) -> None:

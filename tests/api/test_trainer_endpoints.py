@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import text
 
 from gym.training import goals, logs
 from gym.training.logs import LoggedExercise
+from tests.trainer.members import link_member
 
 ROUTES = ("settings", "history", "distribution")
 
 
-async def _link_member(db, org_id: uuid.UUID, user_id: uuid.UUID | None, name: str = "Dani Mizrahi") -> uuid.UUID:
-    member_id = uuid.uuid4()
-    first, _, last = name.partition(" ")
-    async with db.owner() as session:
-        await session.execute(text("INSERT INTO members (id, org_id, first_name, last_name, full_name, user_id) "
-                                   "VALUES (:i, :o, :f, :l, :n, :u)"),
-                              {"i": member_id, "o": org_id, "f": first, "l": last, "n": name, "u": user_id})
-    return member_id
 
 
 async def _log(db, org_id, member_id, name: str, goal: str, hours_ago: float = 24) -> None:
@@ -48,7 +39,7 @@ async def test_a_user_without_a_member_record_gets_member_profile_required(clien
 async def test_strangers_get_org_not_found_and_no_token_is_refused(client, factory, db) -> None:
     org = await factory.org()
     stranger = await factory.user(await factory.org(), "member")
-    await _link_member(db, org.id, stranger.id)  # a member row in org without a membership is not access
+    await link_member(db, org.id, stranger.id)  # a member row in org without a membership is not access
     response = await client.get(f"/organizations/{org.id}/trainer/settings", headers=stranger.headers)
     assert (response.status_code, response.json()["code"]) == (404, "org_not_found")
     response = await client.get(f"/organizations/{org.id}/trainer/settings")
@@ -58,7 +49,7 @@ async def test_strangers_get_org_not_found_and_no_token_is_refused(client, facto
 async def test_member_reads_and_changes_own_settings(client, factory, db) -> None:
     org = await factory.org()
     user = await factory.user(org, "member")
-    await _link_member(db, org.id, user.id)
+    await link_member(db, org.id, user.id)
     url = f"/organizations/{org.id}/trainer/settings"
     assert (await client.get(url, headers=user.headers)).json() == {"weightUnit": "kg", "distanceUnit": "km"}
     response = await client.put(url, json={"weightUnit": "lbs"}, headers=user.headers)
@@ -77,7 +68,7 @@ async def test_member_reads_and_changes_own_settings(client, factory, db) -> Non
 async def test_staff_who_is_also_a_member_uses_their_member_record(client, factory, db) -> None:
     org = await factory.org()
     coach = await factory.user(org, "coach")
-    await _link_member(db, org.id, coach.id, "Noa Coach")
+    await link_member(db, org.id, coach.id, "Noa Coach")
     response = await client.get(f"/organizations/{org.id}/trainer/settings", headers=coach.headers)
     assert response.status_code == 200
 
@@ -85,7 +76,7 @@ async def test_staff_who_is_also_a_member_uses_their_member_record(client, facto
 async def test_history_shows_only_the_callers_own_logs(client, factory, db) -> None:
     org = await factory.org()
     me, other = await factory.user(org, "member"), await factory.user(org, "member")
-    mine, theirs = await _link_member(db, org.id, me.id), await _link_member(db, org.id, other.id, "Other One")
+    mine, theirs = await link_member(db, org.id, me.id), await link_member(db, org.id, other.id, "Other One")
     await _log(db, org.id, mine, "Back Squat", "Strength")
     await _log(db, org.id, theirs, "Secret Lift", "Strength")
     await _log(db, org.id, mine, "Old Squat", "Strength", hours_ago=24 * 40)
@@ -102,7 +93,7 @@ async def test_history_shows_only_the_callers_own_logs(client, factory, db) -> N
 async def test_distribution_shows_target_actual_and_debt(client, factory, db) -> None:
     org = await factory.org()
     me, other = await factory.user(org, "member"), await factory.user(org, "member")
-    mine, theirs = await _link_member(db, org.id, me.id), await _link_member(db, org.id, other.id, "Other One")
+    mine, theirs = await link_member(db, org.id, me.id), await link_member(db, org.id, other.id, "Other One")
     async with db.scope(org_id=org.id) as session:
         await goals.set_category_goals(session, org.id, mine, [("Strength", None, 60), ("Conditioning", None, 40)])
     for _ in range(3):

@@ -13,32 +13,16 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-import sentry_sdk
-from sentry_sdk.transport import Transport
 from sqlalchemy import text
 
 from agent.observability import SentrySink
 from api.app import create_app
 from core.logging import configure_logging, safe_traceback
+from tests.fakes.sentry_transport import MemoryTransport, sentry_sink
 from tests.servers import ThreadedServer
 from tests.sse import sse
 
 MARKER = "qz7-privacy-marker-41d9"
-
-
-class MemoryTransport(Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.envelopes: list = []
-
-    def capture_envelope(self, envelope) -> None:
-        self.envelopes.append(envelope)
-
-    def events(self) -> list[dict]:
-        return [item.get_event() for env in self.envelopes for item in env.items if item.get_event() is not None]
-
-    def wire(self) -> str:
-        return b"".join(env.serialize() for env in self.envelopes).decode("utf-8", "replace")
 
 
 @pytest.fixture
@@ -70,13 +54,8 @@ def logs(app_settings) -> Iterator[io.StringIO]:
 
 @pytest.fixture
 def sentry() -> Iterator[tuple[SentrySink, MemoryTransport]]:
-    transport = MemoryTransport()
-    sink = SentrySink("https://publickey@sentry.example.test/42", environment="test", transport=transport,
-                      auto_enabling_integrations=False)  # the default integrations (logging, ...) stay on
-    yield sink, transport
-    sentry_sdk.get_client().close()
-    sentry_sdk.get_global_scope().set_client(None)
-    sentry_sdk.get_isolation_scope().clear()
+    with sentry_sink() as pair:
+        yield pair
 
 
 async def test_a_database_error_in_a_turn_logs_and_reports_no_user_text(
