@@ -70,7 +70,7 @@ async function toApiError(response) {
   });
 }
 
-async function call(path, { method = 'GET', body, stream = false, signal } = {}) {
+export async function call(path, { method = 'GET', body, stream = false, signal } = {}) {
   const headers = {
     Accept: stream ? 'text/event-stream' : 'application/json',
     'x-locale': currentLocale(),
@@ -99,7 +99,7 @@ async function call(path, { method = 'GET', body, stream = false, signal } = {})
   return response;
 }
 
-async function json(path, options) {
+export async function json(path, options) {
   const response = await call(path, options);
   if (response.status === 204) return null;
   const text = await response.text();

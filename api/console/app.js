@@ -23,6 +23,7 @@ import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
 import { showError, clearError } from './notices.js';
 import { initFollow } from './follow.js';
 import { initDrawer } from './drawer.js';
+import { enterMemberMode, leaveMemberMode } from './member.js';
 
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
@@ -156,11 +157,9 @@ function enterOrg(membership) {
   );
   $('user-role').dataset.role = membership.role;
 
+  leaveMemberMode();
   if (!isStaff()) {
-    $('sidebar').hidden = true;
-    $('workspace').classList.add('solo');
-    unmountComposer($('composer-slot'));
-    showPaneNotice(paneNotice('staff-only-notice', 'staffOnly.title', 'staffOnly.body'));
+    enterMemberMode(); // a member talks to the personal trainer (member.js)
     return;
   }
   $('sidebar').hidden = false;

@@ -1,0 +1,187 @@
+/**
+ * Member mode cards: a structured workout (the 4 exercise types, groups, rest), a timer with its
+ * phases, a question with its options as buttons, and an action card (confirm / undo).
+ */
+import { h } from './dom.js';
+import { t, currentLocale, toolLabel } from './i18n.js';
+
+const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberFormat(currentLocale()).format(Number(value)) : '');
+
+/** "30 s" / "2 min" / "1:30 min". */
+function seconds(value) {
+  const s = Math.round(Number(value) || 0);
+  if (s < 60) return t('member.sec', { n: num(s) });
+  return s % 60 ? t('member.minSec', { m: num(Math.floor(s / 60)), s: String(s % 60).padStart(2, '0') })
+    : t('member.min', { n: num(s / 60) });
+}
+
+/** reps [8,8,8] → "8"; [10,8,6] → "10/8/6". */
+function repsText(list) {
+  const reps = Array.isArray(list) ? list : [list];
+  return reps.every((r) => r === reps[0]) ? num(reps[0]) : reps.map(num).join('/');
+}
+
+/** The prescription line of one exercise, by type, in the member's unit. */
+export function prescription(ex, unit) {
+  switch (ex.type) {
+    case 'reps': {
+      const load = ex.load === null || ex.load === undefined ? t('member.bodyweight')
+        : `${num(ex.load)} ${ex.load_unit || unit || 'kg'}`;
+      return `${num(ex.sets)} × ${repsText(ex.reps)} × ${load}`;
+    }
+    case 'hold':
+      return `${num(ex.sets)} × ${t('member.hold', { time: (ex.hold_sec ?? []).map(seconds).join('/') })}`;
+    case 'duration': {
+      const parts = [t('member.min', { n: num(ex.duration_min) })];
+      if (ex.distance) parts.push(`${num(ex.distance)} ${ex.distance_unit || ''}`.trim());
+      if (ex.target_pace) parts.push(String(ex.target_pace));
+      return parts.join(' · ');
+    }
+    case 'intervals':
+      return t('member.intervals', { rounds: num(ex.rounds), work: seconds(ex.work_sec), rest: seconds(ex.rest_sec) });
+    default:
+      return '';
+  }
+}
+
+function exerciseRow(ex, unit) {
+  const rest = ex.rest_sec && ex.type !== 'intervals' ? t('member.rest', { time: seconds(ex.rest_sec) }) : null;
+  const muscles = (ex.muscles ?? []).map((m) => m.name).join(', ');
+  return h(
+    'li',
+    { class: 'ex', testid: 'exercise', 'data-exercise-id': ex.id ?? '', 'data-type': ex.type },
+    h('div', { class: 'ex-head' },
+      h('span', { class: 'ex-order', text: String(ex.order ?? '') }),
+      h('span', { class: 'ex-name', dir: 'auto', text: ex.name ?? '' })),
+    h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: prescription(ex, unit) }),
+    rest ? h('div', { class: 'ex-rest muted', testid: 'exercise-rest', text: rest }) : null,
+    muscles ? h('div', { class: 'ex-muscles muted', dir: 'auto', text: muscles }) : null,
+  );
+}
+
+/** Exercises in order, consecutive members of one group in one box (its name, type and rounds). */
+export function workoutCard(workout, unit) {
+  const exercises = [...(workout?.exercises ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  const list = h('ol', { class: 'ex-list' });
+  let groupBox = null;
+  let groupId = null;
+  for (const ex of exercises) {
+    const row = exerciseRow(ex, unit);
+    if (ex.group?.id) {
+      if (ex.group.id !== groupId) {
+        groupId = ex.group.id;
+        const label = [ex.group.name, t(`member.group.${ex.group.type}`, undefined, ex.group.type),
+          ex.group.rounds ? t('member.rounds', { n: num(ex.group.rounds) }) : null].filter(Boolean).join(' · ');
+        groupBox = h('ol', { class: 'ex-group-list' });
+        list.append(h('li', { class: 'ex-group', testid: 'exercise-group', 'data-group-type': ex.group.type },
+          h('div', { class: 'ex-group-label', dir: 'auto', text: label }), groupBox));
+      }
+      groupBox.append(row);
+    } else {
+      groupId = null;
+      list.append(row);
+    }
+  }
+  return h(
+    'article',
+    { class: 'member-card workout-card', testid: 'workout-card', 'data-workout-id': workout?.id ?? '' },
+    h('header', { class: 'card-title', dir: 'auto', text: workout?.title || t('member.workout') }),
+    workout?.summary ? h('p', { class: 'muted', dir: 'auto', text: workout.summary }) : null,
+    list,
+  );
+}
+
+function timerBlock(timer) {
+  const phases = timer.phases ?? [];
+  return h(
+    'section',
+    { class: 'timer', testid: 'timer' },
+    h('div', { class: 'timer-head' },
+      h('span', { dir: 'auto', text: timer.exercise_name ?? '' }),
+      h('span', { class: 'muted', testid: 'timer-total', text: seconds(timer.total_duration_sec) })),
+    h('ol', { class: 'phases' }, ...phases.map((p) => h(
+      'li',
+      { class: `phase phase-${p.phase_type}`, testid: 'timer-phase', 'data-phase': p.phase_type },
+      h('span', { class: 'phase-type', i18n: `member.phase.${p.phase_type}` }),
+      h('span', { class: 'phase-cue', dir: 'auto', text: p.cue ?? '' }),
+      h('span', { class: 'phase-time', text: seconds(p.duration_sec) }),
+    ))),
+  );
+}
+
+/** A timer tool's output: one timer {phases} or several {timers: [...]}. */
+export function timerCard(output) {
+  const timers = Array.isArray(output?.timers) ? output.timers : [output];
+  return h('article', { class: 'member-card timer-card', testid: 'timer-card' },
+    h('header', { class: 'card-title', i18n: 'member.timer' }),
+    ...timers.filter((x) => x && Array.isArray(x.phases)).map(timerBlock));
+}
+
+/** The trainer's question; each option is a button that sends it. */
+export function questionCard(d, onPick) {
+  const options = Array.isArray(d.options) ? d.options : [];
+  const card = h('div', { class: 'member-card question-card', testid: 'question' },
+    h('p', { dir: 'auto', text: d.content ?? '' }));
+  const row = h('div', { class: 'options' }, ...options.map((option) => h('button', {
+    type: 'button', class: 'btn small', testid: 'question-option', dir: 'auto', text: String(option),
+    onclick: () => {
+      for (const b of row.querySelectorAll('button')) b.disabled = true;
+      onPick(String(option));
+    },
+  })));
+  if (options.length) card.append(row);
+  return card;
+}
+
+/** The trainer's action, from tool_started to its result; confirm and undo buttons when offered. */
+export function actionCard(toolUseId, { onConfirm, onUndo }) {
+  const title = h('span', { class: 'action-title' });
+  const status = h('span', { class: 'action-status muted', testid: 'action-status' });
+  const buttons = h('div', { class: 'options' });
+  const node = h('div', { class: 'member-card action-card', testid: 'action-card', 'data-tool-use-id': toolUseId },
+    h('div', { class: 'action-head' }, title, status), buttons);
+  const setStatus = (key) => {
+    status.dataset.i18n = key;
+    status.textContent = t(key);
+    node.dataset.state = key.split('.').pop();
+  };
+  const button = (key, testid, onclick, cls = 'btn small') => h('button', { type: 'button', class: cls, testid, i18n: key, onclick });
+  return {
+    node,
+    start(d) {
+      title.textContent = d.label || toolLabel(d.router, d.action);
+      setStatus('member.action.running');
+    },
+    complete(d) {
+      if (!title.textContent) this.start(d);
+      setStatus(d.ok === false ? 'member.action.failed' : 'member.action.done');
+      buttons.replaceChildren();
+      if (d.ok !== false && d.inverseAvailable) {
+        buttons.append(button('member.undo', 'undo', async (event) => {
+          event.target.disabled = true;
+          try {
+            await onUndo(toolUseId);
+            buttons.replaceChildren();
+            setStatus('member.action.undone');
+          } catch {
+            event.target.disabled = false;
+          }
+        }));
+      }
+    },
+    pending(d) {
+      if (!title.textContent) this.start(d);
+      setStatus('member.action.confirm');
+      const answer = (approved) => () => {
+        for (const b of buttons.querySelectorAll('button')) b.disabled = true;
+        onConfirm(toolUseId, approved, this);
+      };
+      buttons.replaceChildren(button('member.approve', 'approve', answer(true), 'btn small primary'),
+        button('member.reject', 'reject', answer(false)));
+    },
+    rejected() {
+      buttons.replaceChildren();
+      setStatus('member.action.rejected');
+    },
+  };
+}

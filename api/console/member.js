@@ -1,0 +1,326 @@
+/**
+ * Member mode: signed in as a gym member, the console is the personal trainer. Messages go to
+ * POST /organizations/{org}/trainer/messages (SSE); workouts, timers, questions and actions render as
+ * cards (member-cards.js); the sidebar lists the member's trainer sessions.
+ */
+import { call, json } from './api.js';
+import { h } from './dom.js';
+import { t, formatDateTime } from './i18n.js';
+import { state, orgId } from './state.js';
+import { readSse } from './sse.js';
+import { renderMarkdown } from './markdown.js';
+import { follow, jumpToLatest } from './follow.js';
+import { mountComposer, focusComposer, setComposerBusy, clearComposer, fillComposer } from './composer.js';
+import { showError, clearError } from './notices.js';
+import { closeDrawer } from './drawer.js';
+import { workoutCard, timerCard, questionCard, actionCard } from './member-cards.js';
+
+const base = (org) => `/organizations/${encodeURIComponent(org)}/trainer`;
+const sess = (org, sid) => `${base(org)}/sessions/${encodeURIComponent(sid)}`;
+const trainer = {
+  settings: (org) => json(`${base(org)}/settings`),
+  sessions: (org) => json(`${base(org)}/sessions?limit=20`),
+  session: (org, sid) => json(sess(org, sid)),
+  create: (org) => json(`${base(org)}/sessions`, { method: 'POST' }),
+  send: (org, body, signal) => call(`${base(org)}/messages`, { method: 'POST', body, stream: true, signal }),
+  confirm: (org, sid, id, approved, signal) =>
+    call(`${sess(org, sid)}/confirm/${encodeURIComponent(id)}`, { method: 'POST', body: { approved }, stream: true, signal }),
+  undo: (org, sid, id) => json(`${sess(org, sid)}/undo/${encodeURIComponent(id)}`, { method: 'POST' }),
+};
+const TIMER_TOOLS = new Set(['generate_exercise_timer', 'generate_workout_timers']);
+const SUGGESTIONS = ['member.suggestion1', 'member.suggestion2', 'member.suggestion3'];
+
+const mode = { log: null, panel: null, list: null, sessionId: null, workoutId: null, unit: 'kg', cards: new Map() };
+const $ = (id) => document.getElementById(id);
+
+function emptyState() {
+  return h('div', { class: 'empty-state', testid: 'empty-state' },
+    h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'S' }),
+    h('h2', { i18n: 'member.emptyTitle' }),
+    h('p', { class: 'muted', i18n: 'member.emptyBody' }),
+    h('div', { class: 'suggestions', role: 'group' }, SUGGESTIONS.map((key) => h('button', {
+      type: 'button', class: 'suggestion', testid: 'suggestion', i18n: key, onclick: () => send(t(key)),
+    }))));
+}
+
+function clearEmpty() {
+  mode.log.querySelector('.empty-state, .pane-notice')?.remove();
+}
+
+function userTurn(text) {
+  clearEmpty();
+  const turn = h('div', { class: 'turn turn-user' }, h('div', { class: 'bubble bubble-user', testid: 'user-text', dir: 'auto', text }));
+  mode.log.append(turn);
+  jumpToLatest();
+  return turn;
+}
+
+function assistantTurn() {
+  clearEmpty();
+  const turn = h('div', { class: 'turn turn-assistant', testid: 'assistant-turn' });
+  follow(() => mode.log.append(turn));
+  return turn;
+}
+
+function place(turn, node) {
+  follow(() => turn.insertBefore(node, turn.querySelector(':scope > .trailer')));
+}
+
+function textBubble(content) {
+  const bubble = h('div', { class: 'bubble bubble-assistant md', testid: 'assistant-text', dir: 'auto' });
+  bubble.append(renderMarkdown(content ?? ''));
+  return bubble;
+}
+
+function showWorkout(turn, workout) {
+  if (workout?.id) mode.workoutId = workout.id;
+  place(turn, workoutCard(workout, mode.unit));
+}
+
+function cardFor(turn, toolUseId) {
+  let card = mode.cards.get(toolUseId);
+  if (!card) {
+    card = actionCard(toolUseId, { onConfirm: confirm, onUndo: undo });
+    mode.cards.set(toolUseId, card);
+    place(turn, card.node);
+  }
+  return card;
+}
+
+function handle(turn, type, d) {
+  switch (type) {
+    case 'session_started':
+      if (d.sessionId) mode.sessionId = d.sessionId;
+      break;
+    case 'knowledge':
+      break;
+    case 'status':
+      turn.querySelector(':scope > .typing')?.setAttribute('title', d.message ?? '');
+      break;
+    case 'tool_started':
+      if (d.router !== 'coach' && d.router !== 'data') cardFor(turn, d.toolUseId).start(d);
+      break;
+    case 'tool_completed':
+      if (TIMER_TOOLS.has(d.action) && d.ok !== false) place(turn, timerCard(d.output));
+      if (mode.cards.has(d.toolUseId)) mode.cards.get(d.toolUseId).complete(d);
+      else if (d.router !== 'coach' && d.router !== 'data' && d.inverseAvailable) cardFor(turn, d.toolUseId).complete(d);
+      break;
+    case 'confirmation_pending':
+      cardFor(turn, d.toolUseId).pending(d);
+      break;
+    case 'message':
+      if (d.content) place(turn, textBubble(d.content));
+      for (const a of d.attachments ?? []) if (a?.type === 'workout' && a.workout) showWorkout(turn, a.workout);
+      break;
+    case 'question':
+      place(turn, questionCard(d, (option) => send(option)));
+      break;
+    case 'error':
+      showError(d);
+      place(turn, h('p', { class: 'turn-error', dir: 'auto', text: d.message || d.code }));
+      break;
+    case 'done':
+      if (d.sessionId) mode.sessionId = d.sessionId;
+      break;
+    default:
+      break;
+  }
+}
+
+/** Read one SSE stream into `turn`; the composer is busy meanwhile. */
+async function stream(open, turn) {
+  const controller = new AbortController();
+  state.stream = controller;
+  setComposerBusy(true);
+  const typing = h('div', { class: 'typing trailer', testid: 'typing', 'aria-hidden': 'true' }, h('span'), h('span'), h('span'));
+  turn.append(typing);
+  try {
+    const response = await open(controller.signal);
+    await readSse(response, (type, data) => {
+      if (controller.signal.aborted) return;
+      try {
+        handle(turn, type, data && typeof data === 'object' ? data : {});
+      } catch (err) {
+        console.error('spotter: could not render trainer event', type, err);
+      }
+    });
+  } finally {
+    typing.remove();
+    if (state.stream === controller) state.stream = null;
+    setComposerBusy(false);
+    refreshSessions();
+  }
+}
+
+async function send(text) {
+  const message = String(text ?? '').trim();
+  if (!message || state.stream) return;
+  clearError();
+  const user = userTurn(message);
+  clearComposer();
+  const turn = assistantTurn();
+  const body = { message, sessionId: mode.sessionId, currentWorkoutId: mode.workoutId };
+  try {
+    await stream((signal) => trainer.send(orgId(), body, signal), turn);
+  } catch (err) {
+    if (!turn.querySelector(':scope > :not(.trailer)')) {
+      turn.remove();
+      user.remove();
+      fillComposer(message);
+    }
+    if (err?.name !== 'AbortError') showError(err);
+  }
+  focusComposer();
+}
+
+async function confirm(toolUseId, approved, card) {
+  if (state.stream || !mode.sessionId) return;
+  if (!approved) card.rejected();
+  try {
+    await stream((signal) => trainer.confirm(orgId(), mode.sessionId, toolUseId, approved, signal), assistantTurn());
+  } catch (err) {
+    if (err?.name !== 'AbortError') showError(err);
+  }
+}
+
+async function undo(toolUseId) {
+  try {
+    return await trainer.undo(orgId(), mode.sessionId, toolUseId);
+  } catch (err) {
+    showError(err);
+    throw err;
+  }
+}
+
+// ---- sessions -----------------------------------------------------------------------------
+
+async function refreshSessions() {
+  if (!mode.list) return;
+  const org = orgId();
+  let items = [];
+  try {
+    items = (await trainer.sessions(org))?.items ?? [];
+  } catch (err) {
+    if (!err?.auth) console.warn(err);
+    return;
+  }
+  if (org !== orgId() || !mode.list) return;
+  mode.list.replaceChildren(...items.map((s) => h('li', {},
+    h('button', {
+      type: 'button', class: `conv-item${s.id === mode.sessionId ? ' active' : ''}`, testid: 'session-item',
+      'data-session-id': s.id, 'aria-current': s.id === mode.sessionId ? 'true' : null,
+      onclick: () => { closeDrawer(); openSession(s.id); },
+    },
+    h('span', { class: 'conv-title', dir: 'auto', text: s.title || t('member.untitled') }),
+    h('span', { class: 'conv-meta muted', text: `${formatDateTime(s.lastActivityAt)}${s.status === 'active' ? '' : ` · ${t(`member.status.${s.status}`, undefined, s.status)}`}` })))));
+}
+
+/** Replay a stored session: the member's messages, the trainer's messages, questions and workouts. */
+function renderEvents(events) {
+  let turn = null;
+  for (const e of events) {
+    const p = e.payload ?? {};
+    if (e.type === 'user_message') {
+      userTurn(p.message ?? '');
+      turn = null;
+      continue;
+    }
+    if (!turn) turn = assistantTurn();
+    if (e.type === 'tool_call') {
+      const args = p.arguments ?? {};
+      if (p.toolName === 'coach__message_notify_user' && args.text) place(turn, textBubble(args.text));
+      if (p.toolName === 'coach__message_ask_user') place(turn, questionCard({ content: args.text, options: args.options }, send));
+    } else if (e.type === 'workout') {
+      if (p.workoutId) mode.workoutId = p.workoutId;
+      place(turn, h('article', { class: 'member-card workout-card', testid: 'workout-summary', 'data-workout-id': p.workoutId ?? '' },
+        h('header', { class: 'card-title', i18n: 'member.workout' }),
+        h('pre', { class: 'workout-summary', dir: 'auto', text: p.summary ?? '' })));
+    }
+  }
+  for (const old of mode.log.querySelectorAll('[data-testid="question"]')) {
+    if (old !== mode.log.querySelector('[data-testid="question"]:last-of-type')) old.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  }
+}
+
+async function openSession(id) {
+  if (state.stream) return;
+  clearError();
+  try {
+    const detail = await trainer.session(orgId(), id);
+    mode.sessionId = detail.session.id;
+    mode.workoutId = detail.session.currentWorkoutId ?? null;
+    mode.cards.clear();
+    mode.log.replaceChildren();
+    renderEvents(detail.events ?? []);
+    if (!mode.log.childElementCount) mode.log.append(emptyState());
+  } catch (err) {
+    showError(err);
+  }
+  refreshSessions();
+  focusComposer();
+}
+
+async function newSession() {
+  if (state.stream) return;
+  clearError();
+  try {
+    const created = await trainer.create(orgId());
+    mode.sessionId = created.id;
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  mode.workoutId = null;
+  mode.cards.clear();
+  mode.log.replaceChildren(emptyState());
+  closeDrawer();
+  refreshSessions();
+  focusComposer();
+}
+
+function setBrand(key) {
+  const tag = document.querySelector('.brand-tag');
+  if (!tag) return;
+  tag.dataset.i18n = key;
+  tag.textContent = t(key);
+}
+
+/** Take over the workspace for a member; returns a function that gives it back to staff mode. */
+export function enterMemberMode() {
+  document.body.classList.add('member-mode');
+  setBrand('member.subtitle');
+  mode.log = $('chat-log');
+  mode.sessionId = null;
+  mode.workoutId = null;
+  mode.cards.clear();
+  const sidebar = $('sidebar');
+  for (const child of sidebar.children) child.hidden = true;
+  mode.list = h('ul', { class: 'conv-list', testid: 'session-list' });
+  mode.panel = h('div', { class: 'member-sessions' },
+    h('button', { type: 'button', class: 'btn primary block', testid: 'new-session', i18n: 'member.newSession', onclick: newSession }),
+    h('h2', { class: 'sidebar-title', i18n: 'member.sessions' }),
+    h('nav', { class: 'conv-nav' }, mode.list));
+  sidebar.append(mode.panel);
+  sidebar.hidden = false;
+  $('workspace').classList.remove('solo');
+  mountComposer($('composer-slot'), { onSend: send, onStop: () => state.stream?.abort() });
+  mode.log.replaceChildren(emptyState());
+  trainer.settings(orgId()).then((s) => { mode.unit = s?.weightUnit || 'kg'; }, (err) => {
+    if (err?.code !== 'member_profile_required') return;
+    mode.log.replaceChildren(h('div', { class: 'pane-notice', testid: 'no-member-profile', role: 'status' },
+      h('h2', { i18n: 'member.noProfileTitle' }), h('p', { class: 'muted', i18n: 'member.noProfileBody' })));
+  });
+  refreshSessions();
+  focusComposer();
+  return leaveMemberMode;
+}
+
+export function leaveMemberMode() {
+  document.body.classList.remove('member-mode');
+  setBrand('app.subtitle');
+  state.stream?.abort();
+  mode.panel?.remove();
+  mode.panel = null;
+  mode.list = null;
+  for (const child of $('sidebar').children) child.hidden = false;
+}

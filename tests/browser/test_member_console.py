@@ -1,0 +1,220 @@
+"""The console's member mode: signed in as a gym member, the console is the personal trainer.
+
+Dani's item-6 flows run in Chromium against the OFFLINE trainer and the seeded demo gym (checked in the
+database too); questions, timers, confirmation and undo run against the fake Anthropic server with a
+scripted trainer. Desktop and phone sizes; a screenshot per test lands in test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+
+from api.app import create_app
+from gym.demo.seed import DANI_MEMBER_ID, seed_demo
+from gym.demo.tenancy import clerk_id_for
+from gym.training import schedule
+from tests.browser.conftest import _screenshot_path
+from tests.fakes.anthropic_server import Reply, ToolUse
+from tests.servers import ThreadedServer
+from tests.trainer.fixtures import trainee
+from tests.trainer.scripted import Trainer
+
+expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+
+pytestmark = pytest.mark.browser
+
+DANI_EMAIL = "dani@harbor.test"
+PHONE = {"width": 390, "height": 844}
+
+
+@dataclass
+class MemberConsole:
+    page: object
+
+    async def open(self, base_url: str, token: str) -> MemberConsole:
+        await self.page.goto(f"{base_url}/console/#token={token}")
+        await expect(self.page.get_by_test_id("user-role")).to_have_attribute("data-role", "member")
+        await self.page.get_by_test_id("composer").wait_for(state="visible")
+        return self
+
+    async def say(self, message: str) -> object:
+        """Send and wait for the turn to end; the new assistant turn."""
+        turns = self.page.get_by_test_id("assistant-turn")
+        before = await turns.count()
+        await self.page.get_by_test_id("composer").fill(message)
+        await self.page.get_by_test_id("send").click()
+        return await self.settled(before)
+
+    async def settled(self, before: int) -> object:
+        turns = self.page.get_by_test_id("assistant-turn")
+        await expect(turns).to_have_count(before + 1)
+        turn = turns.nth(before)
+        await expect(turn.get_by_test_id("typing")).to_have_count(0, timeout=20_000)
+        await expect(self.page.get_by_test_id("send")).to_be_enabled()
+        return turn
+
+    async def shot(self, request: pytest.FixtureRequest, suffix: str) -> None:
+        await self.page.screenshot(path=str(_screenshot_path(request.config.rootpath, f"{request.node.name}-{suffix}")),
+                                   full_page=True)
+
+
+@pytest.fixture(scope="module")
+def offline_server(app_settings) -> Iterator[ThreadedServer]:
+    srv = ThreadedServer(create_app(app_settings.model_copy(update={"agent_model_provider": "offline"}))).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+async def demo_gym(db) -> AsyncIterator[None]:
+    await seed_demo(db)
+    yield
+    await seed_demo(db)
+
+
+async def _dani_token(db, dev_keys) -> str:
+    clerk_id = clerk_id_for(DANI_EMAIL)
+    async with db.owner() as session:
+        user_id = await session.scalar(text("SELECT id FROM users WHERE clerk_id = :c"), {"c": clerk_id})
+    assert user_id is not None, "seed_demo did not create dani@harbor.test"
+    return dev_keys.sign(sub=clerk_id, email=DANI_EMAIL)
+
+
+@pytest.fixture
+async def dani(page, offline_server, demo_gym, db, dev_keys, fake_model) -> AsyncIterator[MemberConsole]:
+    console = await MemberConsole(page).open(offline_server.url, await _dani_token(db, dev_keys))
+    await page.get_by_test_id("new-session").click()
+    await expect(page.get_by_test_id("empty-state")).to_be_visible()
+    yield console
+    assert fake_model.requests == [], "the offline trainer must not call the Anthropic API"
+
+
+async def _latest_bench(db) -> tuple[float, bool] | None:
+    async with db.owner() as session:
+        row = (await session.execute(text(
+            "SELECT load_kg, undone_at IS NOT NULL AS undone FROM exercise_logs WHERE member_id = :m "
+            "AND name = 'Bench Press' ORDER BY created_at DESC LIMIT 1"), {"m": DANI_MEMBER_ID})).first()
+    return None if row is None else (float(row.load_kg), bool(row.undone))
+
+
+async def test_dani_trains_with_the_offline_trainer(dani, db, request) -> None:
+    page = dani.page
+    assert "Dani" in (await page.get_by_test_id("user-name").text_content())
+    await expect(page.locator(".brand-tag")).to_have_text("Personal trainer")
+
+    first = await dani.say("give me a quick chest workout")
+    card = first.get_by_test_id("workout-card")
+    await expect(card).to_have_count(1)
+    await expect(first.get_by_test_id("assistant-text")).to_contain_text("not an LLM")
+    exercises = card.get_by_test_id("exercise")
+    assert await exercises.count() >= 2
+    await expect(exercises.first).to_have_attribute("data-exercise-id", "ex_001")
+    rx = await card.locator('[data-type="reps"] [data-testid="exercise-rx"]').all_text_contents()
+    assert rx and all(re.fullmatch(r"\d+ × [\d/]+ × (?:[\d.,]+ kg|bodyweight)", line) for line in rx), rx
+    second_before = await exercises.nth(1).locator(".ex-name").text_content()
+    await dani.shot(request, "workout")
+
+    swapped = await dani.say("swap the second exercise")
+    after = swapped.get_by_test_id("workout-card").get_by_test_id("exercise").nth(1)
+    await expect(after).to_have_attribute("data-exercise-id", "ex_002")
+    assert await after.locator(".ex-name").text_content() != second_before
+
+    logged = await dani.say("log it: bench 3x8 at 40 kg")
+    await expect(logged.get_by_test_id("assistant-text")).to_contain_text("Bench Press")
+    assert await _latest_bench(db) == (40.0, False)
+    with_undo = logged.get_by_test_id("action-card").filter(has=page.get_by_test_id("undo"))
+    await expect(with_undo).to_have_count(1)
+    action = page.locator(f'[data-tool-use-id="{await with_undo.get_attribute("data-tool-use-id")}"]')
+    await dani.shot(request, "logged")
+    await action.get_by_test_id("undo").click()
+    await expect(action).to_have_attribute("data-state", "undone")
+    await expect(action.get_by_test_id("undo")).to_have_count(0)
+    assert await _latest_bench(db) == (40.0, True)
+
+    counted = await dani.say("how many workouts this month?")
+    await expect(counted.get_by_test_id("assistant-text")).to_contain_text("Workouts this month:")
+
+    noted = await dani.say("avoid shoulders for two weeks")
+    await expect(noted.get_by_test_id("assistant-text")).to_contain_text("Noted")
+
+    # the session list has this session; reopening it shows the conversation again
+    items = page.get_by_test_id("session-item")
+    await expect(items.first).to_have_attribute("aria-current", "true")
+    sid = await items.first.get_attribute("data-session-id")
+    await page.reload()
+    await page.get_by_test_id("composer").wait_for(state="visible")
+    await page.locator(f'[data-testid="session-item"][data-session-id="{sid}"]').click()
+    await expect(page.get_by_test_id("user-text")).to_have_count(5)
+    await expect(page.get_by_test_id("user-text").first).to_have_text("give me a quick chest workout")
+    await expect(page.get_by_test_id("assistant-text").filter(has_text="Noted")).to_have_count(1)
+    await expect(page.get_by_test_id("workout-summary")).not_to_have_count(0)
+
+
+async def test_dani_on_a_phone(browser, offline_server, demo_gym, db, dev_keys, fake_model, request) -> None:
+    context = await browser.new_context(locale="en-US", viewport=PHONE, base_url=offline_server.url)
+    try:
+        page = await context.new_page()
+        dani = await MemberConsole(page).open(offline_server.url, await _dani_token(db, dev_keys))
+        await page.get_by_test_id("menu-toggle").click()
+        await page.get_by_test_id("new-session").click()
+        await expect(page.get_by_test_id("empty-state")).to_be_visible()
+        turn = await dani.say("give me a quick chest workout")
+        card = turn.get_by_test_id("workout-card")
+        await expect(card).to_be_visible()
+        box = await card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+        scroll = await page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= PHONE["width"], scroll
+        await dani.shot(request, "phone")
+    finally:
+        await context.close()
+    assert fake_model.requests == []
+
+
+async def test_question_timer_and_confirmation_with_a_scripted_trainer(page, server, db, factory, fake_model,
+                                                                        request) -> None:
+    t = await trainee(db, factory)
+    now = datetime.now(UTC)
+    async with db.scope(org_id=t.org.id) as session:
+        scheduled = str((await schedule.schedule_workout(session, t.org.id, t.member_id, now=now,
+                                                         scheduled_at=now + timedelta(days=2), workout_type="Legs")).id)
+    Trainer(fake_model, [
+        Reply(ToolUse("coach__message_ask_user", {"text": "Where do you train today?", "options": ["Home", "Gym"]},
+                      id="ask1")),
+        Reply(ToolUse("timers__generate_exercise_timer", {"exercise_name": "Plank", "exercise_type": "flexibility",
+                                                          "sets": 2, "work_duration_seconds": 30,
+                                                          "rest_seconds": 20}, id="tim1")),
+        Reply(ToolUse("calendar__delete_scheduled_workout", {"id": scheduled}, id="del1")),
+        Reply(ToolUse("coach__message_notify_user", {"text": "Deleted Thursday."}, id="n1")),
+        Reply(ToolUse("coach__idle", {}, id="i1")),
+    ])
+    console = await MemberConsole(page).open(server.url, t.user.token)
+    first = await console.say("plan my day")
+    question = first.get_by_test_id("question")
+    await expect(question).to_contain_text("Where do you train today?")
+    await expect(question.get_by_test_id("question-option")).to_have_text(["Home", "Gym"])
+    await console.shot(request, "question")
+
+    await question.get_by_test_id("question-option").filter(has_text="Home").click()
+    await expect(page.get_by_test_id("user-text").last).to_have_text("Home")
+    second = await console.settled(1)
+    timer = second.get_by_test_id("timer-card")
+    await expect(timer).to_have_count(1)
+    phases = timer.get_by_test_id("timer-phase")
+    assert await phases.count() >= 2
+    kinds = {await phases.nth(i).get_attribute("data-phase") for i in range(await phases.count())}
+    assert "rest" in kinds and kinds & {"work", "hold"}, kinds
+    pending = second.get_by_test_id("action-card").filter(has=page.get_by_test_id("approve"))
+    await expect(pending).to_have_count(1)
+    await console.shot(request, "timer-confirm")
+    await pending.get_by_test_id("approve").click()
+    third = await console.settled(2)
+    await expect(third.get_by_test_id("assistant-text")).to_have_text("Deleted Thursday.")
+    async with db.owner() as session:
+        assert await session.scalar(text("SELECT count(*) FROM scheduled_workouts WHERE id = :i"), {"i": scheduled}) == 0
