@@ -15,10 +15,10 @@ function seconds(value) {
     : t('member.min', { n: num(s / 60) });
 }
 
-/** reps [8,8,8] → "8"; [10,8,6] → "10/8/6". */
-function repsText(list) {
-  const reps = Array.isArray(list) ? list : [list];
-  return reps.every((r) => r === reps[0]) ? num(reps[0]) : reps.map(num).join('/');
+/** per-set values [8,8,8] → "8"; [10,8,6] → "10/8/6". */
+function sameOrAll(list, format = num) {
+  const values = Array.isArray(list) ? list : [list];
+  return values.every((v) => v === values[0]) ? format(values[0]) : values.map(format).join('/');
 }
 
 /** The prescription line of one exercise, by type, in the member's unit. */
@@ -27,10 +27,10 @@ export function prescription(ex, unit) {
     case 'reps': {
       const load = ex.load === null || ex.load === undefined ? t('member.bodyweight')
         : `${num(ex.load)} ${ex.load_unit || unit || 'kg'}`;
-      return `${num(ex.sets)} × ${repsText(ex.reps)} × ${load}`;
+      return `${num(ex.sets)} × ${sameOrAll(ex.reps)} × ${load}`;
     }
     case 'hold':
-      return `${num(ex.sets)} × ${t('member.hold', { time: (ex.hold_sec ?? []).map(seconds).join('/') })}`;
+      return `${num(ex.sets)} × ${t('member.hold', { time: sameOrAll(ex.hold_sec, seconds) })}`;
     case 'duration': {
       const parts = [t('member.min', { n: num(ex.duration_min) })];
       if (ex.distance) parts.push(`${num(ex.distance)} ${ex.distance_unit || ''}`.trim());

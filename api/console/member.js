@@ -207,12 +207,12 @@ async function refreshSessions() {
   if (org !== orgId() || !mode.list) return;
   mode.list.replaceChildren(...items.map((s) => h('li', {},
     h('button', {
-      type: 'button', class: `conv-item${s.id === mode.sessionId ? ' active' : ''}`, testid: 'session-item',
+      type: 'button', class: 'conv', testid: 'session-item',
       'data-session-id': s.id, 'aria-current': s.id === mode.sessionId ? 'true' : null,
       onclick: () => { closeDrawer(); openSession(s.id); },
     },
     h('span', { class: 'conv-title', dir: 'auto', text: s.title || t('member.untitled') }),
-    h('span', { class: 'conv-meta muted', text: `${formatDateTime(s.lastActivityAt)}${s.status === 'active' ? '' : ` · ${t(`member.status.${s.status}`, undefined, s.status)}`}` })))));
+    h('span', { class: 'conv-time', text: `${formatDateTime(s.lastActivityAt)}${s.status === 'active' ? '' : ` · ${t(`member.status.${s.status}`, undefined, s.status)}`}` })))));
 }
 
 /** Replay a stored session: the member's messages, the trainer's messages, questions and workouts. */

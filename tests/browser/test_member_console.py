@@ -22,7 +22,7 @@ from gym.training import schedule
 from tests.browser.conftest import _screenshot_path
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.servers import ThreadedServer
-from tests.trainer.fixtures import trainee
+from tests.trainer.fixtures import hold, reps, trainee
 from tests.trainer.scripted import Trainer
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
@@ -218,3 +218,40 @@ async def test_question_timer_and_confirmation_with_a_scripted_trainer(page, ser
     await expect(third.get_by_test_id("assistant-text")).to_have_text("Deleted Thursday.")
     async with db.owner() as session:
         assert await session.scalar(text("SELECT count(*) FROM scheduled_workouts WHERE id = :i"), {"i": scheduled}) == 0
+
+
+async def test_a_workout_card_shows_every_exercise_type_and_groups(page, server, db, factory, fake_model,
+                                                                   request) -> None:
+    t = await trainee(db, factory)
+    superset = {"id": "s1", "type": "superset", "position": 1, "name": "Push pair", "rounds": 3}
+    workout = {"title": "Mixed session", "exercises": [
+        reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14,
+             group=superset),
+        reps(2, "Push-up", muscles={"Chest": 0.8, "Triceps": 0.2}, group={**superset, "position": 2,
+                                                                          "name": None, "rounds": None}),
+        hold(3),
+        {"type": "intervals", "name": "Burpees", "order": 4, "rounds": 6, "work_sec": 40, "rest_sec": 20,
+         "muscles": [{"name": "Quadriceps", "share": 1.0}], "goals": [{"name": "Conditioning", "share": 1.0}],
+         "reasoning": "Finisher.", "equipment": []},
+        {"type": "duration", "name": "Easy walk", "order": 5, "duration_min": 10,
+         "muscles": [{"name": "Calves", "share": 1.0}], "goals": [{"name": "Conditioning", "share": 1.0}],
+         "reasoning": "Cool down.", "equipment": []},
+    ]}
+    Trainer(fake_model, [
+        Reply(ToolUse("workout__generate_workout", workout, id="gen1")),
+        Reply(ToolUse("coach__message_notify_user", {"text": "Here you go.", "attachments": ["workout_1"]}, id="n1")),
+        Reply(ToolUse("coach__idle", {}, id="i1")),
+    ])
+    console = await MemberConsole(page).open(server.url, t.user.token)
+    turn = await console.say("something mixed")
+    card = turn.get_by_test_id("workout-card")
+    await expect(card).to_have_count(1)
+    group = card.get_by_test_id("exercise-group")
+    await expect(group).to_have_attribute("data-group-type", "superset")
+    await expect(group).to_contain_text("Push pair · Superset · 3 rounds")
+    await expect(group.get_by_test_id("exercise")).to_have_count(2)
+    rx = card.get_by_test_id("exercise-rx")
+    await expect(rx).to_have_text(["3 × 10 × 14 kg", "3 × 10 × bodyweight", "2 × hold 30 s",
+                                   "6 rounds · 40 s work / 20 s rest", "10 min"])
+    await expect(card.get_by_test_id("exercise").first.get_by_test_id("exercise-rest")).to_have_text("rest 1 min")
+    await console.shot(request, "mixed")
