@@ -255,3 +255,11 @@ async def test_a_workout_card_shows_every_exercise_type_and_groups(page, server,
                                    "6 rounds · 40 s work / 20 s rest", "10 min"])
     await expect(card.get_by_test_id("exercise").first.get_by_test_id("exercise-rest")).to_have_text("rest 1 min")
     await console.shot(request, "mixed")
+
+
+async def test_a_member_with_no_member_record_is_told_so(page, server, factory) -> None:
+    org = await factory.org()
+    user = await factory.user(org, "member")
+    await MemberConsole(page).open(server.url, user.token)
+    await expect(page.get_by_test_id("no-member-profile")).to_contain_text("No member profile")
+    await expect(page.get_by_test_id("session-list").get_by_test_id("session-item")).to_have_count(0)
