@@ -1,0 +1,66 @@
+/** HTTP calls of the nutrition console page (NUTRITION.md, HTTP): JSON calls and the run's events stream. */
+import { getToken } from './api.js';
+import { currentLocale, t } from './i18n.js';
+import { readSse } from './sse.js';
+
+const API_BASE = (document.querySelector('meta[name="spotter-api-base"]')?.content ?? '').replace(/\/$/, '');
+
+export class NutritionError extends Error {
+  constructor(status, code, message, errors = []) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+    /** per-field errors of a 422: [{field, code}] */
+    this.errors = errors;
+  }
+}
+
+async function call(path, { method = 'GET', body, accept = 'application/json', signal, headers = {} } = {}) {
+  const all = { Accept: accept, 'x-locale': currentLocale(), ...headers };
+  const token = getToken();
+  if (token) all.Authorization = `Bearer ${token}`;
+  if (body !== undefined) all['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(API_BASE + path, {
+      method, headers: all, signal, cache: 'no-store',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    if (err?.name === 'AbortError') throw err;
+    throw new NutritionError(0, 'network_error', t('errors.network'));
+  }
+  if (!response.ok) {
+    let payload = null;
+    try {
+      payload = await response.json();
+    } catch {
+      payload = null;
+    }
+    throw new NutritionError(response.status, payload?.code ?? `http_${response.status}`, payload?.message ?? '',
+      Array.isArray(payload?.errors) ? payload.errors : []);
+  }
+  return response;
+}
+
+async function json(path, options) {
+  const text = await (await call(path, options)).text();
+  return text ? JSON.parse(text) : null;
+}
+
+const base = (org) => `/organizations/${encodeURIComponent(org)}/nutrition`;
+const run = (org, id) => `${base(org)}/runs/${encodeURIComponent(id)}`;
+
+export const nutritionApi = {
+  me: () => json('/me'),
+  runs: (org, memberId) => json(`${base(org)}/runs${memberId ? `?membershipId=${encodeURIComponent(memberId)}` : ''}`),
+  run: (org, id) => json(run(org, id)),
+  start: (org, body) => json(`${base(org)}/runs`, { method: 'POST', body }),
+  checkin: (org, id, body) => json(`${run(org, id)}/checkins`, { method: 'POST', body }),
+  acknowledge: (org, id) => json(`${run(org, id)}/referral-acknowledged`, { method: 'POST' }),
+  /** Read the run's events (replay, then live) until the stream ends; onEvent(type, data) per frame. */
+  async follow(org, id, onEvent, signal) {
+    const response = await call(`${run(org, id)}/events`, { accept: 'text/event-stream', signal });
+    await readSse(response, onEvent);
+  },
+};

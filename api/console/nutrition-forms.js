@@ -1,0 +1,110 @@
+/** The nutrition page's forms: a new run's intake, the weekly check-in, and a paused run's referral. */
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+const tr = (key, fallback, vars) => t(`nutrition.${key}`, vars, fallback);
+
+/** The demo member's intake (NUTRITION.md, Demo): a starting point the staff edit before starting. */
+export const SAMPLE_INTAKE = {
+  sex: 'female', age: 28, height_cm: 165, current_weight_kg: 56.2, target_weight_kg: 62,
+  training_phase: 'active_training', estimated_daily_intake_kcal: 1700, avg_daily_steps: 6500,
+  menstrual_status: 'regular', training_experience: 'beginner',
+  food_aversions: ['peanut_butter', 'nut_butters'], appetite_level: 'low', cooking_skill: 'basic',
+  partner_cooks: true, equipment_access: 'commercial_gym', gym_anxiety_level: 'high',
+  medical_history: { medications: [], conditions: [], injuries: [] },
+};
+
+function field(label, input) {
+  return h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: label }), input);
+}
+
+/** onSubmit(intake) → Promise; errors are shown by the caller. */
+export function intakeForm(onSubmit, onCancel) {
+  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 18, dir: 'ltr', spellcheck: 'false' });
+  text.value = JSON.stringify(SAMPLE_INTAKE, null, 2);
+  const error = h('p', { class: 'field-error', role: 'alert', testid: 'intake-error', hidden: true });
+  const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form' },
+    h('h2', { text: tr('intakeTitle', 'New run: intake') }),
+    h('p', { class: 'muted', text: tr('intakeHelp', 'The member\'s intake (spec 004 intake_data). Edit the values, then start.') }),
+    field(tr('intake', 'Intake'), text), error,
+    h('div', { class: 'nt-actions' },
+      h('button', { type: 'submit', class: 'btn primary', testid: 'start-run', text: tr('start', 'Start run') }),
+      h('button', { type: 'button', class: 'btn ghost', text: tr('cancel', 'Cancel'), onclick: onCancel })));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    let intake;
+    try {
+      intake = JSON.parse(text.value);
+    } catch {
+      error.textContent = tr('badJson', 'The intake is not valid JSON.');
+      error.hidden = false;
+      return;
+    }
+    await onSubmit(intake);
+  });
+  return form;
+}
+
+const number = (testid, attrs = {}) => h('input', { type: 'number', step: '0.1', inputmode: 'decimal', testid, ...attrs });
+
+/** onSubmit(checkin) → Promise. */
+export function checkinForm(onSubmit) {
+  const weight = number('checkin-weight', { required: true, min: 25, max: 350 });
+  const waist = number('checkin-waist', { min: 0 });
+  const hip = number('checkin-hip', { min: 0 });
+  const date = h('input', { type: 'date', testid: 'checkin-date' });
+  const phase = h('select', { testid: 'checkin-cycle' },
+    h('option', { value: '', text: '—' }),
+    ['follicular', 'ovulatory', 'luteal', 'menstrual'].map((p) => h('option', { value: p, text: tr(`cycle.${p}`, p) })));
+  const sessions = number('checkin-sessions', { step: '1', min: 0, max: 21 });
+  const notes = h('textarea', { rows: 2, testid: 'checkin-notes', dir: 'auto', maxlength: 2000 });
+  const submit = h('button', { type: 'submit', class: 'btn primary', testid: 'checkin-submit', text: tr('submitCheckin', 'Submit check-in') });
+  const form = h('form', { class: 'nt-form nt-checkin', testid: 'checkin-form' },
+    h('div', { class: 'nt-grid' },
+      field(tr('weight', 'Weight (kg)'), weight), field(tr('waist', 'Waist (cm)'), waist), field(tr('hip', 'Hips (cm)'), hip),
+      field(tr('date', 'Check-in date'), date), field(tr('cycle', 'Cycle phase'), phase),
+      field(tr('sessions', 'Sessions done'), sessions)),
+    field(tr('notes', 'Notes'), notes), h('div', { class: 'nt-actions' }, submit));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { weight_kg: Number(weight.value) };
+    if (waist.value) body.waist_cm = Number(waist.value);
+    if (hip.value) body.hip_cm = Number(hip.value);
+    if (date.value) body.checkin_date = date.value;
+    if (phase.value) body.cycle_phase = phase.value;
+    if (sessions.value) body.training_log = { sessions_completed: Number(sessions.value), exercises: [] };
+    if (notes.value.trim()) body.notes = notes.value.trim();
+    submit.disabled = true;
+    try {
+      await onSubmit(body);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** A run paused for a referral: the PHYSICIAN's latest context and the acknowledge button. */
+export function referralPanel(context, onAcknowledge) {
+  const button = h('button', { type: 'button', class: 'btn primary', testid: 'acknowledge-referral',
+    text: tr('acknowledge', 'Referral acknowledged — resume') });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await onAcknowledge();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  const c = context ?? {};
+  return h('section', { class: 'nt-referral nt-panel', testid: 'referral', role: 'region' },
+    h('h3', { text: tr('referralTitle', 'Paused: medical referral needed') }),
+    h('dl', { class: 'nt-dl' },
+      h('dt', { text: tr('referTo', 'Refer to') }), h('dd', { testid: 'referral-target', text: c.referral_target ?? '—' }),
+      h('dt', { text: tr('urgency', 'Urgency') }), h('dd', { testid: 'referral-urgency', text: c.urgency ?? '—' })),
+    c.response ? h('p', { dir: 'auto', text: c.response }) : null,
+    c.disclaimer ? h('p', { class: 'muted small', text: c.disclaimer }) : null,
+    h('p', { class: 'muted', text: tr('referralHelp', 'Resume once the member has seen the referral.') }),
+    button);
+}

@@ -1,0 +1,126 @@
+"""The nutrition page of the console in Chromium: staff pick a demo member, start a run and watch its
+timeline reach `output_ready` (offline agents, in-process worker), read the output tables, submit a
+check-in and see the adjustment; a member with a red flag sees their paused run's referral and resumes it
+with the acknowledge button. Desktop and phone sizes; checked against the API's own answers."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+import pytest
+from sqlalchemy import text
+
+from gym import members
+from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID, seed_demo
+from gym.demo.tenancy import HARBOR, clerk_id_for
+from pipeline.demo import seed_finished_run
+from tests import factories
+from tests.pipeline import samples
+
+expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+RUN_MS = 90_000  # a whole offline run on a loaded 2-core machine
+OWNER_EMAIL = "owner@harbor.test"
+
+
+@pytest.fixture
+async def harbor_owner(db, dev_keys) -> factories.TestUser:
+    """Harbor Strength as `seed_demo` writes it, with Dani's finished run; its owner."""
+    await seed_demo(db)
+    await seed_finished_run(db, HARBOR.id, DANI_MEMBER_ID)
+    clerk_id = clerk_id_for(OWNER_EMAIL)
+    async with db.owner() as session:
+        user_id = await session.scalar(text("SELECT id FROM users WHERE clerk_id = :c"), {"c": clerk_id})
+    assert user_id is not None
+    return factories.TestUser(user_id, OWNER_EMAIL, clerk_id, dev_keys.sign(sub=clerk_id, email=OWNER_EMAIL), "owner")
+
+
+async def _open(page, server, token: str, fragment: str = "") -> None:
+    await page.goto(f"{server.url}/console/nutrition.html#token={token}{fragment}")
+    await expect(page.get_by_test_id("run-list")).to_be_visible()
+
+
+async def _read_tables(page) -> None:
+    macros = page.get_by_test_id("macros-table")
+    await expect(macros.locator('tr[data-key="target_intake_kcal"]')).to_contain_text("2,180")
+    grid = page.get_by_test_id("meal-grid")
+    await expect(grid.locator("tbody tr")).to_have_count(7)
+    await expect(grid.locator("tbody tr").first.locator("td")).to_have_count(5)
+    await expect(grid.locator('tr[data-day="monday"] td[data-meal="breakfast"] .nt-recipe-name')).not_to_be_empty()
+    recipe = page.get_by_test_id("recipe").first
+    await expect(recipe.get_by_test_id("recipe-ingredients").locator("tbody tr").first).to_be_visible()
+    await expect(recipe.get_by_test_id("recipe-steps").locator("li").first).not_to_be_empty()
+    await expect(page.get_by_test_id("training-table").locator("tbody tr").first).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, server, harbor_owner, viewport) -> None:
+    if viewport:
+        await page.set_viewport_size(viewport)
+    await _open(page, server, harbor_owner.token)
+
+    # Dani's seeded run: pick her, read her plan
+    await page.locator(f'[data-testid="member-link"][data-member-id="{DANI_MEMBER_ID}"]').click()
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    await _read_tables(page)
+
+    # a new run for another demo member, followed live to output_ready
+    await page.get_by_test_id("member-id").fill(str(SAAR_COHEN_ID))
+    await page.get_by_test_id("member-id").press("Enter")
+    await expect(page.locator(f'[data-testid="member-link"][data-member-id="{SAAR_COHEN_ID}"]')).to_have_class(
+        "nt-run-link active")
+    await page.get_by_test_id("new-run").click()
+    await page.get_by_test_id("start-run").click()
+    timeline = page.get_by_test_id("timeline")
+    done = timeline.locator('[data-testid="timeline-event"][data-type="done"]')
+    await expect(done).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    states = await timeline.locator('[data-type="state"]').evaluate_all("els => els.map(e => e.dataset.state)")
+    assert states == ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",
+                      "chef_processing", "coach_processing", "output_ready"]
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready")
+    await _read_tables(page)
+
+    # a weekly check-in and its adjustment
+    await page.get_by_test_id("checkin-weight").fill("56.4")
+    await page.get_by_test_id("checkin-submit").click()  # the first check-in needs waist and hips
+    await expect(page.locator('[data-testid="field-error"][data-field="waist_cm"]')).to_contain_text("required")
+    await page.get_by_test_id("checkin-waist").fill("68")
+    await page.get_by_test_id("checkin-hip").fill("94")
+    await page.get_by_test_id("checkin-submit").click()
+    adjustment = page.get_by_test_id("adjustment-table")
+    await expect(adjustment).to_be_visible(timeout=RUN_MS)
+    await expect(adjustment.locator('tr[data-key="type"]')).not_to_be_empty()
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, client, db, factory,
+                                                                 viewport) -> None:
+    if viewport:
+        await page.set_viewport_size(viewport)
+    org = await factory.org()
+    user = await factory.user(org, role="member", name="Noa")
+    async with db.scope(org_id=org.id) as session:
+        await members.create_member(session, org.id, first_name="Noa", user_id=user.id, joined_at=date(2026, 1, 5))
+    started = await client.post(f"/organizations/{org.id}/nutrition/runs", headers=user.headers,
+                                json={"intake": {**samples.INTAKE, "menstrual_status": "amenorrhea"}})
+    assert started.status_code == 202, started.text
+    run_id = uuid.UUID(started.json()["runId"])
+
+    await _open(page, server, user.token)
+    await expect(page.get_by_test_id("member-picker")).to_be_hidden()
+    await expect(page.get_by_test_id("run-link")).to_have_count(1)
+    referral = page.get_by_test_id("referral")
+    await expect(referral).to_be_visible(timeout=RUN_MS)
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "paused_physician")
+    await expect(referral.get_by_test_id("referral-urgency")).to_have_text("soon")
+    await referral.get_by_test_id("acknowledge-referral").click()
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    await expect(page.get_by_test_id("referral")).to_have_count(0)
+    await _read_tables(page)
+    detail = await client.get(f"/organizations/{org.id}/nutrition/runs/{run_id}", headers=user.headers)
+    assert detail.json()["run"]["state"] == "output_ready"
