@@ -171,12 +171,12 @@ async function renderDetail(runId, stateSlot, body) {
     parts.push(h('div', { class: 'nt-error', testid: 'run-error', role: 'alert',
       text: `${words(error.error_type ?? error.errorType ?? 'error')} · ${error.failing_agent ?? ''} ${error.details ?? ''}` }));
   }
+  const last = detail.adjustments.at(-1);
+  if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
   if (run.state === 'output_ready') {
     parts.push(h('section', { class: 'nt-panel', testid: 'checkin' }, h('h3', { text: tr('checkinTitle', 'Weekly check-in') }),
       checkinForm((checkin) => submitCheckin(runId, checkin))));
   }
-  const last = detail.adjustments.at(-1);
-  if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
   if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
   body.replaceChildren(...parts);
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 RUN_MS = 90_000  # a whole offline run on a loaded 2-core machine
 OWNER_EMAIL = "owner@harbor.test"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
 @pytest.fixture
@@ -94,6 +96,8 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     adjustment = page.get_by_test_id("adjustment-table")
     await expect(adjustment).to_be_visible(timeout=RUN_MS)
     await expect(adjustment.locator('tr[data-key="type"]')).not_to_be_empty()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"nutrition_checkin_{'phone' if viewport else 'desktop'}.png"))
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
 
 
@@ -118,6 +122,8 @@ async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, 
     await expect(referral).to_be_visible(timeout=RUN_MS)
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "paused_physician")
     await expect(referral.get_by_test_id("referral-urgency")).to_have_text("soon")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"nutrition_referral_{'phone' if viewport else 'desktop'}.png"))
     await referral.get_by_test_id("acknowledge-referral").click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
     await expect(page.get_by_test_id("referral")).to_have_count(0)
