@@ -94,9 +94,16 @@ function handle(turn, type, d) {
       break;
     case 'knowledge':
       break;
-    case 'status':
-      turn.querySelector(':scope > .typing')?.setAttribute('title', d.message ?? '');
+    case 'status': {
+      // the localized status line of the running tool, shown under the typing dots while the turn runs
+      let line = turn.querySelector(':scope > .member-status');
+      if (!line) {
+        line = h('p', { class: 'member-status muted trailer', testid: 'trainer-status', dir: 'auto' });
+        turn.append(line);
+      }
+      line.textContent = d.message ?? '';
       break;
+    }
     case 'tool_started':
       if (d.router !== 'coach' && d.router !== 'data') cardFor(turn, d.toolUseId).start(d);
       break;
@@ -146,6 +153,7 @@ async function stream(open, turn) {
     });
   } finally {
     typing.remove();
+    turn.querySelector(':scope > .member-status')?.remove();
     if (state.stream === controller) state.stream = null;
     setComposerBusy(false);
     refreshSessions();
