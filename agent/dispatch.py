@@ -55,7 +55,7 @@ class ToolDispatcher:
             summary = await self.runner.describe(spec, validated, access=turn.access, caller=turn.caller,
                                                  locale=turn.locale, session=session)
             event = events.confirmation_pending(tool_use_id, spec.router, spec.action, validated, spec.confirm,
-                                                summary)
+                                                summary, spec.input_schema())
         self.observability.emit(f"agent.tool.{event.type}", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
                                 router=spec.router, action=spec.action)
         return event

@@ -45,10 +45,12 @@ def failed(error: dict[str, Any]) -> ToolOutcome:
 
 
 def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str,
-                         summary: str | None = None) -> Event:
+                         summary: str | None = None, input_schema: dict | None = None) -> Event:
     data = {"toolUseId": tool_use_id, "router": router, "action": action, "input": input, "confirm": confirm}
     if summary:
         data["summary"] = summary  # the action in words, localized (beyond the spec; `input` stays)
+    if input_schema:
+        data["inputSchema"] = input_schema  # the tool's input JSON schema, for the "Edit input" form (beyond the spec)
     return Event("confirmation_pending", data)
 
 

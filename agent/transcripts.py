@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,7 +13,9 @@ from agent.policy import can_undo
 from agent.request import user_text
 from core.errors import NotFound
 from tools import executions
-from tools.registry import ToolRegistry
+from tools.registry import ToolRegistry, ToolSpec
+
+Describe = Callable[[ToolSpec, dict[str, Any]], Awaitable[str | None]]
 
 
 def _iso(value) -> str | None:
@@ -43,15 +46,25 @@ def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str)
 
 
 async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                              conversation_id: uuid.UUID, registry: ToolRegistry, role: str) -> dict[str, Any]:
-    """The conversation as its owner sees it; `role` is theirs (Undo is offered only where it would run)."""
+                              conversation_id: uuid.UUID, registry: ToolRegistry, role: str,
+                              describe: Describe | None = None) -> dict[str, Any]:
+    """The conversation as its owner sees it; `role` is theirs (Undo is offered only where it would run).
+    A confirmation still pending carries the same action-in-words `summary` (via `describe`) and `inputSchema`
+    as the live `confirmation_pending` frame, so a reopened card reads the same."""
     conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
     if conversation is None:
         raise NotFound("conversation_not_found")
     rows = await conversations.all_messages(session, conversation_id)
     by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
     for execution in await executions.for_conversation(session, conversation_id):
-        by_message.setdefault(execution.message_id, []).append(_tool_call(execution, registry, role))
+        call = _tool_call(execution, registry, role)
+        spec = registry.lookup(execution.router, execution.action)
+        if execution.status == "pending" and execution.kind != "user_picker" and spec is not None:
+            call["inputSchema"] = spec.input_schema()
+            summary = await describe(spec, execution.input or {}) if describe is not None else None
+            if summary:
+                call["summary"] = summary
+        by_message.setdefault(execution.message_id, []).append(call)
     messages: list[dict[str, Any]] = []
     for row in rows:
         if row.role == "user" and all(b.get("type") == "tool_result" for b in row.content):

@@ -99,6 +99,8 @@ class ToolCall(Struct, rename="camel", omit_defaults=True):
     inverse_available: bool
     prompt: str | None | UnsetType = UNSET
     candidates: list[dict[str, Any]] | UnsetType = UNSET
+    summary: str | UnsetType = UNSET  # a pending confirmation: the action in words, localized (beyond the spec)
+    input_schema: dict[str, Any] | UnsetType = UNSET  # a pending confirmation: the tool's input JSON schema
 
 
 class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=True):

@@ -82,6 +82,7 @@ class ConfirmationPending(_Frame, tag="confirmation_pending"):
     input: dict[str, Any]
     confirm: Literal["destructive", "always"]
     summary: str | UnsetType = UNSET  # what the tool is about to do, in words, localized (beyond the spec)
+    input_schema: dict[str, Any] | UnsetType = UNSET  # the tool's input JSON schema, for editing (beyond the spec)
 
 
 class Candidate(Struct):

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import text
 
 from core.i18n import translate
+from gym.periods import resolve_period
 from tools.context import ToolContext
 from tools.leaves import assignments as assignments_leaf
 from tools.leaves import class_sessions as sessions_leaf
@@ -111,6 +112,25 @@ async def delete_sessions(ctx: ToolContext, input: Any) -> str | None:
     return _t(ctx, "deleteSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
 
 
+async def apply_template(ctx: ToolContext, input: Any) -> str | None:
+    row = await _one(ctx, "SELECT t.name, jsonb_array_length(t.structure) AS days, p.name AS program "
+                          "FROM program_templates t JOIN programs p ON p.org_id = t.org_id AND p.id = :program "
+                          "WHERE t.org_id = :org AND t.id = :id", id=input.templateId, program=input.programId)
+    if row is None:
+        return None
+    key = "applyTemplatePublished" if input.published else "applyTemplate"
+    return _t(ctx, key, template=row.name, count=row.days, program=row.program, day=day(ctx, input.startDate))
+
+
+async def template_from_history(ctx: ToolContext, input: Any) -> str | None:
+    row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.programId)
+    if row is None:
+        return None
+    period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
+    return _t(ctx, "templateFromHistory", program=row.name, span=span(ctx, period.first_day, period.last_day),
+              name=input.name)
+
+
 DESCRIBERS: dict[str, Describer] = {
     "tasks__delete": delete_task,
     "workouts__delete": delete_workout,
@@ -121,4 +141,6 @@ DESCRIBERS: dict[str, Describer] = {
     "assignments__delete": delete_assignment,
     "assignments__bulk_publish": publish_assignments,
     "assignments__bulk_delete": delete_assignments,
+    "program_templates__apply": apply_template,
+    "program_templates__from_history": template_from_history,
 }

@@ -78,11 +78,15 @@ class ToolSpec:
     def allows(self, role: str) -> bool:
         return role in self.roles
 
-    def to_anthropic(self) -> dict[str, Any]:
-        """The tool definition the Messages API expects."""
+    def input_schema(self) -> dict[str, Any]:
+        """The input's JSON schema (as the model sees it; the console builds its "Edit input" form from it)."""
         schema = describe_windows(self.input_model.model_json_schema())
         schema.pop("title", None)
-        return {"name": self.name, "description": self.summary, "input_schema": schema}
+        return schema
+
+    def to_anthropic(self) -> dict[str, Any]:
+        """The tool definition the Messages API expects."""
+        return {"name": self.name, "description": self.summary, "input_schema": self.input_schema()}
 
 
 class ToolRouter:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 from litestar import Controller, Request, delete, get, patch, post
 from litestar.di import NamedDependency
@@ -36,6 +37,7 @@ from api.responses import (
 from api.sse import sse_response, stream_response
 from core.errors import NotFound
 from core.tenancy import Caller, OrgAccess
+from tools.registry import ToolSpec
 
 READ_ERRORS = error_responses(400, 401, 404)
 STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
@@ -70,13 +72,21 @@ class AgentController(Controller):
             return shape(await list_conversations(session, access.org_id, caller.user_id), ConversationList)
 
     @get("/conversations/{conversation_id:str}", guards=[require_org_member], responses=READ_ERRORS)
-    async def conversation(self, conversation_id: FromPath[str], caller: NamedDependency[Caller],
+    async def conversation(self, request: Request, conversation_id: FromPath[str], caller: NamedDependency[Caller],
                            access: NamedDependency[OrgAccess],
                            resources: NamedDependency[Resources]) -> ConversationDetail:
+        locale = request_locale(request)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+
+            runner = resources.agent.orchestrator.runner
+
+            async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
+                return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale,
+                                             session=session)
+
             return shape(await conversation_detail(session, access.org_id, caller.user_id,
                                                    _conversation_id(conversation_id), resources.agent.registry,
-                                                   access.role),
+                                                   access.role, describe),
                          ConversationDetail)
 
     @patch("/conversations/{conversation_id:str}", guards=[staff_only], responses=error_responses(400, 401, 403, 404))

@@ -31,7 +31,9 @@ async def _deleted_at(db, task_id):
 async def test_destructive_tool_suspends_and_approve_runs_and_resumes(client, gym, fake_model, db) -> None:
     conversation_id, task_id = await _task(client, gym, fake_model)
     suspended = await _ask_delete(client, gym, fake_model, conversation_id, task_id)
-    pending = suspended.one("confirmation_pending")
+    pending = dict(suspended.one("confirmation_pending"))
+    schema = pending.pop("inputSchema")  # the tool's input schema, for the console's "Edit input" form
+    assert schema["properties"]["id"]["format"] == "uuid" and schema["required"] == ["id"]
     assert pending == {"type": "confirmation_pending", "toolUseId": "toolu_del", "router": "tasks",
                        "action": "delete", "input": {"id": task_id}, "confirm": "destructive",
                        "summary": "Delete the task “Clean the rower”."}

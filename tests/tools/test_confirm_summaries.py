@@ -53,3 +53,28 @@ async def test_bulk_publish_counts_and_spans_the_days(factory, tools) -> None:
     text = await _describe(tools, "assignments__bulk_publish",
                            {"from": "2026-11-17", "to": "2026-11-23"}, org, user)
     assert text == "Publish 0 assignments, 17–23 Nov."
+
+
+async def test_program_template_apply_and_from_history_name_the_template_program_and_days(db, factory, tools) -> None:
+    from gym.programs import create_program
+    from tests.tools.test_program_templates import DAYS
+
+    org = await factory.org()
+    async with db.owner() as session:
+        await install_library(session, org.id)
+    user = await factory.user(org, "coach")
+    async with db.scope(org_id=org.id) as session:
+        program = (await create_program(session, org.id, name="CrossFit", kind="class")).id
+    template = await tools.ok("program_templates__create", {"name": "Squat block", "weeks": 2, "days": DAYS},
+                              org=org, user=user)
+    apply = {"templateId": template["id"], "programId": str(program), "startDate": "2026-11-16"}
+    assert await _describe(tools, "program_templates__apply", apply, org, user) == (
+        "Apply the template Squat block (3 workouts) to CrossFit from 16 Nov, as drafts.")
+    published = await _describe(tools, "program_templates__apply", {**apply, "published": True}, org, user, "ru")
+    assert published == "Применить шаблон Squat block (тренировок: 3) к CrossFit с 16 ноя, с публикацией."
+    saved = await _describe(tools, "program_templates__from_history",
+                            {"programId": str(program), "name": "Autumn", "from": "2026-11-02", "to": "2026-11-15"},
+                            org, user, "he")
+    assert saved is not None and saved.startswith("שמירת האימונים של CrossFit") and "„Autumn”" in saved
+    gone = {**apply, "templateId": str(uuid.uuid4())}
+    assert await _describe(tools, "program_templates__apply", gone, org, user) is None
