@@ -97,7 +97,8 @@ export class ToolCard {
       return;
     }
     if (call.status === 'pending' && call.confirm) {
-      this.showConfirm({ input: call.input, confirm: call.confirm, summary: call.summary }, canEdit);
+      this.showConfirm({ input: call.input, inputSchema: call.inputSchema, confirm: call.confirm, summary: call.summary },
+        canEdit);
       return;
     }
     this.output = call.output ?? undefined;
@@ -114,6 +115,7 @@ export class ToolCard {
     const section = buildConfirmSection({
       toolUseId: this.id,
       input: data.input,
+      inputSchema: data.inputSchema,
       summary: data.summary,
       fallbackSummary: t('confirm.fallbackSummary', { tool: toolLabel(this.router, this.action) }),
       confirm: data.confirm,

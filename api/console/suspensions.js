@@ -5,57 +5,13 @@
  */
 import { h, pretty, stableJson } from './dom.js';
 import { translateNode } from './i18n.js';
-
-/** One form field per top-level input key, typed from its value (text, number, yes/no, JSON for lists). */
-function inputForm(original, formId) {
-  const fields = Object.entries(original).map(([key, value]) => {
-    const id = `${formId}-${key}`;
-    let control;
-    if (typeof value === 'boolean') {
-      control = h('input', { id, type: 'checkbox', 'data-key': key, 'data-kind': 'boolean' });
-      control.checked = value;
-    } else if (typeof value === 'number') {
-      control = h('input', { id, type: 'number', step: 'any', dir: 'ltr', 'data-key': key, 'data-kind': 'number' });
-      control.value = String(value);
-    } else if (value !== null && typeof value === 'object') {
-      control = h('textarea', { id, rows: 3, dir: 'ltr', spellcheck: 'false', 'data-key': key, 'data-kind': 'json' });
-      control.value = JSON.stringify(value);
-    } else {
-      control = h('input', { id, type: 'text', dir: 'auto', 'data-key': key, 'data-kind': value === null ? 'nullable' : 'string' });
-      control.value = value ?? '';
-    }
-    return h('div', { class: 'form-field' }, h('label', { for: id, dir: 'ltr', text: key }), control);
-  });
-  return h('div', { class: 'input-form', id: formId, testid: 'input-editor', hidden: true }, fields);
-}
-
-/** The edited input from the form, or throws {key} naming the field that does not parse. */
-function readForm(form) {
-  const out = {};
-  for (const control of form.querySelectorAll('[data-key]')) {
-    const { key, kind } = control.dataset;
-    if (kind === 'boolean') out[key] = control.checked;
-    else if (kind === 'number') {
-      const n = Number(control.value);
-      if (control.value.trim() === '' || Number.isNaN(n)) throw { key };
-      out[key] = n;
-    } else if (kind === 'json') {
-      try {
-        out[key] = JSON.parse(control.value);
-      } catch {
-        throw { key };
-      }
-    } else if (kind === 'nullable') out[key] = control.value.trim() === '' ? null : control.value;
-    else out[key] = control.value;
-  }
-  return out;
-}
+import { inputForm, readForm } from './schema_form.js';
 
 /**
- * @param {{toolUseId: string, input: object, summary?: string, confirm: string, canEdit: boolean,
+ * @param {{toolUseId: string, input: object, inputSchema?: object, summary?: string, confirm: string, canEdit: boolean,
  *          onDecision: (approved: boolean, input: object|null, button: HTMLElement) => void}} o
  */
-export function buildConfirmSection({ toolUseId, input, summary, fallbackSummary, confirm, canEdit, onDecision }) {
+export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fallbackSummary, confirm, canEdit, onDecision }) {
   const original = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
   const formId = `editor-${toolUseId}`;
   const destructive = confirm === 'destructive';
@@ -65,7 +21,7 @@ export function buildConfirmSection({ toolUseId, input, summary, fallbackSummary
     h('summary', { i18n: 'confirm.technical' }),
     h('pre', { class: 'json', dir: 'ltr', text: pretty(original) }),
   );
-  const form = inputForm(original, formId);
+  const form = inputForm(original, inputSchema, formId);
   const fieldError = h('p', { class: 'field-error', testid: 'input-error', role: 'alert', hidden: true });
   const approve = h('button', {
     type: 'button',
@@ -109,7 +65,7 @@ export function buildConfirmSection({ toolUseId, input, summary, fallbackSummary
     if (!form.hidden) {
       let parsed;
       try {
-        parsed = readForm(form);
+        parsed = readForm(form, original);
       } catch (err) {
         showFieldError(err?.key ?? '');
         return;
