@@ -18,15 +18,43 @@ function field(label, input) {
   return h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: label }), input);
 }
 
-/** onSubmit(intake) → Promise; errors are shown by the caller. */
+const INTAKE_FIELDS = [
+  ['sex', ['female', 'male'], 'Sex'],
+  ['age', 'int', 'Age'],
+  ['height_cm', 'num', 'Height (cm)'],
+  ['current_weight_kg', 'num', 'Weight (kg)'],
+  ['target_weight_kg', 'num', 'Target weight (kg)'],
+  ['avg_daily_steps', 'int', 'Daily steps'],
+  ['estimated_daily_intake_kcal', 'int', 'Eats now (kcal/day)'],
+  ['training_phase', ['pre_training', 'active_training'], 'Training phase'],
+  ['training_experience', ['none', 'beginner', 'intermediate'], 'Experience'],
+  ['menstrual_status', ['regular', 'irregular', 'amenorrhea', ''], 'Menstrual status'],
+  ['appetite_level', ['low', 'normal', 'high'], 'Appetite'],
+  ['equipment_access', ['home_minimal', 'home_full', 'commercial_gym', 'both'], 'Equipment'],
+];
+
+function intakeInput(name, kind) {
+  const value = SAMPLE_INTAKE[name];
+  if (Array.isArray(kind)) {
+    const select = h('select', { testid: `intake-${name}`, name },
+      kind.map((option) => h('option', { value: option, text: option ? option.replace(/_/g, ' ') : '—' })));
+    select.value = value;
+    return select;
+  }
+  return h('input', { type: 'number', step: kind === 'int' ? '1' : '0.1', testid: `intake-${name}`, name, value: String(value) });
+}
+
+/** onSubmit(intake) → Promise; errors are shown by the caller. The main fields, then the rest as JSON. */
 export function intakeForm(onSubmit, onCancel) {
-  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 18, dir: 'ltr', spellcheck: 'false' });
-  text.value = JSON.stringify(SAMPLE_INTAKE, null, 2);
+  const inputs = INTAKE_FIELDS.map(([name, kind, label]) => [name, kind, label, intakeInput(name, kind)]);
+  const rest = Object.fromEntries(Object.entries(SAMPLE_INTAKE).filter(([key]) => !INTAKE_FIELDS.some(([name]) => name === key)));
+  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 12, dir: 'ltr', spellcheck: 'false' });
+  text.value = JSON.stringify(rest, null, 2);
   const error = h('p', { class: 'field-error', role: 'alert', testid: 'intake-error', hidden: true });
   const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form' },
     h('h2', { text: tr('intakeTitle', 'New run: intake') }),
-    h('p', { class: 'muted', text: tr('intakeHelp', 'The member\'s intake (spec 004 intake_data). Edit the values, then start.') }),
-    field(tr('intake', 'Intake'), text), error,
+    h('div', { class: 'nt-grid' }, inputs.map(([name, , label, input]) => field(tr(`intake.${name}`, label), input))),
+    h('details', {}, h('summary', { text: tr('moreIntake', 'More intake fields (JSON)') }), text), error,
     h('div', { class: 'nt-actions' },
       h('button', { type: 'submit', class: 'btn primary', testid: 'start-run', text: tr('start', 'Start run') }),
       h('button', { type: 'button', class: 'btn ghost', text: tr('cancel', 'Cancel'), onclick: onCancel })));
@@ -37,9 +65,13 @@ export function intakeForm(onSubmit, onCancel) {
     try {
       intake = JSON.parse(text.value);
     } catch {
-      error.textContent = tr('badJson', 'The intake is not valid JSON.');
+      error.textContent = tr('badJson', 'The extra intake fields are not valid JSON.');
       error.hidden = false;
       return;
+    }
+    for (const [name, kind, , input] of inputs) {
+      intake[name] = Array.isArray(kind) ? input.value : Number(input.value);
+      if (intake[name] === '') delete intake[name];
     }
     await onSubmit(intake);
   });

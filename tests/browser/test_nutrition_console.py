@@ -76,6 +76,9 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await expect(page.locator(f'[data-testid="member-link"][data-member-id="{SAAR_COHEN_ID}"]')).to_have_class(
         "nt-run-link active")
     await page.get_by_test_id("new-run").click()
+    await expect(page.get_by_test_id("intake-current_weight_kg")).to_have_value("56.2")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"nutrition_intake_{'phone' if viewport else 'desktop'}.png"))
     await page.get_by_test_id("start-run").click()
     timeline = page.get_by_test_id("timeline")
     done = timeline.locator('[data-testid="timeline-event"][data-type="done"]')
