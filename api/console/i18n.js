@@ -94,10 +94,11 @@ export function applyStrings(root) {
   root.querySelectorAll(SELECTOR).forEach(translateNode);
 }
 
-/** "$0.40": micros / 1e6 with two decimals (fixed format, independent of locale). */
+/** "$0.40" (en), "0,40 $" (ru): micros / 1e6 as US dollars in the UI language (Intl). */
 export function formatUsd(micros, decimals = 2) {
   const value = Math.max(0, Number(micros) || 0) / 1e6;
-  return `$${value.toFixed(decimals)}`;
+  return new Intl.NumberFormat(current, { style: 'currency', currency: 'USD', minimumFractionDigits: decimals,
+                                          maximumFractionDigits: decimals }).format(value);
 }
 
 export function formatNumber(n) {

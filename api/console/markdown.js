@@ -3,13 +3,15 @@
  * never inject HTML: paragraphs, headings, bullet and numbered lists, tables, fenced code, and inline
  * **bold**, *italic*, `code` and [links](https://…) (http/https only).
  */
+import { localizeText } from './localize.js';
+
 const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|`[^`]+`|\*[^*\s][^*]*\*|\[[^\]]+\]\([^)\s]+\))/g;
 
 function inline(text) {
   const out = [];
   let last = 0;
   for (const match of text.matchAll(INLINE)) {
-    if (match.index > last) out.push(document.createTextNode(text.slice(last, match.index)));
+    if (match.index > last) out.push(document.createTextNode(localizeText(text.slice(last, match.index))));
     const token = match[0];
     let node;
     if (token.startsWith('**') || token.startsWith('__')) {
@@ -34,7 +36,7 @@ function inline(text) {
     out.push(node);
     last = match.index + token.length;
   }
-  if (last < text.length) out.push(document.createTextNode(text.slice(last)));
+  if (last < text.length) out.push(document.createTextNode(localizeText(text.slice(last))));
   return out;
 }
 
