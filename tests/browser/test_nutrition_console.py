@@ -103,6 +103,17 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await page.screenshot(path=str(SHOTS / f"nutrition_checkin_{'phone' if viewport else 'desktop'}.png"))
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
 
+    # a luteal check-in re-runs DIETITIAN and CHEF (004 §10): the timeline follows them, the run is v2
+    await page.get_by_test_id("checkin-weight").fill("56.5")
+    await page.get_by_test_id("checkin-cycle").select_option("luteal")
+    await page.get_by_test_id("checkin-submit").click()
+    await expect(page.get_by_test_id("run-version")).to_have_text("v2", timeout=RUN_MS)
+    await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("DIETITIAN", timeout=RUN_MS)
+    await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("CHEF")
+    await expect(timeline.locator('[data-type="state"][data-state="chef_processing"]')).to_have_count(2)
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    await _read_tables(page)
+
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, client, db, factory,
