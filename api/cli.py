@@ -131,6 +131,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if configured.agent_model_provider == "anthropic" and not configured.anthropic_api_key:
         # the newcomer's demo needs no key
         configured = configured.model_copy(update={"agent_model_provider": "offline"})
+    if configured.agent_titles is None:  # the demo names its conversations (the offline model: a short phrase)
+        configured = configured.model_copy(update={"agent_titles": True})
     if not args.verbose and "LOG_LEVEL" not in os.environ:
         # a quiet terminal: request logs would push the console URL out of view (--verbose brings them back)
         configured = configured.model_copy(update={"log_level": "warning"})

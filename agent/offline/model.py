@@ -17,6 +17,7 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
+from agent.offline.title import offline_title
 from agent.offline.rules import Episode, Line, Reply, Step, respond
 from agent.request import user_text
 from core.i18n import catalog
@@ -176,7 +177,7 @@ def _housekeeping(request: ModelRequest) -> str | None:
     body = "\n".join(user_text(m["content"]) for m in request.messages if m["role"] == "user")
     if TITLE_MARK in system:
         staff = next((line[6:] for line in body.splitlines() if line.startswith("Staff:")), body)
-        return " ".join(staff.split()[:6]) or "Conversation"
+        return offline_title(staff)
     if SUMMARY_MARK in system:
         kept = [line for line in body.splitlines() if line.startswith(("Staff:", "[Assistant called", "[Summary"))]
         text = "\n".join(kept)[-2000:]

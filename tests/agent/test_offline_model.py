@@ -439,7 +439,15 @@ async def test_titles_and_summaries_are_extracts_not_inventions() -> None:
                             messages=[{"role": "user", "content": [{"type": "text", "text": body}]}])
 
     title = await OfflineModel().complete(req(TITLE, "Staff: find Saar and show his plan please\nAssistant: ..."))
-    assert title.content[0]["text"] == "find Saar and show his plan"
+    assert title.content[0]["text"] == "Find Saar and show his plan"
+    for message, expected in [("Hey, can you please delete workout Murph?", "Delete workout Murph"),
+                              ("пожалуйста, найди Саар", "Найди Саар"), ("מצא את סער בבקשה", "מצא את סער"),
+                              ("Can you publish next week's assignments and then tell me who has not checked in "
+                               "since October", "Publish next week's assignments"),
+                              ("schedule open gym tomorrow at 18:00, 60 minutes", "Schedule open gym tomorrow at 18:00"),
+                              ("?!", "Conversation")]:
+        named = await OfflineModel().complete(req(TITLE, f"Staff: {message}\nAssistant: ..."))
+        assert named.content[0]["text"] == expected
     summary = await OfflineModel().complete(req(SUMMARY, "Staff: find Saar\n[Assistant called read__members_search]"
                                                          "\nAssistant: Saar Levi — active"))
     assert summary.content[0]["text"].startswith(LABEL["en"]) and "Staff: find Saar" in summary.content[0]["text"]
