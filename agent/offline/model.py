@@ -17,8 +17,8 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
-from agent.offline.title import offline_title
 from agent.offline.rules import Episode, Line, Reply, Step, respond
+from agent.offline.title import offline_title
 from agent.request import user_text
 from core.i18n import catalog
 
