@@ -5,6 +5,7 @@
  */
 import { h, pretty, stableJson } from './dom.js';
 import { translateNode } from './i18n.js';
+import { localizeText } from './localize.js';
 import { inputForm, readForm } from './schema_form.js';
 
 /**
@@ -95,7 +96,7 @@ export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fa
 }
 
 function detailText(value) {
-  return typeof value === 'string' ? value : pretty(value);
+  return typeof value === 'string' ? localizeText(value) : pretty(value);
 }
 
 /**
@@ -108,7 +109,7 @@ export function buildPickerSection({ toolUseId, kind, prompt, candidates, onPick
       'button',
       { type: 'button', class: 'option', testid: 'pick-option', 'data-id': candidate.id },
       h('span', { class: 'option-label', dir: 'auto', text: candidate.label ?? candidate.id }),
-      candidate.sublabel ? h('span', { class: 'option-sublabel', dir: 'auto', text: candidate.sublabel }) : null,
+      candidate.sublabel ? h('span', { class: 'option-sublabel', dir: 'auto', text: localizeText(candidate.sublabel) }) : null,
       candidate.detail != null ? h('span', { class: 'option-detail', dir: 'auto', text: detailText(candidate.detail) }) : null,
     );
     button.addEventListener('click', () => onPick(candidate, button));

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tests.fakes.anthropic_server import Reply, Text
+from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
@@ -26,7 +28,7 @@ async def test_reply_money_and_dates_share_one_intl_format(console, fake_model, 
     fake_model.queue(Reply(Text(REPLY)))
     await console.send("how are we doing")
     bubble = console.assistant_text("69")
-    await expect(bubble).to_be_visible()
+    await expect(bubble).to_have_class(re.compile(r"\bmd\b"))  # the finished reply, rendered (not mid-stream)
     expected = await page.evaluate("""(loc) => {
         const money = (n) => new Intl.NumberFormat(loc, {style: 'currency', currency: 'ILS'}).format(n);
         const utc = {timeZone: 'UTC'};
@@ -47,3 +49,25 @@ async def test_reply_money_and_dates_share_one_intl_format(console, fake_model, 
     usd = await page.evaluate("(loc) => new Intl.NumberFormat(loc, {style: 'currency', currency: 'USD'}).format(5)",
                               locale)
     assert usage.endswith(usd), (usage, usd)
+
+
+async def test_picker_details_use_the_same_formats(console, fake_model) -> None:
+    page = console.page
+    await page.get_by_test_id("locale-select").select_option("ru")
+    candidates = [{"id": "m1", "label": "Saar Levi", "sublabel": "Unlimited, 420.00 ILS",
+                   "detail": "Last visit 2026-11-19T18:30+02:00"},
+                  {"id": "m2", "label": "Saar Cohen", "sublabel": "Class pack, ₪450.00"}]
+    fake_model.queue(Reply(ToolUse("read__ask_user_to_pick", {"kind": "member", "prompt": "Which Saar?",
+                                                             "candidates": candidates}, id="toolu_pick")))
+    await console.send("find Saar")
+    picker = page.get_by_test_id("picker-card")
+    await expect(picker).to_be_visible()
+    text = await picker.inner_text()
+    expected = await page.evaluate("""() => [
+        new Intl.NumberFormat('ru', {style: 'currency', currency: 'ILS'}).format(420),
+        new Intl.NumberFormat('ru', {style: 'currency', currency: 'ILS'}).format(450),
+        new Intl.DateTimeFormat('ru', {dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC'})
+          .format(Date.UTC(2026, 10, 19, 18, 30))]""")
+    for part in expected:
+        assert part in text, (part, text)
+    assert "ILS" not in text and "₪450.00" not in text and "2026-11-19" not in text
