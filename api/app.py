@@ -41,7 +41,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
     if settings.database_url:
-        register_nutrition(PipelineNutrition(settings.database_url))  # the nutrition__* tools' port
+        register_nutrition(PipelineNutrition(settings.database_url, entrypoint=settings.nutrition_queue))  # the nutrition__* tools' port
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -52,7 +52,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
             services = app.state.resources.agent
             agents = select_agents(settings, app.state.resources.db, services.model, services.orchestrator.meter)
-            worker = Worker(app.state.resources.db, agents)  # nutrition runs, in-process
+            worker = Worker(app.state.resources.db, agents, entrypoint=settings.nutrition_queue)  # nutrition runs, in-process
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     anthropic_timeout: float = Field(default=120.0, gt=0)
     # Nutrition pipeline agents: auto = model-backed when the anthropic provider has a key, else offline.
     nutrition_agents: Literal["auto", "offline"] = "auto"
+    # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
+    nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only

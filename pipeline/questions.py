@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 from core.database import Database
 from core.errors import ServiceError
 from pipeline import runs
-from pipeline.agents import AgentCall, Agents
+from pipeline.agents import AgentCall, Agents, NoAnswer
 from pipeline.envelope import build_envelope, validate_payload
+from pipeline.errors import PayloadInvalid
 from pipeline.models import NutritionMessage
 from pipeline.payloads.intake import IntakeData
 from pipeline.payloads.medical import HealthQuery, UserContext
@@ -29,8 +30,10 @@ class PhysicianUnavailable(ServiceError):
 
 
 async def ask(db: Database, agents: Agents, org_id: uuid.UUID, run_id: uuid.UUID, question: str, *,
-              member_scope: uuid.UUID | None = None, limit_s: float = PHYSICIAN_SECONDS) -> dict[str, Any]:
-    """The PHYSICIAN's `medical_context` for the user's question, stored with the run."""
+              member_scope: uuid.UUID | None = None, asked_by: uuid.UUID | None = None,
+              limit_s: float = PHYSICIAN_SECONDS) -> dict[str, Any]:
+    """The PHYSICIAN's `medical_context` for the user's question, stored with the run (a model-backed
+    PHYSICIAN is billed to the asker, against the org's cap)."""
     async with db.scope(org_id=org_id) as session:
         run = await runs.get_run(session, org_id, run_id, member_scope=member_scope)
         intake = IntakeData.model_validate(run.intake)
@@ -42,13 +45,22 @@ async def ask(db: Database, agents: Agents, org_id: uuid.UUID, run_id: uuid.UUID
                         user_context=UserContext(current_weight_kg=weight, bmi=round(bmi(weight, intake.height_cm), 1),
                                                  symptoms=[], menstrual_status=intake.menstrual_status,
                                                  training_weeks=weeks, supplements_current=[]))
-    call = AgentCall("PHYSICIAN", {"health_query": query.model_dump(mode="json")}, run_version=version)
+    call = AgentCall("PHYSICIAN", {"health_query": query.model_dump(mode="json")}, run_version=version,
+                     org_id=org_id, user_id=asked_by)
     try:
         async with asyncio.timeout(limit_s):
             answer = await agents.answer(call)
     except TimeoutError as exc:
         raise PhysicianUnavailable(detail="the physician did not answer in time") from exc
-    validate_payload("medical_context", answer.payload)
+    except NoAnswer as exc:
+        raise PhysicianUnavailable(detail="the physician could not answer") from exc
+    try:
+        if answer.data_type != "medical_context":
+            raise PayloadInvalid("medical_context", [{"loc": ("data_type",), "type": "wrong_data_type",
+                                                      "msg": "expected medical_context"}])
+        validate_payload("medical_context", answer.payload)
+    except PayloadInvalid as exc:
+        raise PhysicianUnavailable(detail="the physician's answer was not a valid medical_context") from exc
     async with db.scope(org_id=org_id) as session:
         run = await runs.get_run(session, org_id, run_id, member_scope=member_scope)
         asked = await session.scalar(select(func.count()).select_from(NutritionMessage).where(

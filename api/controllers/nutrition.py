@@ -35,7 +35,7 @@ from core.errors import Forbidden, InvalidInput
 from core.tenancy import Caller, OrgAccess
 from pipeline import jobs, lifecycle, questions, runs, views
 from pipeline.envelope import validate_payload
-from pipeline.offline import OfflineAgents
+from pipeline.model_agents import select_agents
 from pipeline.payloads.intake import IntakeData
 from pipeline.states import RESTING
 
@@ -93,7 +93,8 @@ class NutritionController(Controller):
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             run = await runs.start_run(session, access.org_id, member_id=member_id, intake=intake,
                                        created_by=caller.user_id)
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run.id)
+        await jobs.enqueue(resources.settings.database_url, access.org_id, run.id,
+                           entrypoint=resources.settings.nutrition_queue)
         return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
 
     @get("/runs", responses=error_responses(400, 401, 403, 404))
@@ -151,7 +152,8 @@ class NutritionController(Controller):
             out = await lifecycle.submit_checkin(session, access.org_id, run_id, data, member_scope=own,
                                                  submitted_by=caller.user_id)
         if out.needs_worker:
-            await jobs.enqueue(resources.settings.database_url, access.org_id, run_id)
+            await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
+                               entrypoint=resources.settings.nutrition_queue)
         return CheckinAccepted(checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment)
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
@@ -161,7 +163,8 @@ class NutritionController(Controller):
         own = await _member_scope(resources, access, caller)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             run = await lifecycle.acknowledge_referral(session, access.org_id, run_id, member_scope=own)
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run_id)
+        await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
+                               entrypoint=resources.settings.nutrition_queue)
         return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
 
     @post("/runs/{run_id:uuid}/health-questions", status_code=200,
@@ -170,8 +173,10 @@ class NutritionController(Controller):
                               access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                               resources: NamedDependency[Resources]) -> MedicalContextBody:
         own = await _member_scope(resources, access, caller)
-        answer = await questions.ask(resources.db, OfflineAgents(), access.org_id, run_id, data.query,
-                                     member_scope=own)
+        services = resources.agent  # the same selection rule as the runs' worker (`spotter serve`)
+        agents = select_agents(resources.settings, resources.db, services.model, services.orchestrator.meter)
+        answer = await questions.ask(resources.db, agents, access.org_id, run_id, data.query, member_scope=own,
+                                     asked_by=caller.user_id)
         return shape(answer, MedicalContextBody)
 
     @post("/members/{member_id:uuid}/medical-clearance", status_code=201,

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 from sqlalchemy import text
 
 from agent.costs import PriceBook
 from agent.metering import Meter
-from agent.model import AnthropicModel
 from gym import members
 from pipeline import runs
 from pipeline.driver import Driver, Limits
@@ -33,25 +31,8 @@ AGENT_OF_TOOL = {tool: agent for agent, tool in TOOLS.items()}
 
 
 @pytest.fixture(autouse=True)
-def clean_fake_model(fake_model):
-    fake_model.reset()
-    yield fake_model
-    fake_model.reset()
-
-
-@pytest.fixture
-async def model(fake_model) -> AsyncIterator[AnthropicModel]:
-    client = AnthropicModel(api_key="sk-test-fake", base_url=fake_model.url, max_retries=0)
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-async def agents(db, embedded_redis, app_settings, model) -> AsyncIterator[ModelAgents]:
-    redis = aioredis.from_url(embedded_redis.url, decode_responses=True)
-    meter = Meter(db=db, redis=redis, prices=PriceBook({}), settings=app_settings)
-    yield ModelAgents(db, model, meter, model_name=app_settings.agent_model)
-    await redis.aclose()
+def _clean(clean_fake_model):
+    return clean_fake_model
 
 
 def _agent_of(body: dict[str, Any]) -> str:

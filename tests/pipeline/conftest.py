@@ -1,0 +1,38 @@
+"""Fixtures of the pipeline tests that drive the model-backed agents over real HTTP against the fake
+Anthropic server (tests/fakes/anthropic_server.py), metered like every model call."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from agent.costs import PriceBook
+from agent.metering import Meter
+from agent.model import AnthropicModel
+from pipeline.model_agents import ModelAgents
+
+
+@pytest.fixture
+def clean_fake_model(fake_model):
+    """The shared fake with no script and no recorded requests, before and after the test."""
+    fake_model.reset()
+    yield fake_model
+    fake_model.reset()
+
+
+@pytest.fixture
+async def model(fake_model) -> AsyncIterator[AnthropicModel]:
+    client = AnthropicModel(api_key="sk-test-fake", base_url=fake_model.url, max_retries=0)
+    yield client
+    await client.close()
+
+
+@pytest.fixture
+async def agents(db, embedded_redis, app_settings, model, clean_fake_model) -> AsyncIterator[ModelAgents]:
+    """The model-backed agents (pipeline/model_agents.py) over the fake server."""
+    redis = aioredis.from_url(embedded_redis.url, decode_responses=True)
+    meter = Meter(db=db, redis=redis, prices=PriceBook({}), settings=app_settings)
+    yield ModelAgents(db, model, meter, model_name=app_settings.agent_model)
+    await redis.aclose()

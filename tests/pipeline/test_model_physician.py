@@ -1,0 +1,164 @@
+"""The PHYSICIAN interrupt through the HTTP endpoints of NUTRITION.md, on an app whose in-process worker uses
+the model-backed agents (a keyed anthropic provider: the fake server): amenorrhea → the PHYSICIAN as a model
+call → `paused_physician`; the referral waits for the acknowledge; continue resumes where it paused with the
+advice in the next agent's request; abort → `error`, `terminated_medical`, 409 until clearance. The
+health-question endpoint asks the same model-backed PHYSICIAN."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from datetime import date
+from typing import Any
+
+import httpx
+import pytest
+
+from api.app import create_app
+from core import nutrition_port
+from gym import members
+from tests.pipeline import samples
+from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
+from tests.servers import ThreadedServer
+
+AMENORRHEA = {**samples.INTAKE, "menstrual_status": "amenorrhea"}
+CHAIN = ["scientist_processing", "nutritionist_processing", "dietitian_processing", "chef_processing",
+         "coach_processing", "output_ready"]
+
+
+@pytest.fixture(scope="module")
+def model_server(app_settings) -> Iterator[ThreadedServer]:
+    """`spotter serve` with a key: its worker (on a queue of its own) and health questions use the model."""
+    before = list(nutrition_port._registered)
+    settings = app_settings.model_copy(update={"nutrition_agents": "auto",
+                                               "nutrition_queue": f"nutrition_model_{uuid.uuid4().hex[:8]}"})
+    srv = ThreadedServer(create_app(settings)).start()
+    yield srv
+    srv.stop()
+    if before:
+        nutrition_port.register_nutrition(before[0])
+
+
+@pytest.fixture
+async def http(model_server, clean_fake_model) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=model_server.url, timeout=60) as client:
+        yield client
+
+
+async def _member(db, factory):
+    org = await factory.org()
+    user = await factory.user(org, role="member", name="Dani")
+    async with db.scope(org_id=org.id) as session:
+        member = await members.create_member(session, org.id, first_name="Dani", user_id=user.id,
+                                             joined_at=date(2026, 1, 5))
+    return org, user, member.id
+
+
+async def _frames(http, url: str, headers: dict[str, str]) -> list[tuple[int, str, dict[str, Any]]]:
+    frames: list[tuple[int, str, dict[str, Any]]] = []
+    current: dict[str, str] = {}
+    async with http.stream("GET", url, headers=headers, timeout=120) as response:
+        assert response.status_code == 200, await response.aread()
+        async for line in response.aiter_lines():
+            if line == "":
+                if current:
+                    frames.append((int(current["id"]), current["event"], json.loads(current["data"])))
+                current = {}
+                continue
+            key, _, value = line.partition(":")
+            current[key] = value.strip()
+    return frames
+
+
+def _states(frames) -> list[str]:
+    return [d["to"] for _, kind, d in frames if kind == "state"]
+
+
+async def _start(http, org, user, intake) -> str:
+    started = await http.post(f"/organizations/{org.id}/nutrition/runs", json={"intake": intake},
+                              headers=user.headers)
+    assert started.status_code == 202, started.text
+    return f"/organizations/{org.id}/nutrition/runs/{started.json()['runId']}"
+
+
+async def test_amenorrhea_asks_the_model_physician_and_the_referral_waits_for_the_acknowledge(
+        http, db, factory, clean_fake_model) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent())  # the PHYSICIAN advises a referral (pause_pending_referral, soon)
+    org, user, _ = await _member(db, factory)
+    url = await _start(http, org, user, AMENORRHEA)
+    frames = await _frames(http, f"{url}/events", user.headers)
+    assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", "paused_physician"]
+    assert [d for _, kind, d in frames if kind == "physician"] == [{
+        "type": "physician", "urgency": "soon", "pipelineAction": "pause_pending_referral", "referralNeeded": True,
+        "referralTarget": "sports medicine physician or gynecologist"}]
+    assert frames[-1][1:] == ("done", {"type": "done", "state": "paused_physician"})
+    assert agents_asked(fake) == ["PHYSICIAN"]
+    query = call_of(fake.requests[0].body)["inputs"]["health_query"]
+    assert (query["query_type"], query["requesting_agent"]) == ("red_flag", "SCIENTIST")
+    assert query["user_context"]["menstrual_status"] == "amenorrhea"
+    detail = (await http.get(url, headers=user.headers)).json()
+    assert detail["run"]["state"] == "paused_physician" and detail["run"]["awaitingReferralAcknowledgement"]
+    assert detail["medicalContext"][0]["pipeline_action"] == "pause_pending_referral"
+    assert agents_asked(fake) == ["PHYSICIAN"]  # still waiting: nothing else was asked
+
+    acknowledged = await http.post(f"{url}/referral-acknowledged", headers=user.headers)
+    assert acknowledged.status_code == 202, acknowledged.text
+    rest = await _frames(http, f"{url}/events", {**user.headers, "last-event-id": str(frames[-1][0])})
+    assert _states(rest) == CHAIN  # resumed from the state it paused from
+    assert agents_asked(fake) == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
+    advice = call_of(fake.requests[1].body)["advice"]
+    assert advice["pipeline_action"] == "pause_pending_referral" and advice["disclaimer"]
+    again = await http.post(f"{url}/referral-acknowledged", headers=user.headers)
+    assert again.status_code == 409 and again.json()["code"] == "referral_not_pending"
+
+    asked = await http.post(f"{url}/health-questions", headers=user.headers,
+                            json={"query": "Is creatine safe while I train?"})
+    assert asked.status_code == 200, asked.text
+    assert agents_asked(fake)[-1] == "PHYSICIAN"  # the health question went to the model too
+    question = call_of(fake.requests[-1].body)["inputs"]["health_query"]
+    assert (question["query_type"], question["requesting_agent"]) == ("health_question", "USER")
+    assert asked.json()["disclaimer"]
+
+
+async def test_a_continue_resumes_where_it_paused_with_the_advice_for_the_next_agent(
+        http, db, factory, clean_fake_model) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent(PHYSICIAN=[physician("continue", urgency="routine")]))
+    org, user, _ = await _member(db, factory)
+    url = await _start(http, org, user, AMENORRHEA)
+    frames = await _frames(http, f"{url}/events", user.headers)
+    assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", *CHAIN]
+    assert [d["pipelineAction"] for _, kind, d in frames if kind == "physician"] == ["continue"]
+    assert agents_asked(fake) == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
+    calls = [call_of(r.body) for r in fake.requests]
+    assert calls[1]["advice"]["pipeline_action"] == "continue"
+    assert all(call["advice"] is None for call in calls[2:])  # attached to the next agent only
+
+
+async def test_an_abort_terminates_the_run_and_new_runs_are_409_until_clearance(
+        http, db, factory, clean_fake_model) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent(PHYSICIAN=[physician("abort", urgency="urgent", referral="a physician")]))
+    org, user, member_id = await _member(db, factory)
+    owner = await factory.user(org, role="owner")
+    url = await _start(http, org, user, AMENORRHEA)
+    frames = await _frames(http, f"{url}/events", user.headers)
+    assert _states(frames)[-2:] == ["paused_physician", "error"]
+    error = next(d for _, kind, d in frames if kind == "error")
+    assert (error["errorType"], error["failingAgent"], error["recoverable"]) == ("physician_abort", "SCIENTIST",
+                                                                                  False)
+    assert agents_asked(fake) == ["PHYSICIAN"]  # no further agent processing
+    detail = (await http.get(url, headers=user.headers)).json()
+    assert detail["run"]["state"] == "error" and detail["run"]["terminatedMedical"] is True
+    runs_url = f"/organizations/{org.id}/nutrition/runs"
+    blocked = await http.post(runs_url, json={"intake": samples.INTAKE}, headers=user.headers)
+    assert blocked.status_code == 409 and blocked.json()["code"] == "medical_clearance_required"
+    cleared = await http.post(f"/organizations/{org.id}/nutrition/members/{member_id}/medical-clearance",
+                              json={"note": "cleared by GP"}, headers=owner.headers)
+    assert cleared.status_code == 201, cleared.text
+    again = await http.post(runs_url, json={"intake": samples.INTAKE}, headers=user.headers)
+    assert again.status_code == 202, again.text
+    follow = await _frames(http, f"{runs_url}/{again.json()['runId']}/events", user.headers)
+    assert _states(follow)[-1] == "output_ready"
