@@ -112,12 +112,15 @@ class Compactor:
         self.budget_seconds, self.threshold, self.keep_last = budget_seconds, threshold, keep_last
         self.observability = observability
 
-    async def __call__(self, conversation: Conversation) -> None:
+    async def __call__(self, conversation: Conversation, rows: list[Message] | None = None) -> bool:
+        """Compact if the conversation is long enough; `rows` are its messages since the anchor when the
+        caller just read them (else they are read here). True when a summary note was written."""
         try:
-            await self._compact(conversation)
+            return await self._compact(conversation, rows)
         except Exception as exc:  # compaction is an optimisation: never fail the turn for it
             reason = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
             self._report("agent.compaction.failed", conversation, reason=reason)
+            return False
 
     def _report(self, event: str, conversation: Conversation, **fields: Any) -> None:
         fields = {"org_id": str(conversation.org_id), "conversation_id": str(conversation.id), **fields}
@@ -126,18 +129,19 @@ class Compactor:
         else:
             log.info(event, **fields)
 
-    async def _compact(self, conversation: Conversation) -> None:
+    async def _compact(self, conversation: Conversation, rows: list[Message] | None) -> bool:
         scope = {"org_id": conversation.org_id, "user_id": conversation.user_id}
-        async with self.db.scope(**scope) as session:
-            rows = await conversations.messages_since_anchor(session, conversation.id)
+        if rows is None:
+            async with self.db.scope(**scope) as session:
+                rows = await conversations.messages_since_anchor(session, conversation.id)
         anchor = rows[0] if rows and rows[0].role == "system_note" else None
         rows = rows[1:] if anchor is not None else rows
         if len(rows) < self.threshold:
-            return
+            return False
         cut = choose_cut(rows, self.keep_last)
         if cut is None:
             log.info("agent.compaction.skipped", reason="no_clean_boundary", messages=len(rows))
-            return
+            return False
         summarized, kept = rows[:cut], rows[cut:]
         earlier = user_text(anchor.content) if anchor is not None else None
         started = time.monotonic()
@@ -147,6 +151,7 @@ class Compactor:
                                     count=len(summarized))
         self._report("agent.compaction.completed", conversation, summarizedCount=len(summarized),
                      keptCount=len(kept), durationMs=int((time.monotonic() - started) * 1000))
+        return True
 
     async def _summarize(self, conversation: Conversation, body: str) -> str:
         """The summary text; raises TimeoutError past the budget, the SDK's errors, or ValueError if empty."""

@@ -3,8 +3,11 @@
 The call in flight lives on the turn (`turn.open_call`) so that whoever ends the turn can settle it: the
 stream itself when it finishes or fails, or the turn's finalizer when the client left mid-stream and the
 stream was abandoned. A call that never finished still costs what `message_start` and the last
-`message_delta` reported, and each settled call is written to `ai_usage_daily` at once, so the next
-call's budget check (in this turn or a concurrent one) sees it.
+`message_delta` reported, and each settled call is written to `ai_usage_daily` before the next call
+starts, so the next call's budget check (in this turn or a concurrent one) sees it. A caller that has a
+transaction of its own after the call (the orchestrator's round trip) writes the usage in it
+(`stream(settle=False)`, `write`, then `settle(written=True)` once it committed): one transaction per
+round trip instead of two; if that transaction rolls back, a plain `settle` later writes it after all.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Any, Protocol
 
 import anyio
 import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from agent.budget import Reservation, Reservations, estimate_call_micros
+from agent.budget import UNMETERED, Reservation, Reservations, estimate_call_micros
 from agent.costs import PriceBook, Usage
 from agent.model import Billed, ModelClient, ModelRequest, ModelResponse, TextDelta
 from agent.usage import record_turn
@@ -56,31 +60,48 @@ class Meter:
         hold = settings.anthropic_timeout * (settings.anthropic_max_retries + 1) + 60
         self.reservations = Reservations(redis, hold_seconds=hold)
 
-    async def stream(self, turn: Metered, model: ModelClient,
-                     request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+    async def stream(self, turn: Metered, model: ModelClient, request: ModelRequest, *,
+                     settle: bool = True) -> AsyncIterator[TextDelta | ModelResponse]:
         """The model's stream with `Billed` consumed here; raises agent_budget_exceeded before a call the
-        budget cannot take."""
+        budget cannot take. With `settle=False` a call that finished stays open for the caller to `write`
+        in its own transaction and then `settle(written=True)`; a call that failed is settled here."""
         await self.open(turn, request)
+        finished = False
         try:
             async for item in model.stream(request):
                 if isinstance(item, Billed | ModelResponse) and turn.open_call is not None:
                     turn.open_call.usage = item.usage
                 if not isinstance(item, Billed):
                     yield item
+            finished = True
         finally:
-            with anyio.CancelScope(shield=True):
-                await self.settle(turn)
+            if settle or not finished:
+                with anyio.CancelScope(shield=True):
+                    await self.settle(turn)
 
     async def open(self, turn: Metered, request: ModelRequest) -> None:
         await self.settle(turn)  # never two calls of one turn in flight
-        estimate = estimate_call_micros(self.prices, request.model, request)
-        async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
-            reservation = await self.reservations.reserve(session, turn.access, estimate, datetime.now(UTC))
+        reservation = None
+        if turn.access.daily_cap_usd_micros != UNMETERED:  # an unmetered org reserves nothing
+            estimate = estimate_call_micros(self.prices, request.model, request)
+            async with self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id) as session:
+                reservation = await self.reservations.reserve(session, turn.access, estimate, datetime.now(UTC))
         turn.open_call = OpenCall(reservation, request.model, Usage())
         turn.model_calls += 1
 
-    async def settle(self, turn: Metered) -> None:
-        """Book the call in flight on the turn and in `ai_usage_daily`, then drop its reservation. Idempotent."""
+    async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0) -> None:
+        """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction;
+        once that committed, `settle(turn, written=True)`."""
+        call = turn.open_call
+        if call is None:
+            return
+        await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
+                          day=datetime.now(UTC).date(), usage=call.usage,
+                          cost_usd_micros=self.prices.cost_usd_micros(call.model, call.usage), turns=turns)
+
+    async def settle(self, turn: Metered, *, written: bool = False) -> None:
+        """Book the call in flight on the turn and in `ai_usage_daily` (unless `written` already in a
+        committed transaction), then drop its reservation. Idempotent."""
         call, turn.open_call = turn.open_call, None
         if call is None:
             return
@@ -88,7 +109,7 @@ class Meter:
         turn.usage = turn.usage + call.usage
         turn.cost_usd_micros += cost
         try:
-            if call.usage != Usage():
+            if not written and call.usage != Usage():
                 await self._record(turn.access.org_id, turn.caller.user_id, call.usage, cost)
         except Exception:
             log.exception("agent.usage.record_failed")

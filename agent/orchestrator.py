@@ -41,7 +41,7 @@ from tools.runner import ToolRunner
 log = structlog.get_logger("agent.orchestrator")
 
 AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
-Compactor = Callable[[Conversation], Awaitable[None]]
+Compactor = Callable[[Conversation, list[conversations.Message]], Awaitable[bool]]  # True: it compacted
 Body = Callable[[Turn], AsyncIterator[events.Event]]
 
 
@@ -98,6 +98,12 @@ class Orchestrator:
         if self.model.name == "disabled":
             raise AgentError("agent_disabled")
         now = datetime.now(UTC)
+        ambient = await self._ambient(turn, message)
+        content = user_turn_content(message, turn=turn_context(turn.access, turn.caller, turn.locale, now),
+                                    page_context=page_context, ambient=ambient)
+        # One transaction: the budget check, older pending tool uses superseded, the user message, and the
+        # history read back. A new conversation is created in it too: a first turn that fails here leaves
+        # nothing behind.
         async with self.store.scope(turn) as session:
             await check_budget(session, turn.access, now)
             if turn.conversation is not None:
@@ -106,25 +112,17 @@ class Orchestrator:
                                               pending_ttl=self.settings.pending_ttl, now=now)
                 if superseded:
                     log.info("agent.tool.superseded", count=len(superseded))
-        ambient = await self._ambient(turn, message)
-        content = user_turn_content(message, turn=turn_context(turn.access, turn.caller, turn.locale, now),
-                                    page_context=page_context, ambient=ambient)
-        # A new conversation is created in the transaction of its first message: a first turn that fails
-        # here leaves nothing behind.
-        async with self.store.scope(turn) as session:
             conversation = turn.conversation or await conversations.create(
                 session, turn.access.org_id, turn.caller.user_id, turn.conversation_id)
             await conversations.append(session, conversation, "user", content, page_context=page_context)
             if turn.is_new:
                 await conversations.set_title(session, turn.conversation_id, _title_from(message))
-            if self.compactor is None:
-                turn.history = conversations.to_model_messages(
-                    await conversations.messages_since_anchor(session, turn.conversation_id))
+            rows = await conversations.messages_since_anchor(session, turn.conversation_id)
         turn.conversation = conversation
+        turn.history = conversations.to_model_messages(rows)
         if turn.is_new:
             yield events.conversation_started(turn.conversation_id)
-        if self.compactor is not None:
-            await self.compactor(turn.conversation)
+        if self.compactor is not None and await self.compactor(turn.conversation, rows):
             await self.store.load_history(turn)
         async for event in self.drive(turn):
             yield event
@@ -159,7 +157,7 @@ class Orchestrator:
             streamed: list[str] = []
             response: ModelResponse | None = None
             try:
-                async for item in self.meter.stream(turn, self.model, request):
+                async for item in self.meter.stream(turn, self.model, request, settle=False):
                     if isinstance(item, TextDelta):
                         streamed.append(item.text)
                         yield events.text_delta(item.text)
@@ -174,16 +172,21 @@ class Orchestrator:
             assert response is not None
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
             # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
-            # its execution row beside its write), pending rows, and the merged tool_result message.
+            # its execution row beside its write), pending rows, the merged tool_result message, and last (so
+            # the shared usage row is locked only until the commit) the call's usage and the turn's count.
+            # Rolled back, the call is settled on its own by the next call or the finalizer.
+            ended = persona.ends_turn(response)
             async with self.store.scope(turn) as session:
                 message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
                                                                 response.usage, session=session)
                 yield events.message_done(message_id, response.stop_reason)
-                if persona.ends_turn(response):
-                    return
-                async for event in self.dispatcher.process(turn, message_id, tool_uses, session):
-                    yield event
-            if turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):
+                if not ended:
+                    async for event in self.dispatcher.process(turn, message_id, tool_uses, session):
+                        yield event
+                await self.meter.write(turn, session, turns=0 if turn.counted else 1)
+            turn.counted = True
+            await self.meter.settle(turn, written=True)
+            if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):
                 return
 
     async def _guarded(self, turn: Turn) -> list[dict[str, Any]]:

@@ -58,6 +58,7 @@ class Turn:
     suspended: bool = False
     prompt_length: int = 0
     open_call: OpenCall | None = None  # the model call in flight (agent.metering)
+    counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -147,9 +148,9 @@ class TurnStore:
         await self.append_user(session, turn, [tool_result_block(row) for row in rows])
 
     async def count_turn(self, turn: Turn) -> None:
-        """Count the turn in `ai_usage_daily` (each model call's usage is booked by agent.metering as it
-        settles); never fails the turn."""
-        if not turn.model_calls:
+        """Count the turn in `ai_usage_daily` unless a round trip already did (each model call's usage is
+        booked by agent.metering); never fails the turn."""
+        if not turn.model_calls or turn.counted:
             return
         try:
             async with self.scope(turn) as session:
