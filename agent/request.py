@@ -7,7 +7,6 @@ of the new user message, so the cached prefix stays stable; the last block of th
 
 from __future__ import annotations
 
-import copy
 import json
 from datetime import datetime
 from typing import Any
@@ -71,16 +70,17 @@ def tool_definitions(specs: list[ToolSpec], loaded: frozenset[str] | None = None
 
 
 def with_cached_tail(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy of the messages whose last block carries the 4th (5-minute) breakpoint."""
-    out = copy.deepcopy(messages)
-    if not out:
-        return out
-    last = out[-1]
-    if isinstance(last["content"], str):
-        last["content"] = [{"type": "text", "text": last["content"]}]
-    if last["content"]:
-        last["content"][-1] = {**last["content"][-1], "cache_control": CACHE_5M}
-    return out
+    """The messages with the last block of the last one carrying the 4th (5-minute) breakpoint. Only the
+    last message and its block list are new; the rest is shared with `messages`, never copied (the history
+    grows every round trip, and the SDK deep-copies the request it sends anyway)."""
+    if not messages:
+        return []
+    last = messages[-1]
+    content = last["content"]
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    if blocks:
+        blocks[-1] = {**blocks[-1], "cache_control": CACHE_5M}
+    return [*messages[:-1], {**last, "content": blocks}]
 
 
 def copilot_system(access: OrgAccess) -> list[dict[str, Any]]:
