@@ -247,11 +247,13 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 def cmd_worker(args: argparse.Namespace) -> int:
     """Drive nutrition-pipeline runs in this process (`spotter serve` also runs one worker in-process)."""
     from core.embedded import embedded_services
+    from pipeline.model_agents import uses_model
     from pipeline.worker import serve as serve_worker
 
-    with embedded_services(_settings(), redis=False) as settings:
+    wanted = _settings()  # model-backed agents meter against the cap: they need Redis (embedded if unset)
+    with embedded_services(wanted, redis=uses_model(wanted)) as settings:
         assert settings.database_url
-        asyncio.run(serve_worker(settings.database_url, heartbeat_s=args.heartbeat))
+        asyncio.run(serve_worker(settings, heartbeat_s=args.heartbeat))
     return 0
 
 

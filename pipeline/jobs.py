@@ -21,6 +21,7 @@ from pgqueuer.types import QueueExecutionMode
 from core.database import Database
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
+from pipeline.reconcile import payload_of, requeue_orphans
 
 ENTRYPOINT = "nutrition_run"
 log = structlog.get_logger("pipeline.jobs")
@@ -29,10 +30,6 @@ log = structlog.get_logger("pipeline.jobs")
 def dsn_of(database_url: str) -> str:
     """asyncpg's DSN for the SQLAlchemy URL (the queue runs on the owner connection)."""
     return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-def payload_of(org_id: uuid.UUID, run_id: uuid.UUID) -> bytes:
-    return json.dumps({"org_id": str(org_id), "run_id": str(run_id)}).encode()
 
 
 async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID, *, entrypoint: str = ENTRYPOINT) -> None:
@@ -45,12 +42,16 @@ async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID, *, en
 
 
 class Worker:
-    """Claims nutrition-run jobs and drives each run until it rests."""
+    """Claims nutrition-run jobs and drives each run until it rests; with `reconcile_every` it also
+    re-queues, at start and on that interval, runs that need a worker and have no job
+    (`pipeline.reconcile`: the crash between a run's commit and its enqueue)."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
-                 entrypoint: str = ENTRYPOINT) -> None:
+                 entrypoint: str = ENTRYPOINT, reconcile_every: float | None = None,
+                 stale_after: float = 60.0) -> None:
         self.db = db
         self.entrypoint = entrypoint
+        self.reconcile_every, self.stale_after = reconcile_every, stale_after
         self.driver = Driver(db, agents, limits)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
@@ -66,8 +67,32 @@ class Worker:
         finally:
             await lock.close()  # closing the session releases the advisory lock
 
+    async def reconcile(self) -> list[uuid.UUID]:
+        """Re-queue this worker's share of orphaned runs now (see `pipeline.reconcile`)."""
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            found = await requeue_orphans(conn, self.entrypoint, stale_after_s=self.stale_after)
+        finally:
+            await conn.close()
+        if found:
+            log.warning("pipeline.runs_requeued", count=len(found), run_ids=[str(r) for r in found])
+        return found
+
+    async def _reconcile_forever(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.reconcile()
+            except (OSError, asyncpg.PostgresError):
+                log.exception("pipeline.reconcile_failed")
+
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
+        ticker: asyncio.Task[None] | None = None
+        if self.reconcile_every:
+            await self.reconcile()
+            if not drain:
+                ticker = asyncio.create_task(self._reconcile_forever(self.reconcile_every))
         conn = await asyncpg.connect(self.dsn)
         try:
             self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
@@ -75,6 +100,8 @@ class Worker:
             mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
             await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
         finally:
+            if ticker is not None:
+                ticker.cancel()
             await conn.close()
 
     def stop(self) -> None:

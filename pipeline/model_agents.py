@@ -21,7 +21,8 @@ import anthropic
 import structlog
 from sqlalchemy import select
 
-from agent.costs import Usage
+from agent.composition import build_model
+from agent.costs import PriceBook, Usage
 from agent.errors import AgentError
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
@@ -139,9 +140,24 @@ class ModelAgents:
 
 
 
+def uses_model(settings: Settings) -> bool:
+    """The selection rule: model-backed agents when a real provider is configured (an Anthropic key)."""
+    return (settings.nutrition_agents != "offline" and settings.agent_model_provider == "anthropic"
+            and bool(settings.anthropic_api_key))
+
+
 def select_agents(settings: Settings, db: Database, model: ModelClient, meter: Meter) -> Agents:
-    """Model-backed agents when a real provider is configured (an Anthropic key), the offline ones otherwise."""
-    if (settings.nutrition_agents == "offline" or settings.agent_model_provider != "anthropic"
-            or not settings.anthropic_api_key):
+    """Model-backed agents when `uses_model`, the offline ones otherwise."""
+    if not uses_model(settings):
         return OfflineAgents()
     return ModelAgents(db, model, meter, model_name=settings.agent_model)
+
+
+def worker_agents(settings: Settings, db: Database, redis: Any) -> tuple[Agents, ModelClient | None]:
+    """What a `spotter worker` process answers with, by the same rule as `spotter serve`: its own model client
+    (returned, for the caller to close) and meter over the service's Postgres and Redis."""
+    if not uses_model(settings):
+        return OfflineAgents(), None
+    model = build_model(settings)
+    meter = Meter(db=db, redis=redis, prices=PriceBook(settings.model_prices), settings=settings)
+    return ModelAgents(db, model, meter, model_name=settings.agent_model), model

@@ -1,4 +1,10 @@
-"""`spotter worker` / `python -m pipeline.worker`: a separate process that drives nutrition runs."""
+"""`spotter worker` / `python -m pipeline.worker`: a separate process that drives nutrition runs.
+
+It picks its agents by the same rule as `spotter serve` (`pipeline.model_agents.uses_model`): the
+model-backed ones when the anthropic provider has a key (metered against the org's cap, which needs
+the service's Redis for in-flight reservations), the offline ones otherwise. It reconciles orphaned
+runs at start and every `NUTRITION_RECONCILE_SECONDS` (`pipeline.reconcile`).
+"""
 
 from __future__ import annotations
 
@@ -7,30 +13,53 @@ import asyncio
 import signal
 from datetime import timedelta
 
+import redis.asyncio as aioredis
+
 from core.database import Database
+from core.settings import Settings, load_settings
+from pipeline.driver import Limits
 from pipeline.jobs import Worker
-from pipeline.offline import OfflineAgents
+from pipeline.model_agents import worker_agents
 
 
-async def serve(database_url: str, *, heartbeat_s: float = 30, drain: bool = False) -> None:
-    db = Database(database_url, pool_size=4)
-    worker = Worker(db, OfflineAgents())
+async def serve(settings: Settings, *, heartbeat_s: float = 30, drain: bool = False,
+                limits: Limits | None = None) -> None:
+    if not settings.database_url:
+        raise ValueError("a worker needs DATABASE_URL")
+    db = Database(settings.database_url, pool_size=4)
+    redis = aioredis.from_url(settings.redis_url, decode_responses=True) if settings.redis_url else None
+    agents, model = worker_agents(settings, db, redis)
+    every = settings.nutrition_reconcile_seconds
+    worker = Worker(db, agents, limits, entrypoint=settings.nutrition_queue, reconcile_every=every or None,
+                    stale_after=every)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stop)
     try:
         await worker.run(heartbeat=timedelta(seconds=heartbeat_s), drain=drain)
     finally:
+        close = getattr(model, "close", None)
+        if close is not None:
+            await close()
+        if redis is not None:
+            await redis.aclose()
         await db.dispose()
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="spotter worker", description=__doc__)
-    parser.add_argument("--database-url", required=True)
+    parser = argparse.ArgumentParser(prog="python -m pipeline.worker", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database-url", default=None, help="default: DATABASE_URL")
+    parser.add_argument("--redis-url", default=None, help="default: REDIS_URL (needed by model-backed agents)")
+    parser.add_argument("--queue", default=None, help="the job queue to serve (default: NUTRITION_QUEUE)")
     parser.add_argument("--heartbeat", type=float, default=30.0, help="seconds before a silent job is re-picked")
+    parser.add_argument("--agent-seconds", type=float, default=None, help="per-agent timeout (default 30)")
     parser.add_argument("--drain", action="store_true", help="exit once the queue is empty")
     args = parser.parse_args(argv)
-    asyncio.run(serve(args.database_url, heartbeat_s=args.heartbeat, drain=args.drain))
+    overrides = {key: value for key, value in (("database_url", args.database_url), ("redis_url", args.redis_url),
+                                               ("nutrition_queue", args.queue)) if value is not None}
+    limits = Limits(agent_seconds=args.agent_seconds) if args.agent_seconds else None
+    asyncio.run(serve(load_settings(**overrides), heartbeat_s=args.heartbeat, drain=args.drain, limits=limits))
 
 
 if __name__ == "__main__":
