@@ -172,6 +172,7 @@ class Driver:
         inputs = {name: outputs[name] for name in INPUTS[agent]}
         if agent == "NUTRITIONIST":
             inputs["current_tier"] = plans.scientist_state(plan).tier
+        if agent in ("NUTRITIONIST", "DIETITIAN"):  # a luteal re-run starts at DIETITIAN (004 §10)
             inputs["cycle_phase"] = plan.get("cycle_phase")
         previous = outputs[OUTPUT_OF[agent]] if run.version > 1 else None
         advice = plan.pop("advice", None)

@@ -41,7 +41,8 @@ ROLES = {
                     "over the day so the distribution sums to protein_g within 5 g, and set fiber_target_g at "
                     "or above fiber_g_min. Respect current_tier and cycle_phase.",
     "DIETITIAN": "You are the DIETITIAN. Turn the nutrition_strategy into a weekly_meal_plan of 7 days: each "
-                 "day's slot calories and protein within 5 % of the daily targets.",
+                 "day's slot calories and protein within 5 % of the daily targets. When cycle_phase is given, "
+                 "apply the strategy's cycle_adjustments for that phase within the same totals.",
     "CHEF": "You are the CHEF. Write recipes for the weekly_meal_plan's slots: each recipe carries its "
             "recipe_id and the slots it serves, with macros per serving within 10 % of each slot's calories "
             "and protein.",
