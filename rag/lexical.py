@@ -30,10 +30,12 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rag.stopwords import Term, normalize, phrases
+from rag.stopwords import Term, normalize
 
 CANDIDATES = 50  # length of the ranked list handed to fusion
-KNN = 30  # nearest titles per spelling (GiST, trigram word distance)
+KNN = 30  # documents per pair of adjacent words
+NEAREST_TERMS = 8  # nearest vocabulary words per short spelling as typed (GiST, trigram word distance)...
+NEAREST_FLOOR = 0.35  # ...from this similarity up ("coen" → "cohen" 0.4, "dany" → "dani" 0.43)
 PER_SPELLING = 300  # body / full-text candidates per spelling (bounds very common words)
 TERM_FLOOR = 0.5  # trigram similarity from which a word counts
 SHORT_TOKEN = 3  # spellings shorter than this match by exact word only...
@@ -91,18 +93,25 @@ def spellings(terms: Sequence[Term]) -> list[Spelling]:
     return out
 
 
+def adjacent(terms: Sequence[Term]) -> list[tuple[int, int]]:
+    """Indexes of content words that stand next to each other in the message ("saar cohen", "wall walks"):
+    a name typed with two typos is found by the pair when neither word alone stands out."""
+    return [(i, i + 1) for i, (a, b) in enumerate(zip(terms, terms[1:], strict=False)) if b.position == a.position + 1]
+
+
 def _scope_filter(scopes: Sequence[str] | None, alias: str) -> str:
     return f"AND {alias}.scope = ANY(CAST(:scopes AS text[]))" if scopes else ""
 
 
-# Candidates come from rag_lexical_candidates() (migration 0005), which exists because row-level
-# security keeps these non-leakproof operators out of index conditions: per spelling, titles or bodies
-# with a similar word (GIN trigram), for short words also the nearest titles (GiST KNN: trigrams
-# under-rate their typos), and full-text matches (GIN tsvector), each capped so a word half the gym
-# shares costs a bounded amount; per pair of adjacent words, the nearest titles (at 100k members
-# "Dany Mizrachi" is one of ~1,600 Mizrahis by either word, the first by the pair). Then, under RLS,
-# every spelling's scores for every candidate: strict word similarity to title and body, and whether
-# the full-text query matches the title (2) or only the body (1).
+# Candidates come from rag_term_candidates() (migration 0010), which exists because row-level security
+# keeps these non-leakproof operators out of index conditions: per content word, the org's vocabulary
+# words (rag_terms) within the trigram threshold of a spelling, and for short words also the nearest ones
+# (trigrams under-rate their typos); then documents containing such a word, documents matching a
+# spelling's full-text query, and per pair of adjacent words, documents whose title has a word of both (at
+# 100k members "Dany Mizrachi" is one of ~1,600 Mizrahis by either word, the first by the pair), each
+# capped so a word half the gym shares costs a bounded amount. Then, under RLS, every spelling's scores for
+# every candidate: strict word similarity to title and body, and whether the full-text query matches the
+# title (2) or only the body (1).
 LEXICAL_SQL = """
 WITH v AS (
     SELECT v, n, to_tsquery('simple', tsq_title) AS qt, to_tsquery('simple', tsq_any) AS qa
@@ -110,9 +119,10 @@ WITH v AS (
          AS v(v, tsq_title, tsq_any, n)
 ),
 ids AS (
-    SELECT DISTINCT id FROM rag_lexical_candidates(CAST(:v AS text[]), CAST(:tsq_any AS text[]),
-        CAST(:fuzzy AS boolean[]), CAST(:nearest AS boolean[]), CAST(:phrases AS text[]),
-        CAST(:scopes AS text[]), :knn, :cap, CAST(:threshold AS real)) AS c(id)
+    SELECT id FROM rag_term_candidates(CAST(:v AS text[]), CAST(:w AS integer[]), CAST(:tsq_any AS text[]),
+        CAST(:fuzzy AS boolean[]), CAST(:nearest AS boolean[]), CAST(:pair_a AS integer[]),
+        CAST(:pair_b AS integer[]), CAST(:scopes AS text[]), :nearest_terms, CAST(:nearest_floor AS real), :knn, :cap,
+        CAST(:threshold AS real)) AS c(id)
 )
 SELECT d.scope, d.entity_id, d.title, d.body, similarity(d.title, :phrase) AS phrase,
        LEAST(1.0, sqrt(CAST(CAST(:body_words AS jsonb) ->> d.scope AS float8)
@@ -229,11 +239,13 @@ async def lexical_ranked(session: AsyncSession, org_id: uuid.UUID, terms: Sequen
     if not forms:
         return Lexical([], list(range(len(terms))))
     sql = LEXICAL_SQL.format(scopes_t=_scope_filter(scopes, "t"))
+    pairs = adjacent(terms)
     result = await session.execute(text(sql), {
-        "v": [f.text for f in forms], "tsq_title": [f.tsq_title for f in forms],
+        "v": [f.text for f in forms], "w": [f.word for f in forms], "tsq_title": [f.tsq_title for f in forms],
         "tsq_any": [f.tsq_any for f in forms], "fuzzy": [f.trigram for f in forms],
-        "nearest": [f.nearest for f in forms], "phrases": phrases(list(terms)), "scopes": list(scopes or ()),
-        "org": org_id, "knn": KNN, "cap": PER_SPELLING, "threshold": TERM_FLOOR, "count_cap": COUNT_CAP,
+        "nearest": [f.nearest for f in forms], "pair_a": [a for a, _ in pairs], "pair_b": [b for _, b in pairs],
+        "scopes": list(scopes or ()), "org": org_id, "nearest_terms": NEAREST_TERMS, "nearest_floor": NEAREST_FLOOR, "knn": KNN,
+        "cap": PER_SPELLING, "threshold": TERM_FLOOR, "count_cap": COUNT_CAP,
         "body_words": json.dumps(BODY_WORDS), "phrase": " ".join(t.text for t in terms)})
     rows = []
     for r in result:

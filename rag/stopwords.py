@@ -187,12 +187,6 @@ def terms(text: str) -> list[Term]:
     return out
 
 
-def phrases(found: list[Term]) -> list[str]:
-    """Pairs of content words that stand next to each other in the message ("saar cohen", "wall walks"):
-    a name typed with two typos is found by the pair when neither word alone stands out."""
-    return [f"{a.text} {b.text}" for a, b in zip(found, found[1:], strict=False) if b.position == a.position + 1]
-
-
 def strip_stopwords(text: str) -> str:
     """`text` reduced to its content words, space-separated (what semantic search embeds)."""
     return " ".join(term.text for term in terms(text))

@@ -32,6 +32,8 @@ RAW_SQL_TABLES = {
     "rag_documents",
     # Filled by database triggers on the indexed tables and drained with FOR UPDATE SKIP LOCKED by the worker.
     "rag_outbox",
+    # The search vocabulary: filled by a trigger on rag_documents, read by rag_term_candidates() alone.
+    "rag_terms",
     # PgQueuer's own schema (migration 0009 renders the pinned release's DDL); only the library reads and
     # writes these tables, through its queries, never our models.
     "pgqueuer", "pgqueuer_log", "pgqueuer_schedules", "pgqueuer_statistics",
