@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from core.database import Database
 from pipeline import plan as plans
 from pipeline import runs
-from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
 from pipeline.checks import check_meal_plan, check_recipes, check_strategy
 from pipeline.envelope import build_envelope, validate_payload
 from pipeline.errors import PayloadInvalid
@@ -44,7 +44,6 @@ NEXT: dict[State, State] = {State.NUTRITIONIST_PROCESSING: State.DIETITIAN_PROCE
 RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
 INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy",), "CHEF": ("weekly_meal_plan",),
           "COACH": ("training_input",)}
-UPSTREAM = {"NUTRITIONIST": "SCIENTIST", "DIETITIAN": "NUTRITIONIST", "CHEF": "DIETITIAN"}
 
 
 @dataclass(frozen=True)

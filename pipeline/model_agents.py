@@ -2,7 +2,10 @@
 
 Each call offers exactly one tool, `submit_<data_type>`, whose input schema is the edge's payload schema,
 and forces it (`tool_choice`); the tool's input is the answer, and the driver validates it like any
-other (a reply without the tool is an answer of the wrong data type: a validation failure). Every call
+other (a reply without the tool is an answer of the wrong data type: a validation failure). The tool of an
+agent with an upstream agent has one optional extra field, `upstream_data_request` (004 §6.3): a forced
+tool whose schema may not be a top-level union is the model's only way to answer, so the request rides in
+it. Every call
 is metered like a turn's (agent.metering): it reserves its estimated cost against the org's daily cap
 first, and what the provider billed is written to `ai_usage_daily` for the run's starter (the org's
 first owner when the starter is unknown). A provider failure or an exhausted budget is no answer, as
@@ -29,9 +32,10 @@ from agent.model import ModelClient, ModelRequest, ModelResponse
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
-from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
 from pipeline.offline import OfflineAgents
 from pipeline.payloads import SCHEMAS
+from pipeline.payloads.control import UpstreamDataRequest
 
 log = structlog.get_logger("pipeline.model_agents")
 
@@ -57,14 +61,25 @@ RULES = ("Answer only by calling the {tool} tool once, with a payload that match
          "When a constraint is given, your previous answer broke it: fix exactly that.")
 
 
-def submit_tool(data_type: str) -> dict[str, Any]:
-    """The one tool of a call: its input schema is the edge's payload schema."""
-    return {"name": f"submit_{data_type}", "description": f"Submit your {data_type} payload (the whole answer).",
-            "input_schema": SCHEMAS[data_type].model_json_schema()}
+UPSTREAM_FIELD = "upstream_data_request"
+
+
+def submit_tool(data_type: str, *, upstream: str | None = None) -> dict[str, Any]:
+    """The one tool of a call: its input schema is the edge's payload schema. An agent with an upstream agent
+    (004 §6.3) also gets one optional field, `upstream_data_request`: set, it is the answer (the rest of the
+    input is ignored), since the one forced tool is the only way the model can answer."""
+    schema = SCHEMAS[data_type].model_json_schema()
+    description = f"Submit your {data_type} payload (the whole answer)."
+    if upstream is not None:
+        schema["properties"][UPSTREAM_FIELD] = UpstreamDataRequest.model_json_schema()
+        description += (f" Only if data you need from {upstream} is missing from your input: set "
+                        f"{UPSTREAM_FIELD} (missing_fields, from_agent {upstream}, reason) instead; {upstream} then "
+                        "re-runs once and you are asked again. The other fields are ignored in that case.")
+    return {"name": f"submit_{data_type}", "description": description, "input_schema": schema}
 
 
 def request_for(call: AgentCall, model: str, *, max_tokens: int = 8192) -> ModelRequest:
-    tool = submit_tool(call.data_type)
+    tool = submit_tool(call.data_type, upstream=UPSTREAM.get(call.agent))
     system = [{"type": "text", "text": f"{ROLES[call.agent]}\n\n{RULES.format(tool=tool['name'])}"}]
     content = json.dumps(call.agent_input(), sort_keys=True, default=str)
     return ModelRequest(model=model, system=system, tools=[tool], max_tokens=max_tokens,
@@ -74,11 +89,18 @@ def request_for(call: AgentCall, model: str, *, max_tokens: int = 8192) -> Model
 
 
 def submitted(call: AgentCall, response: ModelResponse) -> Answer:
-    """The submit tool's input, or an answer of no data type when the model did not call it."""
+    """The submit tool's input (or the upstream data request it carries), or an answer of no data type
+    when the model did not call it."""
     name = f"submit_{call.data_type}"
     for block in response.content:
         if block.get("type") == "tool_use" and block.get("name") == name:
-            return Answer(call.data_type, block.get("input"))
+            payload = block.get("input")
+            if isinstance(payload, dict) and call.agent in UPSTREAM and UPSTREAM_FIELD in payload:
+                payload = dict(payload)
+                request = payload.pop(UPSTREAM_FIELD)
+                if request is not None:
+                    return Answer(UPSTREAM_FIELD, request)
+            return Answer(call.data_type, payload)
     return Answer("no_submit_tool", None)
 
 
