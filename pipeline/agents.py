@@ -47,7 +47,12 @@ class Answer:
 
 
 class NoAnswer(Exception):
-    """The agent could not answer (provider down or refusing, budget spent): handled like a timeout."""
+    """The agent could not answer (provider down or refusing, budget spent): handled like a timeout (004 §6.1
+    names no other kind of silence), with `cause` (a fixed phrase, never model or user text) in the details."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(cause)
+        self.cause = cause
 
 
 class Agents(Protocol):

@@ -121,12 +121,15 @@ class Driver:
                 await self._judge(session, run, plan, call, answer, timeout)
             return run.state
 
-    async def _ask(self, call: AgentCall, limit_s: float) -> Answer | None:
+    async def _ask(self, call: AgentCall, limit_s: float) -> Answer | NoAnswer | None:
+        """The answer; None when the agent timed out; the NoAnswer when it could not answer (its cause)."""
         try:
             async with asyncio.timeout(limit_s):
                 return await self.agents.answer(call)
-        except (TimeoutError, NoAnswer):
+        except TimeoutError:
             return None
+        except NoAnswer as exc:
+            return exc
 
     async def _scientist(self, session, run: NutritionRun, plan: dict[str, Any]) -> None:
         intake = IntakeData.model_validate(run.intake)
@@ -189,13 +192,13 @@ class Driver:
         run.plan = plan
         await session.flush()
 
-    async def _judge(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall, answer: Answer | None,
-                     limit_s: float) -> None:
+    async def _judge(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall,
+                     answer: Answer | NoAnswer | None, limit_s: float) -> None:
         agent = call.agent
-        if answer is None:
+        if not isinstance(answer, Answer):
             await self._decide(session, run, plan, on_timeout(
                 agent, call.agent_input(), retries_done=plans.count(plan, "timeouts", agent),
-                timeout_ms=int(limit_s * 1000), run_id=run.id))
+                timeout_ms=int(limit_s * 1000), run_id=run.id, cause=answer.cause if answer else None))
             return
         if answer.data_type == "upstream_data_request" and agent in UPSTREAM:
             await self._upstream(session, run, plan, agent, answer)
@@ -257,11 +260,11 @@ class Driver:
         await runs.transition(session, run, STATE_OF_AGENT.get(upstream, State.SCIENTIST_PROCESSING))
 
     async def _judge_physician(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall,
-                               answer: Answer | None, limit_s: float) -> None:
-        if answer is None:
+                               answer: Answer | NoAnswer | None, limit_s: float) -> None:
+        if not isinstance(answer, Answer):
             await self._decide(session, run, plan, on_timeout(
                 "PHYSICIAN", call.agent_input(), retries_done=plans.count(plan, "timeouts", "PHYSICIAN"),
-                timeout_ms=int(limit_s * 1000), run_id=run.id))
+                timeout_ms=int(limit_s * 1000), run_id=run.id, cause=answer.cause if answer else None))
             return
         try:
             context = validate_payload("medical_context", answer.payload)

@@ -26,7 +26,7 @@ from sqlalchemy import select
 
 from agent.composition import build_model
 from agent.costs import PriceBook, Usage
-from agent.errors import AgentError
+from agent.errors import AgentError, classify
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
 from core.database import Database
@@ -104,6 +104,14 @@ def submitted(call: AgentCall, response: ModelResponse) -> Answer:
     return Answer("no_submit_tool", None)
 
 
+def cause_of(exc: Exception) -> str:
+    """Why a model call gave no answer, as a fixed phrase with the stable code (never provider or user text)."""
+    code = classify(exc)
+    if code == "agent_budget_exceeded":
+        return "the organization's daily AI budget is spent (agent_budget_exceeded)"
+    return f"the model provider failed ({code})"
+
+
 @dataclass
 class PipelineCall:
     """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user."""
@@ -136,9 +144,9 @@ class ModelAgents:
         except (AgentError, anthropic.APIError) as exc:
             log.warning("pipeline.model_call_failed", agent=call.agent, error=type(exc).__name__,
                         code=getattr(exc, "code", None))
-            raise NoAnswer(call.agent) from exc
+            raise NoAnswer(cause_of(exc)) from exc
         if response is None:
-            raise NoAnswer(call.agent)
+            raise NoAnswer("the model's stream ended without a message")
         answer = submitted(call, response)
         return Answer(answer.data_type, answer.payload, usage={
             "input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens,

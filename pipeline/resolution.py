@@ -64,12 +64,17 @@ def on_invalid(agent: str, errors: list[dict[str, Any]], *, reruns_done: int, ru
                                                  recoverable=True))
 
 
-def on_timeout(agent: str, agent_input: Any, *, retries_done: int, timeout_ms: int,
-               run_id: uuid.UUID) -> Decision:
+def on_timeout(agent: str, agent_input: Any, *, retries_done: int, timeout_ms: int, run_id: uuid.UUID,
+               cause: str | None = None) -> Decision:
+    """No answer in time (or none at all: `cause`, e.g. a spent budget or a failing provider). 004 §6 names
+    no error type but `timeout` for an agent that does not respond, so both are `timeout`; the details say
+    which it was."""
     if retries_done < MAX_RERUNS:
         return Decision("rerun", agent)  # identical input: no constraint
+    details = (f"{agent} did not answer within {timeout_ms} ms, twice" if cause is None
+               else f"{agent} gave no answer, twice: {cause}")
     return Decision("error", agent, error=_error(
-        run_id, agent, "timeout", f"{agent} did not answer within {timeout_ms} ms, twice", retries_done,
+        run_id, agent, "timeout", details, retries_done,
         recoverable=True, timeout_duration_ms=timeout_ms, input_hash=input_hash(agent_input)))
 
 

@@ -20,7 +20,7 @@ from pipeline import runs
 from pipeline.driver import Driver, Limits
 from pipeline.model_agents import ModelAgents, select_agents
 from pipeline.offline import AGENTS, OfflineAgents
-from tests.fakes.anthropic_server import Held, Reply, Text, ToolUse
+from tests.fakes.anthropic_server import ApiError, Held, Reply, Text, ToolUse
 from tests.pipeline import samples
 
 CHAIN = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",
@@ -154,8 +154,25 @@ async def test_a_spent_daily_cap_refuses_the_call_before_it_reaches_the_model(db
     driver = Driver(db, agents, Limits(agent_seconds=5, physician_seconds=5, run_seconds=60))
     assert await driver.run_until_rest(org.id, run_id) == "error"
     run, _ = await _run(db, org, run_id)
-    assert (run.error["failing_agent"], run.error["retry_count"]) == ("NUTRITIONIST", 1)
+    assert (run.error["error_type"], run.error["failing_agent"], run.error["retry_count"]) == (
+        "timeout", "NUTRITIONIST", 1)  # 004 §6 has no other type for an agent that gives no answer
+    assert run.error["details"] == ("NUTRITIONIST gave no answer, twice: the organization's daily AI budget is "
+                                    "spent (agent_budget_exceeded)")  # said as what it is, not as a timeout
     assert fake_model.requests == []
+
+
+async def test_a_failing_provider_is_retried_once_then_reported_as_such(db, factory, fake_model, agents) -> None:
+    org, _, run_id = await _start(db, factory)
+    fake_model.respond_with(by_agent(DIETITIAN=[lambda body: ApiError(529), lambda body: ApiError(529)]))
+    driver = Driver(db, agents, Limits(agent_seconds=5, physician_seconds=5, run_seconds=60))
+    assert await driver.run_until_rest(org.id, run_id) == "error"
+    assert [_agent_of(r.body) for r in fake_model.requests] == ["NUTRITIONIST", "DIETITIAN", "DIETITIAN"]
+    run, events = await _run(db, org, run_id)
+    assert (run.error["error_type"], run.error["failing_agent"], run.error["retry_count"]) == (
+        "timeout", "DIETITIAN", 1)
+    assert run.error["details"] == "DIETITIAN gave no answer, twice: the model provider failed (provider_overloaded)"
+    assert len(run.error["input_hash"]) == 64
+    assert [e.data["details"] for e in events if e.kind == "error"] == [run.error["details"]]
 
 
 def test_the_model_agents_are_selected_only_with_a_real_provider(db, app_settings, model) -> None:
