@@ -16,6 +16,7 @@ from agent.storage_snapshot import daily_snapshots
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.nutrition import NutritionController
+from api.controllers.nutrition_members import NutritionMembersController
 from api.controllers.system import DevJwksController, SystemController
 from api.controllers.trainer import TrainerController
 from api.controllers.trainer_chat import TrainerChatController
@@ -69,7 +70,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
 
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController,
-        NutritionController,
+        NutritionController, NutritionMembersController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
     ]

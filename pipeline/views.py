@@ -1,12 +1,16 @@
-"""JSON shapes of runs for HTTP and tools (camelCase keys, outputs by data type), and the SSE frame."""
+"""JSON shapes of runs for HTTP and tools (camelCase keys, outputs by data type), the SSE frame, and the
+members the console's nutrition page can act for (names, each with their latest run)."""
 
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gym.member_search import MemberHit, member_hits, search_members
 from pipeline import runs
 from pipeline.models import NutritionEvent, NutritionRun
 
@@ -37,3 +41,48 @@ async def run_detail(session: AsyncSession, run: NutritionRun) -> dict[str, Any]
 def sse_frame(event: NutritionEvent) -> bytes:
     data = json.dumps({"type": event.kind, **event.data}, ensure_ascii=False, default=str)
     return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n".encode()
+
+
+async def member_choices(session: AsyncSession, org_id: uuid.UUID, *, query: str | None = None,
+                         only: uuid.UUID | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """Members by name for the console: a fuzzy name search, else members with runs (newest first) and
+    then the rest by name; `only` is a member's own id (a member acts only for themself). Each carries
+    their latest run and whether a new run waits for medical clearance."""
+    if only is not None:
+        hits = await member_hits(session, org_id, [only])
+    elif query and query.strip():
+        hits = await search_members(session, org_id, query, limit=limit)
+    else:
+        with_runs = (await session.execute(
+            select(NutritionRun.member_id).where(NutritionRun.org_id == org_id)
+            .group_by(NutritionRun.member_id).order_by(func.max(NutritionRun.created_at).desc()).limit(limit))).scalars()
+        hits = await member_hits(session, org_id, list(with_runs))
+        seen = {hit.id for hit in hits}
+        hits += [hit for hit in await search_members(session, org_id, None, limit=limit) if hit.id not in seen]
+        hits = hits[:limit]
+    latest = await _latest_runs(session, org_id, [hit.id for hit in hits])
+    out = []
+    for hit in hits:
+        run = latest.get(hit.id)
+        blocked = bool(run and run.terminated_medical) and await runs.clearance_required(session, org_id, hit.id)
+        out.append(_choice(hit, run, blocked))
+    return out
+
+
+def _choice(hit: MemberHit, run: NutritionRun | None, blocked: bool) -> dict[str, Any]:
+    return {"membershipId": str(hit.id), "name": hit.full_name, "status": hit.status,
+            "latestRunId": str(run.id) if run else None, "latestRunState": run.state if run else None,
+            "clearanceRequired": blocked}
+
+
+async def _latest_runs(session: AsyncSession, org_id: uuid.UUID,
+                       member_ids: list[uuid.UUID]) -> dict[uuid.UUID, NutritionRun]:
+    if not member_ids:
+        return {}
+    found = (await session.scalars(
+        select(NutritionRun).where(NutritionRun.org_id == org_id, NutritionRun.member_id.in_(member_ids))
+        .order_by(NutritionRun.created_at.desc(), NutritionRun.id))).all()
+    latest: dict[uuid.UUID, NutritionRun] = {}
+    for run in found:
+        latest.setdefault(run.member_id, run)
+    return latest
