@@ -37,7 +37,8 @@ async function call(path, { method = 'GET', body, accept = 'application/json', s
     } catch {
       payload = null;
     }
-    throw new NutritionError(response.status, payload?.code ?? `http_${response.status}`, payload?.message ?? '',
+    throw new NutritionError(response.status, payload?.code ?? `http_${response.status}`,
+      payload?.message || t(`nutrition.httpError`, { status: response.status }, `The server answered ${response.status}.`),
       Array.isArray(payload?.errors) ? payload.errors : []);
   }
   return response;
@@ -58,6 +59,11 @@ export const nutritionApi = {
   start: (org, body) => json(`${base(org)}/runs`, { method: 'POST', body }),
   checkin: (org, id, body) => json(`${run(org, id)}/checkins`, { method: 'POST', body }),
   acknowledge: (org, id) => json(`${run(org, id)}/referral-acknowledged`, { method: 'POST' }),
+  /** Members by name (staff), or the member themself: [{membershipId, name, latestRunState, clearanceRequired}]. */
+  members: (org, query) => json(`${base(org)}/members${query ? `?q=${encodeURIComponent(query)}` : ''}`),
+  ask: (org, id, query) => json(`${run(org, id)}/health-questions`, { method: 'POST', body: { query } }),
+  clearance: (org, memberId, note) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/medical-clearance`,
+    { method: 'POST', body: { note } }),
   /** Read the run's events (replay, then live) until the stream ends; onEvent(type, data) per frame. */
   async follow(org, id, onEvent, signal) {
     const response = await call(`${run(org, id)}/events`, { accept: 'text/event-stream', signal });

@@ -1,8 +1,6 @@
-/** The nutrition page's forms: a new run's intake, the weekly check-in, and a paused run's referral. */
+/** The nutrition page's forms: a new run's intake and the weekly check-in. */
 import { h } from './dom.js';
-import { t } from './i18n.js';
-
-const tr = (key, fallback, vars) => t(`nutrition.${key}`, vars, fallback);
+import { enumLabel, tr } from './nutrition-words.js';
 
 /** The demo member's intake (NUTRITION.md, Demo): a starting point the staff edit before starting. */
 export const SAMPLE_INTAKE = {
@@ -37,7 +35,7 @@ function intakeInput(name, kind) {
   const value = SAMPLE_INTAKE[name];
   if (Array.isArray(kind)) {
     const select = h('select', { testid: `intake-${name}`, name },
-      kind.map((option) => h('option', { value: option, text: option ? option.replace(/_/g, ' ') : '—' })));
+      kind.map((option) => h('option', { value: option, text: enumLabel(name, option) })));
     select.value = value;
     return select;
   }
@@ -45,14 +43,16 @@ function intakeInput(name, kind) {
 }
 
 /** onSubmit(intake) → Promise; errors are shown by the caller. The main fields, then the rest as JSON. */
-export function intakeForm(onSubmit, onCancel) {
+export function intakeForm(onSubmit, onCancel, who = null) {
   const inputs = INTAKE_FIELDS.map(([name, kind, label]) => [name, kind, label, intakeInput(name, kind)]);
   const rest = Object.fromEntries(Object.entries(SAMPLE_INTAKE).filter(([key]) => !INTAKE_FIELDS.some(([name]) => name === key)));
-  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 12, dir: 'ltr', spellcheck: 'false' });
+  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 12, dir: 'ltr', spellcheck: 'false',
+    'aria-label': tr('moreIntake', 'More intake fields (JSON)') });
   text.value = JSON.stringify(rest, null, 2);
   const error = h('p', { class: 'field-error', role: 'alert', testid: 'intake-error', hidden: true });
   const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form' },
     h('h2', { text: tr('intakeTitle', 'New run: intake') }),
+    who ? h('p', { class: 'muted', testid: 'intake-member', dir: 'auto', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
     h('div', { class: 'nt-grid' }, inputs.map(([name, , label, input]) => field(tr(`intake.${name}`, label), input))),
     h('details', {}, h('summary', { text: tr('moreIntake', 'More intake fields (JSON)') }), text), error,
     h('div', { class: 'nt-actions' },
@@ -88,16 +88,17 @@ export function checkinForm(onSubmit) {
   const date = h('input', { type: 'date', testid: 'checkin-date' });
   const phase = h('select', { testid: 'checkin-cycle' },
     h('option', { value: '', text: '—' }),
-    ['follicular', 'ovulatory', 'luteal', 'menstrual'].map((p) => h('option', { value: p, text: tr(`cycle.${p}`, p) })));
+    ['follicular', 'ovulatory', 'luteal', 'menstrual'].map((p) => h('option', { value: p, text: enumLabel('cycle', p) })));
   const sessions = number('checkin-sessions', { step: '1', min: 0, max: 21 });
   const notes = h('textarea', { rows: 2, testid: 'checkin-notes', dir: 'auto', maxlength: 2000 });
   const submit = h('button', { type: 'submit', class: 'btn primary', testid: 'checkin-submit', text: tr('submitCheckin', 'Submit check-in') });
   const form = h('form', { class: 'nt-form nt-checkin', testid: 'checkin-form' },
     h('div', { class: 'nt-grid' },
-      field(tr('weight', 'Weight (kg)'), weight), field(tr('waist', 'Waist (cm)'), waist), field(tr('hip', 'Hips (cm)'), hip),
-      field(tr('date', 'Check-in date'), date), field(tr('cycle', 'Cycle phase'), phase),
-      field(tr('sessions', 'Sessions done'), sessions)),
-    field(tr('notes', 'Notes'), notes), h('div', { class: 'nt-actions' }, submit));
+      field(tr('field.weight_kg', 'Weight (kg)'), weight), field(tr('field.waist_cm', 'Waist (cm)'), waist),
+      field(tr('field.hip_cm', 'Hips (cm)'), hip), field(tr('field.checkin_date', 'Check-in date'), date),
+      field(tr('field.cycle_phase', 'Cycle phase'), phase), field(tr('field.sessions_completed', 'Sessions done'), sessions)),
+    field(tr('field.notes', 'Notes'), notes), h('p', { class: 'muted small', text: tr('checkinHelp',
+      'The first check-in needs waist and hips, then every two weeks.') }), h('div', { class: 'nt-actions' }, submit));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = { weight_kg: Number(weight.value) };
@@ -115,28 +116,4 @@ export function checkinForm(onSubmit) {
     }
   });
   return form;
-}
-
-/** A run paused for a referral: the PHYSICIAN's latest context and the acknowledge button. */
-export function referralPanel(context, onAcknowledge) {
-  const button = h('button', { type: 'button', class: 'btn primary', testid: 'acknowledge-referral',
-    text: tr('acknowledge', 'Referral acknowledged — resume') });
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    try {
-      await onAcknowledge();
-    } finally {
-      button.disabled = false;
-    }
-  });
-  const c = context ?? {};
-  return h('section', { class: 'nt-referral nt-panel', testid: 'referral', role: 'region' },
-    h('h3', { text: tr('referralTitle', 'Paused: medical referral needed') }),
-    h('dl', { class: 'nt-dl' },
-      h('dt', { text: tr('referTo', 'Refer to') }), h('dd', { testid: 'referral-target', text: c.referral_target ?? '—' }),
-      h('dt', { text: tr('urgency', 'Urgency') }), h('dd', { testid: 'referral-urgency', text: c.urgency ?? '—' })),
-    c.response ? h('p', { dir: 'auto', text: c.response }) : null,
-    c.disclaimer ? h('p', { class: 'muted small', text: c.disclaimer }) : null,
-    h('p', { class: 'muted', text: tr('referralHelp', 'Resume once the member has seen the referral.') }),
-    button);
 }

@@ -1,25 +1,29 @@
 /**
- * The nutrition page of the console (/console/nutrition.html): staff pick a member, start a run and
- * watch its state timeline (the run's events SSE), then read its outputs as tables, submit weekly
- * check-ins and acknowledge a paused run's referral. A signed-in member sees their own runs.
- * Address: #m=<membershipId>&r=<runId>.
+ * The nutrition page of the console (/console/nutrition.html): staff find a member by name, start a run
+ * and watch its state timeline (the run's events SSE), then read its outputs as tables, submit weekly
+ * check-ins, acknowledge a paused run's referral, ask the physician and record medical clearance. A
+ * signed-in member sees their own runs. Every label in the UI language. Address: #m=<memberId>&r=<runId>.
  */
 import { getToken, takeTokenFromUrl } from './api.js';
 import { h } from './dom.js';
-import { setLocale, initialLocale, applyStrings, t, formatDateTime } from './i18n.js';
+import { setLocale, initialLocale, applyStrings, currentLocale, formatDateTime } from './i18n.js';
 import { nutritionApi } from './nutrition-api.js';
 import { outputsView, adjustmentView } from './nutrition-tables.js';
-import { intakeForm, checkinForm, referralPanel } from './nutrition-forms.js';
+import { intakeForm, checkinForm } from './nutrition-forms.js';
+import { clearancePanel, healthQuestionPanel, referralPanel, terminatedNotice } from './nutrition-medical.js';
+import { MemberPicker } from './nutrition-members.js';
+import { agentLabel, arrow, enumLabel, fieldErrorLabel, fieldLabel, num, stateLabel, tr } from './nutrition-words.js';
 
 const ORG_KEY = 'spotter.orgId';
 const UUID = /^[0-9a-f-]{36}$/i;
+const CLEARANCE_ROLES = ['owner', 'admin', 'member'];
 const $ = (id) => document.getElementById(id);
-const tr = (key, fallback, vars) => t(`nutrition.${key}`, vars, fallback);
-const words = (name) => String(name ?? '').replace(/_/g, ' ');
 
-const page = { me: null, membership: null, memberId: null, runId: null, follow: null };
+const page = { me: null, membership: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null };
 const staff = () => page.membership && page.membership.role !== 'member';
 const org = () => page.membership?.orgId;
+const memberOf = (id) => (staff() ? page.picker.member(id) : page.own);
+const nameOf = (id) => memberOf(id)?.name ?? null;
 
 function readHash() {
   const hash = new URLSearchParams(window.location.hash.replace(/^#/, ''));
@@ -42,15 +46,18 @@ function status(text) {
   $('nt-status').hidden = !text;
 }
 
+/** An endpoint's error in words: its localized message, or its fields one by one for a 422. */
 function showError(err) {
   const box = $('nt-error');
   if (!err) {
     box.hidden = true;
+    box.removeAttribute('data-code');
     return;
   }
-  box.textContent = err.code ? `${err.message || err.code} (${err.code})` : String(err.message ?? err);
-  const fields = (err.errors ?? []).map((e) => h('li', { testid: 'field-error', 'data-field': e.field,
-    text: `${words(e.field)}: ${words(e.code)}` }));
+  const fields = (err.errors ?? []).map((e) => h('li', { testid: 'field-error', 'data-field': e.field, 'data-code': e.code,
+    text: `${fieldLabel(e.field)}: ${fieldErrorLabel(e.code)}` }));
+  box.textContent = fields.length ? tr('fixFields', 'Please check these fields:') : String(err.message || err.code || err);
+  if (err.code) box.setAttribute('data-code', err.code);
   if (fields.length) box.append(h('ul', {}, fields));
   box.hidden = false;
 }
@@ -64,8 +71,10 @@ function stopFollow() {
 
 async function refreshRuns() {
   const list = $('nt-run-list');
+  const who = page.memberId ? nameOf(page.memberId) : null;
+  $('nt-runs-for').textContent = who ? `— ${who}` : '';
   if (staff() && !page.memberId) {
-    list.replaceChildren(h('li', { class: 'muted', text: tr('pickMember', 'Pick a member first.') }));
+    list.replaceChildren(h('li', { class: 'muted', text: tr('pickMember', 'Find a member first.') }));
     $('nt-new-run').disabled = true;
     return [];
   }
@@ -73,64 +82,98 @@ async function refreshRuns() {
   const { runs } = await nutritionApi.runs(org(), staff() ? page.memberId : null);
   list.replaceChildren(...runs.map((run) => h('li', {},
     h('button', { type: 'button', class: `nt-run-link${run.runId === page.runId ? ' active' : ''}`, testid: 'run-link',
-      'data-run-id': run.runId, 'data-state': run.state, onclick: () => openRun(run.runId) },
-      h('span', { class: 'nt-badge', 'data-state': run.state, text: words(run.state) }),
-      h('span', { class: 'muted', text: ` v${run.version} · ${run.createdAt ? formatDateTime(run.createdAt) : ''}` })))));
+      'data-run-id': run.runId, 'data-state': run.state, onclick: () => openRun(run.runId).catch(showError) },
+    h('span', { class: 'nt-badge', 'data-state': run.state, text: stateLabel(run.state) }),
+    h('span', { class: 'muted', text: ` ${tr('versionShort', 'v{n}', { n: num(run.version) })} · ${run.createdAt ? formatDateTime(run.createdAt) : ''}` }),
+    nameOf(run.membershipId) ? h('span', { class: 'nt-run-member', dir: 'auto', testid: 'run-member', text: nameOf(run.membershipId) }) : null))));
   if (!runs.length) list.append(h('li', { class: 'muted', testid: 'no-runs', text: tr('noRuns', 'No runs yet.') }));
   return runs;
 }
 
-async function refreshMembers() {
-  if (!staff()) return;
-  const { runs } = await nutritionApi.runs(org(), null);
-  const ids = [...new Set(runs.map((run) => run.membershipId))];
-  if (page.memberId && !ids.includes(page.memberId)) ids.unshift(page.memberId);
-  $('nt-member-list').replaceChildren(...ids.map((id) => h('li', {},
-    h('button', { type: 'button', class: `nt-run-link${id === page.memberId ? ' active' : ''}`, testid: 'member-link',
-      'data-member-id': id, onclick: () => pickMember(id) }, h('code', { text: id })))));
-}
-
-async function pickMember(id) {
+async function pickMember(member) {
   stopFollow();
-  page.memberId = id;
+  showError(null);
+  page.memberId = member.membershipId;
   page.runId = null;
   writeHash();
-  await refreshMembers();
+  await page.picker.select(member.membershipId);
   const runs = await refreshRuns();
   if (runs.length) await openRun(runs[0].runId);
-  else $('nt-pane').replaceChildren(h('p', { class: 'muted', text: tr('noRunsMember', 'This member has no run yet: start one.') }));
+  else {
+    page.view = null;
+    $('nt-pane').replaceChildren(...clearanceParts(page.memberId),
+      h('p', { class: 'muted', testid: 'no-runs-member', text: tr('noRunsMember', 'This member has no run yet: start one.') }));
+  }
+}
+
+/** The clearance panel when the member's next run waits for medical clearance. */
+function clearanceParts(memberId, force = false) {
+  const member = memberOf(memberId);
+  if (!force && !member?.clearanceRequired) return [];
+  return [clearancePanel({
+    name: member?.name, allowed: CLEARANCE_ROLES.includes(page.membership.role),
+    onRecord: async (note) => {
+      await nutritionApi.clearance(org(), memberId, note);
+      showError(null);
+      await refreshMembers();
+    },
+  })];
+}
+
+async function refreshMembers() {
+  if (staff()) await page.picker.refresh();
+  else page.own = (await nutritionApi.members(org(), null)).members[0] ?? null;
 }
 
 // ---- a run ---------------------------------------------------------------------------------
 
+function timelineText(type, data) {
+  const to = ` ${arrow()} `;
+  if (type === 'state') return `${data.from ? stateLabel(data.from) : '—'}${to}${stateLabel(data.to)}`;
+  if (type === 'envelope') {
+    return `${agentLabel(data.fromAgent)}${to}${agentLabel(data.toAgent)}: ${enumLabel('dataType', data.dataType)} (${tr('versionShort', 'v{n}', { n: num(data.runVersion) })})`;
+  }
+  if (type === 'physician') {
+    return [agentLabel('PHYSICIAN'), enumLabel('action', data.pipelineAction), enumLabel('urgency', data.urgency),
+      data.referralTarget].filter(Boolean).join(' · ');
+  }
+  if (type === 'conflict') {
+    return tr('conflictText', 'Conflict (rule {rule}: {agents}): {resolution}', { rule: num(data.rule),
+      agents: (data.agents ?? []).map(agentLabel).join(', '), resolution: enumLabel('resolution', data.resolution) });
+  }
+  if (type === 'error') return `${enumLabel('errorType', data.errorType)} · ${agentLabel(data.failingAgent)}`;
+  if (type === 'done') return tr('restedAt', 'Rested at: {state}', { state: stateLabel(data.state) });
+  return null;
+}
+
 function timelineItem(type, data) {
+  const text = timelineText(type, data);
+  if (text === null) return null;
   const at = data.at ? formatDateTime(data.at, { timeStyle: 'medium' }) : '';
-  let text;
-  if (type === 'state') text = `${words(data.from ?? '—')} → ${words(data.to)}`;
-  else if (type === 'envelope') text = `${data.fromAgent} → ${data.toAgent}: ${words(data.dataType)} (v${data.runVersion})`;
-  else if (type === 'physician') text = `PHYSICIAN: ${words(data.pipelineAction)} · ${data.urgency}${data.referralTarget ? ` · ${data.referralTarget}` : ''}`;
-  else if (type === 'conflict') text = `${tr('conflict', 'Conflict')} (rule ${data.rule}, ${(data.agents ?? []).join(', ')}): ${words(data.resolution)}`;
-  else if (type === 'error') text = `${tr('error', 'Error')}: ${words(data.errorType)} · ${data.failingAgent} — ${data.details}`;
-  else if (type === 'done') text = `${tr('rested', 'Rested at')} ${words(data.state)}`;
-  else return null;
   return h('li', { class: `nt-event nt-event-${type}`, testid: 'timeline-event', 'data-type': type,
     'data-state': type === 'state' ? data.to : data.state ?? null },
-    h('span', { class: 'nt-event-kind', text: type }), h('span', { dir: 'auto', text }),
-    at ? h('time', { class: 'muted', text: at }) : null);
+  h('span', { class: 'nt-event-kind', text: enumLabel('event', type) }), h('span', { text }),
+  at ? h('time', { class: 'muted', datetime: data.at, text: at }) : null);
+}
+
+function stateBadge(state) {
+  return h('span', { class: 'nt-badge', testid: 'run-state', 'data-state': state, text: stateLabel(state) });
 }
 
 function runHeader(run) {
+  const who = nameOf(run.membershipId);
   return h('header', { class: 'nt-run-head' },
-    h('h2', { text: tr('runTitle', 'Run') }),
-    h('span', { class: 'nt-badge', testid: 'run-state', 'data-state': run.state, text: words(run.state) }),
-    h('span', { class: 'muted', testid: 'run-version', text: `v${run.version}` }),
-    run.terminatedMedical ? h('span', { class: 'nt-badge danger', text: tr('terminated', 'terminated (medical)') }) : null);
+    h('h2', { dir: 'auto', text: who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run') }),
+    stateBadge(run.state),
+    h('span', { class: 'muted', testid: 'run-version', 'data-version': run.version, text: tr('versionShort', 'v{n}', { n: num(run.version) }) }),
+    run.terminatedMedical ? h('span', { class: 'nt-badge danger', testid: 'terminated-badge', text: tr('terminated', 'ended on medical advice') }) : null);
 }
 
 async function openRun(runId) {
   stopFollow();
   showError(null);
   page.runId = runId;
+  page.view = 'run';
   writeHash();
   const controller = new AbortController();
   page.follow = controller;
@@ -143,9 +186,11 @@ async function openRun(runId) {
   try {
     await nutritionApi.follow(org(), runId, (type, data) => {
       const item = timelineItem(type, data);
-      if (item) timeline.append(item);
-      if (type === 'state') state.querySelector('[data-testid="run-state"]')?.replaceWith(
-        h('span', { class: 'nt-badge', testid: 'run-state', 'data-state': data.to, text: words(data.to) }));
+      if (item) {
+        timeline.append(item);
+        timeline.scrollTop = timeline.scrollHeight;
+      }
+      if (type === 'state') state.querySelector('[data-testid="run-state"]')?.replaceWith(stateBadge(data.to));
     }, controller.signal);
   } catch (err) {
     if (err?.name === 'AbortError') return;
@@ -153,8 +198,18 @@ async function openRun(runId) {
   }
   if (page.follow !== controller) return;
   page.follow = null;
+  await refreshMembers().catch(showError);
   await renderDetail(runId, state, body);
   refreshRuns().catch(showError);
+}
+
+function errorPanel(error) {
+  const type = error.error_type ?? error.errorType ?? 'error';
+  const agent = error.failing_agent ?? error.failingAgent;
+  return h('div', { class: 'nt-error', testid: 'run-error', role: 'alert', 'data-error-type': type },
+    h('strong', { text: enumLabel('errorType', type) }),
+    agent ? h('span', { text: ` · ${tr('failingAgent', 'at {agent}', { agent: agentLabel(agent) })}` }) : null,
+    error.details ? h('p', { class: 'muted small', dir: 'auto', text: error.details }) : null);
 }
 
 async function renderDetail(runId, stateSlot, body) {
@@ -163,21 +218,21 @@ async function renderDetail(runId, stateSlot, body) {
   const run = detail.run;
   stateSlot.replaceChildren(runHeader(run));
   const parts = [];
-  if (run.awaitingReferralAcknowledgement) {
-    const context = detail.medicalContext.filter((c) => c.referral_needed).at(-1) ?? detail.medicalContext.at(-1);
-    parts.push(referralPanel(context, () => acknowledge(runId)));
+  const lastContext = detail.medicalContext.filter((c) => c.referral_needed).at(-1) ?? detail.medicalContext.at(-1);
+  if (run.awaitingReferralAcknowledgement) parts.push(referralPanel(lastContext, () => acknowledge(runId)));
+  if (run.terminatedMedical) {
+    parts.push(terminatedNotice(detail.medicalContext.filter((c) => c.pipeline_action === 'abort').at(-1) ?? lastContext));
+    parts.push(...clearanceParts(run.membershipId));
   }
-  for (const error of detail.errors) {
-    parts.push(h('div', { class: 'nt-error', testid: 'run-error', role: 'alert',
-      text: `${words(error.error_type ?? error.errorType ?? 'error')} · ${error.failing_agent ?? ''} ${error.details ?? ''}` }));
-  }
+  for (const error of detail.errors) parts.push(errorPanel(error));
   const last = detail.adjustments.at(-1);
   if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
-  if (run.state === 'output_ready') {
+  if (run.state === 'output_ready' && !run.supersededAt) {
     parts.push(h('section', { class: 'nt-panel', testid: 'checkin' }, h('h3', { text: tr('checkinTitle', 'Weekly check-in') }),
       checkinForm((checkin) => submitCheckin(runId, checkin))));
   }
   if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
+  parts.push(healthQuestionPanel((query) => nutritionApi.ask(org(), runId, query)));
   body.replaceChildren(...parts);
 }
 
@@ -206,17 +261,25 @@ async function acknowledge(runId) {
 function newRun() {
   stopFollow();
   showError(null);
+  page.view = 'intake';
+  const memberId = page.memberId;
+  const notices = h('div', { class: 'nt-notices' }, ...clearanceParts(memberId));
   const form = intakeForm(async (intake) => {
-    const body = staff() ? { membershipId: page.memberId, intake } : { intake };
+    const body = staff() ? { membershipId: memberId, intake } : { intake };
+    showError(null);
     try {
       const started = await nutritionApi.start(org(), body);
       await refreshMembers();
       await openRun(started.runId);
     } catch (err) {
       showError(err);
+      if (err.code === 'medical_clearance_required' && !notices.querySelector('[data-testid="clearance"]')) {
+        notices.replaceChildren(...clearanceParts(memberId, true));
+      }
+      $('nt-error').scrollIntoView({ block: 'nearest' });
     }
-  }, () => (page.runId ? openRun(page.runId) : $('nt-pane').replaceChildren()));
-  $('nt-pane').replaceChildren(form);
+  }, () => (page.runId ? openRun(page.runId).catch(showError) : $('nt-pane').replaceChildren()), nameOf(memberId));
+  $('nt-pane').replaceChildren(notices, form);
 }
 
 // ---- boot ----------------------------------------------------------------------------------
@@ -224,24 +287,48 @@ function newRun() {
 async function enterOrg(membership) {
   page.membership = membership;
   localStorage.setItem(ORG_KEY, membership.orgId);
+  page.picker.org = membership.orgId;
   $('nt-members').hidden = !staff();
   $('nt-layout').hidden = false;
   status(null);
   await refreshMembers();
+  if (!staff()) page.memberId = page.own?.membershipId ?? null;
+  if (staff() && page.memberId) page.picker.selected = page.memberId;
+  if (staff()) page.picker.render([...page.picker.known.values()]);
   const runs = await refreshRuns();
   const target = page.runId ?? runs[0]?.runId;
   if (target) await openRun(target);
 }
 
+/** Re-draw what is on screen in the newly chosen language. */
+async function rerender() {
+  applyStrings(document.body);
+  if (!page.membership) return;
+  if (staff()) await page.picker.refresh();
+  await refreshRuns();
+  if (page.view === 'intake') newRun();
+  else if (page.runId) await openRun(page.runId);
+  else if (page.memberId) $('nt-pane').replaceChildren(...clearanceParts(page.memberId));
+}
+
 async function boot() {
   await setLocale(initialLocale());
   applyStrings(document.body);
+  const localeSelect = $('locale-select');
+  localeSelect.value = currentLocale();
+  localeSelect.addEventListener('change', async () => {
+    await setLocale(localeSelect.value);
+    document.title = `Spotter · ${tr('title', 'Nutrition & training')}`;
+    await rerender().catch(showError);
+  });
+  document.title = `Spotter · ${tr('title', 'Nutrition & training')}`;
   takeTokenFromUrl();
   if (!getToken()) {
     status(tr('signIn', 'Sign in on the console first.'));
     return;
   }
   ({ memberId: page.memberId, runId: page.runId } = readHash());
+  page.picker = new MemberPicker({ list: $('nt-member-list'), search: $('nt-member-search'), onPick: pickMember, onError: showError });
   page.me = await nutritionApi.me();
   $('user-name').textContent = page.me?.name || page.me?.email || '';
   const memberships = page.me?.memberships ?? [];
@@ -255,14 +342,10 @@ async function boot() {
   select.addEventListener('change', () => {
     page.memberId = null;
     page.runId = null;
+    page.picker.known.clear();
     enterOrg(memberships.find((m) => m.orgId === select.value)).catch(showError);
   });
   $('nt-new-run').addEventListener('click', newRun);
-  $('nt-member-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const id = $('nt-member-id').value.trim();
-    if (UUID.test(id)) pickMember(id).catch(showError);
-  });
   const stored = localStorage.getItem(ORG_KEY);
   const membership = memberships.find((m) => m.orgId === stored) ?? memberships[0];
   select.value = membership.orgId;

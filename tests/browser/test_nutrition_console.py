@@ -71,10 +71,12 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await _read_tables(page)
 
     # a new run for another demo member, followed live to output_ready
-    await page.get_by_test_id("member-id").fill(str(SAAR_COHEN_ID))
-    await page.get_by_test_id("member-id").press("Enter")
-    await expect(page.locator(f'[data-testid="member-link"][data-member-id="{SAAR_COHEN_ID}"]')).to_have_class(
-        "nt-run-link active")
+    await page.get_by_test_id("member-search").fill("Saar Cohen")
+    saar = page.locator(f'[data-testid="member-link"][data-member-id="{SAAR_COHEN_ID}"]')
+    await expect(saar).to_contain_text("Saar Cohen")
+    await saar.click()
+    await expect(saar).to_have_attribute("aria-pressed", "true")
+    await expect(page.get_by_test_id("no-runs-member")).to_be_visible()
     await page.get_by_test_id("new-run").click()
     await expect(page.get_by_test_id("intake-current_weight_kg")).to_have_value("56.2")
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -108,8 +110,9 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await page.get_by_test_id("checkin-cycle").select_option("luteal")
     await page.get_by_test_id("checkin-submit").click()
     await expect(page.get_by_test_id("run-version")).to_have_text("v2", timeout=RUN_MS)
-    await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("DIETITIAN", timeout=RUN_MS)
-    await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("CHEF")
+    await expect(adjustment.locator('tr[data-key="rerun"]')).to_have_attribute("data-value", "DIETITIAN CHEF",
+                                                                              timeout=RUN_MS)
+    await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("Dietitian, Chef")
     await expect(timeline.locator('[data-type="state"][data-state="chef_processing"]')).to_have_count(2)
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
     await _read_tables(page)
@@ -135,7 +138,8 @@ async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, 
     referral = page.get_by_test_id("referral")
     await expect(referral).to_be_visible(timeout=RUN_MS)
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "paused_physician")
-    await expect(referral.get_by_test_id("referral-urgency")).to_have_text("soon")
+    await expect(referral.get_by_test_id("medical-urgency")).to_have_attribute("data-value", "soon")
+    await expect(referral.get_by_test_id("medical-urgency")).to_have_text("Soon")
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"nutrition_referral_{'phone' if viewport else 'desktop'}.png"))
     await referral.get_by_test_id("acknowledge-referral").click()

@@ -1,0 +1,128 @@
+/**
+ * The PHYSICIAN on the nutrition page (NUTRITION.md, PHYSICIAN): a paused run's referral with the
+ * acknowledge button, the user's health questions and their answers, and medical clearance after a run
+ * ended on medical advice (owner, admin or the member themself).
+ */
+import { h } from './dom.js';
+import { enumLabel, tr } from './nutrition-words.js';
+
+/** A button that stays disabled while its action runs. */
+function actionButton(props, onClick) {
+  const button = h('button', { type: 'button', ...props });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await onClick();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/** The PHYSICIAN's medical_context (004 §4.9) as people read it. */
+export function medicalContextView(c, testid = 'medical-context') {
+  const sources = (c.sources ?? []).map((s) => [s.author, s.year, s.publication].filter(Boolean).join(', '));
+  return h('div', { class: 'nt-medical', testid },
+    c.response ? h('p', { dir: 'auto', testid: 'medical-response', text: c.response }) : null,
+    c.mechanism_explained ? h('p', { dir: 'auto', class: 'muted', text: c.mechanism_explained }) : null,
+    h('dl', { class: 'nt-dl' },
+      h('dt', { text: tr('urgency', 'Urgency') }),
+      h('dd', { testid: 'medical-urgency', 'data-value': c.urgency, text: enumLabel('urgency', c.urgency) }),
+      h('dt', { text: tr('pipelineAction', 'For the plan') }),
+      h('dd', { testid: 'medical-action', 'data-value': c.pipeline_action, text: enumLabel('action', c.pipeline_action) }),
+      c.referral_needed ? h('dt', { text: tr('referTo', 'Refer to') }) : null,
+      c.referral_needed ? h('dd', { dir: 'auto', testid: 'referral-target', text: c.referral_target ?? '—' }) : null,
+      c.timeline ? h('dt', { text: tr('when', 'When') }) : null,
+      c.timeline ? h('dd', { dir: 'auto', text: c.timeline }) : null,
+      sources.length ? h('dt', { text: tr('sources', 'Sources') }) : null,
+      sources.length ? h('dd', { dir: 'auto', text: sources.join('; ') }) : null),
+    c.disclaimer ? h('p', { class: 'muted small', dir: 'auto', testid: 'medical-disclaimer', text: c.disclaimer }) : null);
+}
+
+/** A run paused for a referral: the PHYSICIAN's latest context and the acknowledge button. */
+export function referralPanel(context, onAcknowledge) {
+  return h('section', { class: 'nt-referral nt-panel', testid: 'referral', role: 'region',
+    'aria-label': tr('referralTitle', 'Paused: medical referral needed') },
+  h('h3', { text: tr('referralTitle', 'Paused: medical referral needed') }),
+  medicalContextView(context ?? {}),
+  h('p', { class: 'muted', text: tr('referralHelp', 'Resume once the member has seen the referral.') }),
+  actionButton({ class: 'btn primary', testid: 'acknowledge-referral', text: tr('acknowledge', 'Referral acknowledged — resume') },
+    onAcknowledge));
+}
+
+/** A run ended on medical advice (`terminated_medical`): what happened, in words. */
+export function terminatedNotice(context) {
+  return h('section', { class: 'nt-referral nt-panel danger', testid: 'terminated-medical', role: 'alert' },
+    h('h3', { text: tr('terminatedTitle', 'Stopped on medical advice') }),
+    h('p', { text: tr('terminatedHelp', 'The physician stopped this plan. A new plan needs medical clearance first.') }),
+    context ? medicalContextView(context) : null);
+}
+
+/**
+ * Record medical clearance for a member (owner, admin or the member themself); other roles read who can.
+ * onRecord(note) → Promise that throws the endpoint's error; the panel shows it in words.
+ */
+export function clearancePanel({ name, allowed, onRecord }) {
+  const note = h('textarea', { rows: 2, testid: 'clearance-note', dir: 'auto', maxlength: 2000,
+    'aria-label': tr('clearanceNote', 'Note (who cleared, when)') });
+  const message = h('p', { class: 'field-error', role: 'alert', testid: 'clearance-error', hidden: true });
+  const done = h('p', { class: 'nt-ok', role: 'status', testid: 'clearance-done', hidden: true,
+    text: tr('clearanceDone', 'Clearance recorded: a new run can start.') });
+  const record = actionButton({ class: 'btn primary', testid: 'record-clearance', text: tr('recordClearance', 'Record medical clearance') },
+    async () => {
+      message.hidden = true;
+      try {
+        await onRecord(note.value.trim());
+        done.hidden = false;
+        record.hidden = true;
+      } catch (err) {
+        message.textContent = err?.message || String(err);
+        message.hidden = false;
+      }
+    });
+  return h('section', { class: 'nt-panel nt-clearance', testid: 'clearance' },
+    h('h3', { text: tr('clearanceTitle', 'Medical clearance') }),
+    h('p', { dir: 'auto', text: tr('clearanceNeeded', '{name} needs medical clearance before a new run.', { name: name || tr('thisMember', 'This member') }) }),
+    allowed
+      ? [h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: tr('clearanceNote', 'Note (who cleared, when)') }), note),
+        message, done, h('div', { class: 'nt-actions' }, record)]
+      : h('p', { class: 'muted', testid: 'clearance-who', text: tr('clearanceWho', 'An owner or admin records medical clearance.') }));
+}
+
+/** Ask the PHYSICIAN a health question about this run; onAsk(query) → the medical_context, or throws. */
+export function healthQuestionPanel(onAsk) {
+  const query = h('textarea', { rows: 2, testid: 'health-query', dir: 'auto', maxlength: 2000, required: true,
+    'aria-label': tr('healthQuestion', 'Your question') });
+  const message = h('p', { class: 'field-error', role: 'alert', testid: 'health-error', hidden: true });
+  const answer = h('div', { testid: 'health-answer' });
+  const ask = h('button', { type: 'submit', class: 'btn', testid: 'health-ask', text: tr('askPhysician', 'Ask the physician') });
+  const form = h('form', { class: 'nt-form' },
+    h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: tr('healthQuestion', 'Your question') }), query),
+    message, h('div', { class: 'nt-actions' }, ask), answer);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.hidden = true;
+    const text = query.value.trim();
+    if (!text) {
+      message.textContent = tr('healthEmpty', 'Write a question first.');
+      message.hidden = false;
+      return;
+    }
+    ask.disabled = true;
+    answer.replaceChildren(h('p', { class: 'muted', text: tr('asking', 'Asking the physician…') }));
+    try {
+      answer.replaceChildren(medicalContextView(await onAsk(text), 'health-context'));
+    } catch (err) {
+      answer.replaceChildren();
+      message.textContent = err?.message || String(err);
+      message.hidden = false;
+    } finally {
+      ask.disabled = false;
+    }
+  });
+  return h('section', { class: 'nt-panel', testid: 'health-questions' },
+    h('h3', { text: tr('healthTitle', 'Health questions') }),
+    h('p', { class: 'muted small', text: tr('healthHelp', 'The physician answers about this plan; the plan itself does not change.') }),
+    form);
+}

@@ -1,0 +1,70 @@
+/**
+ * What the nutrition page says, in the UI language: its labels (console.nutrition.* in locales/), the
+ * enum values people read (states, agents, meal slots, weekdays, adjustment and error types, ...), and
+ * numbers with their units through Intl (as localize.js does for money and dates).
+ */
+import { currentLocale, t } from './i18n.js';
+
+/** A nutrition label: console.nutrition.<key>, else the English fallback. */
+export const tr = (key, fallback, vars) => t(`nutrition.${key}`, vars, fallback);
+
+/** The snake_case words of an enum value, as the last resort ("active_training" → "active training"). */
+export const words = (name) => String(name ?? '').replace(/_/g, ' ');
+
+/** An enum value people read: console.nutrition.enum.<group>.<value>, else its words. */
+export function enumLabel(group, value) {
+  if (value === null || value === undefined || value === '') return '—';
+  return t(`nutrition.enum.${group}.${value}`, undefined, words(value));
+}
+
+export const stateLabel = (state) => enumLabel('state', state);
+export const agentLabel = (agent) => enumLabel('agent', agent);
+export const agentList = (agents) => (agents ?? []).map(agentLabel).join(', ') || '—';
+
+/** "→" reading forward in the page's direction. */
+export const arrow = () => (document.documentElement.dir === 'rtl' ? '←' : '→');
+
+/** A number in the UI language (Intl): at most `digits` decimals; '—' when missing. */
+export function num(value, digits = 0) {
+  if (typeof value !== 'number' || Number.isNaN(value)) return value === null || value === undefined ? '—' : String(value);
+  return new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: digits }).format(value);
+}
+
+// Units Intl knows by name; kcal and g/kg are not among them, so the locale files spell those.
+const INTL_UNITS = { g: 'gram', kg: 'kilogram', L: 'liter', '%': 'percent', s: 'second', min: 'minute', cm: 'centimeter' };
+
+/** A number with its unit in the UI language: "2,180 kcal", "2.5 L", "2,5 л", "101 ג׳". */
+export function qty(value, unit, digits = 0) {
+  if (typeof value !== 'number' || Number.isNaN(value)) return '—';
+  const intl = INTL_UNITS[unit];
+  if (intl) {
+    try {
+      return new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: intl, unitDisplay: 'short',
+        maximumFractionDigits: digits }).format(value);
+    } catch {
+      // an engine without unit formatting falls through to the spelled unit
+    }
+  }
+  return tr(`unit.${unit === 'g/kg' ? 'gPerKg' : unit}`, `{n} ${unit}`, { n: num(value, digits) });
+}
+
+/** A signed amount: "+200 kcal", "−150 kcal". */
+export function signedQty(value, unit, digits = 0) {
+  if (typeof value !== 'number') return '—';
+  return `${value > 0 ? '+' : value < 0 ? '−' : ''}${qty(Math.abs(value), unit, digits)}`;
+}
+
+const FIELD_GROUPS = ['intake', 'field'];
+
+/** A request field people filled in ("waist_cm" → "Waist (cm)"), else its words. */
+export function fieldLabel(field) {
+  const name = String(field ?? '').split('.').at(-1);
+  for (const group of FIELD_GROUPS) {
+    const text = t(`nutrition.${group}.${name}`, undefined, '');
+    if (text) return text;
+  }
+  return words(field);
+}
+
+/** A per-field error code in words ("required_biweekly" → "needed every two weeks"). */
+export const fieldErrorLabel = (code) => t(`nutrition.fieldError.${code}`, undefined, tr('fieldError.invalid', 'not valid'));
