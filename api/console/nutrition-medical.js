@@ -92,7 +92,7 @@ export function clearancePanel({ name, allowed, onRecord }) {
 
 /** Ask the PHYSICIAN a health question about this run; onAsk(query) → the medical_context, or throws. */
 export function healthQuestionPanel(onAsk) {
-  const query = h('textarea', { rows: 2, testid: 'health-query', dir: 'auto', maxlength: 2000, required: true,
+  const query = h('textarea', { rows: 2, testid: 'health-query', dir: 'auto', maxlength: 2000,
     'aria-label': tr('healthQuestion', 'Your question') });
   const message = h('p', { class: 'field-error', role: 'alert', testid: 'health-error', hidden: true });
   const answer = h('div', { testid: 'health-answer' });

@@ -180,9 +180,11 @@ async function openRun(runId) {
   const timeline = h('ol', { class: 'nt-timeline', testid: 'timeline' });
   const state = h('div', { class: 'nt-run-state' });
   const body = h('div', { class: 'nt-run-body' });
+  // One panel per opened run, so a question asked while the run re-renders keeps its answer.
+  const health = healthQuestionPanel((query) => nutritionApi.ask(org(), runId, query));
   $('nt-pane').replaceChildren(state, h('section', { class: 'nt-panel' }, h('h3', { text: tr('timeline', 'Timeline') }), timeline), body);
   refreshRuns().catch(showError);
-  await renderDetail(runId, state, body);
+  const shown = await renderDetail(runId, state, body, health);
   try {
     await nutritionApi.follow(org(), runId, (type, data) => {
       const item = timelineItem(type, data);
@@ -199,7 +201,7 @@ async function openRun(runId) {
   if (page.follow !== controller) return;
   page.follow = null;
   await refreshMembers().catch(showError);
-  await renderDetail(runId, state, body);
+  await renderDetail(runId, state, body, health, shown);
   refreshRuns().catch(showError);
 }
 
@@ -212,11 +214,15 @@ function errorPanel(error) {
     error.details ? h('p', { class: 'muted small', dir: 'auto', text: error.details }) : null);
 }
 
-async function renderDetail(runId, stateSlot, body) {
+/** Draw the run's detail unless what it shows is unchanged since `shown`; returns what it shows. */
+async function renderDetail(runId, stateSlot, body, health, shown = null) {
   const detail = await nutritionApi.run(org(), runId);
-  if (page.runId !== runId) return;
+  if (page.runId !== runId) return shown;
   const run = detail.run;
   stateSlot.replaceChildren(runHeader(run));
+  const seen = JSON.stringify([run.state, run.version, run.supersededAt, run.awaitingReferralAcknowledgement,
+    detail.adjustments.length, detail.errors.length, memberOf(run.membershipId)?.clearanceRequired ?? null]);
+  if (seen === shown) return seen;
   const parts = [];
   const lastContext = detail.medicalContext.filter((c) => c.referral_needed).at(-1) ?? detail.medicalContext.at(-1);
   if (run.awaitingReferralAcknowledgement) parts.push(referralPanel(lastContext, () => acknowledge(runId)));
@@ -232,8 +238,9 @@ async function renderDetail(runId, stateSlot, body) {
       checkinForm((checkin) => submitCheckin(runId, checkin))));
   }
   if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
-  parts.push(healthQuestionPanel((query) => nutritionApi.ask(org(), runId, query)));
+  parts.push(health);
   body.replaceChildren(...parts);
+  return seen;
 }
 
 async function submitCheckin(runId, checkin) {

@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
+from gym.demo.seed import DANI_MEMBER_ID, seed_demo
+from gym.demo.tenancy import HARBOR, clerk_id_for
+from pipeline.demo import seed_finished_run
 from tests.factories import TestOrg, TestUser
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -151,3 +155,20 @@ def open_console(page, server):
         return await Console(page, server.url, org, user).open()
 
     return _open
+
+
+@pytest.fixture
+async def harbor_owner(db, dev_keys) -> TestUser:
+    """Harbor Strength as `seed_demo` writes it, with Dani's finished run; its owner."""
+    await seed_demo(db)
+    await seed_finished_run(db, HARBOR.id, DANI_MEMBER_ID)
+    return await harbor_user(db, dev_keys, "owner@harbor.test", "owner")
+
+
+async def harbor_user(db, dev_keys, email: str, role: str) -> TestUser:
+    """A seeded demo user of Harbor Strength (`seed_demo` must have run), signed in with a dev token."""
+    clerk_id = clerk_id_for(email)
+    async with db.owner() as session:
+        user_id = await session.scalar(text("SELECT id FROM users WHERE clerk_id = :c"), {"c": clerk_id})
+    assert user_id is not None
+    return TestUser(user_id, email, clerk_id, dev_keys.sign(sub=clerk_id, email=email), role)

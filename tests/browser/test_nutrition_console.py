@@ -10,13 +10,9 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 from gym import members
-from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID, seed_demo
-from gym.demo.tenancy import HARBOR, clerk_id_for
-from pipeline.demo import seed_finished_run
-from tests import factories
+from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
 from tests.pipeline import samples
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
@@ -25,20 +21,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 RUN_MS = 90_000  # a whole offline run on a loaded 2-core machine
-OWNER_EMAIL = "owner@harbor.test"
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-
-
-@pytest.fixture
-async def harbor_owner(db, dev_keys) -> factories.TestUser:
-    """Harbor Strength as `seed_demo` writes it, with Dani's finished run; its owner."""
-    await seed_demo(db)
-    await seed_finished_run(db, HARBOR.id, DANI_MEMBER_ID)
-    clerk_id = clerk_id_for(OWNER_EMAIL)
-    async with db.owner() as session:
-        user_id = await session.scalar(text("SELECT id FROM users WHERE clerk_id = :c"), {"c": clerk_id})
-    assert user_id is not None
-    return factories.TestUser(user_id, OWNER_EMAIL, clerk_id, dev_keys.sign(sub=clerk_id, email=OWNER_EMAIL), "owner")
 
 
 async def _open(page, server, token: str, fragment: str = "") -> None:
