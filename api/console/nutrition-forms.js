@@ -16,6 +16,7 @@ function field(label, input) {
   return h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: label }), input);
 }
 
+// [path in the intake, kind, English label]: a list of options (a select), int / num, bool, list (comma-separated).
 const INTAKE_FIELDS = [
   ['sex', ['female', 'male'], 'Sex'],
   ['age', 'int', 'Age'],
@@ -29,51 +30,73 @@ const INTAKE_FIELDS = [
   ['menstrual_status', ['regular', 'irregular', 'amenorrhea', ''], 'Menstrual status'],
   ['appetite_level', ['low', 'normal', 'high'], 'Appetite'],
   ['equipment_access', ['home_minimal', 'home_full', 'commercial_gym', 'both'], 'Equipment'],
+  ['cooking_skill', ['basic', 'intermediate', 'advanced'], 'Cooking skill'],
+  ['gym_anxiety_level', ['low', 'moderate', 'high'], 'Unease at the gym'],
+  ['partner_cooks', 'bool', 'A partner cooks'],
+  ['food_aversions', 'list', 'Foods to avoid'],
+  ['medical_history.conditions', 'list', 'Medical conditions'],
+  ['medical_history.medications', 'list', 'Medications'],
+  ['medical_history.injuries', 'list', 'Injuries'],
 ];
 
-function intakeInput(name, kind) {
-  const value = SAMPLE_INTAKE[name];
+const leaf = (path) => path.split('.').at(-1);
+const sampleAt = (path) => path.split('.').reduce((node, key) => node?.[key], SAMPLE_INTAKE);
+
+function intakeInput(path, kind) {
+  const value = sampleAt(path);
+  const testid = `intake-${leaf(path)}`;
   if (Array.isArray(kind)) {
-    const select = h('select', { testid: `intake-${name}`, name },
-      kind.map((option) => h('option', { value: option, text: enumLabel(name, option) })));
+    const select = h('select', { testid, name: path },
+      kind.map((option) => h('option', { value: option, text: enumLabel(leaf(path), option) })));
     select.value = value;
     return select;
   }
-  return h('input', { type: 'number', step: kind === 'int' ? '1' : '0.1', testid: `intake-${name}`, name, value: String(value) });
+  if (kind === 'bool') return h('input', { type: 'checkbox', testid, name: path, checked: Boolean(value) });
+  if (kind === 'list') return h('input', { type: 'text', testid, name: path, dir: 'auto', value: (value ?? []).join(', ') });
+  return h('input', { type: 'number', step: kind === 'int' ? '1' : '0.1', testid, name: path, value: String(value) });
 }
 
-/** onSubmit(intake) → Promise; errors are shown by the caller. The main fields, then the rest as JSON. */
+function readInput(kind, input) {
+  if (Array.isArray(kind)) return input.value;
+  if (kind === 'bool') return input.checked;
+  if (kind === 'list') return input.value.split(/[,،;]/).map((item) => item.trim()).filter(Boolean);
+  return input.value === '' ? '' : Number(input.value);
+}
+
+function setPath(target, path, value) {
+  const keys = path.split('.');
+  const last = keys.pop();
+  const node = keys.reduce((at, key) => (at[key] ??= {}), target);
+  if (value === '') delete node[last];
+  else node[last] = value;
+}
+
+/** onSubmit(intake) → Promise; errors are shown by the caller. Every intake field, pre-filled with the demo's. */
 export function intakeForm(onSubmit, onCancel, who = null) {
-  const inputs = INTAKE_FIELDS.map(([name, kind, label]) => [name, kind, label, intakeInput(name, kind)]);
-  const rest = Object.fromEntries(Object.entries(SAMPLE_INTAKE).filter(([key]) => !INTAKE_FIELDS.some(([name]) => name === key)));
-  const text = h('textarea', { class: 'nt-json', testid: 'intake-json', rows: 12, dir: 'ltr', spellcheck: 'false',
-    'aria-label': tr('moreIntake', 'More intake fields (JSON)') });
-  text.value = JSON.stringify(rest, null, 2);
-  const error = h('p', { class: 'field-error', role: 'alert', testid: 'intake-error', hidden: true });
+  const inputs = INTAKE_FIELDS.map(([path, kind, label]) => [path, kind, label, intakeInput(path, kind)]);
+  const fieldOf = ([path, kind, label, input]) => (kind === 'bool'
+    ? h('label', { class: 'nt-field nt-check' }, input, h('span', { text: tr(`intake.${leaf(path)}`, label) }))
+    : field(tr(`intake.${leaf(path)}`, label), input));
   const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form' },
     h('h2', { text: tr('intakeTitle', 'New run: intake') }),
     who ? h('p', { class: 'muted', testid: 'intake-member', dir: 'auto', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
-    h('div', { class: 'nt-grid' }, inputs.map(([name, , label, input]) => field(tr(`intake.${name}`, label), input))),
-    h('details', {}, h('summary', { text: tr('moreIntake', 'More intake fields (JSON)') }), text), error,
+    h('div', { class: 'nt-grid' }, inputs.filter(([, kind]) => kind !== 'list').map(fieldOf)),
+    h('div', { class: 'nt-grid nt-grid-wide' }, inputs.filter(([, kind]) => kind === 'list').map(fieldOf)),
+    h('p', { class: 'muted small', text: tr('listHelp', 'Lists: separate items with commas.') }),
     h('div', { class: 'nt-actions' },
       h('button', { type: 'submit', class: 'btn primary', testid: 'start-run', text: tr('start', 'Start run') }),
       h('button', { type: 'button', class: 'btn ghost', text: tr('cancel', 'Cancel'), onclick: onCancel })));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    error.hidden = true;
-    let intake;
+    const intake = {};
+    for (const [path, kind, , input] of inputs) setPath(intake, path, readInput(kind, input));
+    const button = form.querySelector('[data-testid="start-run"]');
+    button.disabled = true;
     try {
-      intake = JSON.parse(text.value);
-    } catch {
-      error.textContent = tr('badJson', 'The extra intake fields are not valid JSON.');
-      error.hidden = false;
-      return;
+      await onSubmit(intake);
+    } finally {
+      button.disabled = false;
     }
-    for (const [name, kind, , input] of inputs) {
-      intake[name] = Array.isArray(kind) ? input.value : Number(input.value);
-      if (intake[name] === '') delete intake[name];
-    }
-    await onSubmit(intake);
   });
   return form;
 }
@@ -82,9 +105,9 @@ const number = (testid, attrs = {}) => h('input', { type: 'number', step: '0.1',
 
 /** onSubmit(checkin) → Promise. */
 export function checkinForm(onSubmit) {
-  const weight = number('checkin-weight', { required: true, min: 25, max: 350 });
-  const waist = number('checkin-waist', { min: 0 });
-  const hip = number('checkin-hip', { min: 0 });
+  const weight = number('checkin-weight');
+  const waist = number('checkin-waist');
+  const hip = number('checkin-hip');
   const date = h('input', { type: 'date', testid: 'checkin-date' });
   const phase = h('select', { testid: 'checkin-cycle' },
     h('option', { value: '', text: '—' }),
@@ -101,7 +124,7 @@ export function checkinForm(onSubmit) {
       'The first check-in needs waist and hips, then every two weeks.') }), h('div', { class: 'nt-actions' }, submit));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = { weight_kg: Number(weight.value) };
+    const body = weight.value ? { weight_kg: Number(weight.value) } : {};
     if (waist.value) body.waist_cm = Number(waist.value);
     if (hip.value) body.hip_cm = Number(hip.value);
     if (date.value) body.checkin_date = date.value;

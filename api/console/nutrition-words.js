@@ -58,7 +58,7 @@ const FIELD_GROUPS = ['intake', 'field'];
 
 /** A request field people filled in ("waist_cm" → "Waist (cm)"), else its words. */
 export function fieldLabel(field) {
-  const name = String(field ?? '').split('.').at(-1);
+  const name = String(field ?? '').split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? '';
   for (const group of FIELD_GROUPS) {
     const text = t(`nutrition.${group}.${name}`, undefined, '');
     if (text) return text;

@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f-]{36}$/i;
 const CLEARANCE_ROLES = ['owner', 'admin', 'member'];
 const $ = (id) => document.getElementById(id);
 
-const page = { me: null, membership: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null };
+const page = { me: null, membership: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0 };
 const staff = () => page.membership && page.membership.role !== 'member';
 const org = () => page.membership?.orgId;
 const memberOf = (id) => (staff() ? page.picker.member(id) : page.own);
@@ -93,11 +93,13 @@ async function refreshRuns() {
 async function pickMember(member) {
   stopFollow();
   showError(null);
+  const nav = ++page.nav;
   page.memberId = member.membershipId;
   page.runId = null;
   writeHash();
   await page.picker.select(member.membershipId);
   const runs = await refreshRuns();
+  if (nav !== page.nav) return; // the user moved on (opened a run or the intake form) meanwhile
   if (runs.length) await openRun(runs[0].runId);
   else {
     page.view = null;
@@ -172,6 +174,7 @@ function runHeader(run) {
 async function openRun(runId) {
   stopFollow();
   showError(null);
+  ++page.nav;
   page.runId = runId;
   page.view = 'run';
   writeHash();
@@ -269,6 +272,9 @@ function newRun() {
   stopFollow();
   showError(null);
   page.view = 'intake';
+  ++page.nav;
+  const previous = page.runId;
+  page.runId = null;
   const memberId = page.memberId;
   const notices = h('div', { class: 'nt-notices' }, ...clearanceParts(memberId));
   const form = intakeForm(async (intake) => {
@@ -285,7 +291,7 @@ function newRun() {
       }
       $('nt-error').scrollIntoView({ block: 'nearest' });
     }
-  }, () => (page.runId ? openRun(page.runId).catch(showError) : $('nt-pane').replaceChildren()), nameOf(memberId));
+  }, () => (previous ? openRun(previous).catch(showError) : $('nt-pane').replaceChildren()), nameOf(memberId));
   $('nt-pane').replaceChildren(notices, form);
 }
 

@@ -18,7 +18,6 @@ import pytest
 from gym import members
 from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
 from gym.demo.tenancy import HARBOR
-from tests.pipeline import samples
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
@@ -147,7 +146,7 @@ async def test_a_new_user_starts_a_demo_members_run_watches_it_finish_and_sees_a
     await _shot(page, f"{locale}_checkin")
 
 
-async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_start(page, server, client, db,
+async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_start(page, server, db,
                                                                                   factory) -> None:
     w = WORDS["he"]
     org = await factory.org()
@@ -156,18 +155,23 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     async with db.scope(org_id=org.id) as session:
         noa = (await members.create_member(session, org.id, first_name="Noa", last_name="Levi",
                                            joined_at=date(2026, 1, 5))).id
-    intake = {**samples.INTAKE, "medical_history": {"medications": [], "conditions": ["bulimia"], "injuries": []}}
-    base = f"/organizations/{org.id}/nutrition"
-    started = await client.post(f"{base}/runs", json={"membershipId": str(noa), "intake": intake}, headers=owner.headers)
-    assert started.status_code == 202, started.text
-    async with client.stream("GET", f"{base}/runs/{started.json()['runId']}/events", headers=owner.headers,
-                             timeout=120) as stream:
-        async for _ in stream.aiter_lines():
-            pass
+
+    # the owner starts Noa's run with a condition that stops it (typed into the intake form)
+    await _open(page, server, owner.token, "he")
+    member = page.locator(f'[data-testid="member-link"][data-member-id="{noa}"]')
+    await member.click()
+    await expect(page.get_by_test_id("no-runs-member")).to_be_visible()
+    await page.get_by_test_id("new-run").click()
+    await expect(page.get_by_test_id("intake-conditions")).to_have_value("")
+    await page.get_by_test_id("intake-conditions").fill("bulimia")
+    await page.get_by_test_id("start-run").click()
+    done = page.get_by_test_id("timeline").locator('[data-testid="timeline-event"][data-type="done"]')
+    await expect(done).to_have_attribute("data-state", "error", timeout=RUN_MS)
+    await expect(page.get_by_test_id("terminated-medical")).to_contain_text(w["abort"])
+    await _shot(page, "he_stopped")
 
     # a coach: the stop in words, who records clearance, the 409 in words, and a health question
     await _open(page, server, coach.token, "he")
-    member = page.locator(f'[data-testid="member-link"][data-member-id="{noa}"]')
     await expect(member.get_by_test_id("needs-clearance")).to_be_visible()
     await member.click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "error")
