@@ -70,3 +70,35 @@ async def test_user_sees_own_memberships_across_orgs_only(db, factory) -> None:
     async with db.scope(user_id=stranger.id) as session:
         theirs = (await session.execute(text("SELECT user_id, org_id FROM memberships"))).all()
     assert theirs == [(stranger.id, org_a.id)]
+
+
+async def test_the_scope_settings_ride_with_begin_and_end_with_the_transaction(embedded_pg) -> None:
+    """`Database.scope` sends its tenancy settings with the transaction's BEGIN (no statement of their own); they
+    hold in that transaction only, and a scope that ran no statement leaves nothing for the connection's next
+    user (one pooled connection, so every step below reuses it)."""
+    from sqlalchemy import event
+
+    from core.database import Database
+
+    db = Database(embedded_pg.url(), pool_size=1)
+    db.app_engine.pool._max_overflow = 0  # exactly one connection
+    sent: list[str] = []
+    event.listen(db.app_engine.sync_engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: sent.append(statement))
+    org, user = uuid.uuid4(), uuid.uuid4()
+    show = text("SELECT current_setting('app.org_id', true) AS org, current_setting('app.user_id', true) AS usr")
+    try:
+        async with db.scope(org_id=org, user_id=user) as session:
+            row = (await session.execute(show)).one()
+        assert (row.org, row.usr) == (str(org), str(user))
+        assert not any("set_config" in s for s in sent)  # no statement of their own
+        async with db.scope(org_id=uuid.uuid4(), user_id=uuid.uuid4()):
+            pass  # ran nothing: its settings were never sent, and must not be sent later
+        async with db.app_engine.connect() as conn:  # the same connection, outside any scope
+            row = (await conn.execute(show)).one()
+        assert (row.org or "", row.usr or "") == ("", "")
+        async with db.scope() as session:
+            row = (await session.execute(show)).one()
+        assert (row.org, row.usr) == ("", "")
+    finally:
+        await db.dispose()
