@@ -79,7 +79,7 @@ export function intakeForm(onSubmit, onCancel, who = null) {
     : field(tr(`intake.${leaf(path)}`, label), input));
   const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form' },
     h('h2', { text: tr('intakeTitle', 'New run: intake') }),
-    who ? h('p', { class: 'muted', testid: 'intake-member', dir: 'auto', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
+    who ? h('p', { class: 'muted', testid: 'intake-member', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
     h('div', { class: 'nt-grid' }, inputs.filter(([, kind]) => kind !== 'list').map(fieldOf)),
     h('div', { class: 'nt-grid nt-grid-wide' }, inputs.filter(([, kind]) => kind === 'list').map(fieldOf)),
     h('p', { class: 'muted small', text: tr('listHelp', 'Lists: separate items with commas.') }),

@@ -83,7 +83,7 @@ export function clearancePanel({ name, allowed, onRecord }) {
     });
   return h('section', { class: 'nt-panel nt-clearance', testid: 'clearance' },
     h('h3', { text: tr('clearanceTitle', 'Medical clearance') }),
-    h('p', { dir: 'auto', text: tr('clearanceNeeded', '{name} needs medical clearance before a new run.', { name: name || tr('thisMember', 'This member') }) }),
+    h('p', { text: tr('clearanceNeeded', '{name} needs medical clearance before a new run.', { name: name || tr('thisMember', 'This member') }) }),
     allowed
       ? [h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: tr('clearanceNote', 'Note (who cleared, when)') }), note),
         message, done, h('div', { class: 'nt-actions' }, record)]

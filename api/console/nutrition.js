@@ -12,6 +12,7 @@ import { outputsView, adjustmentView } from './nutrition-tables.js';
 import { intakeForm, checkinForm } from './nutrition-forms.js';
 import { clearancePanel, healthQuestionPanel, referralPanel, terminatedNotice } from './nutrition-medical.js';
 import { MemberPicker } from './nutrition-members.js';
+import { errorPanel, medicalNotes } from './nutrition-run-notes.js';
 import { agentLabel, arrow, enumLabel, fieldErrorLabel, fieldLabel, num, stateLabel, tr } from './nutrition-words.js';
 
 const ORG_KEY = 'spotter.orgId';
@@ -165,7 +166,7 @@ function stateBadge(state) {
 function runHeader(run) {
   const who = nameOf(run.membershipId);
   return h('header', { class: 'nt-run-head' },
-    h('h2', { dir: 'auto', text: who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run') }),
+    h('h2', { text: who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run') }),
     stateBadge(run.state),
     h('span', { class: 'muted', testid: 'run-version', 'data-version': run.version, text: tr('versionShort', 'v{n}', { n: num(run.version) }) }),
     run.terminatedMedical ? h('span', { class: 'nt-badge danger', testid: 'terminated-badge', text: tr('terminated', 'ended on medical advice') }) : null);
@@ -208,15 +209,6 @@ async function openRun(runId) {
   refreshRuns().catch(showError);
 }
 
-function errorPanel(error) {
-  const type = error.error_type ?? error.errorType ?? 'error';
-  const agent = error.failing_agent ?? error.failingAgent;
-  return h('div', { class: 'nt-error', testid: 'run-error', role: 'alert', 'data-error-type': type },
-    h('strong', { text: enumLabel('errorType', type) }),
-    agent ? h('span', { text: ` · ${tr('failingAgent', 'at {agent}', { agent: agentLabel(agent) })}` }) : null,
-    error.details ? h('p', { class: 'muted small', dir: 'auto', text: error.details }) : null);
-}
-
 /** Draw the run's detail unless what it shows is unchanged since `shown`; returns what it shows. */
 async function renderDetail(runId, stateSlot, body, health, shown = null) {
   const detail = await nutritionApi.run(org(), runId);
@@ -241,8 +233,8 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
       checkinForm((checkin) => submitCheckin(runId, checkin))));
   }
   if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
-  parts.push(health);
-  body.replaceChildren(...parts);
+  parts.push(medicalNotes(detail.medicalContext), health);
+  body.replaceChildren(...parts.filter(Boolean));
   return seen;
 }
 

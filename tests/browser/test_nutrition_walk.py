@@ -37,7 +37,7 @@ WORDS = {
            "waist": "מותניים", "no_change": "ללא שינוי", "for": "תוכנית עבור Saar Cohen",
            "dietitian": "דיאטן", "stopped": "נעצרה", "abort": "הופסקה בהמלצה רפואית",
            "clearance409": "תוכנית חדשה דורשת קודם אישור רפואי", "who": "בעלים או מנהל",
-           "empty": "קודם כתבו שאלה", "continue": "להמשיך בתוכנית", "cleared": "האישור נרשם"},
+           "empty": "קודם כתבו שאלה", "final": "התוכנית הזו לא יכולה להמשיך", "notes": "הערות הרופא", "continue": "להמשיך בתוכנית", "cleared": "האישור נרשם"},
     "ru": {"ready": "План готов", "female": "Женский", "noRuns": "У этого клиента пока нет плана",
            "kcal": "ккал", "breakfast": "Завтрак", "presleep": "Перед сном", "monday": "Понедельник",
            "targets": "Дневные цели", "meals": "Меню на неделю", "required": "обязательное поле",
@@ -179,6 +179,8 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     await expect(page.get_by_test_id("terminated-medical")).to_contain_text(w["abort"])
     await expect(page.get_by_test_id("run-error")).to_have_attribute("data-error-type", "physician_abort")
     await expect(page.get_by_test_id("run-error")).to_contain_text(w["abort"])
+    await expect(page.get_by_test_id("run-error")).to_contain_text(w["final"])
+    await expect(page.get_by_test_id("medical-notes")).to_contain_text(w["notes"])
     await expect(page.get_by_test_id("clearance-who")).to_contain_text(w["who"])
     await expect(page.get_by_test_id("record-clearance")).to_have_count(0)
 
