@@ -18,6 +18,7 @@ Cohen. Then each scope's best match of every word comes first (rag.lexical.diver
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -36,7 +37,8 @@ CANDIDATES = 50  # length of the ranked list handed to fusion
 KNN = 30  # documents per pair of adjacent words
 NEAREST_TERMS = 8  # nearest vocabulary words per short spelling as typed (GiST, trigram word distance)...
 NEAREST_FLOOR = 0.35  # ...from this similarity up ("coen" → "cohen" 0.4, "dany" → "dani" 0.43)
-PER_SPELLING = 300  # body / full-text candidates per spelling (bounds very common words)
+PER_SPELLING = 300  # program / workout / exercise candidates per word or spelling (bounds very common words)
+MEMBER_CAP = 60  # member candidates per word or spelling (a name 300 members share; the pair finds the one)
 TERM_FLOOR = 0.5  # trigram similarity from which a word counts
 SHORT_TOKEN = 3  # spellings shorter than this match by exact word only...
 SHORT_FLOOR = 0.8  # ...and spellings up to SHORT_WORD letters need a close trigram match ("bell" is not
@@ -103,39 +105,54 @@ def _scope_filter(scopes: Sequence[str] | None, alias: str) -> str:
     return f"AND {alias}.scope = ANY(CAST(:scopes AS text[]))" if scopes else ""
 
 
-# Candidates come from rag_term_candidates() (migration 0010), which exists because row-level security
+# Candidates come from rag_term_candidates() (migrations 0010, 0011), which exists because row-level security
 # keeps these non-leakproof operators out of index conditions: per content word, the org's vocabulary
 # words (rag_terms) within the trigram threshold of a spelling, and for short words also the nearest ones
 # (trigrams under-rate their typos); then documents containing such a word, documents matching a
 # spelling's full-text query, and per pair of adjacent words, documents whose title has a word of both (at
 # 100k members "Dany Mizrachi" is one of ~1,600 Mizrahis by either word, the first by the pair), each
-# capped so a word half the gym shares costs a bounded amount. Then, under RLS, every spelling's scores for
-# every candidate: strict word similarity to title and body, and whether the full-text query matches the
-# title (2) or only the body (1).
+# capped so a word half the gym shares costs a bounded amount (members apart: MEMBER_CAP). Then, under RLS, every spelling's scores for
+# every candidate: whether the full-text query matches the title (2) or only the body (1), and for trigram
+# spellings the similarity of title and body: that of the closest vocabulary word within the threshold
+# (rag_alike_terms, migration 0011) the field contains (a lexeme of the tsvector with weight A or B), one
+# hash join; members' bodies (email, status, plan) count by full text only. Comparing every field with
+# every spelling by strict word similarity was most of the scoring's cost (bodies alone: 55 ms of 95 for
+# 342 candidates at 100k members).
 LEXICAL_SQL = """
 WITH v AS (
-    SELECT v, n, to_tsquery('simple', tsq_title) AS qt, to_tsquery('simple', tsq_any) AS qa
-    FROM unnest(CAST(:v AS text[]), CAST(:tsq_title AS text[]), CAST(:tsq_any AS text[])) WITH ORDINALITY
-         AS v(v, tsq_title, tsq_any, n)
+    SELECT n, to_tsquery('simple', tsq_title) AS qt, to_tsquery('simple', tsq_any) AS qa
+    FROM unnest(CAST(:tsq_title AS text[]), CAST(:tsq_any AS text[])) WITH ORDINALITY AS v(tsq_title, tsq_any, n)
+),
+alike AS (
+    SELECT n, term, sim FROM rag_alike_terms(CAST(:v AS text[]), CAST(:fuzzy AS boolean[]), CAST(:threshold AS real))
 ),
 ids AS (
     SELECT id FROM rag_term_candidates(CAST(:v AS text[]), CAST(:w AS integer[]), CAST(:tsq_any AS text[]),
         CAST(:fuzzy AS boolean[]), CAST(:nearest AS boolean[]), CAST(:pair_a AS integer[]),
-        CAST(:pair_b AS integer[]), CAST(:scopes AS text[]), :nearest_terms, CAST(:nearest_floor AS real), :knn, :cap,
-        CAST(:threshold AS real)) AS c(id)
+        CAST(:pair_b AS integer[]), CAST(:scopes AS text[]), :nearest_terms, CAST(:nearest_floor AS real), :knn,
+        :cap, :member_cap, CAST(:threshold AS real)) AS c(id)
+),
+docs AS (
+    SELECT d.* FROM ids JOIN rag_documents d ON d.id = ids.id WHERE d.org_id = :org
+),
+sims AS (
+    SELECT s.id, array_agg(s.n) AS ns, array_agg(s.title) AS titles, array_agg(s.body) AS bodies
+    FROM (SELECT d.id, a.n, coalesce(max(a.sim) FILTER (WHERE 'A' = ANY(l.weights)), 0) AS title,
+                 coalesce(max(a.sim) FILTER (WHERE 'B' = ANY(l.weights) AND d.scope <> 'member'), 0) AS body
+          FROM docs d CROSS JOIN LATERAL unnest(d.tsv) AS l JOIN alike a ON a.term = l.lexeme
+          GROUP BY d.id, a.n) s
+    GROUP BY s.id
 )
 SELECT d.scope, d.entity_id, d.title, d.body, similarity(d.title, :phrase) AS phrase,
        LEAST(1.0, sqrt(CAST(CAST(:body_words AS jsonb) ->> d.scope AS float8)
              / GREATEST(1, length(d.body) - length(replace(d.body, ' ', '')) + 1))) AS norm,
-       ARRAY(SELECT strict_word_similarity(v.v, d.title) FROM v ORDER BY v.n) AS title_trgm,
-       ARRAY(SELECT strict_word_similarity(v.v, d.body) FROM v ORDER BY v.n) AS body_trgm,
+       sims.ns, sims.titles, sims.bodies,
        ARRAY(SELECT CASE WHEN d.tsv @@ v.qt THEN 2 WHEN d.tsv @@ v.qa THEN 1 ELSE 0 END FROM v ORDER BY v.n)
            AS fulltext,
        (SELECT count(*) FROM (SELECT 1 FROM rag_documents t WHERE t.org_id = :org {scopes_t} LIMIT :count_cap) c)
            AS total
-FROM ids JOIN rag_documents d ON d.id = ids.id
-WHERE d.org_id = :org"""
-COUNT_CAP = 20_000  # idf needs the org's size only roughly; counting is capped to bound its cost
+FROM docs d LEFT JOIN sims ON sims.id = d.id"""
+COUNT_CAP = 5_000  # idf needs the org's size only roughly; counting is capped to bound its cost (20k: 6 ms)
 NEAREST_MAX_LEN = 6  # typed words up to this long also take the nearest titles
 _WORD = re.compile(r"[^\W_]+")
 
@@ -157,25 +174,29 @@ def edit_distance(a: str, b: str) -> int:
 def edit_similarity(spelling: str, words: Sequence[str]) -> float:
     """Best 1 - distance / length of `spelling` to one of `words` with the same first letter (typos
     spare it), within EDIT_MAX_DISTANCE edits; trigrams rate "coen" 0.4 from "Cohen", this 0.8."""
-    best = 0.0
-    for word in words:
-        if word[:1] != spelling[:1] or abs(len(word) - len(spelling)) > EDIT_MAX_DISTANCE or word == spelling:
-            continue
-        distance = edit_distance(spelling, word)
-        if distance <= EDIT_MAX_DISTANCE:
-            best = max(best, 1.0 - distance / max(len(word), len(spelling)))
-    return best
+    return max((_word_edit_similarity(spelling, word) for word in words), default=0.0)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _word_edit_similarity(spelling: str, word: str) -> float:
+    """One pair of `edit_similarity` (cached: at 100k members the candidates of a query share their
+    surnames, and the same pairs come back query after query)."""
+    if word[:1] != spelling[:1] or abs(len(word) - len(spelling)) > EDIT_MAX_DISTANCE or word == spelling:
+        return 0.0
+    distance = edit_distance(spelling, word)
+    return 1.0 - distance / max(len(word), len(spelling)) if distance <= EDIT_MAX_DISTANCE else 0.0
 
 
 def word_scores(n_words: int, forms: Sequence[Spelling], title: str, norm: float, title_trgm: Sequence[float],
                 body_trgm: Sequence[float], fulltext: Sequence[int]) -> tuple[list[float], list[float]]:
     """Per content word, the best match of any of its spellings in one document, overall and in the
-    title alone (0: no match). `fulltext` is 2 for a title word, 1 for a body word, 0 for none."""
+    title alone (0: no match). `fulltext` is 2 for a title word, 1 for a body word, 0 for none; a full-text
+    match outscores any trigram match of the same field, so trigram scores are not needed with it."""
     best, in_title = [0.0] * n_words, [0.0] * n_words
     words = None
     for n, form in enumerate(forms):
         title_score = float(title_trgm[n]) if form.trigram and title_trgm[n] >= form.floor else 0.0
-        if form.trigram and title_score < EDIT_CONFIDENT:
+        if form.trigram and title_score < EDIT_CONFIDENT and fulltext[n] != 2:
             words = _WORD.findall(title.casefold()) if words is None else words
             edit = edit_similarity(form.text, words)
             if edit >= EDIT_MIN:
@@ -245,12 +266,14 @@ async def lexical_ranked(session: AsyncSession, org_id: uuid.UUID, terms: Sequen
         "tsq_any": [f.tsq_any for f in forms], "fuzzy": [f.trigram for f in forms],
         "nearest": [f.nearest for f in forms], "pair_a": [a for a, _ in pairs], "pair_b": [b for _, b in pairs],
         "scopes": list(scopes or ()), "org": org_id, "nearest_terms": NEAREST_TERMS, "nearest_floor": NEAREST_FLOOR, "knn": KNN,
-        "cap": PER_SPELLING, "threshold": TERM_FLOOR, "count_cap": COUNT_CAP,
+        "cap": PER_SPELLING, "member_cap": MEMBER_CAP, "threshold": TERM_FLOOR, "count_cap": COUNT_CAP,
         "body_words": json.dumps(BODY_WORDS), "phrase": " ".join(t.text for t in terms)})
     rows = []
     for r in result:
-        best, in_title = word_scores(len(terms), forms, r.title, float(r.norm), r.title_trgm, r.body_trgm,
-                                     r.fulltext)
+        title_trgm, body_trgm = [0.0] * len(forms), [0.0] * len(forms)
+        for n, title_sim, body_sim in zip(r.ns or (), r.titles or (), r.bodies or (), strict=True):
+            title_trgm[n - 1], body_trgm[n - 1] = title_sim, body_sim
+        best, in_title = word_scores(len(terms), forms, r.title, float(r.norm), title_trgm, body_trgm, r.fulltext)
         if any(best):
             rows.append((r, best, in_title))
     if not rows:
