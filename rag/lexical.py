@@ -193,12 +193,15 @@ def word_scores(n_words: int, forms: Sequence[Spelling], title: str, norm: float
     title alone (0: no match). `fulltext` is 2 for a title word, 1 for a body word, 0 for none; a full-text
     match outscores any trigram match of the same field, so trigram scores are not needed with it."""
     best, in_title = [0.0] * n_words, [0.0] * n_words
-    words = None
+    by_initial: dict[str, list[str]] | None = None  # title words by first letter (edit_similarity needs it equal)
     for n, form in enumerate(forms):
         title_score = float(title_trgm[n]) if form.trigram and title_trgm[n] >= form.floor else 0.0
         if form.trigram and title_score < EDIT_CONFIDENT and fulltext[n] != 2:
-            words = _WORD.findall(title.casefold()) if words is None else words
-            edit = edit_similarity(form.text, words)
+            if by_initial is None:
+                by_initial = defaultdict(list)
+                for word in _WORD.findall(title.casefold()):
+                    by_initial[word[:1]].append(word)
+            edit = edit_similarity(form.text, by_initial.get(form.text[:1], ()))
             if edit >= EDIT_MIN:
                 title_score = max(title_score, edit)
         if fulltext[n] == 2:
