@@ -43,8 +43,9 @@ class Message(Base):
 
 
 async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                 conversation_id: uuid.UUID | None = None) -> Conversation:
-    conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id)
+                 conversation_id: uuid.UUID | None = None, title: str | None = None) -> Conversation:
+    conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id,
+                                title=title[:200] if title else None)
     session.add(conversation)
     await session.flush()
     return conversation
@@ -59,16 +60,17 @@ async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: u
 
 async def append(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]], *,
                  page_context: dict | None = None, stop_reason: str | None = None, usage: dict | None = None,
-                 message_id: uuid.UUID | None = None, said_by_person: bool = True) -> uuid.UUID:
+                 message_id: uuid.UUID | None = None, touch: bool = True) -> uuid.UUID:
     """Append a message at the next seq (the turn lock serializes writers of one conversation). A user message
-    a person said moves the conversation up the list; tool results (`said_by_person=False`) do not."""
+    a person said moves the conversation up the list; tool results, and the first message of a conversation
+    created in the same transaction (its updated_at is already now), pass `touch=False`."""
     message_id = message_id or uuid.uuid4()
     next_seq = (select(func.coalesce(func.max(Message.seq), 0) + 1)
                 .where(Message.conversation_id == conversation.id).scalar_subquery())
     await session.execute(insert(Message).values(
         id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
         content=storable(content), page_context=page_context, stop_reason=stop_reason, usage=usage))
-    if role == "user" and said_by_person:  # the list is ordered by the last thing a person said
+    if role == "user" and touch:  # the list is ordered by the last thing a person said
         await session.execute(update(Conversation).where(Conversation.id == conversation.id)
                               .values(updated_at=func.now()))
     return message_id

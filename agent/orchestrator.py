@@ -8,6 +8,7 @@ that resume (agent/resume.py) picks up. The per-user turn rate limit lives in th
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
+from tools.storable import storable
 
 log = structlog.get_logger("agent.orchestrator")
 
@@ -59,6 +61,8 @@ class Orchestrator:
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
         self._tools_by_role: dict[str, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
+        slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
+        self._slots = asyncio.Semaphore(slots) if slots else None
 
     # ---- opening a turn -----------------------------------------------------------------------------
 
@@ -113,17 +117,19 @@ class Orchestrator:
                 if superseded:
                     log.info("agent.tool.superseded", count=len(superseded))
             conversation = turn.conversation or await conversations.create(
-                session, turn.access.org_id, turn.caller.user_id, turn.conversation_id)
-            await conversations.append(session, conversation, "user", content, page_context=page_context)
-            if turn.is_new:
-                await conversations.set_title(session, turn.conversation_id, _title_from(message))
-            rows = await conversations.messages_since_anchor(session, turn.conversation_id)
+                session, turn.access.org_id, turn.caller.user_id, turn.conversation_id, title=_title_from(message))
+            await conversations.append(session, conversation, "user", content, page_context=page_context,
+                                       touch=not turn.is_new)
+            # A new conversation's history is the message just written (nothing to read back or compact).
+            rows = None if turn.is_new else await conversations.messages_since_anchor(session, turn.conversation_id)
         turn.conversation = conversation
-        turn.history = conversations.to_model_messages(rows)
-        if turn.is_new:
+        if rows is None:
+            turn.history = [{"role": "user", "content": storable(content)}]
             yield events.conversation_started(turn.conversation_id)
-        if self.compactor is not None and await self.compactor(turn.conversation, rows):
-            await self.store.load_history(turn)
+        else:
+            turn.history = conversations.to_model_messages(rows)
+            if self.compactor is not None and await self.compactor(turn.conversation, rows):
+                await self.store.load_history(turn)
         async for event in self.drive(turn):
             yield event
 
@@ -146,7 +152,18 @@ class Orchestrator:
         return self._tools_by_role[role]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:
-        """At most the persona's round trips; stops when the persona's turn ends or on a suspension."""
+        """At most the persona's round trips; stops when the persona's turn ends or on a suspension. With
+        AGENT_MAX_CONCURRENT_TURNS set, it runs in one of the process's turn slots, waiting for one if all are
+        taken."""
+        if self._slots is None:
+            async for event in self._drive(turn):
+                yield event
+            return
+        async with self._slots:
+            async for event in self._drive(turn):
+                yield event
+
+    async def _drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         persona = self.persona
         specs, tools = self.tools_for(turn.access.role)
         for _ in range(persona.max_round_trips):

@@ -139,7 +139,7 @@ class TurnStore:
     async def append_user(self, session: AsyncSession, turn: Turn, content: list[dict[str, Any]]) -> None:
         """A user message the model reads next (tool results)."""
         assert turn.conversation is not None
-        await conversations.append(session, turn.conversation, "user", content, said_by_person=False)
+        await conversations.append(session, turn.conversation, "user", content, touch=False)
         turn.history.append({"role": "user", "content": content})
 
     async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID) -> None:
