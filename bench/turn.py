@@ -6,7 +6,8 @@ Starts embedded Postgres + Redis, the scripted fake model (bench/scripted_model.
 as separate processes, then drives the same 3-round-trip conversation (tool, tool, text) through
 auth → SSE → persistence → Redis lock → cost, and the same three calls through the raw AsyncAnthropic
 client against the same fake. Overhead per round trip = (p50 full − p50 raw) / 3. A second scenario adds
-a confirmation and its resume. Prints one JSON document.
+a confirmation and its resume; then throughput at `--concurrency`, and last `--streams` new conversations
+opened at once (time to the first SSE frame and to the end). Prints one JSON document.
 """
 
 from __future__ import annotations
@@ -104,6 +105,43 @@ async def confirm_conversation(http, base: str, org: str, token: str, task_id: s
     return time.perf_counter() - started
 
 
+async def timed_stream(http, base: str, org: str, token: str) -> tuple[float, float, str | None]:
+    """One new conversation: seconds to its first SSE frame and to its end, and its error code if it failed."""
+    started = time.perf_counter()
+    first: float | None = None
+    raw = b""
+    try:
+        async with http.stream("POST", f"{base}/organizations/{org}/agent/messages",
+                               json={"message": "what's on my list today?"},
+                               headers={"authorization": f"Bearer {token}"}) as response:
+            async for chunk in response.aiter_bytes():
+                if first is None and b"\n\n" in raw + chunk:
+                    first = time.perf_counter() - started
+                raw += chunk
+    except httpx.HTTPError as exc:
+        return time.perf_counter() - started, time.perf_counter() - started, type(exc).__name__
+    total = time.perf_counter() - started
+    frames = parse_frames(raw.decode())
+    if response.status_code != 200:
+        return total, total, f"http_{response.status_code}"
+    error = next((data.get("code", "error") for name, data in frames if name == "error"), None)
+    if error is None and (not frames or frames[-1][0] != "done"):
+        error = "no_done"
+    return (first if first is not None else total), total, error
+
+
+async def concurrent_streams(http, base: str, org: str, token: str, n: int) -> dict:
+    """`n` new conversations at once against the instant scripted model: first frame and total, p50/p95."""
+    results = await asyncio.gather(*[timed_stream(http, base, org, token) for _ in range(n)])
+    firsts, totals = [r[0] for r in results], [r[1] for r in results]
+    errors: dict[str, int] = {}
+    for _, _, code in results:
+        if code is not None:
+            errors[code] = errors.get(code, 0) + 1
+    return {"streams": n, "first_frame_p50_ms": round(p(firsts, 0.5)), "first_frame_p95_ms": round(p(firsts, 0.95)),
+            "total_p50_ms": round(p(totals, 0.5)), "total_p95_ms": round(p(totals, 0.95)), "failed": errors}
+
+
 def raw_payload() -> dict:
     """The request an SDK user would send, built once: the same system, tools and first user message.
 
@@ -170,7 +208,7 @@ class Stack:
 
 
 @contextlib.asynccontextmanager
-async def stack(servers: int = 1) -> AsyncIterator[Stack]:
+async def stack(servers: int = 1, turn_slots: int | None = None) -> AsyncIterator[Stack]:
     data_dir = Path(tempfile.mkdtemp(prefix="spotter-bench-"))
     pg, rd = EmbeddedPostgres(data_dir), EmbeddedRedis(data_dir)
     procs: list[subprocess.Popen] = []
@@ -186,6 +224,8 @@ async def stack(servers: int = 1) -> AsyncIterator[Stack]:
         app_env = {**env, "DATABASE_URL": pg.url(), "REDIS_URL": rd.url, "DATA_DIR": str(data_dir),
                    "ANTHROPIC_API_KEY": "sk-bench", "ANTHROPIC_BASE_URL": model_url,
                    "ANTHROPIC_MAX_RETRIES": "0", "LOG_LEVEL": "warning", "APP_ENV": "test"}
+        if turn_slots is not None:
+            app_env["AGENT_MAX_CONCURRENT_TURNS"] = str(turn_slots)
         bases = []
         for _ in range(servers):  # stateless API processes sharing one Postgres and one Redis
             app_port = free_port()
@@ -211,7 +251,7 @@ def machine() -> dict:
 
 
 async def run(args: argparse.Namespace) -> dict:
-    async with stack(args.servers) as st:
+    async with stack(args.servers, args.turn_slots) as st:
         base, org, token, task_ids = st.base, st.org, st.token, st.task_ids
         payload = raw_payload()
         raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
@@ -237,6 +277,11 @@ async def run(args: argparse.Namespace) -> dict:
             started = time.perf_counter()
             await asyncio.gather(*[worker(per_worker, st.bases[i % len(st.bases)]) for i in range(args.concurrency)])
             elapsed = time.perf_counter() - started
+        streams = None
+        if args.streams:
+            limits = httpx.Limits(max_connections=args.streams, max_keepalive_connections=args.streams)
+            async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+                streams = await concurrent_streams(http, base, org, token, args.streams)
         await raw_client.close()
         return {
             "machine": machine(),
@@ -250,6 +295,7 @@ async def run(args: argparse.Namespace) -> dict:
                 "overhead_per_round_trip_ms": round((p(confirm, 0.5) - p(raw2, 0.5)) / 2, 2)},
             "throughput": {"servers": args.servers, "concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
                            "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
+            "concurrent_streams": streams, "turn_slots": args.turn_slots,
         }
 
 
@@ -258,6 +304,10 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=60)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--throughput-conversations", type=int, default=240)
+    parser.add_argument("--streams", type=int, default=200,
+                        help="new conversations opened at once at the end (first frame / total p95); 0: skip")
+    parser.add_argument("--turn-slots", type=int, default=None,
+                        help="AGENT_MAX_CONCURRENT_TURNS for the spotter serve processes (default: theirs, no limit)")
     parser.add_argument("--servers", type=int, default=1,
                         help="`spotter serve` processes sharing the Postgres and Redis; throughput spreads over them")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
