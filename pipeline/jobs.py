@@ -83,7 +83,7 @@ class Worker:
             await asyncio.sleep(every)
             try:
                 await self.reconcile()
-            except (OSError, asyncpg.PostgresError):
+            except Exception:  # the next tick tries again; the queue keeps serving meanwhile
                 log.exception("pipeline.reconcile_failed")
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,

@@ -74,10 +74,13 @@ def _spawn(embedded_pg, embedded_redis, fake, log: Path, *extra: str, key: str =
     env = {**os.environ, "PYTHONPATH": str(ROOT), "APP_ENV": "test", "AGENT_MODEL_PROVIDER": "anthropic",
            "ANTHROPIC_API_KEY": key, "ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_MAX_RETRIES": "0",
            "NUTRITION_AGENTS": "auto", "NUTRITION_RECONCILE_SECONDS": "0"}
+    return _popen([sys.executable, "-m", "pipeline.worker", "--database-url", embedded_pg.url(),
+                   "--redis-url", embedded_redis.url, "--queue", QUEUE, *extra], env, log)
+
+
+def _popen(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     with log.open("ab") as sink:
-        return subprocess.Popen([sys.executable, "-m", "pipeline.worker", "--database-url", embedded_pg.url(),
-                                 "--redis-url", embedded_redis.url, "--queue", QUEUE, *extra],
-                                env=env, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
+        return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
 
 
 async def _exit(proc: subprocess.Popen, log: Path) -> None:
@@ -110,6 +113,27 @@ async def test_a_keyed_worker_process_drives_the_run_with_the_model_agents(
     await jobs.enqueue(embedded_pg.url(), org.id, run_id, entrypoint=QUEUE)
     log = tmp_path / "worker.log"
     await _exit(_spawn(embedded_pg, embedded_redis, fake, log, "--drain"), log)
+    await _finished_once(db, org, run_id)
+    assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
+
+
+async def test_spotter_worker_uses_the_model_agents_with_a_key(db, factory, embedded_pg, embedded_redis,
+                                                               clean_fake_model, tmp_path) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent())
+    org, run_id = await _run(db, factory)
+    await jobs.enqueue(embedded_pg.url(), org.id, run_id, entrypoint=QUEUE)
+    log = tmp_path / "spotter-worker.log"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "APP_ENV": "test", "DATABASE_URL": embedded_pg.url(),
+           "REDIS_URL": embedded_redis.url, "NUTRITION_QUEUE": QUEUE, "AGENT_MODEL_PROVIDER": "anthropic",
+           "ANTHROPIC_API_KEY": "sk-test-fake", "ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_MAX_RETRIES": "0",
+           "NUTRITION_AGENTS": "auto", "NUTRITION_RECONCILE_SECONDS": "0"}
+    proc = _popen([sys.executable, "-m", "api.cli", "worker", "--heartbeat", "5"], env, log)
+    try:
+        await _wait_for(db, org, run_id, "output_ready", proc, log)
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0, _tail(log)
     await _finished_once(db, org, run_id)
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
 
