@@ -296,10 +296,9 @@ async function enterOrg(membership) {
   $('nt-members').hidden = !staff();
   $('nt-layout').hidden = false;
   status(null);
+  page.picker.selected = staff() ? page.memberId : null;
   await refreshMembers();
   if (!staff()) page.memberId = page.own?.membershipId ?? null;
-  if (staff() && page.memberId) page.picker.selected = page.memberId;
-  if (staff()) page.picker.render([...page.picker.known.values()]);
   const runs = await refreshRuns();
   const target = page.runId ?? runs[0]?.runId;
   if (target) await openRun(target);
