@@ -168,16 +168,26 @@ class Resumer:
     async def _continue(self, turn: Turn, message_id: uuid.UUID | None) -> AsyncIterator[events.Event]:
         """Later pending tools of the same assistant message, in order; then merged results and the loop."""
         assert message_id is not None
-        async for event in self.dispatcher.resume_rest(turn, message_id):
-            yield event
-        if turn.suspended:
-            return
+        # The usual case, one transaction: nothing of the message is left to run, so its merged results are
+        # appended and the history read back at once. Otherwise the rest runs first (resume_rest).
         async with self.store.scope(turn) as session:
             rows = await executions.for_message(session, message_id)
-            if any(r.status in ("pending", "running") for r in rows):
-                return  # another resolver is still working on this message; it will resume the loop
-            await self.store.append_results(session, turn, message_id)
-        await self.store.load_history(turn)
+            settled = not any(r.status in ("pending", "running") for r in rows)
+            if settled:
+                await self.store.append_results(session, turn, message_id, rows)
+                history = await conversations.messages_since_anchor(session, turn.conversation_id)
+        if not settled:
+            async for event in self.dispatcher.resume_rest(turn, message_id):
+                yield event
+            if turn.suspended:
+                return
+            async with self.store.scope(turn) as session:
+                rows = await executions.for_message(session, message_id)
+                if any(r.status in ("pending", "running") for r in rows):
+                    return  # another resolver is still working on this message; it will resume the loop
+                await self.store.append_results(session, turn, message_id, rows)
+                history = await conversations.messages_since_anchor(session, turn.conversation_id)
+        turn.history = conversations.to_model_messages(history)
         async for event in self.loop.drive(turn):
             yield event
 

@@ -142,9 +142,12 @@ class TurnStore:
         await conversations.append(session, turn.conversation, "user", content, touch=False)
         turn.history.append({"role": "user", "content": content})
 
-    async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID) -> None:
-        """One user message whose content starts with every tool_result of the assistant message."""
-        rows = await executions.for_message(session, message_id)
+    async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID,
+                             rows: list[executions.ToolExecution] | None = None) -> None:
+        """One user message whose content starts with every tool_result of the assistant message (`rows`: its
+        executions, when the caller just read them in this transaction)."""
+        if rows is None:
+            rows = await executions.for_message(session, message_id)
         await self.append_user(session, turn, [tool_result_block(row) for row in rows])
 
     async def count_turn(self, turn: Turn) -> None:
