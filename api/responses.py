@@ -190,6 +190,7 @@ _STATUS_TEXT = {
     415: "The body is not JSON (unsupported_media_type).",
     422: "Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input).",
     429: "Too many requests (rate_limited).",
+    503: "A dependency could not answer (physician_unavailable: the PHYSICIAN's model call failed).",
 }
 
 

@@ -168,7 +168,7 @@ class NutritionController(Controller):
         return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
 
     @post("/runs/{run_id:uuid}/health-questions", status_code=200,
-          responses=error_responses(400, 401, 403, 404, 413, 415))
+          responses=error_responses(400, 401, 403, 404, 413, 415, 503))
     async def health_question(self, run_id: FromPath[uuid.UUID], data: JSONBody[QuestionBody],
                               access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                               resources: NamedDependency[Resources]) -> MedicalContextBody:

@@ -18,6 +18,7 @@ import pytest
 from api.app import create_app
 from core import nutrition_port
 from gym import members
+from tests.fakes.anthropic_server import ApiError
 from tests.pipeline import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
 from tests.servers import ThreadedServer
@@ -162,3 +163,17 @@ async def test_an_abort_terminates_the_run_and_new_runs_are_409_until_clearance(
     assert again.status_code == 202, again.text
     follow = await _frames(http, f"{runs_url}/{again.json()['runId']}/events", user.headers)
     assert _states(follow)[-1] == "output_ready"
+
+
+async def test_a_health_question_the_model_cannot_answer_is_503(http, db, factory, clean_fake_model) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent())
+    org, user, _ = await _member(db, factory)
+    url = await _start(http, org, user, samples.INTAKE)
+    assert _states(await _frames(http, f"{url}/events", user.headers))[-1] == "output_ready"
+    fake.respond_with(lambda body: ApiError(529))
+    asked = await http.post(f"{url}/health-questions", headers=user.headers, json={"query": "Is creatine safe?"})
+    assert asked.status_code == 503 and asked.json()["code"] == "physician_unavailable"
+    assert agents_asked(fake)[-1] == "PHYSICIAN"
+    detail = (await http.get(url, headers=user.headers)).json()
+    assert detail["medicalContext"] == []  # nothing stored for an unanswered question
