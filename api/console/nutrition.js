@@ -86,7 +86,7 @@ async function refreshRuns() {
       'data-run-id': run.runId, 'data-state': run.state, onclick: () => openRun(run.runId).catch(showError) },
     h('span', { class: 'nt-badge', 'data-state': run.state, text: stateLabel(run.state) }),
     h('span', { class: 'muted', text: ` ${tr('versionShort', 'v{n}', { n: num(run.version) })} · ${run.createdAt ? formatDateTime(run.createdAt) : ''}` }),
-    nameOf(run.membershipId) ? h('span', { class: 'nt-run-member', dir: 'auto', testid: 'run-member', text: nameOf(run.membershipId) }) : null))));
+    nameOf(run.membershipId) ? h('span', { class: 'nt-run-member', testid: 'run-member' }, h('bdi', { text: nameOf(run.membershipId) })) : null))));
   if (!runs.length) list.append(h('li', { class: 'muted', testid: 'no-runs', text: tr('noRuns', 'No runs yet.') }));
   return runs;
 }
@@ -137,8 +137,9 @@ function timelineText(type, data) {
     return `${agentLabel(data.fromAgent)}${to}${agentLabel(data.toAgent)}: ${enumLabel('dataType', data.dataType)} (${tr('versionShort', 'v{n}', { n: num(data.runVersion) })})`;
   }
   if (type === 'physician') {
-    return [agentLabel('PHYSICIAN'), enumLabel('action', data.pipelineAction), enumLabel('urgency', data.urgency),
-      data.referralTarget].filter(Boolean).join(' · ');
+    const said = [agentLabel('PHYSICIAN'), enumLabel('action', data.pipelineAction), enumLabel('urgency', data.urgency)].join(' · ');
+    // the referral target is the physician's own words: isolated, so it keeps its direction inside the line
+    return data.referralTarget ? [said, ' · ', h('bdi', { text: data.referralTarget })] : said;
   }
   if (type === 'conflict') {
     return tr('conflictText', 'Conflict (rule {rule}: {agents}): {resolution}', { rule: num(data.rule),
@@ -155,7 +156,7 @@ function timelineItem(type, data) {
   const at = data.at ? formatDateTime(data.at, { timeStyle: 'medium' }) : '';
   return h('li', { class: `nt-event nt-event-${type}`, testid: 'timeline-event', 'data-type': type,
     'data-state': type === 'state' ? data.to : data.state ?? null },
-  h('span', { class: 'nt-event-kind', text: enumLabel('event', type) }), h('span', { text }),
+  h('span', { class: 'nt-event-kind', text: enumLabel('event', type) }), h('span', {}, text),
   at ? h('time', { class: 'muted', datetime: data.at, text: at }) : null);
 }
 

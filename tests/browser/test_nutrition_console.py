@@ -1,7 +1,8 @@
 """The nutrition page of the console in Chromium: staff pick a demo member, start a run and watch its
 timeline reach `output_ready` (offline agents, in-process worker), read the output tables, submit a
-check-in and see the adjustment; a member with a red flag sees their paused run's referral and resumes it
-with the acknowledge button. Desktop and phone sizes; checked against the API's own answers."""
+check-in and see the adjustment; a member with a red flag sees their paused run's referral (in English, and
+in Hebrew on a phone) and resumes it with the acknowledge button. Desktop and phone sizes; checked against
+the API's own answers."""
 
 from __future__ import annotations
 
@@ -101,9 +102,13 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await _read_tables(page)
 
 
-@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+REFERRAL_WORDS = {"en": ("Paused: medical referral needed", "Soon", "Referral acknowledged — resume"),
+                  "he": ("מושהית: נדרשת הפניה רפואית", "בקרוב", "ההפניה התקבלה — להמשיך")}
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(None, "en"), (PHONE, "he")], ids=["desktop-en", "phone-he"])
 async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, client, db, factory,
-                                                                 viewport) -> None:
+                                                                 viewport, locale) -> None:
     if viewport:
         await page.set_viewport_size(viewport)
     org = await factory.org()
@@ -116,15 +121,21 @@ async def test_a_member_acknowledges_the_referral_of_a_paused_run(page, server, 
     run_id = uuid.UUID(started.json()["runId"])
 
     await _open(page, server, user.token)
+    await page.get_by_test_id("locale-select").select_option(locale)
+    await expect(page.locator("html")).to_have_attribute("dir", "rtl" if locale == "he" else "ltr")
+    title, soon, button = REFERRAL_WORDS[locale]
     await expect(page.get_by_test_id("member-picker")).to_be_hidden()
     await expect(page.get_by_test_id("run-link")).to_have_count(1)
     referral = page.get_by_test_id("referral")
     await expect(referral).to_be_visible(timeout=RUN_MS)
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "paused_physician")
     await expect(referral.get_by_test_id("medical-urgency")).to_have_attribute("data-value", "soon")
-    await expect(referral.get_by_test_id("medical-urgency")).to_have_text("Soon")
+    await expect(referral.get_by_test_id("medical-urgency")).to_have_text(soon)
+    await expect(referral.locator("h3")).to_have_text(title)
+    await expect(referral.get_by_test_id("acknowledge-referral")).to_have_text(button)
+    await expect(page.locator("#nt-runs-for")).to_contain_text("Noa")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(SHOTS / f"nutrition_referral_{'phone' if viewport else 'desktop'}.png"))
+    await page.screenshot(path=str(SHOTS / f"nutrition_referral_{'phone' if viewport else 'desktop'}_{locale}.png"))
     await referral.get_by_test_id("acknowledge-referral").click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
     await expect(page.get_by_test_id("referral")).to_have_count(0)
