@@ -8,7 +8,7 @@ is pending, one merged tool_result message is appended and the model loop resume
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,7 +21,7 @@ from agent.orchestrator import Orchestrator
 from agent.policy import can_undo
 from agent.turns import Turn, TurnStore, TurnStream
 from core.database import Database
-from core.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
@@ -44,8 +44,15 @@ class Resumer:
         return cls(loop=loop, db=loop.db, registry=loop.registry, dispatcher=loop.dispatcher, store=loop.store,
                    settings=loop.settings)
 
-    async def _pending(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID,
-                       tool_use_id: str) -> tuple[conversations.Conversation, ToolExecution, ToolSpec]:
+    async def _claim(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID, tool_use_id: str,
+                     check: Callable[[ToolExecution, ToolSpec], None],
+                     ) -> tuple[conversations.Conversation, ToolExecution, ToolSpec]:
+        """Find the pending execution, `check` it (raises the answer's HTTP error) and claim it, in one
+        transaction. An error is raised after the transaction commits, so the stale rows it expired stay
+        expired."""
+        problem: ServiceError | None = None
+        claimed: ToolExecution | None = None
+        spec: ToolSpec | None = None
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
             if conversation is None:
@@ -54,28 +61,30 @@ class Resumer:
             if row is not None and row.status == "pending":
                 await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
                                               now=datetime.now(UTC))
-        if row is None:
-            raise NotFound("tool_execution_not_found")
-        spec = self.registry.lookup(row.router, row.action)
-        if spec is None:
-            raise NotFound("tool_execution_not_found")
-        return conversation, row, spec
-
-    async def _claim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> ToolExecution:
-        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
-                                                     now=datetime.now(UTC))
-        if claimed is None:
-            raise Conflict("tool_already_resolved")
-        return claimed
+            spec = self.registry.lookup(row.router, row.action) if row is not None else None
+            if row is None or spec is None:
+                problem = NotFound("tool_execution_not_found")
+            else:
+                try:
+                    check(row, spec)
+                except ServiceError as exc:
+                    problem = exc
+                else:
+                    claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
+                                                             now=datetime.now(UTC))
+                    if claimed is None:
+                        problem = Conflict("tool_already_resolved")
+        if problem is not None:
+            raise problem
+        assert claimed is not None and spec is not None
+        return conversation, claimed, spec
 
     async def _unclaim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> None:
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             await executions.release_claim(session, row.id)
 
-    async def _open(self, turn: Turn, row: ToolExecution, resolve) -> TurnStream:
-        """Claim, lock, and stream: resolve this row, then the rest of its message, then resume."""
-        claimed = await self._claim(turn.access, turn.caller, row)
+    async def _open(self, turn: Turn, claimed: ToolExecution, resolve) -> TurnStream:
+        """Lock and stream (the row is claimed): resolve this row, then the rest of its message, then resume."""
         try:
             lock = await self.loop.take_lock(turn.conversation_id, wait_seconds=5.0)
         except Conflict:
@@ -106,16 +115,18 @@ class Resumer:
     async def open_confirm(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
                            conversation_id: uuid.UUID, tool_use_id: str, approved: bool,
                            edited_input: dict[str, Any] | None) -> TurnStream:
-        conversation, row, spec = await self._pending(access, caller, conversation_id, tool_use_id)
-        if row.kind == "user_picker":
-            raise NotFound("tool_execution_not_found", detail="this is a pick, not a confirmation")
-        if row.status != "pending":
-            raise Conflict("tool_already_resolved")
-        if approved and edited_input is not None:
-            try:
-                spec.input_model.model_validate(edited_input)
-            except ValidationError as exc:
-                raise InvalidInput("validation_failed", detail=_first_error(exc)) from None
+        def check(row: ToolExecution, spec: ToolSpec) -> None:
+            if row.kind == "user_picker":
+                raise NotFound("tool_execution_not_found", detail="this is a pick, not a confirmation")
+            if row.status != "pending":
+                raise Conflict("tool_already_resolved")
+            if approved and edited_input is not None:
+                try:
+                    spec.input_model.model_validate(edited_input)
+                except ValidationError as exc:
+                    raise InvalidInput("validation_failed", detail=_first_error(exc)) from None
+
+        conversation, row, spec = await self._claim(access, caller, conversation_id, tool_use_id, check)
         turn = self._turn(access, caller, locale, trace_id, "confirm", conversation)
 
         async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
@@ -142,14 +153,16 @@ class Resumer:
 
     async def open_pick(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
                         conversation_id: uuid.UUID, tool_use_id: str, picked_id: str) -> TurnStream:
-        conversation, row, spec = await self._pending(access, caller, conversation_id, tool_use_id)
-        if row.kind != "user_picker":
-            raise NotFound("tool_execution_not_found", detail="this is a confirmation, not a pick")
-        if row.status != "pending":
-            raise Conflict("tool_already_resolved")
-        candidates = {str(c.get("id")): c for c in (row.input or {}).get("candidates", [])}
-        if picked_id not in candidates:
-            raise InvalidInput("invalid_pick")
+        def check(row: ToolExecution, spec: ToolSpec) -> None:
+            if row.kind != "user_picker":
+                raise NotFound("tool_execution_not_found", detail="this is a confirmation, not a pick")
+            if row.status != "pending":
+                raise Conflict("tool_already_resolved")
+            if picked_id not in _candidates(row):
+                raise InvalidInput("invalid_pick")
+
+        conversation, row, spec = await self._claim(access, caller, conversation_id, tool_use_id, check)
+        candidates = _candidates(row)
         turn = self._turn(access, caller, locale, trace_id, "pick", conversation)
 
         async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
@@ -235,6 +248,10 @@ class Resumer:
             raise InvalidInput("not_undoable", detail=(outcome.error or {}).get("message"))
         return {"ok": True, "undoneToolUseId": tool_use_id,
                 "inverse": {"router": inverse.router, "action": inverse.action, "output": outcome.output}}
+
+
+def _candidates(row: ToolExecution) -> dict[str, dict]:
+    return {str(c.get("id")): c for c in (row.input or {}).get("candidates", [])}
 
 
 def _first_error(exc: ValidationError) -> str:
