@@ -2,7 +2,8 @@
 
 Each content word (rag.stopwords) is tried in its spellings (as typed, singular, unprefixed Hebrew,
 Russian stem). A spelling matches a document by
-- trigram word similarity to the title, or damped to the body (typos: "kettlebel", "dedlift");
+- trigram word similarity to a word of the title, or damped of the body (typos: "kettlebel", "dedlift"),
+  through the org's vocabulary (rag_terms: the words of titles and of non-member bodies);
 - edit distance to a title word, for typos trigrams under-rate ("Coen" → "Cohen", "Sar" → "Saar");
 - an exact full-text word or stem prefix, in the title or the body (aliases are names too: "RDL",
   "становая тяга"); spellings under three letters match only this way ("DU", "BS").
@@ -105,19 +106,19 @@ def _scope_filter(scopes: Sequence[str] | None, alias: str) -> str:
     return f"AND {alias}.scope = ANY(CAST(:scopes AS text[]))" if scopes else ""
 
 
-# Candidates come from rag_term_candidates() (migrations 0010, 0011), which exists because row-level security
-# keeps these non-leakproof operators out of index conditions: per content word, the org's vocabulary
-# words (rag_terms) within the trigram threshold of a spelling, and for short words also the nearest ones
+# Candidates come from rag_term_candidates() (migrations 0010-0013), which exists because row-level
+# security keeps these non-leakproof operators out of index conditions: per content word, the
+# vocabulary words within the trigram threshold of a spelling, and for short words also the nearest ones
 # (trigrams under-rate their typos); then documents containing such a word, documents matching a
-# spelling's full-text query, and per pair of adjacent words, documents whose title has a word of both (at
-# 100k members "Dany Mizrachi" is one of ~1,600 Mizrahis by either word, the first by the pair), each
-# capped so a word half the gym shares costs a bounded amount (members apart: MEMBER_CAP). Then, under RLS, every spelling's scores for
-# every candidate: whether the full-text query matches the title (2) or only the body (1), and for trigram
-# spellings the similarity of title and body: that of the closest vocabulary word within the threshold
-# (rag_alike_terms, migration 0011) the field contains (a lexeme of the tsvector with weight A or B), one
-# hash join; members' bodies (email, status, plan) count by full text only. Comparing every field with
-# every spelling by strict word similarity was most of the scoring's cost (bodies alone: 55 ms of 95 for
-# 342 candidates at 100k members).
+# spelling's full-text query, and per pair of adjacent words, documents whose title has a word of both
+# (at 100k members "Dany Mizrachi" is one of ~1,600 Mizrahis by either word, the first by the pair),
+# each capped so a word half the gym shares costs a bounded amount (members apart: MEMBER_CAP).
+# Then, under RLS, every spelling's scores for every candidate: whether its full-text query matches the
+# title (2) or only the body (1), and for trigram spellings the similarity of title and body, that of the
+# closest vocabulary word within the threshold (rag_alike_terms) the field holds (a tsvector lexeme of
+# weight A or B): one hash join. Members' bodies (email, status, plan) count by full text only.
+# Comparing every field with every spelling by strict word similarity instead was most of the scoring's
+# cost (bodies alone: 55 ms of 95 for 342 candidates at 100k members).
 LEXICAL_SQL = """
 WITH v AS (
     SELECT n, to_tsquery('simple', tsq_title) AS qt, to_tsquery('simple', tsq_any) AS qa
