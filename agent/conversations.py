@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, delete, func, insert, select, update
+from sqlalchemy import ForeignKey, Insert, String, UniqueConstraint, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -65,15 +65,23 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
     a person said moves the conversation up the list; tool results, and the first message of a conversation
     created in the same transaction (its updated_at is already now), pass `touch=False`."""
     message_id = message_id or uuid.uuid4()
-    next_seq = (select(func.coalesce(func.max(Message.seq), 0) + 1)
-                .where(Message.conversation_id == conversation.id).scalar_subquery())
-    await session.execute(insert(Message).values(
-        id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
-        content=storable(content), page_context=page_context, stop_reason=stop_reason, usage=usage))
+    await session.execute(append_statement(conversation, role, content, page_context=page_context,
+                                           stop_reason=stop_reason, usage=usage, message_id=message_id))
     if role == "user" and touch:  # the list is ordered by the last thing a person said
         await session.execute(update(Conversation).where(Conversation.id == conversation.id)
                               .values(updated_at=func.now()))
     return message_id
+
+
+def append_statement(conversation: Conversation, role: str, content: list[dict[str, Any]], *,
+                     message_id: uuid.UUID, page_context: dict | None = None, stop_reason: str | None = None,
+                     usage: dict | None = None) -> Insert:
+    """The INSERT of a message at the next seq, for a caller that sends it itself (with another statement)."""
+    next_seq = (select(func.coalesce(func.max(Message.seq), 0) + 1)
+                .where(Message.conversation_id == conversation.id).scalar_subquery())
+    return insert(Message).values(
+        id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
+        content=storable(content), page_context=page_context, stop_reason=stop_reason, usage=usage)
 
 
 async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, results: list[dict[str, Any]]) -> int:

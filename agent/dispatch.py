@@ -119,7 +119,8 @@ class ToolDispatcher:
 
     async def process(self, turn: Turn, message_id: uuid.UUID, tool_uses: list[dict],
                       session: AsyncSession) -> AsyncIterator[events.Event]:
-        """Run normal tools inline; the first that needs a person suspends it and every later one."""
+        """Run normal tools inline; the first that needs a person suspends it and every later one. The merged
+        tool results are left on the turn for the caller to send (`TurnStore.take_unwritten`)."""
         pending_rows: list[dict[str, Any]] = []
         pending_events: list[events.Event] = []
         results: list[dict[str, Any]] = []
@@ -160,8 +161,8 @@ class ToolDispatcher:
             results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
         for row in pending_rows:
             await executions.record(session, **row)
-        if not turn.suspended:
-            await self.store.append_user(session, turn, results)
+        if not turn.suspended:  # sent by the caller with the round trip's usage (TurnStore.take_unwritten)
+            self.store.append_user_later(turn, results)
         for event in pending_events:
             yield event
 

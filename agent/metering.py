@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import anyio
 import structlog
+from sqlalchemy import Executable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.budget import UNMETERED, Reservation, Reservations, estimate_call_micros
@@ -89,15 +90,20 @@ class Meter:
         turn.open_call = OpenCall(reservation, request.model, Usage())
         turn.model_calls += 1
 
-    async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0) -> None:
-        """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction;
-        once that committed, `settle(turn, written=True)`."""
+    async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0,
+                    along: Executable | None = None) -> None:
+        """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction,
+        in one statement with `along` (an INSERT of the caller's) when given; once that committed,
+        `settle(turn, written=True)`."""
         call = turn.open_call
         if call is None:
+            if along is not None:
+                await session.execute(along)
             return
         await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
                           day=datetime.now(UTC).date(), usage=call.usage,
-                          cost_usd_micros=self.prices.cost_usd_micros(call.model, call.usage), turns=turns)
+                          cost_usd_micros=self.prices.cost_usd_micros(call.model, call.usage), turns=turns,
+                          along=along)
 
     async def settle(self, turn: Metered, *, written: bool = False) -> None:
         """Book the call in flight on the turn and in `ai_usage_daily` (unless `written` already in a

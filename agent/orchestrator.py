@@ -189,18 +189,21 @@ class Orchestrator:
             assert response is not None
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
             # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
-            # its execution row beside its write), pending rows, the merged tool_result message, and last (so
-            # the shared usage row is locked only until the commit) the call's usage and the turn's count.
-            # Rolled back, the call is settled on its own by the next call or the finalizer.
+            # its execution row beside its write), pending rows, and last (so the shared usage row is locked
+            # only until the commit) the call's usage and the turn's count, in one statement with the round
+            # trip's last message (the merged tool_result message, or the assistant message of a turn that
+            # ends here). Rolled back, the call is settled on its own by the next call or the finalizer.
             ended = persona.ends_turn(response)
             async with self.store.scope(turn) as session:
+                turn.unwritten = None
                 message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
-                                                                response.usage, session=session)
+                                                                response.usage, session=session, later=ended)
                 yield events.message_done(message_id, response.stop_reason)
                 if not ended:
                     async for event in self.dispatcher.process(turn, message_id, tool_uses, session):
                         yield event
-                await self.meter.write(turn, session, turns=0 if turn.counted else 1)
+                await self.meter.write(turn, session, turns=0 if turn.counted else 1,
+                                       along=self.store.take_unwritten(turn))
             turn.counted = True
             await self.meter.settle(turn, written=True)
             if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):

@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import structlog
+from sqlalchemy import Insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
@@ -59,6 +60,7 @@ class Turn:
     prompt_length: int = 0
     open_call: OpenCall | None = None  # the model call in flight (agent.metering)
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
+    unwritten: Insert | None = None  # the round trip's last message, sent with its usage (TurnStore.take_unwritten)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -122,11 +124,18 @@ class TurnStore:
         turn.history = conversations.to_model_messages(rows)
 
     async def persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
-                                usage: Usage | None, session: AsyncSession | None = None) -> uuid.UUID:
-        """The assistant message (in `session`, else in its own transaction)."""
+                                usage: Usage | None, session: AsyncSession | None = None,
+                                later: bool = False) -> uuid.UUID:
+        """The assistant message (in `session`, else in its own transaction; `later`: left for the caller to
+        send with the round trip's usage, see `take_unwritten`)."""
         assert turn.conversation is not None
         usage_json = None if usage is None else events.usage_payload(usage)
-        if session is None:
+        if later:
+            message_id = uuid.uuid4()
+            turn.unwritten = conversations.append_statement(turn.conversation, "assistant", content,
+                                                            message_id=message_id, stop_reason=stop_reason,
+                                                            usage=usage_json)
+        elif session is None:
             async with self.scope(turn) as own:
                 message_id = await conversations.append(own, turn.conversation, "assistant", content,
                                                         stop_reason=stop_reason, usage=usage_json)
@@ -141,6 +150,19 @@ class TurnStore:
         assert turn.conversation is not None
         await conversations.append(session, turn.conversation, "user", content, touch=False)
         turn.history.append({"role": "user", "content": content})
+
+    def append_user_later(self, turn: Turn, content: list[dict[str, Any]]) -> None:
+        """The tool results of a round trip, left for the caller to send with its usage (`take_unwritten`)."""
+        assert turn.conversation is not None
+        turn.unwritten = conversations.append_statement(turn.conversation, "user", content, message_id=uuid.uuid4())
+        turn.history.append({"role": "user", "content": content})
+
+    @staticmethod
+    def take_unwritten(turn: Turn) -> Insert | None:
+        """The message a round trip left unsent (at most one, always its last), for the statement that writes
+        the round trip's usage; the caller must send it in the same transaction."""
+        statement, turn.unwritten = turn.unwritten, None
+        return statement
 
     async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID,
                              rows: list[executions.ToolExecution] | None = None) -> None:

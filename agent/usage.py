@@ -5,33 +5,40 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
-from sqlalchemy import text
+from sqlalchemy import BigInteger, Date, DateTime, Executable, Uuid, column, func, table, text
+from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.costs import Usage
 
-_UPSERT = text("""
-INSERT INTO ai_usage_daily (org_id, user_id, day, input_tokens, output_tokens, cache_read_tokens,
-                            cache_creation_5m_tokens, cache_creation_1h_tokens, cost_usd_micros, turns, updated_at)
-VALUES (:org, :user, :day, :input, :output, :read, :w5, :w1h, :cost, :turns, now())
-ON CONFLICT (org_id, user_id, day) DO UPDATE SET
-  input_tokens = ai_usage_daily.input_tokens + EXCLUDED.input_tokens,
-  output_tokens = ai_usage_daily.output_tokens + EXCLUDED.output_tokens,
-  cache_read_tokens = ai_usage_daily.cache_read_tokens + EXCLUDED.cache_read_tokens,
-  cache_creation_5m_tokens = ai_usage_daily.cache_creation_5m_tokens + EXCLUDED.cache_creation_5m_tokens,
-  cache_creation_1h_tokens = ai_usage_daily.cache_creation_1h_tokens + EXCLUDED.cache_creation_1h_tokens,
-  cost_usd_micros = ai_usage_daily.cost_usd_micros + EXCLUDED.cost_usd_micros,
-  turns = ai_usage_daily.turns + EXCLUDED.turns,
-  updated_at = now()
-""")
+_SUMMED = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_5m_tokens",
+           "cache_creation_1h_tokens", "cost_usd_micros", "turns")
+_DAILY = table("ai_usage_daily", column("org_id", Uuid), column("user_id", Uuid), column("day", Date),
+               *(column(name, BigInteger) for name in _SUMMED), column("updated_at", DateTime(timezone=True)))
+
+
+def upsert(*, org_id: uuid.UUID, user_id: uuid.UUID, day: date, usage: Usage, cost_usd_micros: int,
+           turns: int = 1) -> Insert:
+    """The increment of one (org, user, day) row, as one INSERT … ON CONFLICT DO UPDATE."""
+    stmt = insert(_DAILY).values(
+        org_id=org_id, user_id=user_id, day=day, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens, cache_creation_5m_tokens=usage.cache_write_5m_tokens,
+        cache_creation_1h_tokens=usage.cache_write_1h_tokens, cost_usd_micros=cost_usd_micros, turns=turns,
+        updated_at=func.now())
+    return stmt.on_conflict_do_update(
+        index_elements=["org_id", "user_id", "day"],
+        set_={**{name: _DAILY.c[name] + stmt.excluded[name] for name in _SUMMED}, "updated_at": func.now()})
 
 
 async def record_turn(session: AsyncSession, *, org_id: uuid.UUID, user_id: uuid.UUID, day: date, usage: Usage,
-                      cost_usd_micros: int, turns: int = 1) -> None:
-    await session.execute(_UPSERT, {
-        "org": org_id, "user": user_id, "day": day, "input": usage.input_tokens, "output": usage.output_tokens,
-        "read": usage.cache_read_tokens, "w5": usage.cache_write_5m_tokens, "w1h": usage.cache_write_1h_tokens,
-        "cost": cost_usd_micros, "turns": turns})
+                      cost_usd_micros: int, turns: int = 1, along: Executable | None = None) -> None:
+    """Add to the day's row. `along` (an INSERT of the caller's, e.g. the round trip's last message) is sent in
+    the same statement, as a data-modifying CTE: one round trip for both."""
+    stmt = upsert(org_id=org_id, user_id=user_id, day=day, usage=usage, cost_usd_micros=cost_usd_micros,
+                  turns=turns)
+    if along is not None:
+        stmt = stmt.add_cte(along.cte("along"))  # type: ignore[attr-defined]
+    await session.execute(stmt)
 
 
 async def org_spend_micros(session: AsyncSession, org_id: uuid.UUID, day: date) -> int:

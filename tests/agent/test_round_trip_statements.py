@@ -1,0 +1,85 @@
+"""What a conversation costs the database, counted with SQLAlchemy engine events (never timed): a count that
+grows fails here first. The 3-round-trip conversation below (tool, tool, answer; a metered org) is the one
+bench/turn.py drives."""
+
+from __future__ import annotations
+
+import uuid
+
+import redis.asyncio as aioredis
+from sqlalchemy import event, text
+
+from agent.composition import build_agent
+from core.tenancy import find_caller_in_org
+from tests.fakes.anthropic_server import Reply, Text, ToolUse
+
+
+class Sent:
+    """Statements, BEGINs and COMMITs the app engine sends while attached."""
+
+    def __init__(self, engine) -> None:
+        self.engine, self.statements, self.begins, self.commits = engine, [], 0, 0
+
+    def _statement(self, conn, cursor, statement, *rest) -> None:
+        self.statements.append(" ".join(statement.split()))
+
+    def _begin(self, conn) -> None:
+        self.begins += 1
+
+    def _commit(self, conn) -> None:
+        self.commits += 1
+
+    def __enter__(self) -> Sent:
+        event.listen(self.engine, "before_cursor_execute", self._statement)
+        event.listen(self.engine, "begin", self._begin)
+        event.listen(self.engine, "commit", self._commit)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._statement)
+        event.remove(self.engine, "begin", self._begin)
+        event.remove(self.engine, "commit", self._commit)
+
+    def like(self, start: str) -> int:
+        return sum(1 for s in self.statements if s.startswith(start))
+
+
+async def test_a_three_round_trip_conversation_sends_few_statements(app_settings, db, factory, fake_model) -> None:
+    fake_model.queue(Reply(Text("Checking."), ToolUse("tasks__list", {})), Reply(ToolUse("tasks__list", {})),
+                     Reply(Text("Nothing urgent today.")))
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
+    org = await factory.org()
+    owner = await factory.user(org, "owner")
+    async with db.scope(org_id=org.id) as session:
+        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
+    assert caller is not None and access is not None
+    names: list[str] = []
+    try:
+        with Sent(db.app_engine.sync_engine) as sent:
+            turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
+                                                         trace_id=uuid.uuid4().hex, message="what is on my list?",
+                                                         conversation_id=None, page_context=None)
+            async for item in turn.events():
+                names.append(item.type)
+    finally:
+        await services.close()
+        await redis.aclose()
+    assert names.count("message_done") == 3 and names[-1] == "done" and "error" not in names
+    # Per round trip: the reservation's spend read (its own transaction), then one transaction with the
+    # assistant message, the tool in a savepoint with its execution row, and the usage upsert carrying the
+    # tool results (or, on the last round trip, carrying the assistant message itself).
+    assert len(sent.statements) == 19, sent.statements  # 22 when each message was a statement of its own
+    assert sent.like("WITH along AS (INSERT INTO conversation_messages") == 3
+    assert sent.like("INSERT INTO ai_usage_daily") == 0  # every upsert carried a message
+    assert sent.begins == sent.commits == 7  # send's own, then per round trip: reservation + round trip
+    async with db.owner() as session:
+        rows = (await session.execute(text(
+            "SELECT seq, role, content->0->>'type' AS first FROM conversation_messages m JOIN conversations c "
+            "ON c.id = m.conversation_id WHERE c.org_id = :o ORDER BY seq"), {"o": org.id})).all()
+        usage = (await session.execute(text("SELECT turns FROM ai_usage_daily WHERE org_id = :o"),
+                                       {"o": org.id})).scalars().all()
+    assert [(r.seq, r.role, r.first) for r in rows] == [
+        (1, "user", "text"), (2, "assistant", "text"), (3, "user", "tool_result"), (4, "assistant", "tool_use"),
+        (5, "user", "tool_result"), (6, "assistant", "text")]
+    assert usage == [1]
