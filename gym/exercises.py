@@ -3,9 +3,11 @@
 Two stages in one query's worth of work. SQL picks candidates by pg_trgm: the best similarity of the
 query to the name or any single alias, or a damped word-similarity over the whole `search_text`
 (name + aliases) so a query contained in a longer name ("deadlift" in "Romanian Deadlift") still
-ranks. Python then rescores those few candidates: an exact name/alias is 1.0, otherwise the better of
-the trigram score and the closest spelling's edit similarity, which trigrams under-rate for
-transposed letters ("becnh press").
+ranks. Only the rows the trigram index offers are scored (`exercise_name_candidates`: word similarity
+to the search text just under the floor, which every row that could pass has), so a whole staff message
+costs an index probe, not a score per exercise. Python then rescores those few candidates: an exact
+name/alias is 1.0, otherwise the better of the trigram score and the closest spelling's edit similarity,
+which trigrams under-rate for transposed letters ("becnh press").
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ MATCH_FLOOR = 0.3      # below this a candidate is no match at all
 WORD_WEIGHT = 0.6      # damping of word similarity over the whole search text
 WORD_FLOOR = 0.6       # pg_trgm's own word_similarity_threshold
 RECALL = 8             # candidates per name the SQL stage hands to `rescore`
+# Index prefilter (`exercise_name_candidates`, migration 0014: word similarity of the query to the search
+# text through its trigram index): a score ≥ MATCH_FLOOR needs at least that share of the
+# query's trigrams in the search text (a name's or alias's similarity is shared / union ≤ shared / query's),
+# so rows under it cannot pass the floor; just below it so float rounding never drops a row at the floor.
+PREFILTER = MATCH_FLOOR - 0.01
 
 
 class Exercise(Base):
@@ -98,7 +105,8 @@ SCORE_SQL = f"""GREATEST(
 SEARCH_SQL = text(f"""
 SELECT e.id, e.name, e.category, e.aliases, e.equipment, e.muscles, s.score
 FROM (SELECT CAST(:q AS text) AS q) AS query
-CROSS JOIN exercises e
+CROSS JOIN LATERAL exercise_name_candidates(:org, q, :prefilter) AS c(id, similarity)
+JOIN exercises e ON e.id = c.id
 CROSS JOIN LATERAL (SELECT {SCORE_SQL} AS score) AS s
 WHERE e.org_id = :org AND s.score >= :floor AND (CAST(:category AS text) IS NULL OR e.category = :category)
 ORDER BY s.score DESC, length(e.name), e.name
@@ -109,7 +117,8 @@ SELECT n.ord, m.id, m.name, m.aliases, m.score
 FROM unnest(CAST(:names AS text[])) WITH ORDINALITY AS n(q, ord)
 LEFT JOIN LATERAL (
     SELECT e.id, e.name, e.aliases, s.score
-    FROM exercises e
+    FROM exercise_name_candidates(:org, n.q, :prefilter) AS c(id, similarity)
+    JOIN exercises e ON e.id = c.id
     CROSS JOIN LATERAL (SELECT {SCORE_SQL} AS score) AS s
     WHERE e.org_id = :org AND s.score >= :floor
     ORDER BY s.score DESC, length(e.name), e.name
@@ -124,8 +133,8 @@ async def search_exercises(session: AsyncSession, org_id: uuid.UUID, query: str,
     q = normalize(query)
     if not q:
         return []
-    rows = await session.execute(SEARCH_SQL, {"q": q, "org": org_id, "floor": MATCH_FLOOR, "category": category,
-                                              "limit": max(limit * 3, RECALL)})
+    rows = await session.execute(SEARCH_SQL, {"q": q, "org": org_id, "floor": MATCH_FLOOR, "prefilter": PREFILTER,
+                                              "category": category, "limit": max(limit * 3, RECALL)})
     hits = [ExerciseHit(r.id, r.name, r.category, list(r.aliases), list(r.equipment), list(r.muscles),
                         rescore(q, r.name, r.aliases, float(r.score))) for r in rows]
     hits.sort(key=lambda h: (-h.score, len(h.name), h.name))
@@ -157,7 +166,7 @@ async def resolve_batch(session: AsyncSession, org_id: uuid.UUID, names: list[st
         return []
     normalized = [normalize(name) for name in names]
     rows = await session.execute(RESOLVE_SQL, {"names": normalized, "org": org_id, "floor": MATCH_FLOOR,
-                                               "recall": RECALL})
+                                               "prefilter": PREFILTER, "recall": RECALL})
     found: dict[int, list[tuple[uuid.UUID, str, float]]] = {i: [] for i in range(len(names))}
     for row in rows:
         if row.id is not None:

@@ -26,6 +26,7 @@ from gym.repository import OrgRepository
 
 PRESCRIPTION_KEYS = ("sets", "reps", "distance_m", "duration_s", "load_kg", "load_pct", "calories", "notes")
 MILE_M = 1609
+TITLE_FLOOR = 0.5  # word similarity of a title search to a workout's title
 
 
 class Workout(Base):
@@ -283,8 +284,11 @@ async def list_workouts(session: AsyncSession, org_id: uuid.UUID, *, program_id:
     if date_to:
         query = query.where(Workout.scheduled_on <= date_to)
     if title:
-        score = func.word_similarity(title.lower(), func.lower(Workout.title))
-        query = query.where(score >= 0.5).order_by(score.desc(), Workout.scheduled_on.desc().nulls_last())
+        # Only the titles the trigram index offers are read, with their word similarity (migration 0014).
+        offered = func.workout_title_candidates(org_id, title.lower(), TITLE_FLOOR - 0.01)
+        offered = offered.table_valued("id", "similarity").render_derived()
+        query = query.join(offered, offered.c.id == Workout.id).where(offered.c.similarity >= TITLE_FLOOR)
+        query = query.order_by(offered.c.similarity.desc(), Workout.scheduled_on.desc().nulls_last())
     else:
         query = query.order_by(Workout.scheduled_on.desc().nulls_last(), Workout.created_at.desc())
     return list((await session.scalars(query.limit(limit))).all())

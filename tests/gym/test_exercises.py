@@ -124,3 +124,42 @@ async def test_install_and_custom_exercises_work_under_the_app_role(db, factory)
     assert {e.category for e in LIBRARY} <= set(CATEGORIES)
     assert found[0].id == mine.id and found[0].score == 1.0
     assert (duplicate.value.code, category.value.code) == ("duplicate_exercise", "invalid_category")
+
+
+async def test_index_prefilter_keeps_every_exercise_the_full_scan_scores(db, factory) -> None:
+    """Only the rows `exercise_name_candidates` offers are scored: for names, typos, other languages and
+    whole staff messages, that finds exactly the exercises (and scores) scoring all of them would."""
+    from gym.exercises import MATCH_FLOOR, SCORE_SQL, normalize
+
+    org = await _org_with_library(db, factory)
+    queries = [normalize(q) for q in (
+        "deadlift", "becnh press", "db snatches", "pull up bar", "jump rope", "RDL", "T2B", "שכיבות סמיכה",
+        "становая тяга", "romanian dedlift", "kettlebell swing", "wall balls", "box jump overs",
+        "can you swap the back squats for front squats in tomorrow's class",
+        "please move Dana's romanian deadlifts to thursday and add some double unders",
+        "send a payment reminder to sar coen please")]
+    full_scan = text(f"""SELECT e.id, s.score FROM (SELECT CAST(:q AS text) AS q) AS query CROSS JOIN exercises e
+        CROSS JOIN LATERAL (SELECT {SCORE_SQL} AS score) AS s WHERE e.org_id = :org AND s.score >= :floor""")
+    matched = 0
+    async with db.scope(org_id=org.id) as session:
+        for q in queries:
+            expected = {r.id for r in await session.execute(full_scan, {"q": q, "org": org.id, "floor": MATCH_FLOOR})}
+            hits = await search_exercises(session, org.id, q, 200)
+            assert {h.id for h in hits} == expected, q
+            matched += bool(expected)
+        offered = await session.scalars(text("SELECT id FROM exercise_name_candidates(:org, :q, 0.29)"),
+                                        {"org": org.id, "q": queries[-1]})
+    assert matched >= 12  # the comparison above was made on real matches
+    assert offered.all() == []  # a message naming no exercise leaves nothing to score
+
+
+async def test_name_candidates_answer_only_the_scoped_org(db, factory) -> None:
+    """The SECURITY DEFINER candidate functions give nothing to a session scoped to another org."""
+    org = await _org_with_library(db, factory)
+    other = await factory.org()
+    sql = text("SELECT count(*) FROM exercise_name_candidates(:org, 'deadlift', 0.29)")
+    async with db.scope(org_id=org.id) as session:
+        own = await session.scalar(sql, {"org": org.id})
+    async with db.scope(org_id=other.id) as session:
+        foreign = await session.scalar(sql, {"org": org.id})
+    assert own >= 3 and foreign == 0

@@ -7,7 +7,7 @@ import uuid
 from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from gym import workouts
 from gym.errors import GymError
@@ -117,6 +117,25 @@ async def test_update_patch_and_soft_delete(db, factory) -> None:
     assert (updated.title, updated.scheduled_on, updated.program_id) == ("Long run", date(2026, 4, 1), program.id)
     assert updated.updated_at >= detail.workout.created_at
     assert [w.id for w in listed] == [detail.workout.id] and [w.id for w in found] == [detail.workout.id]
+
+
+async def test_title_search_reads_only_live_titles_of_the_org_through_the_index(db, factory) -> None:
+    """`title=` ranks by word similarity over the rows `workout_title_candidates` offers: live titles of
+    this org only, closest first, in any case; an unrelated message finds nothing."""
+    org, other = await _org(db, factory), await _org(db, factory)
+    async with db.scope(org_id=other.id) as session:
+        await workouts.create_workout(session, other.id, title="Long run", freeform_text="x")
+        foreign = await session.scalar(text("SELECT count(*) FROM workout_title_candidates(:org, 'long run', 0.1)"),
+                                       {"org": org.id})
+    async with db.scope(org_id=org.id) as session:
+        made = {title: (await workouts.create_workout(session, org.id, title=title, freeform_text="x")).workout.id
+                for title in ("Long run", "Long run (old)", "Tempo long runs", "Strength: back squat")}
+        await workouts.soft_delete_workout(session, org.id, made["Long run (old)"], datetime.now(UTC))
+        found = [w.id for w in await workouts.list_workouts(session, org.id, title="long run")]
+        upper = [w.id for w in await workouts.list_workouts(session, org.id, title="LONG RUN")]
+        nothing = await workouts.list_workouts(session, org.id, title="send a payment reminder to sar coen please")
+    assert set(found) == {made["Long run"], made["Tempo long runs"]} and found[0] == made["Long run"]
+    assert upper == found and nothing == [] and foreign == 0
 
 
 async def test_bad_inputs_are_refused(db, factory) -> None:
