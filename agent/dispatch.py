@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
@@ -25,6 +26,7 @@ from tools import executions
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome, ToolRunner, validation_error
+from tools.storable import storable
 
 
 class ToolDispatcher:
@@ -65,13 +67,15 @@ class ToolDispatcher:
     async def run(self, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict, *,
                   message_id: uuid.UUID | None, position: int, execution_id: uuid.UUID | None = None,
                   edited: bool = False, undoes: uuid.UUID | None = None, audit_metadata: dict | None = None,
-                  session: AsyncSession | None = None) -> ToolOutcome:
-        """Run one tool; its execution row commits in the same transaction as its write."""
+                  session: AsyncSession | None = None, rows_later: list[dict[str, Any]] | None = None) -> ToolOutcome:
+        """Run one tool; its execution row commits in the same transaction as its write (with `rows_later`, a
+        new row is appended there for the caller to insert later in that transaction)."""
         now = datetime.now(UTC)
 
         async def record(db_session: AsyncSession, outcome: ToolOutcome) -> None:
             await self._record(db_session, turn, spec, tool_use_id, raw_input, outcome, message_id=message_id,
-                               position=position, execution_id=execution_id, edited=edited, undoes=undoes, now=now)
+                               position=position, execution_id=execution_id, edited=edited, undoes=undoes, now=now,
+                               rows_later=rows_later)
 
         outcome = await self.runner.run(spec, raw_input, access=turn.access, caller=turn.caller, locale=turn.locale,
                                         now=now, on_success=record, audit_metadata=audit_metadata, session=session,
@@ -98,7 +102,7 @@ class ToolDispatcher:
     async def _record(self, session: AsyncSession, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict,
                       outcome: ToolOutcome, *, message_id: uuid.UUID | None, position: int,
                       execution_id: uuid.UUID | None, edited: bool, undoes: uuid.UUID | None,
-                      now: datetime) -> None:
+                      now: datetime, rows_later: list[dict[str, Any]] | None = None) -> None:
         output = outcome.output
         if outcome.ok and edited:
             output = {**(outcome.output or {}), "_editedInput": True}
@@ -108,19 +112,24 @@ class ToolDispatcher:
                                     input=raw_input if edited else None, duration_ms=outcome.duration_ms,
                                     audit_log_id=outcome.audit_log_id, now=now)
         else:
-            await executions.record(session, org_id=turn.access.org_id, conversation_id=turn.conversation_id,
-                                    message_id=message_id, tool_use_id=tool_use_id, position=position,
-                                    router=spec.router, action=spec.action, kind=spec.kind, confirm=spec.confirm,
-                                    input=raw_input, output=output, error=outcome.error, status=status,
-                                    actor_user_id=turn.caller.user_id, audit_log_id=outcome.audit_log_id,
-                                    duration_ms=outcome.duration_ms, resolved_at=now, undoes=undoes)
+            row = {"org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": message_id,
+                   "tool_use_id": tool_use_id, "position": position, "router": spec.router, "action": spec.action,
+                   "kind": spec.kind, "confirm": spec.confirm, "input": raw_input, "output": output,
+                   "error": outcome.error, "status": status, "actor_user_id": turn.caller.user_id,
+                   "audit_log_id": outcome.audit_log_id, "duration_ms": outcome.duration_ms, "resolved_at": now,
+                   "undoes": undoes}
+            if rows_later is not None:
+                rows_later.append(row)
+            else:
+                await executions.record(session, **row)
 
     # ---- the tool uses of one assistant message -----------------------------------------------------
 
     async def process(self, turn: Turn, message_id: uuid.UUID, tool_uses: list[dict],
                       session: AsyncSession) -> AsyncIterator[events.Event]:
         """Run normal tools inline; the first that needs a person suspends it and every later one. The merged
-        tool results are left on the turn for the caller to send (`TurnStore.take_unwritten`)."""
+        tool results and every execution row (one multi-row INSERT) are left on the turn for the caller to send
+        in this transaction (`TurnStore.take_unwritten`)."""
         pending_rows: list[dict[str, Any]] = []
         pending_events: list[events.Event] = []
         results: list[dict[str, Any]] = []
@@ -155,12 +164,13 @@ class ToolDispatcher:
                 continue
             outcomes: list[ToolOutcome] = []
             async for event in self.run_with_events(turn, spec, tool_use_id, raw_input, outcomes,
-                                                    message_id=message_id, position=position, session=session):
+                                                    message_id=message_id, position=position, session=session,
+                                                    rows_later=pending_rows):
                 yield event
             outcome = outcomes[0]
             results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
-        for row in pending_rows:
-            await executions.record(session, **row)
+        if pending_rows:
+            turn.unwritten.append(_insert_rows(pending_rows))
         if not turn.suspended:  # sent by the caller with the round trip's usage (TurnStore.take_unwritten)
             self.store.append_user_later(turn, results)
         for event in pending_events:
@@ -203,6 +213,16 @@ def _row(turn: Turn, message_id: uuid.UUID, tool_use_id: str, position: int, rou
             "kind": spec.kind if spec else "normal", "confirm": spec.confirm if spec else "never",
             "input": raw_input, "error": error, "status": status, "actor_user_id": turn.caller.user_id,
             "resolved_at": None if status == "pending" else datetime.now(UTC)}
+
+
+_ROW_DEFAULTS = {"output": None, "error": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
+                 "resolved_at": None}
+
+
+def _insert_rows(rows: list[dict[str, Any]]) -> Insert:
+    """One INSERT of a round trip's execution rows (every row with the same columns, its input storable)."""
+    return insert(ToolExecution).values([{**_ROW_DEFAULTS, **row, "id": uuid.uuid4(), "input": storable(row["input"])}
+                                         for row in rows])
 
 
 def _candidate(candidate: dict) -> dict:

@@ -13,7 +13,7 @@ round trip instead of two; if that transaction rolls back, a plain `settle` late
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -91,14 +91,14 @@ class Meter:
         turn.model_calls += 1
 
     async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0,
-                    along: Executable | None = None) -> None:
+                    along: Sequence[Executable] = ()) -> None:
         """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction,
-        in one statement with `along` (an INSERT of the caller's) when given; once that committed,
+        in one statement with `along` (INSERTs of the caller's); once that committed,
         `settle(turn, written=True)`."""
         call = turn.open_call
         if call is None:
-            if along is not None:
-                await session.execute(along)
+            for insert_ in along:
+                await session.execute(insert_)
             return
         await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
                           day=datetime.now(UTC).date(), usage=call.usage,

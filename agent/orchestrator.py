@@ -191,11 +191,11 @@ class Orchestrator:
             # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
             # its execution row beside its write), pending rows, and last (so the shared usage row is locked
             # only until the commit) the call's usage and the turn's count, in one statement with the round
-            # trip's last message (the merged tool_result message, or the assistant message of a turn that
-            # ends here). Rolled back, the call is settled on its own by the next call or the finalizer.
+            # trip's execution rows and its last message (the merged tool_result message, or the assistant
+            # message of a turn that ends here). Rolled back, the call is settled on its own by the next call or the finalizer.
             ended = persona.ends_turn(response)
             async with self.store.scope(turn) as session:
-                turn.unwritten = None
+                turn.unwritten.clear()
                 message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
                                                                 response.usage, session=session, later=ended)
                 yield events.message_done(message_id, response.stop_reason)

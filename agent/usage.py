@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import date
 
 from sqlalchemy import BigInteger, Date, DateTime, Executable, Uuid, column, func, table, text
@@ -31,13 +32,13 @@ def upsert(*, org_id: uuid.UUID, user_id: uuid.UUID, day: date, usage: Usage, co
 
 
 async def record_turn(session: AsyncSession, *, org_id: uuid.UUID, user_id: uuid.UUID, day: date, usage: Usage,
-                      cost_usd_micros: int, turns: int = 1, along: Executable | None = None) -> None:
-    """Add to the day's row. `along` (an INSERT of the caller's, e.g. the round trip's last message) is sent in
-    the same statement, as a data-modifying CTE: one round trip for both."""
+                      cost_usd_micros: int, turns: int = 1, along: Sequence[Executable] = ()) -> None:
+    """Add to the day's row. `along` (INSERTs of the caller's, e.g. the round trip's last message) are sent in
+    the same statement, each a data-modifying CTE: one round trip for all of them."""
     stmt = upsert(org_id=org_id, user_id=user_id, day=day, usage=usage, cost_usd_micros=cost_usd_micros,
                   turns=turns)
-    if along is not None:
-        stmt = stmt.add_cte(along.cte("along"))  # type: ignore[attr-defined]
+    for n, insert_ in enumerate(along):
+        stmt = stmt.add_cte(insert_.cte(f"along_{n}"))  # type: ignore[attr-defined]
     await session.execute(stmt)
 
 

@@ -67,10 +67,11 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
         await redis.aclose()
     assert names.count("message_done") == 3 and names[-1] == "done" and "error" not in names
     # Per round trip: the reservation's spend read (its own transaction), then one transaction with the
-    # assistant message, the tool in a savepoint with its execution row, and the usage upsert carrying the
-    # tool results (or, on the last round trip, carrying the assistant message itself).
-    assert len(sent.statements) == 19, sent.statements  # 22 when each message was a statement of its own
-    assert sent.like("WITH along AS (INSERT INTO conversation_messages") == 3
+    # assistant message, the tool in a savepoint, and the usage upsert carrying the execution rows and the tool
+    # results (or, on the last round trip, carrying the assistant message itself).
+    assert len(sent.statements) == 17, sent.statements  # 22 when each message and execution row had its own
+    assert sent.like("WITH along_0 AS (INSERT INTO ai_tool_executions") == 2  # with the tool results
+    assert sent.like("WITH along_0 AS (INSERT INTO conversation_messages") == 1  # the answer
     assert sent.like("INSERT INTO ai_usage_daily") == 0  # every upsert carried a message
     assert sent.begins == sent.commits == 7  # send's own, then per round trip: reservation + round trip
     async with db.owner() as session:
@@ -79,7 +80,14 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
             "ON c.id = m.conversation_id WHERE c.org_id = :o ORDER BY seq"), {"o": org.id})).all()
         usage = (await session.execute(text("SELECT turns FROM ai_usage_daily WHERE org_id = :o"),
                                        {"o": org.id})).scalars().all()
+        ran = (await session.execute(text(
+            "SELECT m.seq, e.position, e.status, e.router, e.action, e.output IS NOT NULL AS has_output, "
+            "e.resolved_at IS NOT NULL AS resolved FROM ai_tool_executions e "
+            "JOIN conversation_messages m ON m.id = e.message_id WHERE e.org_id = :o ORDER BY m.seq"),
+            {"o": org.id})).all()
     assert [(r.seq, r.role, r.first) for r in rows] == [
         (1, "user", "text"), (2, "assistant", "text"), (3, "user", "tool_result"), (4, "assistant", "tool_use"),
         (5, "user", "tool_result"), (6, "assistant", "text")]
     assert usage == [1]
+    assert [tuple(r) for r in ran] == [(2, 0, "succeeded", "tasks", "list", True, True),
+                                       (4, 0, "succeeded", "tasks", "list", True, True)]
