@@ -1,7 +1,7 @@
 """The tool dispatcher: what happens to the tool uses of an assistant message, for send and resume alike.
 
-Normal tools run inline (each in a savepoint of the round trip's transaction, its execution row beside its
-write); the first tool use that needs a person suspends the turn with it and every later one as `pending`
+Normal tools run inline (each in a savepoint of the round trip's transaction; their execution rows go in one
+INSERT later in that transaction, so each row commits with its tool's write); the first tool use that needs a person suspends the turn with it and every later one as `pending`
 rows; resume runs what is left of the message in order and suspends again on the next one that needs a
 person. Every `tool_completed` and every pending event is built here.
 """

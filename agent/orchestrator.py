@@ -188,11 +188,12 @@ class Orchestrator:
                 raise
             assert response is not None
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
-            # One transaction per round trip: the assistant message, every inline tool (each in a savepoint,
-            # its execution row beside its write), pending rows, and last (so the shared usage row is locked
-            # only until the commit) the call's usage and the turn's count, in one statement with the round
-            # trip's execution rows and its last message (the merged tool_result message, or the assistant
-            # message of a turn that ends here). Rolled back, the call is settled on its own by the next call or the finalizer.
+            # One transaction per round trip: the assistant message, every inline tool (each in a savepoint),
+            # and last (so the shared usage row is locked only until the commit) the call's usage and the
+            # turn's count, in one statement that also inserts the round trip's execution rows (inline and
+            # pending) and its last message (the merged tool_result message, or the assistant message of a
+            # turn that ends here). Rolled back, the call is settled on its own by the next call or the
+            # finalizer.
             ended = persona.ends_turn(response)
             async with self.store.scope(turn) as session:
                 turn.unwritten.clear()
