@@ -154,7 +154,7 @@ async def test_index_prefilter_keeps_every_exercise_the_full_scan_scores(db, fac
 
 
 async def test_name_candidates_answer_only_the_scoped_org(db, factory) -> None:
-    """The SECURITY DEFINER candidate functions give nothing to a session scoped to another org."""
+    """The SECURITY DEFINER candidate functions give nothing to a session scoped to another org, or to none."""
     org = await _org_with_library(db, factory)
     other = await factory.org()
     sql = text("SELECT count(*) FROM exercise_name_candidates(:org, 'deadlift', 0.29)")
@@ -162,4 +162,6 @@ async def test_name_candidates_answer_only_the_scoped_org(db, factory) -> None:
         own = await session.scalar(sql, {"org": org.id})
     async with db.scope(org_id=other.id) as session:
         foreign = await session.scalar(sql, {"org": org.id})
-    assert own >= 3 and foreign == 0
+    async with db.scope() as session:
+        unscoped = await session.scalar(sql, {"org": org.id})
+    assert own >= 3 and foreign == 0 and unscoped == 0
