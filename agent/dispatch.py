@@ -128,7 +128,7 @@ class ToolDispatcher:
     async def process(self, turn: Turn, message_id: uuid.UUID, tool_uses: list[dict],
                       session: AsyncSession) -> AsyncIterator[events.Event]:
         """Run normal tools inline; the first that needs a person suspends it and every later one. The merged
-        tool results and every execution row (one multi-row INSERT) are left on the turn for the caller to send
+        tool results and every execution row are left on the turn for the caller to send
         in this transaction (`TurnStore.take_unwritten`)."""
         pending_rows: list[dict[str, Any]] = []
         pending_events: list[events.Event] = []
@@ -169,8 +169,7 @@ class ToolDispatcher:
                 yield event
             outcome = outcomes[0]
             results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
-        if pending_rows:
-            turn.unwritten.append(_insert_rows(pending_rows))
+        turn.unwritten.extend(_insert_row(row) for row in pending_rows)
         if not turn.suspended:  # sent by the caller with the round trip's usage (TurnStore.take_unwritten)
             self.store.append_user_later(turn, results)
         for event in pending_events:
@@ -219,10 +218,11 @@ _ROW_DEFAULTS = {"output": None, "error": None, "audit_log_id": None, "undoes": 
                  "resolved_at": None}
 
 
-def _insert_rows(rows: list[dict[str, Any]]) -> Insert:
-    """One INSERT of a round trip's execution rows (every row with the same columns, its input storable)."""
-    return insert(ToolExecution).values([{**_ROW_DEFAULTS, **row, "id": uuid.uuid4(), "input": storable(row["input"])}
-                                         for row in rows])
+def _insert_row(row: dict[str, Any]) -> Insert:
+    """The INSERT of one execution row (its input storable). One single-row INSERT per row, not one multi-row
+    INSERT: SQLAlchemy caches the compiled form of a single-row VALUES, never of a multi-row one (~1.3 ms to
+    compile the round trip's statement each time)."""
+    return insert(ToolExecution).values({**_ROW_DEFAULTS, **row, "id": uuid.uuid4(), "input": storable(row["input"])})
 
 
 def _candidate(candidate: dict) -> dict:
