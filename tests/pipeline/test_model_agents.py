@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from datetime import date
 from typing import Any
 
 import pytest
@@ -15,13 +14,12 @@ from sqlalchemy import text
 
 from agent.costs import PriceBook
 from agent.metering import Meter
-from gym import members
 from pipeline import runs
 from pipeline.driver import Driver, Limits
 from pipeline.model_agents import ModelAgents, select_agents
 from pipeline.offline import AGENTS, OfflineAgents
 from tests.fakes.anthropic_server import ApiError, Held, Reply, Text, ToolUse
-from tests.pipeline import samples
+from tests.pipeline.run_setup import run_with_events, start_dani_run
 
 CHAIN = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",
          "chef_processing", "coach_processing", "output_ready"]
@@ -54,20 +52,6 @@ def by_agent(**overrides: list[Callable[[dict[str, Any]], Any]]) -> Callable[[di
     return handle
 
 
-async def _start(db, factory, *, budget: int | None = None):
-    org = await factory.org(budget=budget)
-    owner = await factory.user(org, "owner", name="Maya Owner")
-    async with db.scope(org_id=org.id) as session:
-        member = await members.create_member(session, org.id, first_name="Dani", joined_at=date(2026, 1, 5))
-        run = await runs.start_run(session, org.id, member_id=member.id, intake=samples.intake(),
-                                   created_by=owner.id)
-    return org, owner, run.id
-
-
-async def _run(db, org, run_id):
-    async with db.scope(org_id=org.id) as session:
-        run = await runs.get_run(session, org.id, run_id)
-        return run, list(await runs.events_after(session, run))
 
 
 async def _spend(db, org_id, user_id) -> tuple[int, int]:
@@ -80,10 +64,10 @@ async def _spend(db, org_id, user_id) -> tuple[int, int]:
 
 async def test_the_issues_run_reaches_output_ready_on_submit_replies_and_is_costed(
         db, factory, fake_model, agents) -> None:
-    org, owner, run_id = await _start(db, factory)
+    org, owner, run_id = await start_dani_run(db, factory)
     fake_model.respond_with(by_agent())
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     assert [e.data["to"] for e in events if e.kind == "state"] == CHAIN
     requests = fake_model.requests
     assert [_agent_of(r.body) for r in requests] == ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
@@ -102,7 +86,7 @@ async def test_the_issues_run_reaches_output_ready_on_submit_replies_and_is_cost
 
 async def test_no_submit_tool_then_a_non_canonical_field_is_one_rerun_then_error(db, factory, fake_model,
                                                                                    agents) -> None:
-    org, _, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
 
     def non_canonical(body: dict[str, Any]) -> Reply:
         payload = dict(good_reply(body).blocks[0].input)
@@ -112,7 +96,7 @@ async def test_no_submit_tool_then_a_non_canonical_field_is_one_rerun_then_error
     fake_model.respond_with(by_agent(NUTRITIONIST=[lambda body: Reply(Text("Here is my strategy.")),
                                                    non_canonical]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "error"
-    run, _ = await _run(db, org, run_id)
+    run, _ = await run_with_events(db, org, run_id)
     assert (run.error["error_type"], run.error["failing_agent"], run.error["retry_count"]) == (
         "validation_failure", "NUTRITIONIST", 1)
     assert "target_intake_kcal" in run.error["details"]
@@ -123,14 +107,14 @@ async def test_no_submit_tool_then_a_non_canonical_field_is_one_rerun_then_error
 
 
 async def test_a_missing_submit_tool_is_rerun_once_and_the_run_goes_on(db, factory, fake_model, agents) -> None:
-    org, _, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake_model.respond_with(by_agent(CHEF=[lambda body: Reply(Text("Recipes coming up!"))]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
     assert [_agent_of(r.body) for r in fake_model.requests] == ["NUTRITIONIST", "DIETITIAN", "CHEF", "CHEF", "COACH"]
 
 
 async def test_a_dietitian_that_never_answers_is_retried_once_then_errors(db, factory, fake_model, agents) -> None:
-    org, _, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     held = Held(Reply(Text("too late")))
     fake_model.respond_with(by_agent(DIETITIAN=[held, held]))
     driver = Driver(db, agents, Limits(agent_seconds=0.5, physician_seconds=0.5, run_seconds=60))
@@ -139,7 +123,7 @@ async def test_a_dietitian_that_never_answers_is_retried_once_then_errors(db, fa
     finally:
         held.release()
     await asyncio.to_thread(fake_model.wait_for_requests, 3)
-    run, _ = await _run(db, org, run_id)
+    run, _ = await run_with_events(db, org, run_id)
     error = run.error
     assert (error["error_type"], error["failing_agent"], error["timeout_duration_ms"], error["retry_count"]) == (
         "timeout", "DIETITIAN", 500, 1)
@@ -149,11 +133,11 @@ async def test_a_dietitian_that_never_answers_is_retried_once_then_errors(db, fa
 
 async def test_a_spent_daily_cap_refuses_the_call_before_it_reaches_the_model(db, factory, fake_model,
                                                                               agents) -> None:
-    org, _, run_id = await _start(db, factory, budget=0)
+    org, _, run_id = await start_dani_run(db, factory, budget=0)
     fake_model.respond_with(by_agent())
     driver = Driver(db, agents, Limits(agent_seconds=5, physician_seconds=5, run_seconds=60))
     assert await driver.run_until_rest(org.id, run_id) == "error"
-    run, _ = await _run(db, org, run_id)
+    run, _ = await run_with_events(db, org, run_id)
     assert (run.error["error_type"], run.error["failing_agent"], run.error["retry_count"]) == (
         "timeout", "NUTRITIONIST", 1)  # 004 §6 has no other type for an agent that gives no answer
     assert run.error["details"] == ("NUTRITIONIST gave no answer, twice: the organization's daily AI budget is "
@@ -162,12 +146,12 @@ async def test_a_spent_daily_cap_refuses_the_call_before_it_reaches_the_model(db
 
 
 async def test_a_failing_provider_is_retried_once_then_reported_as_such(db, factory, fake_model, agents) -> None:
-    org, _, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake_model.respond_with(by_agent(DIETITIAN=[lambda body: ApiError(529), lambda body: ApiError(529)]))
     driver = Driver(db, agents, Limits(agent_seconds=5, physician_seconds=5, run_seconds=60))
     assert await driver.run_until_rest(org.id, run_id) == "error"
     assert [_agent_of(r.body) for r in fake_model.requests] == ["NUTRITIONIST", "DIETITIAN", "DIETITIAN"]
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     assert (run.error["error_type"], run.error["failing_agent"], run.error["retry_count"]) == (
         "timeout", "DIETITIAN", 1)
     assert run.error["details"] == "DIETITIAN gave no answer, twice: the model provider failed (provider_overloaded)"

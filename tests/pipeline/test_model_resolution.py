@@ -4,29 +4,10 @@ server: a CHEF recipe 12 % off its slot re-runs CHEF with the constraint in its 
 
 from __future__ import annotations
 
-from datetime import date
-
-from gym import members
 from pipeline import runs
 from pipeline.driver import Driver
-from tests.pipeline import samples
 from tests.pipeline.model_script import agent_of, agents_asked, by_agent, call_of, submit
-
-
-async def _start(db, factory):
-    org = await factory.org()
-    owner = await factory.user(org, "owner", name="Maya Owner")
-    async with db.scope(org_id=org.id) as session:
-        member = await members.create_member(session, org.id, first_name="Dani", joined_at=date(2026, 1, 5))
-        run = await runs.start_run(session, org.id, member_id=member.id, intake=samples.intake(),
-                                   created_by=owner.id)
-    return org, run.id
-
-
-async def _run(db, org, run_id):
-    async with db.scope(org_id=org.id) as session:
-        run = await runs.get_run(session, org.id, run_id)
-        return run, list(await runs.events_after(session, run))
+from tests.pipeline.run_setup import run_with_events, start_dani_run
 
 
 def _chef_off(factor: float):
@@ -43,7 +24,7 @@ def _requests_of(fake, agent: str) -> list[dict]:
 async def test_a_chef_recipe_12_percent_off_reruns_the_chef_with_the_constraint(db, factory, agents,
                                                                               clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake.respond_with(by_agent(CHEF=[_chef_off(1.12)]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF", "CHEF", "COACH"]
@@ -51,7 +32,7 @@ async def test_a_chef_recipe_12_percent_off_reruns_the_chef_with_the_constraint(
     assert first["constraint"] is None
     assert rerun["constraint"].startswith("Rule 4: DIETITIAN's output is authoritative")
     assert rerun["inputs"] == first["inputs"]  # the same authoritative slot specs
-    _, events = await _run(db, org, run_id)
+    _, events = await run_with_events(db, org, run_id)
     assert [e.data for e in events if e.kind == "conflict"] == [
         {"rule": 4, "agents": ["DIETITIAN", "CHEF"], "resolution": "rerun"}]
     async with db.scope(org_id=org.id) as session:
@@ -63,12 +44,12 @@ async def test_a_chef_recipe_12_percent_off_reruns_the_chef_with_the_constraint(
 async def test_a_chef_twice_off_ends_in_conflict_unresolved_with_both_reasonings(db, factory, agents,
                                                                                  clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake.respond_with(by_agent(CHEF=[_chef_off(1.12), _chef_off(1.12)]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "error"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF", "CHEF"]  # COACH never asked
     assert "DIETITIAN's output is authoritative" in _requests_of(fake, "CHEF")[1]["constraint"]
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     error = run.error
     assert (error["error_type"], error["failing_agent"], error["recoverable"], error["retry_count"]) == (
         "conflict_unresolved", "CHEF", True, 1)
@@ -83,7 +64,7 @@ async def test_a_chef_twice_off_ends_in_conflict_unresolved_with_both_reasonings
 async def test_a_nutritionist_changing_calories_is_rejected_as_a_rank_2_conflict(db, factory, agents,
                                                                                 clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     more = submit(lambda payload: payload.update(target_intake_kcal=2500))
     fake.respond_with(by_agent(NUTRITIONIST=[more, more]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "error"
@@ -92,7 +73,7 @@ async def test_a_nutritionist_changing_calories_is_rejected_as_a_rank_2_conflict
     assert first["constraint"] is None
     assert rerun["constraint"].startswith("Rule 2: SCIENTIST's output is authoritative")
     assert "target_intake_kcal" in rerun["constraint"] and "2180" in rerun["constraint"]
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     assert [e.data["rule"] for e in events if e.kind == "conflict"] == [2, 2]
     assert (run.error["error_type"], run.error["failing_agent"]) == ("conflict_unresolved", "NUTRITIONIST")
     assert run.error["conflict"]["authoritative_agent"] == "SCIENTIST"

@@ -5,32 +5,15 @@ the asker is asked again; asked twice, the run ends in `error` / `upstream_missi
 
 from __future__ import annotations
 
-from datetime import date
-
-from gym import members
 from pipeline import runs
 from pipeline.driver import Driver
-from tests.pipeline import samples
 from tests.pipeline.model_script import agent_of, agents_asked, by_agent, call_of, submit
+from tests.pipeline.run_setup import run_with_events, start_dani_run
 
 ASK = {"missing_fields": ["protein_distribution"], "from_agent": "NUTRITIONIST",
        "reason": "The strategy has no protein split per meal."}
 
 
-async def _start(db, factory):
-    org = await factory.org()
-    owner = await factory.user(org, "owner", name="Maya Owner")
-    async with db.scope(org_id=org.id) as session:
-        member = await members.create_member(session, org.id, first_name="Dani", joined_at=date(2026, 1, 5))
-        run = await runs.start_run(session, org.id, member_id=member.id, intake=samples.intake(),
-                                   created_by=owner.id)
-    return org, run.id
-
-
-async def _run(db, org, run_id):
-    async with db.scope(org_id=org.id) as session:
-        run = await runs.get_run(session, org.id, run_id)
-        return run, list(await runs.events_after(session, run))
 
 
 def _asks(request: dict):
@@ -40,7 +23,7 @@ def _asks(request: dict):
 async def test_a_dietitian_asking_for_upstream_data_reruns_the_nutritionist_once(db, factory, agents,
                                                                                  clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake.respond_with(by_agent(DIETITIAN=[_asks(ASK)]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
@@ -53,7 +36,7 @@ async def test_a_dietitian_asking_for_upstream_data_reruns_the_nutritionist_once
         assert "upstream_data_request" in tools[agent]["input_schema"]["properties"]
         assert "upstream_data_request" not in tools[agent]["input_schema"]["required"]
     assert "upstream_data_request" not in tools["COACH"]["input_schema"]["properties"]
-    _, events = await _run(db, org, run_id)
+    _, events = await run_with_events(db, org, run_id)
     states = [e.data["to"] for e in events if e.kind == "state"]
     assert states[3:7] == ["dietitian_processing", "nutritionist_processing", "dietitian_processing",
                            "chef_processing"]
@@ -61,11 +44,11 @@ async def test_a_dietitian_asking_for_upstream_data_reruns_the_nutritionist_once
 
 async def test_asking_twice_ends_in_upstream_missing(db, factory, agents, clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     fake.respond_with(by_agent(DIETITIAN=[_asks(ASK), _asks(ASK)]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "error"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "NUTRITIONIST", "DIETITIAN"]
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     assert (run.error["error_type"], run.error["failing_agent"], run.error["recoverable"]) == (
         "upstream_missing", "NUTRITIONIST", True)
     assert "protein_distribution" in run.error["details"]
@@ -75,12 +58,12 @@ async def test_asking_twice_ends_in_upstream_missing(db, factory, agents, clean_
 async def test_a_nutritionist_asking_the_scientist_gets_the_code_rerun_then_goes_on(db, factory, agents,
                                                                                    clean_fake_model) -> None:
     fake = clean_fake_model
-    org, run_id = await _start(db, factory)
+    org, _, run_id = await start_dani_run(db, factory)
     ask = {"missing_fields": ["fiber_g_min"], "from_agent": "SCIENTIST", "reason": "No fiber floor given."}
     fake.respond_with(by_agent(NUTRITIONIST=[_asks(ask)]))
     assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["NUTRITIONIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
-    run, events = await _run(db, org, run_id)
+    run, events = await run_with_events(db, org, run_id)
     states = [e.data["to"] for e in events if e.kind == "state"]
     assert states[2:5] == ["nutritionist_processing", "scientist_processing", "nutritionist_processing"]
     async with db.scope(org_id=org.id) as session:

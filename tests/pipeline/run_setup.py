@@ -1,0 +1,27 @@
+"""A run for Dani in a fresh org, started through the service the endpoints use, and reading it back with
+its events: the setup the model-backed pipeline tests share."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from gym import members
+from pipeline import runs
+from tests.pipeline import samples
+
+
+async def start_dani_run(db, factory, *, budget: int | None = None):
+    """(org, owner, run id) of a run on the issue's intake, queued but not driven."""
+    org = await factory.org(budget=budget)
+    owner = await factory.user(org, "owner", name="Maya Owner")
+    async with db.scope(org_id=org.id) as session:
+        member = await members.create_member(session, org.id, first_name="Dani", joined_at=date(2026, 1, 5))
+        run = await runs.start_run(session, org.id, member_id=member.id, intake=samples.intake(),
+                                   created_by=owner.id)
+    return org, owner, run.id
+
+
+async def run_with_events(db, org, run_id):
+    async with db.scope(org_id=org.id) as session:
+        run = await runs.get_run(session, org.id, run_id)
+        return run, list(await runs.events_after(session, run))
