@@ -285,8 +285,8 @@ async def list_workouts(session: AsyncSession, org_id: uuid.UUID, *, program_id:
         query = query.where(Workout.scheduled_on <= date_to)
     if title:
         # Only the titles the trigram index offers are read, with their word similarity (migration 0014).
-        offered = func.workout_title_candidates(org_id, title.lower(), TITLE_FLOOR - 0.01)
-        offered = offered.table_valued("id", "similarity").render_derived()
+        offered = func.workout_title_candidates(org_id, title.lower(), TITLE_FLOOR - 0.01) \
+            .table_valued("id", "similarity").render_derived()
         query = query.join(offered, offered.c.id == Workout.id).where(offered.c.similarity >= TITLE_FLOOR)
         query = query.order_by(offered.c.similarity.desc(), Workout.scheduled_on.desc().nulls_last())
     else:
