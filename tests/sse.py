@@ -47,12 +47,16 @@ class _FrameParser:
     def __init__(self) -> None:
         self.name: str | None = None
         self.data: list[str] = []
+        self.id: str | None = None
+        self.flushed_id: str | None = None  # the `id:` of the frame `flush` returned last
 
     def feed(self, line: str) -> Frame | None:
         if line == "":
             return self.flush()
         if line.startswith("event:"):
             self.name = line[6:].strip()
+        elif line.startswith("id:"):
+            self.id = line[3:].strip()
         elif line.startswith("data:"):
             self.data.append(line[5:].strip())
         return None
@@ -61,7 +65,8 @@ class _FrameParser:
         if self.name is None and not self.data:
             return None
         frame = (self.name or "message", json.loads("\n".join(self.data)))
-        self.name, self.data = None, []
+        self.flushed_id = self.id
+        self.name, self.data, self.id = None, [], None
         return frame
 
 
@@ -71,6 +76,20 @@ def parse_frames(raw: str) -> list[Frame]:
     frames = [f for line in raw.replace("\r\n", "\n").split("\n") if (f := parser.feed(line)) is not None]
     last = parser.flush()
     return [*frames, last] if last is not None else frames
+
+
+async def frames_with_ids(client: httpx.AsyncClient, url: str,
+                          headers: dict[str, str]) -> list[tuple[int, str, dict[str, Any]]]:
+    """Every frame of a stream that ends by itself (a nutrition run's events), with its `id:`: (id, event, data)."""
+    parser, frames = _FrameParser(), []
+    async with client.stream("GET", url, headers=headers, timeout=120) as response:
+        assert response.status_code == 200, await response.aread()
+        async for line in response.aiter_lines():
+            if (frame := parser.feed(line)) is not None:
+                frames.append((int(parser.flushed_id or 0), *frame))
+    if (frame := parser.flush()) is not None:
+        frames.append((int(parser.flushed_id or 0), *frame))
+    return frames
 
 
 class SseStream:

@@ -4,12 +4,11 @@ with the offline agents: 202 and the SSE stream to output_ready, replay with Las
 
 from __future__ import annotations
 
-import json
 from datetime import date
-from typing import Any
 
 from gym import members
 from tests.pipeline import samples
+from tests.sse import frames_with_ids
 
 STATES = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",
           "chef_processing", "coach_processing", "output_ready"]
@@ -23,21 +22,6 @@ async def _member(db, factory, org, name: str = "Dani"):
     return user, member.id
 
 
-async def _frames(client, url: str, headers: dict[str, str]) -> list[tuple[int, str, dict[str, Any]]]:
-    """Read the whole stream (it ends when the run rests): (id, event, data) per frame."""
-    frames: list[tuple[int, str, dict[str, Any]]] = []
-    current: dict[str, str] = {}
-    async with client.stream("GET", url, headers=headers, timeout=120) as response:
-        assert response.status_code == 200, await response.aread()
-        async for line in response.aiter_lines():
-            if line == "":
-                if current:
-                    frames.append((int(current["id"]), current["event"], json.loads(current["data"])))
-                current = {}
-                continue
-            key, _, value = line.partition(":")
-            current[key] = value.strip()
-    return frames
 
 
 def _base(org) -> str:
@@ -52,14 +36,14 @@ async def test_a_member_starts_a_run_and_follows_it_to_output_ready(client, db, 
     body = started.json()
     assert (body["state"], body["version"]) == ("intake_pending", 1)
     url = f"{_base(org)}/runs/{body['runId']}"
-    frames = await _frames(client, f"{url}/events", user.headers)
+    frames = await frames_with_ids(client, f"{url}/events", user.headers)
     assert [d["to"] for _, kind, d in frames if kind == "state"] == STATES
     assert frames[-1][1:] == ("done", {"type": "done", "state": "output_ready"})
     assert [f[0] for f in frames] == list(range(1, len(frames) + 1))
     envelope = next(d for _, kind, d in frames if kind == "envelope")
     assert set(envelope) == {"type", "messageId", "fromAgent", "toAgent", "dataType", "runVersion"}
 
-    replay = await _frames(client, f"{url}/events", {**user.headers, "last-event-id": "3"})
+    replay = await frames_with_ids(client, f"{url}/events", {**user.headers, "last-event-id": "3"})
     assert [f[0] for f in replay] == list(range(4, len(frames) + 1))
 
     detail = (await client.get(url, headers=user.headers)).json()
@@ -119,7 +103,7 @@ async def test_after_a_medical_abort_new_runs_are_409_until_clearance(client, db
     intake = {**samples.INTAKE, "medical_history": {"medications": [], "conditions": ["bulimia"], "injuries": []}}
     run_id = (await client.post(f"{_base(org)}/runs", json={"membershipId": str(member_id), "intake": intake},
                                 headers=coach.headers)).json()["runId"]
-    frames = await _frames(client, f"{_base(org)}/runs/{run_id}/events", coach.headers)
+    frames = await frames_with_ids(client, f"{_base(org)}/runs/{run_id}/events", coach.headers)
     physician = next(d for _, kind, d in frames if kind == "physician")
     assert (physician["pipelineAction"], physician["urgency"]) == ("abort", "urgent")
     error = next(d for _, kind, d in frames if kind == "error")

@@ -6,11 +6,9 @@ health-question endpoint asks the same model-backed PHYSICIAN."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import date
-from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +20,7 @@ from tests.fakes.anthropic_server import ApiError
 from tests.pipeline import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
 from tests.servers import ThreadedServer
+from tests.sse import frames_with_ids
 
 AMENORRHEA = {**samples.INTAKE, "menstrual_status": "amenorrhea"}
 CHAIN = ["scientist_processing", "nutritionist_processing", "dietitian_processing", "chef_processing",
@@ -56,20 +55,6 @@ async def _member(db, factory):
     return org, user, member.id
 
 
-async def _frames(http, url: str, headers: dict[str, str]) -> list[tuple[int, str, dict[str, Any]]]:
-    frames: list[tuple[int, str, dict[str, Any]]] = []
-    current: dict[str, str] = {}
-    async with http.stream("GET", url, headers=headers, timeout=120) as response:
-        assert response.status_code == 200, await response.aread()
-        async for line in response.aiter_lines():
-            if line == "":
-                if current:
-                    frames.append((int(current["id"]), current["event"], json.loads(current["data"])))
-                current = {}
-                continue
-            key, _, value = line.partition(":")
-            current[key] = value.strip()
-    return frames
 
 
 def _states(frames) -> list[str]:
@@ -89,7 +74,7 @@ async def test_amenorrhea_asks_the_model_physician_and_the_referral_waits_for_th
     fake.respond_with(by_agent())  # the PHYSICIAN advises a referral (pause_pending_referral, soon)
     org, user, _ = await _member(db, factory)
     url = await _start(http, org, user, AMENORRHEA)
-    frames = await _frames(http, f"{url}/events", user.headers)
+    frames = await frames_with_ids(http, f"{url}/events", user.headers)
     assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", "paused_physician"]
     assert [d for _, kind, d in frames if kind == "physician"] == [{
         "type": "physician", "urgency": "soon", "pipelineAction": "pause_pending_referral", "referralNeeded": True,
@@ -106,7 +91,7 @@ async def test_amenorrhea_asks_the_model_physician_and_the_referral_waits_for_th
 
     acknowledged = await http.post(f"{url}/referral-acknowledged", headers=user.headers)
     assert acknowledged.status_code == 202, acknowledged.text
-    rest = await _frames(http, f"{url}/events", {**user.headers, "last-event-id": str(frames[-1][0])})
+    rest = await frames_with_ids(http, f"{url}/events", {**user.headers, "last-event-id": str(frames[-1][0])})
     assert _states(rest) == CHAIN  # resumed from the state it paused from
     assert agents_asked(fake) == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
     advice = call_of(fake.requests[1].body)["advice"]
@@ -129,7 +114,7 @@ async def test_a_continue_resumes_where_it_paused_with_the_advice_for_the_next_a
     fake.respond_with(by_agent(PHYSICIAN=[physician("continue", urgency="routine")]))
     org, user, _ = await _member(db, factory)
     url = await _start(http, org, user, AMENORRHEA)
-    frames = await _frames(http, f"{url}/events", user.headers)
+    frames = await frames_with_ids(http, f"{url}/events", user.headers)
     assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", *CHAIN]
     assert [d["pipelineAction"] for _, kind, d in frames if kind == "physician"] == ["continue"]
     assert agents_asked(fake) == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
@@ -145,7 +130,7 @@ async def test_an_abort_terminates_the_run_and_new_runs_are_409_until_clearance(
     org, user, member_id = await _member(db, factory)
     owner = await factory.user(org, role="owner")
     url = await _start(http, org, user, AMENORRHEA)
-    frames = await _frames(http, f"{url}/events", user.headers)
+    frames = await frames_with_ids(http, f"{url}/events", user.headers)
     assert _states(frames)[-2:] == ["paused_physician", "error"]
     error = next(d for _, kind, d in frames if kind == "error")
     assert (error["errorType"], error["failingAgent"], error["recoverable"]) == ("physician_abort", "SCIENTIST",
@@ -161,7 +146,7 @@ async def test_an_abort_terminates_the_run_and_new_runs_are_409_until_clearance(
     assert cleared.status_code == 201, cleared.text
     again = await http.post(runs_url, json={"intake": samples.INTAKE}, headers=user.headers)
     assert again.status_code == 202, again.text
-    follow = await _frames(http, f"{runs_url}/{again.json()['runId']}/events", user.headers)
+    follow = await frames_with_ids(http, f"{runs_url}/{again.json()['runId']}/events", user.headers)
     assert _states(follow)[-1] == "output_ready"
 
 
@@ -170,7 +155,7 @@ async def test_a_health_question_the_model_cannot_answer_is_503(http, db, factor
     fake.respond_with(by_agent())
     org, user, _ = await _member(db, factory)
     url = await _start(http, org, user, samples.INTAKE)
-    assert _states(await _frames(http, f"{url}/events", user.headers))[-1] == "output_ready"
+    assert _states(await frames_with_ids(http, f"{url}/events", user.headers))[-1] == "output_ready"
     fake.respond_with(lambda body: ApiError(529))
     asked = await http.post(f"{url}/health-questions", headers=user.headers, json={"query": "Is creatine safe?"})
     assert asked.status_code == 503 and asked.json()["code"] == "physician_unavailable"
