@@ -53,9 +53,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
             services = app.state.resources.agent
             agents = select_agents(settings, app.state.resources.db, services.model, services.orchestrator.meter)
-            worker = Worker(app.state.resources.db, agents, entrypoint=settings.nutrition_queue,
-                            reconcile_every=settings.nutrition_reconcile_seconds or None,
-                            stale_after=settings.nutrition_reconcile_seconds)  # nutrition runs, in-process
+            worker = Worker.from_settings(app.state.resources.db, agents, settings)  # nutrition runs, in-process
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,

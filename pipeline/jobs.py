@@ -19,6 +19,7 @@ from pgqueuer import AsyncpgDriver, Job, Queries, QueueManager
 from pgqueuer.types import QueueExecutionMode
 
 from core.database import Database
+from core.settings import Settings
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
 from pipeline.reconcile import payload_of, requeue_orphans
@@ -66,6 +67,14 @@ class Worker:
             log.info("pipeline.run_rested", run_id=str(run_id), state=state)
         finally:
             await lock.close()  # closing the session releases the advisory lock
+
+    @classmethod
+    def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None) -> Worker:
+        """The service's worker (in `spotter serve` or `spotter worker`): its queue, and reconciling every
+        NUTRITION_RECONCILE_SECONDS (0 = never) runs untouched that long."""
+        every = settings.nutrition_reconcile_seconds
+        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, reconcile_every=every or None,
+                   stale_after=every)
 
     async def reconcile(self) -> list[uuid.UUID]:
         """Re-queue this worker's share of orphaned runs now (see `pipeline.reconcile`)."""

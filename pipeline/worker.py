@@ -29,9 +29,7 @@ async def serve(settings: Settings, *, heartbeat_s: float = 30, drain: bool = Fa
     db = Database(settings.database_url, pool_size=4)
     redis = aioredis.from_url(settings.redis_url, decode_responses=True) if settings.redis_url else None
     agents, model = worker_agents(settings, db, redis)
-    every = settings.nutrition_reconcile_seconds
-    worker = Worker(db, agents, limits, entrypoint=settings.nutrition_queue, reconcile_every=every or None,
-                    stale_after=every)
+    worker = Worker.from_settings(db, agents, settings, limits)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stop)
