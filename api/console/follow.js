@@ -51,6 +51,9 @@ export function initFollow(logEl, host) {
 export function follow(change) {
   change?.();
   if (!scroller) return;
+  // A scroll up whose event has not been dispatched yet still counts: without this, a change
+  // landing in the same frame would pull the reader back down before their scroll was seen.
+  if (scroller.scrollTop < lastTop - 2 && distanceFromBottom() >= NEAR_BOTTOM_PX) following = false;
   if (following) toBottom();
   updateButton();
 }

@@ -19,6 +19,7 @@ async def _fill(console, fake_model, turns: int = 3) -> None:
         fake_model.queue(Reply(Text(f"{LONG}\nEnd {i}.")))
         await console.send(f"question {i}")
         await expect(console.assistant_text(f"End {i}.")).to_be_visible()
+    await expect(console.page.locator(".bubble-assistant.streaming")).to_have_count(0)
 
 
 async def _in_view(page, locator, *, bottom_only: bool = False) -> bool:
