@@ -11,7 +11,9 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from core import row_inserts
 from core.database import Base
+from core.row_inserts import Row, binds
 from tools.storable import storable
 
 
@@ -51,6 +53,23 @@ async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
     return conversation
 
 
+def _conversation_insert() -> Insert:
+    return insert(Conversation.__table__).values(  # type: ignore[arg-type]
+        binds(Conversation.__table__, "c_", ("id", "org_id", "user_id", "title")))  # type: ignore[arg-type]
+
+
+async def start(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, conversation_id: uuid.UUID, *,
+                title: str | None, content: list[dict[str, Any]], page_context: dict | None = None) -> Conversation:
+    """A new conversation and its first (user) message, in one statement."""
+    conversation = Conversation(id=conversation_id, org_id=org_id, user_id=user_id,
+                                title=title[:200] if title else None)
+    first = message_row(conversation, "user", content, message_id=uuid.uuid4(), page_context=page_context)
+    stmt, params = row_inserts.statements.get([first], main=("conversations", _conversation_insert))
+    params.update({"c_id": conversation.id, "c_org_id": org_id, "c_user_id": user_id, "c_title": conversation.title})
+    await session.execute(stmt, params)
+    return conversation
+
+
 async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
                     user_id: uuid.UUID) -> Conversation | None:
     """The conversation if it belongs to this user in this org (anyone else: None → 404)."""
@@ -65,23 +84,35 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
     a person said moves the conversation up the list; tool results, and the first message of a conversation
     created in the same transaction (its updated_at is already now), pass `touch=False`."""
     message_id = message_id or uuid.uuid4()
-    await session.execute(append_statement(conversation, role, content, page_context=page_context,
-                                           stop_reason=stop_reason, usage=usage, message_id=message_id))
+    await session.execute(*row_inserts.statements.get([message_row(
+        conversation, role, content, page_context=page_context, stop_reason=stop_reason, usage=usage,
+        message_id=message_id)]))
     if role == "user" and touch:  # the list is ordered by the last thing a person said
         await session.execute(update(Conversation).where(Conversation.id == conversation.id)
                               .values(updated_at=func.now()))
     return message_id
 
 
-def append_statement(conversation: Conversation, role: str, content: list[dict[str, Any]], *,
-                     message_id: uuid.UUID, page_context: dict | None = None, stop_reason: str | None = None,
-                     usage: dict | None = None) -> Insert:
-    """The INSERT of a message at the next seq, for a caller that sends it itself (with another statement)."""
-    next_seq = (select(func.coalesce(func.max(Message.seq), 0) + 1)
-                .where(Message.conversation_id == conversation.id).scalar_subquery())
-    return insert(Message).values(
-        id=message_id, org_id=conversation.org_id, conversation_id=conversation.id, seq=next_seq, role=role,
-        content=storable(content), page_context=page_context, stop_reason=stop_reason, usage=usage)
+_MESSAGE_COLUMNS = ("id", "org_id", "conversation_id", "role", "content", "page_context", "stop_reason", "usage")
+
+
+def _message_insert(prefix: str, ordinal: int) -> Insert:
+    """The INSERT of a message at the next seq; the `ordinal`-th message of one statement takes the seq after
+    the earlier ones (every CTE of a statement reads the same snapshot)."""
+    table = Message.__table__
+    values: dict[str, Any] = dict(binds(table, prefix, _MESSAGE_COLUMNS))  # type: ignore[arg-type]
+    values["seq"] = (select(func.coalesce(func.max(table.c.seq), 0) + 1 + ordinal)
+                     .where(table.c.conversation_id == values["conversation_id"]).scalar_subquery())
+    return insert(table).values(values)  # type: ignore[arg-type]
+
+
+def message_row(conversation: Conversation, role: str, content: list[dict[str, Any]], *,
+                message_id: uuid.UUID, page_context: dict | None = None, stop_reason: str | None = None,
+                usage: dict | None = None) -> Row:
+    """A message at the next seq, for a caller that sends it itself (with other rows: core.row_inserts)."""
+    return Row(_message_insert, {"id": message_id, "org_id": conversation.org_id, "conversation_id": conversation.id,
+                                 "role": role, "content": storable(content), "page_context": page_context,
+                                 "stop_reason": stop_reason, "usage": usage})
 
 
 async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, results: list[dict[str, Any]]) -> int:

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
@@ -26,7 +25,6 @@ from tools import executions
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome, ToolRunner, validation_error
-from tools.storable import storable
 
 
 class ToolDispatcher:
@@ -169,7 +167,7 @@ class ToolDispatcher:
                 yield event
             outcome = outcomes[0]
             results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
-        turn.unwritten.extend(_insert_row(row) for row in pending_rows)
+        turn.unwritten.extend(executions.execution_row(row) for row in pending_rows)
         if not turn.suspended:  # sent by the caller with the round trip's usage (TurnStore.take_unwritten)
             self.store.append_user_later(turn, results)
         for event in pending_events:
@@ -212,17 +210,6 @@ def _row(turn: Turn, message_id: uuid.UUID, tool_use_id: str, position: int, rou
             "kind": spec.kind if spec else "normal", "confirm": spec.confirm if spec else "never",
             "input": raw_input, "error": error, "status": status, "actor_user_id": turn.caller.user_id,
             "resolved_at": None if status == "pending" else datetime.now(UTC)}
-
-
-_ROW_DEFAULTS = {"output": None, "error": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
-                 "resolved_at": None}
-
-
-def _insert_row(row: dict[str, Any]) -> Insert:
-    """The INSERT of one execution row (its input storable). One single-row INSERT per row, not one multi-row
-    INSERT: SQLAlchemy caches the compiled form of a single-row VALUES, never of a multi-row one (~1.3 ms to
-    compile the round trip's statement each time)."""
-    return insert(ToolExecution).values({**_ROW_DEFAULTS, **row, "id": uuid.uuid4(), "input": storable(row["input"])})
 
 
 def _candidate(candidate: dict) -> dict:

@@ -20,14 +20,15 @@ from typing import Any, Protocol
 
 import anyio
 import structlog
-from sqlalchemy import Executable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.budget import UNMETERED, Reservation, Reservations, estimate_call_micros
 from agent.costs import PriceBook, Usage
 from agent.model import Billed, ModelClient, ModelRequest, ModelResponse, TextDelta
 from agent.usage import record_turn
+from core import row_inserts
 from core.database import Database
+from core.row_inserts import Row
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 
@@ -91,14 +92,14 @@ class Meter:
         turn.model_calls += 1
 
     async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0,
-                    along: Sequence[Executable] = ()) -> None:
+                    along: Sequence[Row] = ()) -> None:
         """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction,
-        in one statement with `along` (INSERTs of the caller's); once that committed,
+        in one statement with `along` (rows of the caller's); once that committed,
         `settle(turn, written=True)`."""
         call = turn.open_call
         if call is None:
-            for insert_ in along:
-                await session.execute(insert_)
+            for row in along:
+                await session.execute(*row_inserts.statements.get([row]))
             return
         await record_turn(session, org_id=turn.access.org_id, user_id=turn.caller.user_id,
                           day=datetime.now(UTC).date(), usage=call.usage,

@@ -116,10 +116,13 @@ class Orchestrator:
                                               pending_ttl=self.settings.pending_ttl, now=now)
                 if superseded:
                     log.info("agent.tool.superseded", count=len(superseded))
-            conversation = turn.conversation or await conversations.create(
-                session, turn.access.org_id, turn.caller.user_id, turn.conversation_id, title=_title_from(message))
-            await conversations.append(session, conversation, "user", content, page_context=page_context,
-                                       touch=not turn.is_new)
+            if turn.conversation is None:
+                conversation = await conversations.start(session, turn.access.org_id, turn.caller.user_id,
+                                                         turn.conversation_id, title=_title_from(message),
+                                                         content=content, page_context=page_context)
+            else:
+                conversation = turn.conversation
+                await conversations.append(session, conversation, "user", content, page_context=page_context)
             # A new conversation's history is the message just written (nothing to read back or compact).
             rows = None if turn.is_new else await conversations.messages_since_anchor(session, turn.conversation_id)
         turn.conversation = conversation
@@ -188,17 +191,16 @@ class Orchestrator:
                 raise
             assert response is not None
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
-            # One transaction per round trip: the assistant message, every inline tool (each in a savepoint),
-            # and last (so the shared usage row is locked only until the commit) the call's usage and the
-            # turn's count, in one statement that also inserts the round trip's execution rows (inline and
-            # pending) and its last message (the merged tool_result message, or the assistant message of a
-            # turn that ends here). Rolled back, the call is settled on its own by the next call or the
-            # finalizer.
+            # One transaction per round trip: every inline tool (each in a savepoint), then last (so the shared
+            # usage row is locked only until the commit) the call's usage and the turn's count, in one
+            # statement that also inserts the round trip's rows: the assistant message, the execution rows
+            # (inline and pending) and the merged tool_result message. Rolled back, the call is settled on its
+            # own by the next call or the finalizer.
             ended = persona.ends_turn(response)
             async with self.store.scope(turn) as session:
                 turn.unwritten.clear()
                 message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
-                                                                response.usage, session=session, later=ended)
+                                                                response.usage, later=True)
                 yield events.message_done(message_id, response.stop_reason)
                 if not ended:
                     async for event in self.dispatcher.process(turn, message_id, tool_uses, session):

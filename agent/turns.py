@@ -17,7 +17,6 @@ from typing import Any
 
 import anyio
 import structlog
-from sqlalchemy import Insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
@@ -31,6 +30,7 @@ from agent.usage import record_turn
 from core.database import Database
 from core.errors import ServiceError
 from core.i18n import error_message
+from core.row_inserts import Row
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 
@@ -60,7 +60,7 @@ class Turn:
     prompt_length: int = 0
     open_call: OpenCall | None = None  # the model call in flight (agent.metering)
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
-    unwritten: list[Insert] = field(default_factory=list)  # sent with the round trip's usage (TurnStore.take_unwritten)
+    unwritten: list[Row] = field(default_factory=list)  # sent with the round trip's usage (TurnStore.take_unwritten)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -132,9 +132,9 @@ class TurnStore:
         usage_json = None if usage is None else events.usage_payload(usage)
         if later:
             message_id = uuid.uuid4()
-            turn.unwritten.append(conversations.append_statement(turn.conversation, "assistant", content,
-                                                                 message_id=message_id, stop_reason=stop_reason,
-                                                                 usage=usage_json))
+            turn.unwritten.append(conversations.message_row(turn.conversation, "assistant", content,
+                                                            message_id=message_id, stop_reason=stop_reason,
+                                                            usage=usage_json))
         elif session is None:
             async with self.scope(turn) as own:
                 message_id = await conversations.append(own, turn.conversation, "assistant", content,
@@ -154,13 +154,13 @@ class TurnStore:
     def append_user_later(self, turn: Turn, content: list[dict[str, Any]]) -> None:
         """The tool results of a round trip, left for the caller to send with its usage (`take_unwritten`)."""
         assert turn.conversation is not None
-        turn.unwritten.append(conversations.append_statement(turn.conversation, "user", content,
-                                                             message_id=uuid.uuid4()))
+        turn.unwritten.append(conversations.message_row(turn.conversation, "user", content,
+                                                        message_id=uuid.uuid4()))
         turn.history.append({"role": "user", "content": content})
 
     @staticmethod
-    def take_unwritten(turn: Turn) -> list[Insert]:
-        """The INSERTs a round trip left unsent (its execution rows, its last message), for the statement that
+    def take_unwritten(turn: Turn) -> list[Row]:
+        """The rows a round trip left unsent (its execution rows, its last message), for the statement that
         writes the round trip's usage; the caller must send them in the same transaction."""
         statements, turn.unwritten = turn.unwritten, []
         return statements

@@ -199,6 +199,7 @@ class Stack:
     """Embedded Postgres + Redis, the scripted model and `spotter serve`, each its own process."""
 
     pg: EmbeddedPostgres
+    redis_url: str
     base: str
     bases: list[str]  # every `spotter serve` process (base is the first)
     model_url: str
@@ -233,7 +234,7 @@ async def stack(servers: int = 1, turn_slots: int | None = None) -> AsyncIterato
             bases.append(f"http://127.0.0.1:{app_port}")
         for base in bases:
             _wait_http(f"{base}/health")
-        yield Stack(pg=pg, base=bases[0], bases=bases, model_url=model_url, org=org, token=token,
+        yield Stack(pg=pg, redis_url=rd.url, base=bases[0], bases=bases, model_url=model_url, org=org, token=token,
                     task_ids=task_ids)
     finally:
         for proc in procs:

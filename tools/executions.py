@@ -11,12 +11,13 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, and_, func, insert, select, update
+from sqlalchemy import ForeignKey, Insert, String, UniqueConstraint, and_, func, insert, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base, rowcount
+from core.row_inserts import Row, binds
 from tools.storable import storable
 
 TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "expired"})
@@ -58,6 +59,24 @@ async def record(session: AsyncSession, **values: Any) -> uuid.UUID:
         values["input"] = storable(values["input"])
     await session.execute(insert(ToolExecution).values(id=execution_id, **values))
     return execution_id
+
+
+_ROW_COLUMNS = ("id", "org_id", "conversation_id", "message_id", "tool_use_id", "position", "router", "action", "kind",
+                "confirm", "input", "output", "error", "status", "actor_user_id", "audit_log_id", "duration_ms",
+                "resolved_at", "undoes")
+_ROW_DEFAULTS = {"output": None, "error": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
+                 "resolved_at": None}
+
+
+def _execution_insert(prefix: str, ordinal: int) -> Insert:
+    return insert(ToolExecution.__table__).values(binds(ToolExecution.__table__, prefix, _ROW_COLUMNS))  # type: ignore[arg-type]
+
+
+def execution_row(values: dict[str, Any]) -> Row:
+    """One execution row (ToolExecution columns; its input storable) for a caller that sends it with other
+    rows (core.row_inserts)."""
+    return Row(_execution_insert, {**_ROW_DEFAULTS, **values, "id": values.get("id") or uuid.uuid4(),
+                                   "input": storable(values["input"])})
 
 
 async def get(session: AsyncSession, conversation_id: uuid.UUID, tool_use_id: str) -> ToolExecution | None:

@@ -71,12 +71,14 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
         await services.close()
         await redis.aclose()
     assert names.count("message_done") == 3 and names[-1] == "done" and "error" not in names
-    # Per round trip: the reservation's spend read (its own transaction), then one transaction with the
-    # assistant message, the tool in a savepoint, and the usage upsert carrying the execution rows and the tool
-    # results (or, on the last round trip, carrying the assistant message itself).
-    assert len(sent.statements) == 17, sent.statements  # 22 when each message and execution row had its own
-    assert sent.like("WITH along_0 AS (INSERT INTO ai_tool_executions") == 2  # with the tool results
-    assert sent.like("WITH along_0 AS (INSERT INTO conversation_messages") == 1  # the answer
+    # Per round trip: the reservation's spend read (its own transaction), then one transaction with the tool
+    # in a savepoint and the usage upsert carrying the assistant message, the execution rows and the tool
+    # results (on the last round trip, the assistant message alone).
+    # Before them, send's transaction: the budget's spend read, then the conversation with its first message.
+    assert len(sent.statements) == 14, sent.statements  # 22 when each message and execution row had its own
+    assert sent.like("WITH along_0 AS (INSERT INTO conversation_messages") == 4  # the first + every assistant's
+
+    assert sum(s.count("INSERT INTO ai_tool_executions") for s in sent.statements) == 2  # one execution row each
     assert sent.like("INSERT INTO ai_usage_daily") == 0  # every upsert carried a message
     assert sent.uncacheable == []  # e.g. a multi-row VALUES: ~1.3 ms of compiling per round trip
     assert sent.begins == sent.commits == 7  # send's own, then per round trip: reservation + round trip
