@@ -6,7 +6,18 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Insert, String, UniqueConstraint, delete, func, insert, select, update
+from sqlalchemy import (
+    ForeignKey,
+    Insert,
+    String,
+    UniqueConstraint,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -70,11 +81,19 @@ async def start(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, co
     return conversation
 
 
+# Built once (bind parameters): the turn path reads them on every send, confirm and pick.
+_OWNED = select(Conversation).where(Conversation.id == bindparam("id"), Conversation.org_id == bindparam("org_id"),
+                                    Conversation.user_id == bindparam("user_id"))
+_ANCHOR = (select(func.max(Message.seq)).where(Message.conversation_id == bindparam("conversation_id"),
+                                               Message.role == "system_note").scalar_subquery())
+_SINCE_ANCHOR = (select(Message).where(Message.conversation_id == bindparam("conversation_id"),
+                                       Message.seq >= func.coalesce(_ANCHOR, 0)).order_by(Message.seq))
+
+
 async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
                     user_id: uuid.UUID) -> Conversation | None:
     """The conversation if it belongs to this user in this org (anyone else: None → 404)."""
-    return await session.scalar(select(Conversation).where(
-        Conversation.id == conversation_id, Conversation.org_id == org_id, Conversation.user_id == user_id))
+    return await session.scalar(_OWNED, {"id": conversation_id, "org_id": org_id, "user_id": user_id})
 
 
 async def append(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]], *,
@@ -139,12 +158,7 @@ async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, 
 
 async def messages_since_anchor(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
     """Messages from the latest system_note (compaction anchor) forward, or all of them."""
-    anchor = (select(func.max(Message.seq)).where(Message.conversation_id == conversation_id,
-                                                  Message.role == "system_note").scalar_subquery())
-    rows = await session.scalars(select(Message).where(
-        Message.conversation_id == conversation_id, Message.seq >= func.coalesce(anchor, 0))
-        .order_by(Message.seq))
-    return list(rows.all())
+    return list((await session.scalars(_SINCE_ANCHOR, {"conversation_id": conversation_id})).all())
 
 
 def to_model_messages(rows: list[Message]) -> list[dict[str, Any]]:

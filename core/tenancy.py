@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, func, select
+from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -109,24 +109,29 @@ async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uui
                      budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
 
 
+# Built once: every authenticated request runs it (bind parameters, so SQLAlchemy's compiled cache serves it).
+_CALLER_IN_ORG = (
+    select(User.id, User.clerk_id, User.email, User.name, Organization.id.label("org_id"),
+           Organization.name.label("org_name"), Organization.tier, Organization.timezone, Organization.locale,
+           Organization.ai_daily_budget_usd_micros, Membership.role)
+    .outerjoin(Membership, (Membership.user_id == User.id) & (Membership.org_id == bindparam("org_id"))
+               & (Membership.status == "active"))
+    .outerjoin(Organization, Organization.id == Membership.org_id)
+    .where(User.clerk_id == bindparam("clerk_id")))
+
+
 async def find_caller_in_org(session: AsyncSession, clerk_id: str,
                              org_id: uuid.UUID) -> tuple[Caller | None, OrgAccess | None]:
     """The user behind `clerk_id` and their active membership in `org_id`, in one query."""
-    row = (await session.execute(
-        select(User, Organization, Membership.role)
-        .outerjoin(Membership, (Membership.user_id == User.id) & (Membership.org_id == org_id)
-                   & (Membership.status == "active"))
-        .outerjoin(Organization, Organization.id == Membership.org_id)
-        .where(User.clerk_id == clerk_id)
-    )).first()
+    row = (await session.execute(_CALLER_IN_ORG, {"org_id": org_id, "clerk_id": clerk_id})).first()
     if row is None:
         return None, None
-    user, org, role = row
-    caller = Caller(user_id=user.id, clerk_id=user.clerk_id, email=user.email, name=user.name)
-    if org is None or role is None:
+    caller = Caller(user_id=row.id, clerk_id=row.clerk_id, email=row.email, name=row.name)
+    if row.org_id is None or row.role is None:
         return caller, None
-    return caller, OrgAccess(org_id=org.id, org_name=org.name, tier=org.tier, timezone=org.timezone,
-                             locale=org.locale, budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
+    return caller, OrgAccess(org_id=row.org_id, org_name=row.org_name, tier=row.tier, timezone=row.timezone,
+                             locale=row.locale, budget_override_usd_micros=row.ai_daily_budget_usd_micros,
+                             role=row.role)
 
 
 async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[dict]:

@@ -11,7 +11,18 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, Insert, String, UniqueConstraint, and_, func, insert, select, update
+from sqlalchemy import (
+    ForeignKey,
+    Insert,
+    String,
+    UniqueConstraint,
+    and_,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -79,14 +90,19 @@ def execution_row(values: dict[str, Any]) -> Row:
                                    "input": storable(values["input"])})
 
 
+# Built once (bind parameters): confirm, pick and resume read them on every answer.
+_BY_TOOL_USE = select(ToolExecution).where(ToolExecution.conversation_id == bindparam("conversation_id"),
+                                           ToolExecution.tool_use_id == bindparam("tool_use_id"))
+_OF_MESSAGE = (select(ToolExecution).where(ToolExecution.message_id == bindparam("message_id"))
+               .order_by(ToolExecution.position))
+
+
 async def get(session: AsyncSession, conversation_id: uuid.UUID, tool_use_id: str) -> ToolExecution | None:
-    return await session.scalar(select(ToolExecution).where(
-        ToolExecution.conversation_id == conversation_id, ToolExecution.tool_use_id == tool_use_id))
+    return await session.scalar(_BY_TOOL_USE, {"conversation_id": conversation_id, "tool_use_id": tool_use_id})
 
 
 async def for_message(session: AsyncSession, message_id: uuid.UUID) -> list[ToolExecution]:
-    return list((await session.scalars(select(ToolExecution).where(ToolExecution.message_id == message_id)
-                                       .order_by(ToolExecution.position))).all())
+    return list((await session.scalars(_OF_MESSAGE, {"message_id": message_id})).all())
 
 
 async def for_conversation(session: AsyncSession, conversation_id: uuid.UUID) -> list[ToolExecution]:
@@ -95,48 +111,57 @@ async def for_conversation(session: AsyncSession, conversation_id: uuid.UUID) ->
                                                                    ToolExecution.position))).all())
 
 
+# The answers' updates, built once (bind parameters; the hot path sends them on every confirm, pick and send).
+_CLAIM = (update(ToolExecution)
+          .where(ToolExecution.id == bindparam("w_execution_id"), ToolExecution.status == "pending",
+                 ToolExecution.created_at > bindparam("w_cutoff"))
+          .values(status="running").returning(ToolExecution))
+_FINISHED = binds(ToolExecution.__table__, "w_", ("status", "output", "error", "duration_ms",  # type: ignore[arg-type]
+                                                  "audit_log_id", "resolved_at"))
+_FINISH = update(ToolExecution).where(ToolExecution.id == bindparam("w_execution_id")).values(_FINISHED)
+_FINISH_EDITED = (update(ToolExecution).where(ToolExecution.id == bindparam("w_execution_id"))
+                  .values({**_FINISHED, **binds(ToolExecution.__table__, "w_", ("input",))}))  # type: ignore[arg-type]
+_EXPIRE = (update(ToolExecution)
+           .where(ToolExecution.conversation_id == bindparam("w_conversation_id"), ToolExecution.status == "pending",
+                  ToolExecution.created_at <= bindparam("w_cutoff"))
+           .values(status="expired", resolved_at=bindparam("w_now"),
+                   error={"code": "expired", "message": "This request expired before anyone answered it."}))
+_SUPERSEDE = (update(ToolExecution)
+              .where(ToolExecution.conversation_id == bindparam("w_conversation_id"), ToolExecution.status == "pending")
+              .values(status="superseded", resolved_at=bindparam("w_now"),
+                      error={"code": "superseded", "message": "The user sent a new message instead."})
+              .returning(ToolExecution.tool_use_id))
+
+
 async def claim_pending(session: AsyncSession, execution_id: uuid.UUID, *, pending_ttl: int,
                         now: datetime) -> ToolExecution | None:
     """Atomically move one pending, unexpired execution to running; None when someone else won."""
-    result = await session.execute(
-        update(ToolExecution)
-        .where(ToolExecution.id == execution_id, ToolExecution.status == "pending",
-               ToolExecution.created_at > now - timedelta(seconds=pending_ttl))
-        .values(status="running")
-        .returning(ToolExecution))
+    result = await session.execute(_CLAIM, {"w_execution_id": execution_id,
+                                            "w_cutoff": now - timedelta(seconds=pending_ttl)})
     return result.scalars().first()
 
 
 async def finish(session: AsyncSession, execution_id: uuid.UUID, *, status: str, output: dict | None = None,
                  error: dict | None = None, input: dict | None = None, duration_ms: int | None = None,
                  audit_log_id: uuid.UUID | None = None, now: datetime) -> None:
-    values: dict[str, Any] = {"status": status, "output": output, "error": error, "duration_ms": duration_ms,
-                              "audit_log_id": audit_log_id, "resolved_at": now}
+    values: dict[str, Any] = {"w_execution_id": execution_id, "w_status": status, "w_output": output, "w_error": error,
+                              "w_duration_ms": duration_ms, "w_audit_log_id": audit_log_id, "w_resolved_at": now}
     if input is not None:
-        values["input"] = input
-    await session.execute(update(ToolExecution).where(ToolExecution.id == execution_id).values(**values))
+        values["w_input"] = input
+    await session.execute(_FINISH if input is None else _FINISH_EDITED, values)
 
 
 async def expire_stale(session: AsyncSession, conversation_id: uuid.UUID, *, pending_ttl: int,
                        now: datetime) -> int:
     """Pending executions older than PENDING_TTL read `expired` (never `rejected`)."""
-    result = await session.execute(
-        update(ToolExecution)
-        .where(ToolExecution.conversation_id == conversation_id, ToolExecution.status == "pending",
-               ToolExecution.created_at <= now - timedelta(seconds=pending_ttl))
-        .values(status="expired", resolved_at=now,
-                error={"code": "expired", "message": "This request expired before anyone answered it."}))
+    result = await session.execute(_EXPIRE, {"w_conversation_id": conversation_id, "w_now": now,
+                                             "w_cutoff": now - timedelta(seconds=pending_ttl)})
     return rowcount(result)
 
 
 async def supersede_pending(session: AsyncSession, conversation_id: uuid.UUID, *, now: datetime) -> list[str]:
     """The user typed instead of clicking: every pending execution becomes `superseded`."""
-    result = await session.execute(
-        update(ToolExecution)
-        .where(ToolExecution.conversation_id == conversation_id, ToolExecution.status == "pending")
-        .values(status="superseded", resolved_at=now,
-                error={"code": "superseded", "message": "The user sent a new message instead."})
-        .returning(ToolExecution.tool_use_id))
+    result = await session.execute(_SUPERSEDE, {"w_conversation_id": conversation_id, "w_now": now})
     return list(result.scalars().all())
 
 
