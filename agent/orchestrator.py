@@ -23,6 +23,7 @@ from agent.conversations import Conversation
 from agent.costs import PriceBook
 from agent.dispatch import ToolDispatcher
 from agent.errors import AgentError
+from agent.first_frames import FirstFrames
 from agent.locks import TurnLock
 from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
@@ -63,6 +64,7 @@ class Orchestrator:
         self._tools_by_role: dict[str, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
         self._slots = asyncio.Semaphore(slots) if slots else None
+        self.first_frames = FirstFrames()  # new turns' first frames before running turns' next model calls
 
     # ---- opening a turn -----------------------------------------------------------------------------
 
@@ -71,19 +73,25 @@ class Orchestrator:
         turn = Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint="send",
                     conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None,
                     prompt_length=len(message))
-        if conversation_id is not None:
-            async with self.store.scope(turn) as session:
-                turn.conversation = await conversations.get_owned(session, access.org_id, conversation_id,
-                                                                  caller.user_id)
-            if turn.conversation is None:
-                raise NotFound("conversation_not_found")
-        lock = await self.take_lock(turn.conversation_id)
+        token = self.first_frames.begin()
+        try:
+            if conversation_id is not None:
+                async with self.store.scope(turn) as session:
+                    turn.conversation = await conversations.get_owned(session, access.org_id, conversation_id,
+                                                                      caller.user_id)
+                if turn.conversation is None:
+                    raise NotFound("conversation_not_found")
+            lock = await self.take_lock(turn.conversation_id)
+        except BaseException:
+            self.first_frames.end(token)
+            raise
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
             async for event in self._send_body(t, message, page_context):
                 yield event
 
-        return self.stream(turn, lock, body)
+        return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability,
+                          titles=self.titles, first_frame=lambda: self.first_frames.end(token))
 
     async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
         lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds)
@@ -170,6 +178,7 @@ class Orchestrator:
         persona = self.persona
         specs, tools = self.tools_for(turn.access.role)
         for _ in range(persona.max_round_trips):
+            await self.first_frames.let_starting_turns_first()
             history = await self._guarded(turn)
             request = build_request(model=self.settings.agent_model, specs=specs, access=turn.access,
                                     messages=history, max_tokens=self.settings.agent_max_tokens, tools_cache=tools,

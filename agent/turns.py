@@ -69,10 +69,12 @@ class TurnStream:
 
     def __init__(self, turn: Turn, lock: TurnLock, body: Callable[[Turn], AsyncIterator[events.Event]], *,
                  finalize: Finalizer, observability: Observability, titles: TitleScheduler | None,
-                 done: Callable[[Turn], events.Event] | None = None) -> None:
+                 done: Callable[[Turn], events.Event] | None = None,
+                 first_frame: Callable[[], None] | None = None) -> None:
         self.turn, self.lock, self.body = turn, lock, body
         self.finalize, self.observability, self.titles = finalize, observability, titles
         self.done = done  # a persona's own `done` frame (the trainer's carries sessionId and iterations)
+        self.first_frame = first_frame  # called once: at the first frame, or at the end of a stream without one
 
     async def events(self) -> AsyncIterator[events.Event]:
         turn, obs = self.turn, self.observability
@@ -81,6 +83,7 @@ class TurnStream:
         failed_code: str | None = None
         try:
             async for event in self.body(turn):
+                self._first_frame()
                 yield event
         except Exception as exc:
             failed_code = classify(exc)
@@ -93,6 +96,7 @@ class TurnStream:
             failed_code = "aborted"
             raise
         finally:
+            self._first_frame()
             with anyio.CancelScope(shield=True):
                 await self.finalize(turn, failed_code)
                 await self.lock.release()
@@ -102,6 +106,13 @@ class TurnStream:
             yield self.done(turn)
             return
         yield events.done(turn.conversation_id if turn.conversation else None, turn.usage, turn.cost_usd_micros)
+
+
+    def _first_frame(self) -> None:
+        call = self.first_frame
+        if call is not None:
+            self.first_frame = None
+            call()
 
 
 def _params(exc: BaseException) -> dict[str, Any]:
