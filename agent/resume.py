@@ -13,9 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
-from agent.budget import check_budget
+from agent.budget import UNMETERED, check_budget
 from agent.dispatch import ToolDispatcher
 from agent.orchestrator import Orchestrator
 from agent.policy import can_undo
@@ -93,14 +94,19 @@ class Resumer:
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
             try:
-                async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
-                    await check_budget(session, t.access, datetime.now(UTC))
+                if t.access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
+                    async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
+                        await check_budget(session, t.access, datetime.now(UTC))
             except Exception:
                 await self._unclaim(t.access, t.caller, claimed)  # the person can still answer later
                 raise
-            async for event in resolve(t, claimed):
-                yield event
-            async for event in self._continue(t, claimed.message_id):
+            # One transaction: this row's resolution (the tool and its execution row, in a savepoint), then,
+            # when nothing else of its message is left, the merged tool results and the history read back.
+            async with self.store.scope(t) as session:
+                async for event in resolve(t, claimed, session):
+                    yield event
+                history = await self._settled_history(session, t, claimed.message_id)
+            async for event in self._continue(t, claimed.message_id, history):
                 yield event
 
         return self.loop.stream(turn, lock, body)
@@ -129,13 +135,12 @@ class Resumer:
         conversation, row, spec = await self._claim(access, caller, conversation_id, tool_use_id, check)
         turn = self._turn(access, caller, locale, trace_id, "confirm", conversation)
 
-        async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
+        async def resolve(t: Turn, claimed: ToolExecution, session: AsyncSession) -> AsyncIterator[events.Event]:
             if not approved:
                 error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
                          "hint": "Do not retry unless the user asks again."}
-                async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
-                    await executions.finish(session, claimed.id, status="rejected_by_user", error=error,
-                                            now=datetime.now(UTC))
+                await executions.finish(session, claimed.id, status="rejected_by_user", error=error,
+                                        now=datetime.now(UTC))
                 yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
                                                 events.failed(error), spec)
                 return
@@ -144,7 +149,7 @@ class Resumer:
             async for event in self.dispatcher.run_with_events(t, spec, claimed.tool_use_id, raw, [],
                                                                message_id=claimed.message_id,
                                                                position=claimed.position, execution_id=claimed.id,
-                                                               edited=edited):
+                                                               edited=edited, session=session):
                 yield event
 
         return await self._open(turn, row, resolve)
@@ -165,12 +170,11 @@ class Resumer:
         candidates = _candidates(row)
         turn = self._turn(access, caller, locale, trace_id, "pick", conversation)
 
-        async def resolve(t: Turn, claimed: ToolExecution) -> AsyncIterator[events.Event]:
+        async def resolve(t: Turn, claimed: ToolExecution, session: AsyncSession) -> AsyncIterator[events.Event]:
             output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
                       "kind": (claimed.input or {}).get("kind")}
-            async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
-                await executions.finish(session, claimed.id, status="succeeded", output=output,
-                                        now=datetime.now(UTC), duration_ms=0)
+            await executions.finish(session, claimed.id, status="succeeded", output=output, now=datetime.now(UTC),
+                                    duration_ms=0)
             yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
                                             ToolOutcome(ok=True, output=output, error=None, duration_ms=0), spec)
 
@@ -178,28 +182,31 @@ class Resumer:
 
     # ---- the rest of the message, then the loop -----------------------------------------------------
 
-    async def _continue(self, turn: Turn, message_id: uuid.UUID | None) -> AsyncIterator[events.Event]:
-        """Later pending tools of the same assistant message, in order; then merged results and the loop."""
+    async def _settled_history(self, session: AsyncSession, turn: Turn,
+                               message_id: uuid.UUID | None) -> list[conversations.Message] | None:
+        """When no tool use of the message is pending or running: its merged results appended and the history
+        read back; otherwise None."""
         assert message_id is not None
-        # The usual case, one transaction: nothing of the message is left to run, so its merged results are
-        # appended and the history read back at once. Otherwise the rest runs first (resume_rest).
-        async with self.store.scope(turn) as session:
-            rows = await executions.for_message(session, message_id)
-            settled = not any(r.status in ("pending", "running") for r in rows)
-            if settled:
-                await self.store.append_results(session, turn, message_id, rows)
-                history = await conversations.messages_since_anchor(session, turn.conversation_id)
-        if not settled:
+        rows = await executions.for_message(session, message_id)
+        if any(r.status in ("pending", "running") for r in rows):
+            return None
+        await self.store.append_results(session, turn, message_id, rows)
+        return await conversations.messages_since_anchor(session, turn.conversation_id)
+
+    async def _continue(self, turn: Turn, message_id: uuid.UUID | None,
+                        history: list[conversations.Message] | None) -> AsyncIterator[events.Event]:
+        """Later pending tools of the same assistant message, in order (unless `history` says none is left);
+        then the loop."""
+        assert message_id is not None
+        if history is None:
             async for event in self.dispatcher.resume_rest(turn, message_id):
                 yield event
             if turn.suspended:
                 return
             async with self.store.scope(turn) as session:
-                rows = await executions.for_message(session, message_id)
-                if any(r.status in ("pending", "running") for r in rows):
-                    return  # another resolver is still working on this message; it will resume the loop
-                await self.store.append_results(session, turn, message_id, rows)
-                history = await conversations.messages_since_anchor(session, turn.conversation_id)
+                history = await self._settled_history(session, turn, message_id)
+            if history is None:
+                return  # another resolver is still working on this message; it will resume the loop
         turn.history = conversations.to_model_messages(history)
         async for event in self.loop.drive(turn):
             yield event
