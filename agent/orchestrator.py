@@ -73,7 +73,7 @@ class Orchestrator:
         turn = Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint="send",
                     conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None,
                     prompt_length=len(message))
-        token = self.first_frames.begin()
+        token = turn.start_token = self.first_frames.begin()
         try:
             if conversation_id is not None:
                 async with self.store.scope(turn) as session:
@@ -177,6 +177,9 @@ class Orchestrator:
     async def _drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         persona = self.persona
         specs, tools = self.tools_for(turn.access.role)
+        if turn.start_token is not None:  # its own start is over (a follow-up turn has no first frame before this)
+            self.first_frames.end(turn.start_token)
+            turn.start_token = None
         for _ in range(persona.max_round_trips):
             await self.first_frames.let_starting_turns_first()
             history = await self._guarded(turn)

@@ -62,6 +62,7 @@ class Turn:
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
     unwritten: list[Row] = field(default_factory=list)  # sent with the round trip's usage (TurnStore.take_unwritten)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    start_token: int | None = None  # counted as starting (agent.first_frames) until its first frame or model call
 
 
 class TurnStream:

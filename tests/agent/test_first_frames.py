@@ -49,7 +49,7 @@ async def test_no_starting_turn_no_wait() -> None:
 
 
 async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db, factory, fake_model) -> None:
-    fake_model.queue(Reply(Text("Nothing urgent today.")))
+    fake_model.queue(Reply(Text("Nothing urgent today.")), Reply(Text("Still nothing.")))
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
     org = await factory.org()
@@ -57,7 +57,8 @@ async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db,
     async with db.scope(org_id=org.id) as session:
         caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
     assert caller is not None and access is not None
-    gate = services.orchestrator.first_frames
+    # A turn waiting on its own start would hold its model call for the whole 30 s bound.
+    gate = services.orchestrator.first_frames = FirstFrames(max_wait_s=30.0)
     try:
         with pytest.raises(NotFound):  # refused before any stream: it does not stay "starting"
             await services.orchestrator.open_send(access=access, caller=caller, locale="en", trace_id="t" * 32,
@@ -67,12 +68,23 @@ async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db,
                                                      message="what is on my list?", conversation_id=None,
                                                      page_context=None)
         assert gate.starting == 1
-        names = []
-        async for item in turn.events():
-            names.append(item.type)
-            if len(names) == 1:
-                assert item.type == "conversation_started" and gate.starting == 0
-        assert names[-1] == "done"
+        names: list[str] = []
+
+        async def read(stream) -> None:
+            async for item in stream.events():
+                names.append(item.type)
+                if len(names) == 1 and item.type == "conversation_started":
+                    assert gate.starting == 0
+
+        await asyncio.wait_for(read(turn), 10.0)
+        assert names[0] == "conversation_started" and names[-1] == "done"
+        conversation_id = turn.turn.conversation_id
+        names.clear()
+        follow_up = await services.orchestrator.open_send(  # no conversation_started before its model call
+            access=access, caller=caller, locale="en", trace_id="t" * 32, message="and tomorrow?",
+            conversation_id=conversation_id, page_context=None)
+        await asyncio.wait_for(read(follow_up), 10.0)
+        assert "conversation_started" not in names and names[-1] == "done" and gate.starting == 0
     finally:
         await services.close()
         await redis.aclose()
