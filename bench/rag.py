@@ -118,17 +118,31 @@ def timing(times: list[float]) -> dict:
 
 
 async def latency(db: Database, embedder: LocalEmbedder, queries: list[str], repeat: int) -> dict:
+    """Steady state (`repeat` passes over every query) after one timed first pass, reported on its own: the
+    first pass after Postgres starts reads the 100k-member indexes from disk (cold buffers), which a
+    running service paid once."""
     finder = AmbientFinder(db, embedder)
     for query in queries[:5]:  # warm the pool, the plans and the model
         await finder(HARBOR.id, query)
-    times, empty = [], 0
+    first = await _ambient_pass(finder, queries)
+    times: list[float] = []
+    empty = 0
     for _ in range(repeat):
-        for query in queries:
-            started = time.perf_counter()
-            hits = await finder.find(HARBOR.id, query)
-            times.append((time.perf_counter() - started) * 1000)
-            empty += hits is None  # budget exceeded or failed (every query is over 30 characters)
-    return {**timing(times), "no_answer": empty}
+        passed = await _ambient_pass(finder, queries)
+        times += passed["times"]
+        empty += passed["empty"]
+    return {**timing(times), "no_answer": empty,
+            "first_pass": {**timing(first["times"]), "no_answer": first["empty"]}}
+
+
+async def _ambient_pass(finder: AmbientFinder, queries: list[str]) -> dict:
+    times, empty = [], 0
+    for query in queries:
+        started = time.perf_counter()
+        hits = await finder.find(HARBOR.id, query)
+        times.append((time.perf_counter() - started) * 1000)
+        empty += hits is None  # budget exceeded or failed (every query is over 30 characters)
+    return {"times": times, "empty": empty}
 
 
 async def tool_search_latency(db: Database, embedder: LocalEmbedder, queries: list[str], repeat: int) -> dict:
