@@ -9,6 +9,7 @@ from sqlalchemy import text
 
 from api.auth import DevKeys
 from core.database import Database
+from core.tenancy import Caller, OrgAccess, find_caller_in_org
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,13 @@ class Factory:
         async with self.db.owner() as session:
             await session.execute(text("INSERT INTO memberships (org_id, user_id, role) VALUES (:o, :u, :r)"),
                                   {"o": org.id, "u": user.id, "r": role})
+
+
+async def owner_of_new_org(db: Database, factory: Factory) -> tuple[Caller, OrgAccess]:
+    """An owner in a fresh org, as the orchestrator sees them (for tests that drive it without HTTP)."""
+    org = await factory.org()
+    owner = await factory.user(org, "owner")
+    async with db.scope(org_id=org.id) as session:
+        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
+    assert caller is not None and access is not None
+    return caller, access

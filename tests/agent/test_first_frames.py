@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from agent.composition import build_agent
 from agent.first_frames import FirstFrames
 from core.errors import NotFound
-from core.tenancy import find_caller_in_org
+from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text
 
 
@@ -52,11 +52,7 @@ async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db,
     fake_model.queue(Reply(Text("Nothing urgent today.")), Reply(Text("Still nothing.")))
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
-    org = await factory.org()
-    owner = await factory.user(org, "owner")
-    async with db.scope(org_id=org.id) as session:
-        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
-    assert caller is not None and access is not None
+    caller, access = await owner_of_new_org(db, factory)
     # A turn waiting on its own start would hold its model call for the whole 30 s bound.
     gate = services.orchestrator.first_frames = FirstFrames(max_wait_s=30.0)
     try:

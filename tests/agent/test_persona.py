@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from agent.composition import build_agent
 from agent.orchestrator import Orchestrator
 from agent.persona import STAFF_COPILOT, Persona
-from core.tenancy import find_caller_in_org
+from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
 TOOL_CHOICE = {"type": "any", "disable_parallel_tool_use": True}
@@ -29,11 +29,7 @@ async def _send(app_settings, db, factory, persona: Persona, message: str) -> li
     base = services.orchestrator
     loop = Orchestrator(db=db, redis=redis, model=services.model, registry=services.registry, runner=base.runner,
                         prices=base.prices, settings=app_settings, persona=persona)
-    org = await factory.org()
-    owner = await factory.user(org, "owner")
-    async with db.scope(org_id=org.id) as session:
-        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
-    assert caller is not None and access is not None
+    caller, access = await owner_of_new_org(db, factory)
     try:
         turn = await loop.open_send(access=access, caller=caller, locale="en", trace_id=uuid.uuid4().hex,
                                     message=message, conversation_id=None, page_context=None)

@@ -11,7 +11,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine.default import CacheStats
 
 from agent.composition import build_agent
-from core.tenancy import find_caller_in_org
+from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
 
@@ -54,11 +54,7 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
                      Reply(Text("Nothing urgent today.")))
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
-    org = await factory.org()
-    owner = await factory.user(org, "owner")
-    async with db.scope(org_id=org.id) as session:
-        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
-    assert caller is not None and access is not None
+    caller, access = await owner_of_new_org(db, factory)
     names: list[str] = []
     try:
         with Sent(db.app_engine.sync_engine) as sent:
@@ -85,14 +81,14 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
     async with db.owner() as session:
         rows = (await session.execute(text(
             "SELECT seq, role, content->0->>'type' AS first FROM conversation_messages m JOIN conversations c "
-            "ON c.id = m.conversation_id WHERE c.org_id = :o ORDER BY seq"), {"o": org.id})).all()
+            "ON c.id = m.conversation_id WHERE c.org_id = :o ORDER BY seq"), {"o": access.org_id})).all()
         usage = (await session.execute(text("SELECT turns FROM ai_usage_daily WHERE org_id = :o"),
-                                       {"o": org.id})).scalars().all()
+                                       {"o": access.org_id})).scalars().all()
         ran = (await session.execute(text(
             "SELECT m.seq, e.position, e.status, e.router, e.action, e.output IS NOT NULL AS has_output, "
             "e.resolved_at IS NOT NULL AS resolved FROM ai_tool_executions e "
             "JOIN conversation_messages m ON m.id = e.message_id WHERE e.org_id = :o ORDER BY m.seq"),
-            {"o": org.id})).all()
+            {"o": access.org_id})).all()
     assert [(r.seq, r.role, r.first) for r in rows] == [
         (1, "user", "text"), (2, "assistant", "text"), (3, "user", "tool_result"), (4, "assistant", "tool_use"),
         (5, "user", "tool_result"), (6, "assistant", "text")]

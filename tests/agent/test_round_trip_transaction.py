@@ -12,7 +12,7 @@ from sqlalchemy import text
 from agent.composition import build_agent
 from agent.costs import PriceBook
 from agent.model import usage_from_sdk
-from core.tenancy import find_caller_in_org
+from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
 
@@ -37,11 +37,7 @@ def _billed(app_settings, fake_model, n: int) -> tuple[int, int]:
 
 async def _turn(app_settings, db, factory, redis, stop_after: str | None) -> tuple[list[str], uuid.UUID]:
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
-    org = await factory.org()
-    owner = await factory.user(org, "owner")
-    async with db.scope(org_id=org.id) as session:
-        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
-    assert caller is not None and access is not None
+    caller, access = await owner_of_new_org(db, factory)
     names: list[str] = []
     try:
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
@@ -55,7 +51,7 @@ async def _turn(app_settings, db, factory, redis, stop_after: str | None) -> tup
                 break
     finally:
         await services.close()
-    return names, org.id
+    return names, access.org_id
 
 
 async def test_every_round_trip_books_its_call_and_the_turn_is_counted_once(app_settings, db, factory,

@@ -9,7 +9,7 @@ import uuid
 import redis.asyncio as aioredis
 
 from agent.composition import build_agent
-from core.tenancy import find_caller_in_org
+from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
 
@@ -19,11 +19,7 @@ async def test_a_turn_beyond_the_slots_is_started_and_waits_for_the_model(app_se
     redis = aioredis.from_url(settings.redis_url, decode_responses=True)
     services = build_agent(settings, db, redis, titles=False, rag_worker=False)
     loop = services.orchestrator
-    org = await factory.org()
-    owner = await factory.user(org, "owner")
-    async with db.scope(org_id=org.id) as session:
-        caller, access = await find_caller_in_org(session, owner.clerk_id, org.id)
-    assert caller is not None and access is not None
+    caller, access = await owner_of_new_org(db, factory)
     fake_model.queue(Reply(ToolUse("tasks__list", {})), Reply(Text("first done")), Reply(Text("second done")))
 
     async def open_turn():
