@@ -30,7 +30,8 @@ const trainer = {
 const TIMER_TOOLS = new Set(['generate_exercise_timer', 'generate_workout_timers']);
 const SUGGESTIONS = ['member.suggestion1', 'member.suggestion2', 'member.suggestion3'];
 
-const mode = { log: null, panel: null, list: null, sessionId: null, workoutId: null, unit: 'kg', cards: new Map() };
+const mode = { log: null, panel: null, list: null, sessionId: null, workoutId: null, unit: 'kg', cards: new Map(),
+  creating: null };
 const $ = (id) => document.getElementById(id);
 
 function emptyState() {
@@ -163,6 +164,8 @@ async function stream(open, turn) {
 async function send(text) {
   const message = String(text ?? '').trim();
   if (!message || state.stream) return;
+  if (mode.creating) await mode.creating;  // a new session being opened takes this message
+  if (state.stream) return;
   clearError();
   const user = userTurn(message);
   clearComposer();
@@ -269,18 +272,30 @@ async function openSession(id) {
 }
 
 async function newSession() {
-  if (state.stream) return;
+  if (state.stream || mode.creating) return;
   clearError();
+  // A message sent while the session is being created waits for it (send awaits `mode.creating`), so it
+  // goes to the new session and is never wiped by the new session's empty state.
+  mode.creating = (async () => {
+    try {
+      const created = await trainer.create(orgId());
+      mode.sessionId = created.id;
+    } catch (err) {
+      showError(err);
+      return false;
+    }
+    mode.workoutId = null;
+    mode.cards.clear();
+    mode.log.replaceChildren(emptyState());
+    return true;
+  })();
+  let created = false;
   try {
-    const created = await trainer.create(orgId());
-    mode.sessionId = created.id;
-  } catch (err) {
-    showError(err);
-    return;
+    created = await mode.creating;
+  } finally {
+    mode.creating = null;
   }
-  mode.workoutId = null;
-  mode.cards.clear();
-  mode.log.replaceChildren(emptyState());
+  if (!created) return;
   closeDrawer();
   refreshSessions();
   focusComposer();

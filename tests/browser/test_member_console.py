@@ -7,6 +7,7 @@ scripted trainer. Desktop and phone sizes; a screenshot per test lands in test-a
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -154,6 +155,27 @@ async def test_dani_trains_with_the_offline_trainer(dani, db, request) -> None:
     await expect(page.get_by_test_id("user-text").first).to_have_text("give me a quick chest workout")
     await expect(page.get_by_test_id("assistant-text").filter(has_text="Noted")).to_have_count(1)
     await expect(page.get_by_test_id("workout-summary")).not_to_have_count(0)
+
+
+async def test_a_message_sent_while_a_new_session_opens_goes_to_it(dani) -> None:
+    """CI caught it: the new session's empty state, landing after the first answer had rendered, wiped it."""
+    page = dani.page
+    release = asyncio.Event()
+
+    async def slow_create(route) -> None:
+        if route.request.method == "POST" and route.request.url.endswith("/sessions"):
+            await release.wait()
+        await route.continue_()
+
+    await page.route("**/trainer/sessions", slow_create)
+    await page.get_by_test_id("new-session").click()
+    await page.get_by_test_id("composer").fill("give me a quick chest workout")
+    await page.get_by_test_id("send").click()
+    release.set()
+    turn = await dani.settled(0)
+    await expect(turn.get_by_test_id("workout-card")).to_have_count(1)
+    await expect(page.get_by_test_id("empty-state")).to_have_count(0)
+    await page.unroute("**/trainer/sessions")
 
 
 async def test_dani_on_a_phone(browser, offline_server, demo_gym, db, dev_keys, fake_model, request) -> None:
