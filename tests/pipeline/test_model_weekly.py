@@ -5,21 +5,12 @@ re-run and COACH unchanged, version 2; a stall → COACH only; luteal → DIETIT
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
-from sqlalchemy import text
-
 from gym import members
-from pipeline import lifecycle, runs
+from pipeline import runs
 from pipeline.driver import Driver
 from tests.pipeline import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of
-
-START = date(2026, 1, 5)
-M = {"waist_cm": 68.5, "hip_cm": 92.5}
-STALLED = {"training_log": {"sessions_completed": 3, "exercises": [
-    {"name": "Hip Thrust", "best_set": {"weight_kg": 45, "reps": 12}, "progressed": False},
-    {"name": "Goblet Squat", "best_set": {"weight_kg": 16, "reps": 10}, "progressed": False}]}}
+from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin
 
 
 async def _ready(db, factory, agents, fake):
@@ -34,20 +25,10 @@ async def _ready(db, factory, agents, fake):
     driver = Driver(db, agents)
     assert await driver.run_until_rest(org.id, run.id) == "output_ready"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
-    async with db.owner() as session:
-        await session.execute(text("UPDATE nutrition_runs SET started_on = :d WHERE id = :r"),
-                              {"d": START, "r": run.id})
+    await backdate(db, run.id)
     fake.reset()
     fake.respond_with(by_agent())
     return org, run.id, driver
-
-
-async def _checkin(db, org, run_id, week: int, kg: float, **fields):
-    on = START + timedelta(days=7 * week)
-    async with db.scope(org_id=org.id) as session:
-        return await lifecycle.submit_checkin(session, org.id, run_id, {"weight_kg": kg, **fields,
-                                                                        "checkin_date": on.isoformat()},
-                                              today=on)
 
 
 async def _outputs(db, org, run_id, *names: str):
@@ -62,12 +43,7 @@ async def test_week_6_at_0_18_twice_reruns_the_nutrition_chain_through_the_model
     fake = clean_fake_model
     org, run_id, driver = await _ready(db, factory, agents, fake)
     _, _, before = await _outputs(db, org, run_id, "nutrition_strategy", "weekly_meal_plan", "recipes")
-    first = await _checkin(db, org, run_id, 5, 57.1, **M)
-    assert (first.adjustment["adjustment_type"], first.version, first.needs_worker) == (None, 1, False)
-    second = await _checkin(db, org, run_id, 6, 57.28)
-    assert second.adjustment["triggers_fired"] == ["calorie_increase"]
-    assert (second.adjustment["adjustment_amount_kcal"], second.adjustment["new_target_intake_kcal"]) == (200, 2380)
-    assert second.adjustment["agents_unchanged"] == ["COACH"] and second.version == 2
+    await calorie_increase(db, org, run_id)
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["NUTRITIONIST", "DIETITIAN", "CHEF"]  # COACH is not asked
     nutritionist, dietitian, chef = (call_of(r.body) for r in fake.requests)
@@ -88,9 +64,9 @@ async def test_a_training_stall_asks_the_coach_only(db, factory, agents, clean_f
     fake = clean_fake_model
     org, run_id, driver = await _ready(db, factory, agents, fake)
     _, _, before = await _outputs(db, org, run_id, "training_program")
-    await _checkin(db, org, run_id, 5, 57.8, **M, **STALLED)
-    await _checkin(db, org, run_id, 6, 58.12, **STALLED)
-    out = await _checkin(db, org, run_id, 7, 58.44, **M, **STALLED)
+    await checkin(db, org, run_id, 5, 57.8, **M, **STALLED)
+    await checkin(db, org, run_id, 6, 58.12, **STALLED)
+    out = await checkin(db, org, run_id, 7, 58.44, **M, **STALLED)
     assert out.adjustment["triggers_fired"] == ["training_stall"] and out.version == 2
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["COACH"]
@@ -104,7 +80,7 @@ async def test_luteal_asks_the_dietitian_and_chef_only(db, factory, agents, clea
     fake = clean_fake_model
     org, run_id, driver = await _ready(db, factory, agents, fake)
     _, _, before = await _outputs(db, org, run_id, "nutrition_strategy", "weekly_meal_plan")
-    out = await _checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20, **M)
+    out = await checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20, **M)
     assert out.adjustment["agents_re_run"] == ["DIETITIAN", "CHEF"] and out.version == 2
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents_asked(fake) == ["DIETITIAN", "CHEF"]

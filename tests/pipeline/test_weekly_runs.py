@@ -3,24 +3,16 @@ which agents re-run (and that re-run agents see their previous output), no_chang
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 import pytest
-from sqlalchemy import text
 
 from core.errors import Conflict, InvalidInput
 from gym import members
-from pipeline import lifecycle, runs
+from pipeline import runs
 from pipeline.driver import Driver
 from pipeline.errors import PayloadInvalid
 from tests.pipeline import samples
 from tests.pipeline.fakes import ScriptedAgents
-
-START = date(2026, 1, 5)
-M = {"waist_cm": 68.5, "hip_cm": 92.5}
-STALLED = {"training_log": {"sessions_completed": 3, "exercises": [
-    {"name": "Hip Thrust", "best_set": {"weight_kg": 45, "reps": 12}, "progressed": False},
-    {"name": "Goblet Squat", "best_set": {"weight_kg": 16, "reps": 10}, "progressed": False}]}}
+from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin
 
 
 async def _ready(db, factory):
@@ -32,29 +24,14 @@ async def _ready(db, factory):
     agents = ScriptedAgents()
     driver = Driver(db, agents)
     assert await driver.run_until_rest(org.id, run.id) == "output_ready"
-    async with db.owner() as session:
-        await session.execute(text("UPDATE nutrition_runs SET started_on = :d WHERE id = :r"),
-                              {"d": START, "r": run.id})
+    await backdate(db, run.id)
     agents.calls.clear()
     return org, run.id, driver, agents
 
 
-async def _checkin(db, org, run_id, week: int, kg: float, **fields):
-    on = START + timedelta(days=7 * week)
-    async with db.scope(org_id=org.id) as session:
-        return await lifecycle.submit_checkin(session, org.id, run_id, {"weight_kg": kg, **fields,
-                                                                        "checkin_date": on.isoformat()},
-                                              today=on)
-
-
 async def test_week_6_at_0_18_twice_adds_200_kcal_and_reruns_the_nutrition_chain(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
-    first = await _checkin(db, org, run_id, 5, 57.1, **M)
-    assert (first.adjustment["adjustment_type"], first.version, first.needs_worker) == (None, 1, False)
-    second = await _checkin(db, org, run_id, 6, 57.28)
-    assert second.adjustment["triggers_fired"] == ["calorie_increase"]
-    assert (second.adjustment["adjustment_amount_kcal"], second.adjustment["new_target_intake_kcal"]) == (200, 2380)
-    assert second.adjustment["agents_unchanged"] == ["COACH"] and second.version == 2
+    await calorie_increase(db, org, run_id)
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["NUTRITIONIST", "DIETITIAN", "CHEF"]
     assert all(call.previous_output is not None and call.run_version == 2 for call in agents.calls)
@@ -72,8 +49,8 @@ async def test_week_6_at_0_18_twice_adds_200_kcal_and_reruns_the_nutrition_chain
 
 async def test_week_6_at_0_32_is_no_change_and_the_run_stays_ready(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
-    await _checkin(db, org, run_id, 5, 57.8, **M)
-    out = await _checkin(db, org, run_id, 6, 58.12)
+    await checkin(db, org, run_id, 5, 57.8, **M)
+    out = await checkin(db, org, run_id, 6, 58.12)
     assert out.adjustment == {"triggers_fired": [], "adjustment_type": None, "agents_re_run": [],
                               "agents_unchanged": ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"],
                               "notes": ["Week 6: gain rate 0.32 kg/week — within target range"]}
@@ -83,9 +60,9 @@ async def test_week_6_at_0_32_is_no_change_and_the_run_stays_ready(db, factory) 
 
 async def test_a_stall_of_two_lifts_for_three_checkins_reruns_coach_only(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
-    await _checkin(db, org, run_id, 5, 57.8, **M, **STALLED)
-    await _checkin(db, org, run_id, 6, 58.12, **STALLED)
-    out = await _checkin(db, org, run_id, 7, 58.44, **M, **STALLED)
+    await checkin(db, org, run_id, 5, 57.8, **M, **STALLED)
+    await checkin(db, org, run_id, 6, 58.12, **STALLED)
+    out = await checkin(db, org, run_id, 7, 58.44, **M, **STALLED)
     assert out.adjustment["triggers_fired"] == ["training_stall"] and out.version == 2
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["COACH"]
@@ -96,7 +73,7 @@ async def test_a_stall_of_two_lifts_for_three_checkins_reruns_coach_only(db, fac
 
 async def test_luteal_reruns_dietitian_and_chef_only(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
-    out = await _checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20, **M)
+    out = await checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20, **M)
     assert out.adjustment["agents_re_run"] == ["DIETITIAN", "CHEF"]
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["DIETITIAN", "CHEF"]
@@ -105,18 +82,18 @@ async def test_luteal_reruns_dietitian_and_chef_only(db, factory) -> None:
 async def test_checkins_are_refused_while_processing_or_when_invalid(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
     with pytest.raises(InvalidInput):
-        await _checkin(db, org, run_id, 5, 57.8)  # the first check-in needs waist and hips
+        await checkin(db, org, run_id, 5, 57.8)  # the first check-in needs waist and hips
     with pytest.raises(PayloadInvalid):
-        await _checkin(db, org, run_id, 5, 57.8, body_weight=57.8, **M)
-    await _checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", **M)
+        await checkin(db, org, run_id, 5, 57.8, body_weight=57.8, **M)
+    await checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", **M)
     with pytest.raises(Conflict) as busy:
-        await _checkin(db, org, run_id, 6, 58.1)
+        await checkin(db, org, run_id, 6, 58.1)
     assert busy.value.code == "run_in_progress"
 
 
 async def test_a_red_flag_in_a_checkin_asks_the_physician(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
-    out = await _checkin(db, org, run_id, 5, 57.8, subjective_markers={"energy": 2, "sleep_quality": 5, "mood": 5,
+    out = await checkin(db, org, run_id, 5, 57.8, subjective_markers={"energy": 2, "sleep_quality": 5, "mood": 5,
                                                                          "appetite": 5}, **M)
     assert out.needs_worker and out.version == 1  # no trigger: same version, but the physician is asked
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
