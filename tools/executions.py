@@ -27,6 +27,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from core import row_inserts
 from core.database import Base, rowcount
 from core.row_inserts import Row, binds
 from tools.storable import storable
@@ -65,17 +66,16 @@ class ToolExecution(Base):
 
 async def record(session: AsyncSession, **values: Any) -> uuid.UUID:
     """Insert an execution row (values are ToolExecution columns); returns its id."""
-    execution_id = values.pop("id", None) or uuid.uuid4()
-    if "input" in values:  # the model's raw input: a NUL in it was refused, and is stored replaced
-        values["input"] = storable(values["input"])
-    await session.execute(insert(ToolExecution).values(id=execution_id, **values))
-    return execution_id
+    row = execution_row(values)
+    await session.execute(*row_inserts.statements.get([row]))
+    return row.values["id"]
 
 
 _ROW_COLUMNS = ("id", "org_id", "conversation_id", "message_id", "tool_use_id", "position", "router", "action", "kind",
                 "confirm", "input", "output", "error", "status", "actor_user_id", "audit_log_id", "duration_ms",
                 "resolved_at", "undoes")
-_ROW_DEFAULTS = {"output": None, "error": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
+_ROW_DEFAULTS = {"message_id": None, "position": 0, "kind": "normal", "confirm": "never", "output": None,
+                 "error": None, "actor_user_id": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
                  "resolved_at": None}
 
 
@@ -84,10 +84,13 @@ def _execution_insert(prefix: str, ordinal: int) -> Insert:
 
 
 def execution_row(values: dict[str, Any]) -> Row:
-    """One execution row (ToolExecution columns; its input storable) for a caller that sends it with other
-    rows (core.row_inserts)."""
+    """One execution row (ToolExecution columns; its input storable: a NUL the model sent is stored
+    replaced) for a caller that sends it itself, alone or with other rows (core.row_inserts)."""
+    unknown = values.keys() - set(_ROW_COLUMNS)
+    if unknown:  # the template binds these columns only: anything else would be dropped silently
+        raise ValueError(f"not execution row columns: {sorted(unknown)}")
     return Row(_execution_insert, {**_ROW_DEFAULTS, **values, "id": values.get("id") or uuid.uuid4(),
-                                   "input": storable(values["input"])})
+                                   "input": storable(values.get("input") or {})})
 
 
 # Built once (bind parameters): confirm, pick and resume read them on every answer.
