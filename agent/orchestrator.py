@@ -73,7 +73,7 @@ class Orchestrator:
         turn = Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint="send",
                     conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None,
                     prompt_length=len(message))
-        token = turn.start_token = self.first_frames.begin()
+        turn.start_token = self.first_frames.begin()
         try:
             if conversation_id is not None:
                 async with self.store.scope(turn) as session:
@@ -83,7 +83,7 @@ class Orchestrator:
                     raise NotFound("conversation_not_found")
             lock = await self.take_lock(turn.conversation_id)
         except BaseException:
-            self.first_frames.end(token)
+            self._started(turn)
             raise
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
@@ -91,13 +91,19 @@ class Orchestrator:
                 yield event
 
         return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability,
-                          titles=self.titles, first_frame=lambda: self.first_frames.end(token))
+                          titles=self.titles, first_frame=lambda: self._started(turn))
 
     async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
         lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds)
         if not await lock.acquire(wait_seconds):
             raise Conflict("conversation_busy")
         return lock
+
+    def _started(self, turn: Turn) -> None:
+        """The turn is no longer starting (agent.first_frames): its first frame, its first model call, or its end."""
+        if turn.start_token is not None:
+            self.first_frames.end(turn.start_token)
+            turn.start_token = None
 
     def stream(self, turn: Turn, lock: TurnLock, body: Body) -> TurnStream:
         """The SSE side of a turn whose lock is held: `body`'s events, then finalize and `done`."""
@@ -177,9 +183,7 @@ class Orchestrator:
     async def _drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         persona = self.persona
         specs, tools = self.tools_for(turn.access.role)
-        if turn.start_token is not None:  # its own start is over (a follow-up turn has no first frame before this)
-            self.first_frames.end(turn.start_token)
-            turn.start_token = None
+        self._started(turn)  # its own start is over (a follow-up turn sends no frame before its first call)
         for _ in range(persona.max_round_trips):
             await self.first_frames.let_starting_turns_first()
             history = await self._guarded(turn)

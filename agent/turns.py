@@ -136,10 +136,9 @@ class TurnStore:
         turn.history = conversations.to_model_messages(rows)
 
     async def persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
-                                usage: Usage | None, session: AsyncSession | None = None,
-                                later: bool = False) -> uuid.UUID:
-        """The assistant message (in `session`, else in its own transaction; `later`: left for the caller to
-        send with the round trip's usage, see `take_unwritten`)."""
+                                usage: Usage | None, *, later: bool = False) -> uuid.UUID:
+        """The assistant message, in its own transaction (`later`: left for the caller to send with the round
+        trip's usage, see `take_unwritten`)."""
         assert turn.conversation is not None
         usage_json = None if usage is None else events.usage_payload(usage)
         if later:
@@ -147,13 +146,10 @@ class TurnStore:
             turn.unwritten.append(conversations.message_row(turn.conversation, "assistant", content,
                                                             message_id=message_id, stop_reason=stop_reason,
                                                             usage=usage_json))
-        elif session is None:
+        else:
             async with self.scope(turn) as own:
                 message_id = await conversations.append(own, turn.conversation, "assistant", content,
                                                         stop_reason=stop_reason, usage=usage_json)
-        else:
-            message_id = await conversations.append(session, turn.conversation, "assistant", content,
-                                                    stop_reason=stop_reason, usage=usage_json)
         turn.history.append({"role": "assistant", "content": content})
         return message_id
 
