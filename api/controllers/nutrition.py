@@ -13,10 +13,12 @@ from typing import Any
 
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
+from litestar.exceptions import SerializationException
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.bodies import check_storable
 from api.guards import require_org_member
 from api.nutrition_bodies import (
     CheckinAccepted,
@@ -73,10 +75,26 @@ async def _member_scope(resources: Resources, access: OrgAccess, caller: Caller)
     return member
 
 
+async def _storable_body(request: Request) -> None:
+    """A JSON body holding text the database cannot store (a NUL byte) is refused before any handler reads it
+    (400 validation_failed, as the agent endpoints answer it), never found by Postgres halfway through."""
+    if request.method != "POST" or not await request.body():
+        return
+    try:
+        body = await request.json()
+    except SerializationException:
+        return  # malformed JSON: the handler's own parsing answers it, as before
+    try:
+        check_storable(body, "the request body")
+    except ValueError as exc:
+        raise InvalidInput(status=400, detail=str(exc)) from None
+
+
 class NutritionController(Controller):
     path = "/organizations/{org_id:str}/nutrition"
     guards = [require_org_member]
     security = BEARER
+    before_request = _storable_body
 
     @post("/runs", status_code=202, responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
     async def start(self, data: JSONBody[StartBody], access: NamedDependency[OrgAccess],

@@ -7,9 +7,11 @@ clearance first (NUTRITION.md: 409 `medical_clearance_required` after a `termina
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from litestar import Controller, get
 from litestar.di import NamedDependency
-from litestar.params import FromQuery
+from litestar.params import QueryParameter
 from msgspec import Struct
 
 from api.guards import require_org_member
@@ -42,7 +44,8 @@ class NutritionMembersController(Controller):
 
     @get("/", responses=error_responses(400, 401, 403, 404))
     async def list_members(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                           resources: NamedDependency[Resources], q: FromQuery[str | None] = None) -> MemberChoices:
+                           resources: NamedDependency[Resources],
+                           q: Annotated[str | None, QueryParameter(pattern=r"^[^\x00]*$")] = None) -> MemberChoices:
         query = (q or "").strip()[:MAX_QUERY] or None
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             own = None if access.is_staff else await runs.member_of_user(session, access.org_id, caller.user_id)

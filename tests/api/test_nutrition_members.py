@@ -62,3 +62,12 @@ async def test_a_member_gets_only_themself_and_a_user_without_a_member_row_is_re
     stranger = await factory.user(org, role="member", name="Nobody")
     refused = await client.get(f"/organizations/{org.id}/nutrition/members", headers=stranger.headers)
     assert refused.status_code == 403 and refused.json()["code"] == "member_profile_required"
+
+
+async def test_a_nul_in_the_query_is_a_validation_error(client, factory) -> None:
+    org = await factory.org()
+    owner = await factory.user(org, role="owner")
+    refused = await client.get(f"/organizations/{org.id}/nutrition/members", params={"q": "Sa\x00ar"},
+                               headers=owner.headers)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["code"] == "validation_failed"

@@ -118,3 +118,21 @@ async def test_after_a_medical_abort_new_runs_are_409_until_clearance(client, db
     assert cleared.status_code == 201
     again = await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
     assert again.status_code == 202
+
+
+async def test_a_nul_anywhere_in_a_body_is_400_and_nothing_is_written(client, db, factory) -> None:
+    org = await factory.org()
+    owner = await factory.user(org, role="owner")
+    user, member_id = await _member(db, factory, org)
+    intake = {**samples.INTAKE, "medical_history": {"medications": ["iron\x00"], "conditions": [], "injuries": []}}
+    refused = await client.post(f"{_base(org)}/runs", json={"membershipId": str(member_id), "intake": intake},
+                                headers=owner.headers)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["code"] == "validation_failed" and "NUL" in refused.json()["message"]
+    assert (await client.get(f"{_base(org)}/runs", headers=owner.headers)).json()["runs"] == []
+    note = await client.post(f"{_base(org)}/members/{member_id}/medical-clearance", json={"note": "G\x00P"},
+                             headers=owner.headers)
+    assert (note.status_code, note.json()["code"]) == (400, "validation_failed")
+    question = await client.post(f"{_base(org)}/runs/{member_id}/health-questions", json={"query": "a\x00"},
+                                 headers=user.headers)
+    assert (question.status_code, question.json()["code"]) == (400, "validation_failed")
