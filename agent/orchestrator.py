@@ -213,6 +213,7 @@ class Orchestrator:
             # (inline and pending) and the merged tool_result message. Rolled back, the call is settled on its
             # own by the next call or the finalizer.
             ended = persona.ends_turn(response)
+            frames = events.AfterCommit()
             async with self.store.scope(turn) as session:
                 turn.unwritten.clear()
                 message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
@@ -220,9 +221,12 @@ class Orchestrator:
                 yield events.message_done(message_id, response.stop_reason)
                 if not ended:
                     async for event in self.dispatcher.process(turn, message_id, tool_uses, session):
-                        yield event
+                        if frames.now(event):
+                            yield event
                 await self.meter.write(turn, session, turns=0 if turn.counted else 1,
                                        along=self.store.take_unwritten(turn))
+            for event in frames.committed():
+                yield event
             turn.counted = True
             await self.meter.settle(turn, written=True)
             if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):

@@ -102,10 +102,14 @@ class Resumer:
                 raise
             # One transaction: this row's resolution (the tool and its execution row, in a savepoint), then,
             # when nothing else of its message is left, the merged tool results and the history read back.
+            frames = events.AfterCommit()
             async with self.store.scope(t) as session:
                 async for event in resolve(t, claimed, session):
-                    yield event
+                    if frames.now(event):
+                        yield event
                 history = await self._settled_history(session, t, claimed.message_id)
+            for event in frames.committed():
+                yield event
             async for event in self._continue(t, claimed.message_id, history):
                 yield event
 
