@@ -4,15 +4,25 @@
 call costs so far (the input is known from `message_start`), and finally one `ModelResponse` with the
 whole assistant content (Anthropic content blocks), the stop reason and the usage by billing bucket.
 A stream that ends without `message_stop` is not an answer: it raises `provider_unavailable`.
+
+The request body is JSON we encode ourselves (`RequestEncoder`): a persona's tool definitions are the same
+list on every call, so their ~80 KB of JSON are encoded once per process, where the SDK's `messages.stream`
+would copy and encode the whole request on every call (a third of the server's CPU under load). The SDK
+still sends it, retries it, parses the stream and raises its own error classes.
 """
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Protocol
 
 import anthropic
+from anthropic.lib.streaming import AsyncMessageStreamManager
+from anthropic.types import Message, RawMessageStreamEvent
 
 from agent.costs import Usage
 from agent.errors import AgentError
@@ -86,8 +96,53 @@ def blocks_from_sdk(content: list[Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+def _json_default(value: Any) -> str:
+    if isinstance(value, date):  # datetimes too; what the SDK's own encoder does with them
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+# The SDK's own encoder settings: UTF-8 text as it is, no spaces, no NaN.
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default).encode
+
+
+class RequestEncoder:
+    """A Messages API request as JSON bytes. Tool definitions are encoded once per list object and reused
+    while that very list is passed again (held here, so its id cannot be reused by another list); the lists
+    are built once per persona and role and never mutated. Everything else is encoded per call."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self._tools: OrderedDict[int, tuple[list[dict[str, Any]], bytes]] = OrderedDict()
+        self._keep = keep
+
+    def tools(self, tools: list[dict[str, Any]]) -> bytes:
+        hit = self._tools.get(id(tools))
+        if hit is not None and hit[0] is tools:
+            self._tools.move_to_end(id(tools))
+            return hit[1]
+        encoded = _dumps(tools).encode()
+        self._tools[id(tools)] = (tools, encoded)
+        if len(self._tools) > self._keep:
+            self._tools.popitem(last=False)
+        return encoded
+
+    def body(self, request: ModelRequest, *, stream: bool) -> bytes:
+        parts = [b'{"model":', _dumps(request.model).encode(), b',"max_tokens":', str(int(request.max_tokens)).encode()]
+        if request.system:
+            parts += [b',"system":', _dumps(request.system).encode()]
+        if request.tools:
+            parts += [b',"tools":', self.tools(request.tools)]
+        if request.tool_choice is not None:
+            parts += [b',"tool_choice":', _dumps(request.tool_choice).encode()]
+        parts += [b',"messages":', _dumps(request.messages).encode()]
+        if stream:
+            parts.append(b',"stream":true')
+        parts.append(b"}")
+        return b"".join(parts)
+
+
 class AnthropicModel:
-    """Messages API over the official SDK (`AsyncAnthropic`), streaming with `messages.stream`."""
+    """Messages API over the official SDK (`AsyncAnthropic`), streaming; the body encoded by `RequestEncoder`."""
 
     name = "anthropic"
 
@@ -95,21 +150,17 @@ class AnthropicModel:
                  timeout: float = 120.0) -> None:
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
                                                timeout=timeout)
+        self.encoder = RequestEncoder()
 
-    def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"model": request.model, "max_tokens": request.max_tokens,
-                                  "messages": request.messages}
-        if request.system:
-            kwargs["system"] = request.system
-        if request.tools:
-            kwargs["tools"] = request.tools
-        if request.tool_choice is not None:
-            kwargs["tool_choice"] = request.tool_choice
-        return kwargs
+    def _open_stream(self, request: ModelRequest) -> AsyncMessageStreamManager[Any]:
+        """What `messages.stream` returns, sent with our encoded body."""
+        return AsyncMessageStreamManager(self.client.post(
+            "/v1/messages", cast_to=Message, content=self.encoder.body(request, stream=True), stream=True,
+            stream_cls=anthropic.AsyncStream[RawMessageStreamEvent]))
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         started = stopped = False
-        async with self.client.messages.stream(**self._kwargs(request)) as stream:
+        async with self._open_stream(request) as stream:
             async for event in stream:  # unknown event types pass through the SDK untouched
                 kind = getattr(event, "type", None)
                 if kind == "text":
@@ -126,7 +177,8 @@ class AnthropicModel:
                             usage=usage_from_sdk(final.usage), model=final.model or request.model)
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
-        message = await self.client.messages.create(**self._kwargs(request))
+        message = await self.client.post("/v1/messages", cast_to=Message,
+                                         content=self.encoder.body(request, stream=False))
         return ModelResponse(content=blocks_from_sdk(message.content), stop_reason=message.stop_reason,
                              usage=usage_from_sdk(message.usage), model=message.model or request.model)
 

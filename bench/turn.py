@@ -5,7 +5,9 @@
 Starts embedded Postgres + Redis, the scripted fake model (bench/scripted_model.py) and `spotter serve`
 as separate processes, then drives the same 3-round-trip conversation (tool, tool, text) through
 auth → SSE → persistence → Redis lock → cost, and the same three calls through the raw AsyncAnthropic
-client against the same fake. Overhead per round trip = (p50 full − p50 raw) / 3. A second scenario adds
+client against the same fake. Overhead per round trip = (p50 full − p50 raw) / 3. A second floor sends the
+same calls through Spotter's model client alone (agent/model.py: the SDK with the tool definitions encoded
+once), so the overhead is also printed without the part of the saving that is the request encoding. A second scenario adds
 a confirmation and its resume; then throughput at `--concurrency`, and last `--streams` new conversations
 opened at once (time to the first SSE frame and to the end). Prints one JSON document.
 """
@@ -31,6 +33,7 @@ import anthropic
 import httpx
 from sqlalchemy import text
 
+from agent.model import AnthropicModel, ModelRequest, ModelResponse
 from api.auth import DevKeys
 from core import migrations
 from core.database import Database
@@ -189,6 +192,25 @@ async def raw_conversation(client: anthropic.AsyncAnthropic, calls: int, payload
     return time.perf_counter() - started
 
 
+async def encoded_conversation(model: AnthropicModel, calls: int, payload: dict) -> float:
+    """The same model calls through Spotter's model client alone (the SDK sending a body whose tool
+    definitions were encoded once, agent/model.py), no agent around it: the floor without the SDK's
+    per-call copy and encoding of the constant catalog, which a plain SDK user pays."""
+    messages: list[dict] = [payload["first"]]
+    started = time.perf_counter()
+    for _ in range(calls):
+        request = ModelRequest(model=payload["model"], system=payload["system"], tools=payload["tools"],
+                               messages=messages, max_tokens=payload["max_tokens"])
+        final = [item async for item in model.stream(request) if isinstance(item, ModelResponse)][0]
+        messages = [*messages, {"role": "assistant", "content": final.content}]
+        uses = [b for b in final.content if b["type"] == "tool_use"]
+        if not uses:
+            break
+        messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": u["id"],
+                                                      "content": "{}"} for u in uses]})
+    return time.perf_counter() - started
+
+
 def p(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
@@ -256,19 +278,23 @@ async def run(args: argparse.Namespace) -> dict:
         base, org, token, task_ids = st.base, st.org, st.token, st.task_ids
         payload = raw_payload()
         raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
+        model_client = AnthropicModel(api_key="sk-bench", base_url=st.model_url, max_retries=0)
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         async with httpx.AsyncClient(timeout=60, limits=limits) as http:
             for _ in range(5):  # warm up both paths
                 await full_conversation(http, base, org, token)
                 await raw_conversation(raw_client, 3, payload)
-            full, raw = [], []
-            for _ in range(args.conversations):  # interleaved, so drift hits both alike
+                await encoded_conversation(model_client, 3, payload)
+            full, raw, enc = [], [], []
+            for _ in range(args.conversations):  # interleaved, so drift hits all alike
                 full.append(await full_conversation(http, base, org, token))
                 raw.append(await raw_conversation(raw_client, 3, payload))
-            confirm, raw2 = [], []
+                enc.append(await encoded_conversation(model_client, 3, payload))
+            confirm, raw2, enc2 = [], [], []
             for i in range(args.conversations):
                 confirm.append(await confirm_conversation(http, base, org, token, task_ids[i]))
                 raw2.append(await raw_conversation(raw_client, 2, payload))
+                enc2.append(await encoded_conversation(model_client, 2, payload))
 
             async def worker(n: int, server: str) -> None:
                 for _ in range(n):
@@ -284,16 +310,21 @@ async def run(args: argparse.Namespace) -> dict:
             async with httpx.AsyncClient(timeout=120, limits=limits) as http:
                 streams = await concurrent_streams(http, base, org, token, args.streams)
         await raw_client.close()
+        await model_client.close()
         return {
             "machine": machine(),
             "command": "python -m bench.turn " + " ".join(sys.argv[1:]),
             "scenario_tool_tool_text": {
                 "conversations": args.conversations, "p50_full_ms": round(p(full, 0.5), 2),
                 "p95_full_ms": round(p(full, 0.95), 2), "p50_raw_sdk_ms": round(p(raw, 0.5), 2),
-                "overhead_per_round_trip_ms": round((p(full, 0.5) - p(raw, 0.5)) / 3, 2)},
+                "overhead_per_round_trip_ms": round((p(full, 0.5) - p(raw, 0.5)) / 3, 2),
+                "p50_model_client_ms": round(p(enc, 0.5), 2),
+                "overhead_over_model_client_per_round_trip_ms": round((p(full, 0.5) - p(enc, 0.5)) / 3, 2)},
             "scenario_confirm_resume": {
                 "p50_full_ms": round(p(confirm, 0.5), 2), "p50_raw_sdk_ms": round(p(raw2, 0.5), 2),
-                "overhead_per_round_trip_ms": round((p(confirm, 0.5) - p(raw2, 0.5)) / 2, 2)},
+                "overhead_per_round_trip_ms": round((p(confirm, 0.5) - p(raw2, 0.5)) / 2, 2),
+                "p50_model_client_ms": round(p(enc2, 0.5), 2),
+                "overhead_over_model_client_per_round_trip_ms": round((p(confirm, 0.5) - p(enc2, 0.5)) / 2, 2)},
             "throughput": {"servers": args.servers, "concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
                            "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
             "concurrent_streams": streams, "turn_slots": args.turn_slots,
