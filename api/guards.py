@@ -34,8 +34,8 @@ async def _claims(connection: ASGIConnection) -> TokenClaims:
 
 async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> None:
     claims = await _claims(connection)
-    async with resources_of(connection).db.scope() as session:
-        caller = await find_user_by_clerk_id(session, claims.sub)
+    async with resources_of(connection).db.lookup() as db:
+        caller = await find_user_by_clerk_id(db, claims.sub)
     if caller is None:
         raise Unauthorized("token_invalid", detail="unknown user")
     connection.state.caller = caller
@@ -47,11 +47,8 @@ async def require_org_member(connection: ASGIConnection, handler: BaseRouteHandl
         org_id = uuid.UUID(str(connection.path_params.get("org_id", "")))
     except ValueError:
         org_id = None
-    async with resources_of(connection).db.scope(org_id=org_id) as session:
-        if org_id is None:
-            caller, access = await find_user_by_clerk_id(session, claims.sub), None
-        else:
-            caller, access = await find_caller_in_org(session, claims.sub, org_id)
+    async with resources_of(connection).db.lookup() as db:  # one statement, no transaction
+        caller, access = await find_caller_in_org(db, claims.sub, org_id)
     if caller is None:
         raise Unauthorized("token_invalid", detail="unknown user")
     if access is None:

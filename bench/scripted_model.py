@@ -36,7 +36,7 @@ def script(body: dict) -> Reply:
 
 
 def main() -> None:
-    fake = FakeAnthropic()
+    fake = FakeAnthropic(keep_requests=False)
     fake.respond_with(script)
     _start_on(fake, int(sys.argv[1]))
     print("ready", flush=True)

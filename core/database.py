@@ -17,7 +17,13 @@ from datetime import datetime
 import asyncpg
 from pgvector.asyncpg import register_vector
 from sqlalchemy import CursorResult, DateTime, MetaData, Result, event
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase
 
 APP_ROLE = "spotter_app"
@@ -127,6 +133,14 @@ class Database:
                 yield session
             finally:
                 raw._tenant_prelude = None  # a scope that ran no statement never sent it
+
+    @asynccontextmanager
+    async def lookup(self) -> AsyncIterator[AsyncConnection]:
+        """A connection as the app role outside any transaction, without tenancy settings: each statement
+        commits on its own (one round trip). Only for SECURITY DEFINER functions that scope themselves
+        (`app_caller`); a table read here sees nothing under row-level security."""
+        async with self.app_engine.connect() as conn:
+            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
 
     @asynccontextmanager
     async def owner(self) -> AsyncIterator[AsyncSession]:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, bindparam, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, func, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
@@ -88,11 +88,9 @@ class OrgAccess:
         return TIER_CAPS_USD_MICROS.get(self.tier, TIER_CAPS_USD_MICROS["lite"])
 
 
-async def find_user_by_clerk_id(session: AsyncSession, clerk_id: str) -> Caller | None:
-    user = await session.scalar(select(User).where(User.clerk_id == clerk_id))
-    if user is None:
-        return None
-    return Caller(user_id=user.id, clerk_id=user.clerk_id, email=user.email, name=user.name)
+async def find_user_by_clerk_id(db: AsyncSession | AsyncConnection, clerk_id: str) -> Caller | None:
+    caller, _ = await find_caller_in_org(db, clerk_id, None)
+    return caller
 
 
 async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> OrgAccess | None:
@@ -109,24 +107,19 @@ async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uui
                      budget_override_usd_micros=org.ai_daily_budget_usd_micros, role=role)
 
 
-# Built once: every authenticated request runs it (bind parameters, so SQLAlchemy's compiled cache serves it).
-_CALLER_IN_ORG = (
-    select(User.id, User.clerk_id, User.email, User.name, Organization.id.label("org_id"),
-           Organization.name.label("org_name"), Organization.tier, Organization.timezone, Organization.locale,
-           Organization.ai_daily_budget_usd_micros, Membership.role)
-    .outerjoin(Membership, (Membership.user_id == User.id) & (Membership.org_id == bindparam("org_id"))
-               & (Membership.status == "active"))
-    .outerjoin(Organization, Organization.id == Membership.org_id)
-    .where(User.clerk_id == bindparam("clerk_id")))
+# One statement (migration 0015): the guards run it outside any transaction, one round trip per request.
+_CALLER = text("SELECT * FROM app_caller(:clerk_id, :org_id)").bindparams(
+    bindparam("clerk_id", type_=String()), bindparam("org_id", type_=Uuid()))
 
 
-async def find_caller_in_org(session: AsyncSession, clerk_id: str,
-                             org_id: uuid.UUID) -> tuple[Caller | None, OrgAccess | None]:
-    """The user behind `clerk_id` and their active membership in `org_id`, in one query."""
-    row = (await session.execute(_CALLER_IN_ORG, {"org_id": org_id, "clerk_id": clerk_id})).first()
+async def find_caller_in_org(db: AsyncSession | AsyncConnection, clerk_id: str,
+                             org_id: uuid.UUID | None) -> tuple[Caller | None, OrgAccess | None]:
+    """The user behind `clerk_id` and their active membership in `org_id` (None: the user alone), in one
+    statement; on a connection outside a transaction (`Database.lookup`) or inside a scope."""
+    row = (await db.execute(_CALLER, {"org_id": org_id, "clerk_id": clerk_id})).first()
     if row is None:
         return None, None
-    caller = Caller(user_id=row.id, clerk_id=row.clerk_id, email=row.email, name=row.name)
+    caller = Caller(user_id=row.user_id, clerk_id=row.clerk_id, email=row.email, name=row.name)
     if row.org_id is None or row.role is None:
         return caller, None
     return caller, OrgAccess(org_id=row.org_id, org_name=row.org_name, tier=row.tier, timezone=row.timezone,

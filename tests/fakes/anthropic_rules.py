@@ -171,13 +171,21 @@ class PromptCache:
 
     def __init__(self) -> None:
         self._entries: dict[str, tuple[float, float]] = {}  # fingerprint -> (written at, ttl seconds)
+        self._swept_at: float | None = None
 
     def clear(self) -> None:
         self._entries.clear()
+        self._swept_at = None
+
+    def _live(self, fingerprint: str, now: float) -> bool:
+        entry = self._entries.get(fingerprint)
+        return entry is not None and now - entry[0] < entry[1]
 
     def account(self, body: dict[str, Any], now: float) -> dict[str, Any]:
         """Bill `body`'s input tokens against the cache, then write its breakpoints."""
-        self._entries = {fp: e for fp, e in self._entries.items() if now - e[0] < e[1]}
+        if self._swept_at is None or not 0 <= now - self._swept_at < 1.0:  # expired entries go once a second
+            self._entries = {fp: e for fp, e in self._entries.items() if now - e[0] < e[1]}
+            self._swept_at = now
         prefix = _prefix(body)
         tokens = [count_tokens(bare) for _, bare, _ in prefix]
         hasher = hashlib.sha256(canonical_json(body["model"]).encode())
@@ -187,7 +195,7 @@ class PromptCache:
             fingerprints.append(hasher.copy().hexdigest())
         marks = [(k, _TTL_SECONDS[_ttl(cc)]) for k, (_, _, cc) in enumerate(prefix) if cc is not None]
         last = marks[-1][0] if marks else -1
-        hit = max((k for k in range(last + 1) if fingerprints[k] in self._entries), default=-1)
+        hit = max((k for k in range(last + 1) if self._live(fingerprints[k], now)), default=-1)
         created = {300.0: 0, 3600.0: 0}
         start = hit + 1
         for k, ttl in marks:

@@ -78,7 +78,10 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
 class FakeAnthropic:
     """The fake Messages API server; see the module docstring for its token accounting."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep_requests: bool = True) -> None:
+        """`keep_requests=False` records nothing (bench/scripted_model.py: thousands of ~80 KB bodies kept alive
+        slowed every later request by the garbage collector walking them)."""
+        self._keep_requests = keep_requests
         self._lock = threading.Lock()
         self._recorded = threading.Condition(self._lock)
         self._server: ThreadedServer | None = None
@@ -208,6 +211,8 @@ class FakeAnthropic:
             await self._send_json(send, 200, data, request_id, truncate=drop_after is not None)
 
     def _record(self, request: RecordedRequest) -> None:
+        if not self._keep_requests:
+            return
         with self._recorded:
             self._requests.append(request)
             self._recorded.notify_all()
