@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
@@ -29,6 +30,15 @@ from tools import executions
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
+
+# The conversation (if it is the caller's) and one of its tool uses, in one statement: confirm and pick read it
+# on every answer.
+_ANSWERED = (select(conversations.Conversation, ToolExecution)
+             .outerjoin(ToolExecution, (ToolExecution.conversation_id == conversations.Conversation.id)
+                        & (ToolExecution.tool_use_id == bindparam("tool_use_id")))
+             .where(conversations.Conversation.id == bindparam("id"),
+                    conversations.Conversation.org_id == bindparam("org_id"),
+                    conversations.Conversation.user_id == bindparam("user_id")))
 
 
 class Resumer:
@@ -55,13 +65,11 @@ class Resumer:
         claimed: ToolExecution | None = None
         spec: ToolSpec | None = None
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
-            if conversation is None:
+            found = (await session.execute(_ANSWERED, {"id": conversation_id, "org_id": access.org_id,
+                                                       "user_id": caller.user_id, "tool_use_id": tool_use_id})).first()
+            if found is None:
                 raise NotFound("conversation_not_found")
-            row = await executions.get(session, conversation_id, tool_use_id)
-            if row is not None and row.status == "pending":
-                await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
-                                              now=datetime.now(UTC))
+            conversation, row = found
             spec = self.registry.lookup(row.router, row.action) if row is not None else None
             if row is None or spec is None:
                 problem = NotFound("tool_execution_not_found")
@@ -71,10 +79,14 @@ class Resumer:
                 except ServiceError as exc:
                     problem = exc
                 else:
-                    claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
-                                                             now=datetime.now(UTC))
+                    claimed = await executions.expire_and_claim(session, conversation_id, row.id,
+                                                                pending_ttl=self.settings.pending_ttl,
+                                                                now=datetime.now(UTC))
                     if claimed is None:
                         problem = Conflict("tool_already_resolved")
+            if problem is not None and row is not None and row.status == "pending":
+                await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
+                                              now=datetime.now(UTC))
         if problem is not None:
             raise problem
         assert claimed is not None and spec is not None

@@ -144,6 +144,20 @@ async def claim_pending(session: AsyncSession, execution_id: uuid.UUID, *, pendi
     return result.scalars().first()
 
 
+# Expiry of the conversation's stale pending rows rides with the claim: one statement (the two UPDATEs touch
+# disjoint rows, either side of the cutoff).
+_EXPIRE_AND_CLAIM = _CLAIM.add_cte(_EXPIRE.returning(ToolExecution.id).cte("expired"))
+
+
+async def expire_and_claim(session: AsyncSession, conversation_id: uuid.UUID, execution_id: uuid.UUID, *,
+                           pending_ttl: int, now: datetime) -> ToolExecution | None:
+    """`expire_stale` and `claim_pending` in one statement."""
+    result = await session.execute(_EXPIRE_AND_CLAIM, {"w_execution_id": execution_id,
+                                                       "w_conversation_id": conversation_id, "w_now": now,
+                                                       "w_cutoff": now - timedelta(seconds=pending_ttl)})
+    return result.scalars().first()
+
+
 async def finish(session: AsyncSession, execution_id: uuid.UUID, *, status: str, output: dict | None = None,
                  error: dict | None = None, input: dict | None = None, duration_ms: int | None = None,
                  audit_log_id: uuid.UUID | None = None, now: datetime) -> None:
