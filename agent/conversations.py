@@ -11,6 +11,7 @@ from sqlalchemy import (
     Insert,
     String,
     UniqueConstraint,
+    Update,
     bindparam,
     delete,
     func,
@@ -159,6 +160,30 @@ async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, 
 async def messages_since_anchor(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
     """Messages from the latest system_note (compaction anchor) forward, or all of them."""
     return list((await session.scalars(_SINCE_ANCHOR, {"conversation_id": conversation_id})).all())
+
+
+def _touch(prefix: str, ordinal: int) -> Update:
+    return (update(Conversation).where(Conversation.id == bindparam(prefix + "conversation_id"))
+            .values(updated_at=func.now()))
+
+
+async def append_and_read(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]],
+                          *, page_context: dict | None = None, touch: bool = False) -> list[Message]:
+    """`append` then `messages_since_anchor`, as one statement: the message (and, with `touch`, the
+    conversation's updated_at) ride as data-modifying CTEs of the read. The read sees the snapshot from before
+    them, so the new message is added to what it returns as it was written (its seq: the last one's + 1; the
+    turn lock serializes writers, and the anchor's messages run to the conversation's highest seq)."""
+    message_id = uuid.uuid4()
+    rows = [message_row(conversation, role, content, message_id=message_id, page_context=page_context)]
+    if touch:
+        rows.append(Row(_touch, {"conversation_id": conversation.id}))
+    stmt, params = row_inserts.statements.get(rows, main=("since_anchor", lambda: _SINCE_ANCHOR))
+    history = list((await session.scalars(stmt, {**params, "conversation_id": conversation.id})).all())
+    written = rows[0].values
+    history.append(Message(id=message_id, org_id=conversation.org_id, conversation_id=conversation.id,
+                           seq=history[-1].seq + 1 if history else 1, role=role, content=written["content"],
+                           page_context=page_context))
+    return history
 
 
 def to_model_messages(rows: list[Message]) -> list[dict[str, Any]]:

@@ -124,21 +124,19 @@ class Orchestrator:
         # nothing behind.
         async with self.store.scope(turn) as session:
             await check_budget(session, turn.access, now)
-            if turn.conversation is not None:
-                superseded = await executions.supersede_pending(session, turn.conversation_id, now=now)
-                await executions.expire_stale(session, turn.conversation_id,
-                                              pending_ttl=self.settings.pending_ttl, now=now)
-                if superseded:
-                    log.info("agent.tool.superseded", count=len(superseded))
             if turn.conversation is None:
                 conversation = await conversations.start(session, turn.access.org_id, turn.caller.user_id,
                                                          turn.conversation_id, title=_title_from(message),
                                                          content=content, page_context=page_context)
+                rows = None  # a new conversation's history is the message just written (nothing to read back)
             else:
                 conversation = turn.conversation
-                await conversations.append(session, conversation, "user", content, page_context=page_context)
-            # A new conversation's history is the message just written (nothing to read back or compact).
-            rows = None if turn.is_new else await conversations.messages_since_anchor(session, turn.conversation_id)
+                superseded = await executions.supersede_pending(session, turn.conversation_id,
+                                                                pending_ttl=self.settings.pending_ttl, now=now)
+                if superseded:
+                    log.info("agent.tool.superseded", count=len(superseded))
+                rows = await conversations.append_and_read(session, conversation, "user", content,
+                                                           page_context=page_context, touch=True)
         turn.conversation = conversation
         if rows is None:
             turn.history = [{"role": "user", "content": storable(content)}]

@@ -21,7 +21,7 @@ from agent.budget import UNMETERED, check_budget
 from agent.dispatch import ToolDispatcher
 from agent.orchestrator import Orchestrator
 from agent.policy import can_undo
-from agent.turns import Turn, TurnStore, TurnStream
+from agent.turns import Turn, TurnStore, TurnStream, tool_result_block
 from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
@@ -206,8 +206,9 @@ class Resumer:
         rows = await executions.for_message(session, message_id)
         if any(r.status in ("pending", "running") for r in rows):
             return None
-        await self.store.append_results(session, turn, message_id, rows)
-        return await conversations.messages_since_anchor(session, turn.conversation_id)
+        assert turn.conversation is not None
+        return await conversations.append_and_read(session, turn.conversation, "user",
+                                                   [tool_result_block(row) for row in rows])
 
     async def _continue(self, turn: Turn, message_id: uuid.UUID | None,
                         history: list[conversations.Message] | None) -> AsyncIterator[events.Event]:

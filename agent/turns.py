@@ -153,12 +153,6 @@ class TurnStore:
         turn.history.append({"role": "assistant", "content": content})
         return message_id
 
-    async def append_user(self, session: AsyncSession, turn: Turn, content: list[dict[str, Any]]) -> None:
-        """A user message the model reads next (tool results)."""
-        assert turn.conversation is not None
-        await conversations.append(session, turn.conversation, "user", content, touch=False)
-        turn.history.append({"role": "user", "content": content})
-
     def append_user_later(self, turn: Turn, content: list[dict[str, Any]]) -> None:
         """The tool results of a round trip, left for the caller to send with its usage (`take_unwritten`)."""
         assert turn.conversation is not None
@@ -172,14 +166,6 @@ class TurnStore:
         writes the round trip's usage; the caller must send them in the same transaction."""
         statements, turn.unwritten = turn.unwritten, []
         return statements
-
-    async def append_results(self, session: AsyncSession, turn: Turn, message_id: uuid.UUID,
-                             rows: list[executions.ToolExecution] | None = None) -> None:
-        """One user message whose content starts with every tool_result of the assistant message (`rows`: its
-        executions, when the caller just read them in this transaction)."""
-        if rows is None:
-            rows = await executions.for_message(session, message_id)
-        await self.append_user(session, turn, [tool_result_block(row) for row in rows])
 
     async def count_turn(self, turn: Turn) -> None:
         """Count the turn in `ai_usage_daily` unless a round trip already did (each model call's usage is

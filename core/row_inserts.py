@@ -15,10 +15,12 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BindParameter, Executable, Insert, TableClause, bindparam
+from sqlalchemy import BindParameter, Executable, Select, TableClause, UpdateBase, bindparam
 
-# (bind-name prefix, how many rows of the same template come before it in the statement) → the INSERT
-Template = Callable[[str, int], Insert]
+# (bind-name prefix, how many rows of the same template come before it in the statement) → the INSERT (or
+# another data-modifying statement, e.g. the UPDATE that touches a conversation)
+Template = Callable[[str, int], UpdateBase]
+Main = Callable[[], UpdateBase | Select[Any]]
 
 _SHAPES_KEPT = 512  # distinct statement shapes held (a shape: the main statement and its rows' templates)
 
@@ -43,10 +45,11 @@ class Statements:
         self.kept = kept
         self._built: OrderedDict[Hashable, Executable] = OrderedDict()
 
-    def get(self, rows: Sequence[Row], main: tuple[Hashable, Callable[[], Insert]] | None = None,
+    def get(self, rows: Sequence[Row], main: tuple[Hashable, Main] | None = None,
             ) -> tuple[Executable, dict[str, Any]]:
         """The statement inserting `rows` (each a CTE of `main`, or alone when `main` is None and there is one
-        row) and its parameters. `main` is (a key naming it, a builder of its INSERT)."""
+        row) and its parameters. `main` is (a key naming it, a builder of its statement: an INSERT, or a SELECT
+        that reads the snapshot from before the rows)."""
         if main is None and len(rows) != 1:
             raise ValueError("without a main statement, exactly one row")
         shape = (main[0] if main else None, tuple(row.template for row in rows))
@@ -65,7 +68,7 @@ class Statements:
         return stmt, params
 
     @staticmethod
-    def _build(rows: Sequence[Row], main: tuple[Hashable, Callable[[], Insert]] | None) -> Executable:
+    def _build(rows: Sequence[Row], main: tuple[Hashable, Main] | None) -> Executable:
         ordinals: dict[Template, int] = {}
         inserts = []
         for n, row in enumerate(rows):

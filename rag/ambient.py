@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import structlog
@@ -25,6 +25,7 @@ from rag.search import hybrid_search
 log = structlog.get_logger("rag.ambient")
 
 MIN_QUERY_CHARS = 30
+EMPTY_RECHECK_S = 2.0  # an org found with nothing indexed is asked again after this (the outbox drains every 0.5 s)
 BUDGET_S = 0.8
 EMBED_SHARE = 0.6  # of the budget the query embedding may take before search goes on without it
 PER_SCOPE = 3
@@ -72,9 +73,13 @@ class AmbientFinder:
     over budget, or any failure)."""
 
     def __init__(self, db: Database, embedder: Embedder | None, *, budget_s: float = BUDGET_S,
-                 min_chars: int = MIN_QUERY_CHARS) -> None:
-        self.db, self.embedder = db, embedder
+                 min_chars: int = MIN_QUERY_CHARS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.db, self.embedder, self.clock = db, embedder, clock
         self.budget_s, self.min_chars = budget_s, min_chars
+        # Whether an org has anything indexed, remembered per process: an org with documents keeps them (its
+        # searches skip the check), one without is asked again after EMPTY_RECHECK_S.
+        self._indexed: set[uuid.UUID] = set()
+        self._empty_until: dict[uuid.UUID, float] = {}
 
     async def find(self, org_id: uuid.UUID, query: str) -> list[dict[str, Any]] | None:
         """The selected hits (None when skipped or failed); `__call__` renders them."""
@@ -94,11 +99,19 @@ class AmbientFinder:
         return select(hits)
 
     async def _search(self, org_id: uuid.UUID, query: str) -> list[dict[str, Any]]:
+        if self._empty_until.get(org_id, 0.0) > self.clock():
+            return []
         async with self.db.scope(org_id=org_id) as session:
             # An org with nothing indexed yet (new, or before the first drain) needs no embedding.
-            if not await session.scalar(text("SELECT EXISTS (SELECT 1 FROM rag_documents WHERE org_id = :org)"),
-                                        {"org": org_id}):
-                return []
+            if org_id not in self._indexed:
+                if not await session.scalar(text("SELECT EXISTS (SELECT 1 FROM rag_documents WHERE org_id = :org)"),
+                                            {"org": org_id}):
+                    if len(self._empty_until) > 10_000:
+                        self._empty_until.clear()
+                    self._empty_until[org_id] = self.clock() + EMPTY_RECHECK_S
+                    return []
+                self._indexed.add(org_id)
+                self._empty_until.pop(org_id, None)
             return await hybrid_search(session, org_id, query, embedder=self.embedder, limit=TOTAL * PER_SCOPE,
                                        embed_timeout=self.budget_s * EMBED_SHARE)
 

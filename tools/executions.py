@@ -176,9 +176,16 @@ async def expire_stale(session: AsyncSession, conversation_id: uuid.UUID, *, pen
     return rowcount(result)
 
 
-async def supersede_pending(session: AsyncSession, conversation_id: uuid.UUID, *, now: datetime) -> list[str]:
-    """The user typed instead of clicking: every pending execution becomes `superseded`."""
-    result = await session.execute(_SUPERSEDE, {"w_conversation_id": conversation_id, "w_now": now})
+_EXPIRE_THEN_SUPERSEDE = (_SUPERSEDE.where(ToolExecution.created_at > bindparam("w_cutoff"))
+                          .add_cte(_EXPIRE.returning(ToolExecution.id).cte("expired")))
+
+
+async def supersede_pending(session: AsyncSession, conversation_id: uuid.UUID, *, pending_ttl: int,
+                            now: datetime) -> list[str]:
+    """The user typed instead of clicking: a pending execution past PENDING_TTL becomes `expired`, every other
+    one `superseded` (one statement: the two UPDATEs touch disjoint rows); returns the superseded tool use ids."""
+    result = await session.execute(_EXPIRE_THEN_SUPERSEDE, {"w_conversation_id": conversation_id, "w_now": now,
+                                                            "w_cutoff": now - timedelta(seconds=pending_ttl)})
     return list(result.scalars().all())
 
 

@@ -95,3 +95,62 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
     assert usage == [1]
     assert [tuple(r) for r in ran] == [(2, 0, "succeeded", "tasks", "list", True, True),
                                        (4, 0, "succeeded", "tasks", "list", True, True)]
+
+
+async def _drive(stream) -> list[str]:
+    return [item.type async for item in stream.events()]
+
+
+async def test_a_follow_up_and_a_confirmation_send_few_statements(app_settings, db, factory, fake_model) -> None:
+    """A follow-up's pending rows settled in one statement, its message written with the history read back in
+    another. A confirmation: the conversation with its tool use, then the claim (with the stale rows' expiry),
+    in one transaction; then the tool in a savepoint, the message's executions, and the merged results written
+    with the history read back, in another (a metered org: each also reads the day's spend)."""
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
+    caller, access = await owner_of_new_org(db, factory)
+    async with db.owner() as session:
+        task = await session.scalar(text("INSERT INTO tasks (org_id, title) VALUES (:o, 'Fix the rower') RETURNING id"),
+                                    {"o": access.org_id})
+    fake_model.queue(Reply(Text("Hello.")), Reply(ToolUse("tasks__delete", {"id": str(task)}, id="toolu_del")),
+                     Reply(Text("Deleted.")))
+    common = {"access": access, "caller": caller, "locale": "en"}
+    try:
+        first = await services.orchestrator.open_send(**common, trace_id=uuid.uuid4().hex, message="hi",
+                                                      conversation_id=None, page_context=None)
+        await _drive(first)
+        conversation_id = first.turn.conversation_id
+        with Sent(db.app_engine.sync_engine) as follow_up:
+            names = await _drive(await services.orchestrator.open_send(
+                **common, trace_id=uuid.uuid4().hex, message="delete the rower task", conversation_id=conversation_id,
+                page_context=None))
+        assert "confirmation_pending" in names
+        with Sent(db.app_engine.sync_engine) as confirm:
+            names = await _drive(await services.resumer.open_confirm(
+                **common, trace_id=uuid.uuid4().hex, conversation_id=conversation_id, tool_use_id="toolu_del",
+                approved=True, edited_input=None))
+        assert names.count("tool_completed") == 1 and names[-1] == "done" and "error" not in names
+    finally:
+        await services.close()
+        await redis.aclose()
+    assert follow_up.like("WITH expired AS (UPDATE ai_tool_executions") == 1  # expiry rides with the supersede
+    assert follow_up.like("WITH along_0 AS (INSERT INTO conversation_messages") == 2  # follow-up (+history), round trip
+    assert follow_up.like("SELECT conversation_messages") == 0  # the history came back with the message
+    # + the conversation, two spend reads (metered org), and the confirmation card's summary in its savepoint
+    assert len(follow_up.statements) == 9, follow_up.statements
+    assert confirm.statements[0].startswith("SELECT conversations.id") and "LEFT OUTER JOIN ai_tool_executions" in \
+        confirm.statements[0]
+    assert confirm.statements[1].startswith("WITH expired AS (UPDATE ai_tool_executions")
+    assert confirm.like("WITH along_0 AS (INSERT INTO conversation_messages") == 2  # results (+history), answer
+    assert confirm.like("SELECT conversation_messages") == 0
+    assert len(confirm.statements) == 13, confirm.statements
+    # claim, budget check, resolution, then the answer's reservation and round trip
+    assert confirm.begins == confirm.commits == 5
+    async with db.owner() as session:
+        deleted = await session.scalar(text("SELECT deleted_at IS NOT NULL FROM tasks WHERE id = :t"), {"t": task})
+        roles = (await session.execute(text(
+            "SELECT role, content->0->>'type' FROM conversation_messages WHERE conversation_id = :c ORDER BY seq"),
+            {"c": conversation_id})).all()
+    assert deleted
+    assert [tuple(r) for r in roles] == [("user", "text"), ("assistant", "text"), ("user", "text"),
+                                         ("assistant", "tool_use"), ("user", "tool_result"), ("assistant", "text")]

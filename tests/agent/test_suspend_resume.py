@@ -183,6 +183,27 @@ async def test_typing_instead_of_clicking_supersedes_and_next_request_is_valid(c
     assert await _deleted_at(db, task_id) is None
 
 
+async def test_typing_past_the_pending_ttl_reads_expired_and_the_model_is_told_so(client, gym, fake_model,
+                                                                                   db) -> None:
+    """A new message settles a pending confirmation: superseded while it could still be answered, expired once
+    PENDING_TTL has passed (the model reads which)."""
+    conversation_id, task_id = await _task(client, gym, fake_model)
+    await _ask_delete(client, gym, fake_model, conversation_id, task_id)
+    async with db.owner() as session:
+        await session.execute(text("UPDATE ai_tool_executions SET created_at = now() - interval '25 hours' "
+                                   "WHERE conversation_id = :c AND tool_use_id = 'toolu_del'"), {"c": conversation_id})
+    fake_model.queue(Reply(Text("That request had expired; nothing was deleted.")))
+    typed = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                      json_body={"message": "did you delete it?", "conversationId": conversation_id})
+    assert typed.status == 200 and "error" not in typed.names
+    last_user = fake_model.requests[-1].body["messages"][-1]["content"]
+    assert last_user[0]["tool_use_id"] == "toolu_del" and json.loads(last_user[0]["content"])["code"] == "expired"
+    async with db.owner() as session:
+        status = await session.scalar(text("SELECT status FROM ai_tool_executions WHERE tool_use_id = 'toolu_del' "
+                                           "AND conversation_id = :c"), {"c": conversation_id})
+    assert status == "expired" and await _deleted_at(db, task_id) is None
+
+
 async def test_expired_pending_reads_expired(client, gym, fake_model, db) -> None:
     conversation_id, task_id = await _task(client, gym, fake_model)
     await _ask_delete(client, gym, fake_model, conversation_id, task_id)

@@ -153,3 +153,43 @@ async def test_another_org_with_the_same_member_never_shows(db, factory, local) 
     block_b = await finder(org_b.id, "How many classes did Saar Cohen attend lately?")
     assert str(ids_a["Saar Cohen"]) in block_a and str(ids_b["Saar Cohen"]) not in block_a
     assert str(ids_b["Saar Cohen"]) in block_b and str(ids_a["Saar Cohen"]) not in block_b
+
+
+async def test_whether_an_org_has_an_index_is_remembered_and_an_empty_one_is_asked_again(db, factory, local) -> None:
+    """An indexed org's lookups skip the existence check; an org with nothing indexed is not asked again for
+    EMPTY_RECHECK_S, then its first documents are found."""
+    from sqlalchemy import event
+
+    import rag.ambient as ambient
+
+    empty = await factory.org()
+    indexed, ids = await _gym(db, factory, local, members=[("Yael", "Brown")])
+    clock = [1000.0]
+    finder = AmbientFinder(db, local, clock=lambda: clock[0])
+    sent: list[str] = []
+
+    def record(conn, cursor, statement, *_) -> None:
+        sent.append(statement)
+
+    question = "Has Yael Brown renewed her membership yet?"
+    event.listen(db.app_engine.sync_engine, "before_cursor_execute", record)
+    try:
+        assert str(ids["Yael Brown"]) in await finder(indexed.id, question)
+        first = len(sent)
+        assert str(ids["Yael Brown"]) in await finder(indexed.id, question)
+        assert sum("EXISTS (SELECT 1 FROM rag_documents" in s for s in sent) == 1  # the second skipped it
+        assert len(sent) - first == first - 1
+        sent.clear()
+        assert await finder(empty.id, question) is None and len(sent) == 1  # the check alone
+        async with db.scope(org_id=empty.id) as session:
+            yael = (await create_member(session, empty.id, first_name="Yael", last_name="Brown")).id
+        for _ in range(50):
+            if sum(r.claimed for r in await OutboxWorker(db, local).drain_once()) == 0:
+                break
+        sent.clear()
+        clock[0] += ambient.EMPTY_RECHECK_S - 0.1
+        assert await finder(empty.id, question) is None and sent == []  # still remembered as empty
+        clock[0] += 0.2
+        assert str(yael) in await finder(empty.id, question)  # asked again: found
+    finally:
+        event.remove(db.app_engine.sync_engine, "before_cursor_execute", record)
