@@ -20,6 +20,7 @@ from agent import events
 from agent.observability import Observability
 from agent.policy import can_undo, needs_person
 from agent.turns import Turn, TurnStore, result_block
+from core.row_inserts import Row
 from core.settings import Settings
 from tools import executions
 from tools.executions import ToolExecution
@@ -65,9 +66,9 @@ class ToolDispatcher:
     async def run(self, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict, *,
                   message_id: uuid.UUID | None, position: int, execution_id: uuid.UUID | None = None,
                   edited: bool = False, undoes: uuid.UUID | None = None, audit_metadata: dict | None = None,
-                  session: AsyncSession | None = None, rows_later: list[dict[str, Any]] | None = None) -> ToolOutcome:
-        """Run one tool; its execution row commits in the same transaction as its write (with `rows_later`, a
-        new row is appended there for the caller to insert later in that transaction)."""
+                  session: AsyncSession | None = None, rows_later: list[Row] | None = None) -> ToolOutcome:
+        """Run one tool; its execution row (and a write's audit row) commits in the same transaction as its write
+        (with `rows_later`, new rows are appended there for the caller to insert later in that transaction)."""
         now = datetime.now(UTC)
 
         async def record(db_session: AsyncSession, outcome: ToolOutcome) -> None:
@@ -77,7 +78,7 @@ class ToolDispatcher:
 
         outcome = await self.runner.run(spec, raw_input, access=turn.access, caller=turn.caller, locale=turn.locale,
                                         now=now, on_success=record, audit_metadata=audit_metadata, session=session,
-                                        conversation_id=turn.conversation_id)
+                                        conversation_id=turn.conversation_id, carry_audit=True)
         if not outcome.ok:
             if session is not None:
                 await record(session, outcome)
@@ -100,15 +101,16 @@ class ToolDispatcher:
     async def _record(self, session: AsyncSession, turn: Turn, spec: ToolSpec, tool_use_id: str, raw_input: dict,
                       outcome: ToolOutcome, *, message_id: uuid.UUID | None, position: int,
                       execution_id: uuid.UUID | None, edited: bool, undoes: uuid.UUID | None,
-                      now: datetime, rows_later: list[dict[str, Any]] | None = None) -> None:
+                      now: datetime, rows_later: list[Row] | None = None) -> None:
         output = outcome.output
         if outcome.ok and edited:
             output = {**(outcome.output or {}), "_editedInput": True}
         status = "succeeded" if outcome.ok else "failed"
+        audit = [outcome.audit_row] if outcome.audit_row is not None else []
         if execution_id is not None:
             await executions.finish(session, execution_id, status=status, output=output, error=outcome.error,
                                     input=raw_input if edited else None, duration_ms=outcome.duration_ms,
-                                    audit_log_id=outcome.audit_log_id, now=now)
+                                    audit_log_id=outcome.audit_log_id, now=now, along=audit)
         else:
             row = {"org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": message_id,
                    "tool_use_id": tool_use_id, "position": position, "router": spec.router, "action": spec.action,
@@ -117,9 +119,9 @@ class ToolDispatcher:
                    "audit_log_id": outcome.audit_log_id, "duration_ms": outcome.duration_ms, "resolved_at": now,
                    "undoes": undoes}
             if rows_later is not None:
-                rows_later.append(row)
+                rows_later.extend([*audit, executions.execution_row(row)])
             else:
-                await executions.record(session, **row)
+                await executions.record(session, along=audit, **row)
 
     # ---- the tool uses of one assistant message -----------------------------------------------------
 
@@ -128,7 +130,7 @@ class ToolDispatcher:
         """Run normal tools inline; the first that needs a person suspends it and every later one. The merged
         tool results and every execution row are left on the turn for the caller to send
         in this transaction (`TurnStore.take_unwritten`)."""
-        pending_rows: list[dict[str, Any]] = []
+        pending_rows: list[Row] = []
         pending_events: list[events.Event] = []
         results: list[dict[str, Any]] = []
         for position, block in enumerate(tool_uses):
@@ -167,7 +169,7 @@ class ToolDispatcher:
                 yield event
             outcome = outcomes[0]
             results.append(result_block(tool_use_id, outcome.output if outcome.ok else None, outcome.error))
-        turn.unwritten.extend(executions.execution_row(row) for row in pending_rows)
+        turn.unwritten.extend(pending_rows)
         if not turn.suspended:  # sent by the caller with the round trip's usage (TurnStore.take_unwritten)
             self.store.append_user_later(turn, results)
         for event in pending_events:
@@ -204,12 +206,13 @@ class ToolDispatcher:
 
 
 def _row(turn: Turn, message_id: uuid.UUID, tool_use_id: str, position: int, router: str, action: str,
-         raw_input: dict, *, status: str, error: dict | None = None, spec: ToolSpec | None = None) -> dict[str, Any]:
-    return {"org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": message_id,
-            "tool_use_id": tool_use_id, "position": position, "router": router, "action": action,
-            "kind": spec.kind if spec else "normal", "confirm": spec.confirm if spec else "never",
-            "input": raw_input, "error": error, "status": status, "actor_user_id": turn.caller.user_id,
-            "resolved_at": None if status == "pending" else datetime.now(UTC)}
+         raw_input: dict, *, status: str, error: dict | None = None, spec: ToolSpec | None = None) -> Row:
+    return executions.execution_row({
+        "org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": message_id,
+        "tool_use_id": tool_use_id, "position": position, "router": router, "action": action,
+        "kind": spec.kind if spec else "normal", "confirm": spec.confirm if spec else "never", "input": raw_input,
+        "error": error, "status": status, "actor_user_id": turn.caller.user_id,
+        "resolved_at": None if status == "pending" else datetime.now(UTC)})
 
 
 def _candidate(candidate: dict) -> dict:

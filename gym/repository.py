@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
@@ -54,9 +54,11 @@ class OrgRepository(Generic[M]):
         return row
 
     async def soft_delete(self, session: AsyncSession, org_id: UUID, row_id: UUID, now: datetime) -> M | None:
-        row = await self.get(session, org_id, row_id)
-        if row is None:
-            return None
-        setattr(row, self.deleted or "deleted_at", now)
-        await session.flush()
-        return row
+        """Mark the live row deleted and return it (one UPDATE ... RETURNING); None when missing or already
+        deleted."""
+        model: Any = self.model
+        column = getattr(model, self.deleted or "deleted_at")
+        query = update(model).where(model.org_id == org_id, model.id == row_id)
+        if self.deleted:
+            query = query.where(column.is_(None))
+        return await session.scalar(query.values({column: now}).returning(model))

@@ -6,12 +6,14 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, func, insert
+from sqlalchemy import ForeignKey, Insert, String, func, insert
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from core import row_inserts
 from core.database import Base
+from core.row_inserts import Row, binds
 from core.tenancy import Caller
 
 
@@ -29,10 +31,22 @@ class AuditLog(Base):
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-async def write_audit(session: AsyncSession, *, org_id: uuid.UUID, caller: Caller, action: str, resource: str,
-                      resource_id: object | None, metadata: dict[str, Any]) -> uuid.UUID:
-    audit_id = uuid.uuid4()
-    await session.execute(insert(AuditLog).values(
-        id=audit_id, org_id=org_id, actor_user_id=caller.user_id, actor_clerk_id=caller.clerk_id, action=action,
-        resource=resource, resource_id=None if resource_id is None else str(resource_id), metadata_=metadata))
-    return audit_id
+_COLUMNS = ("id", "org_id", "actor_user_id", "actor_clerk_id", "action", "resource", "resource_id", "metadata")
+
+
+def _audit_insert(prefix: str, ordinal: int) -> Insert:
+    return insert(AuditLog.__table__).values(binds(AuditLog.__table__, prefix, _COLUMNS))  # type: ignore[arg-type]
+
+
+def audit_row(*, org_id: uuid.UUID, caller: Caller, action: str, resource: str, resource_id: object | None,
+              metadata: dict[str, Any]) -> Row:
+    """An audit row for a caller that sends it with its own write (core.row_inserts); its id is `values["id"]`."""
+    return Row(_audit_insert, {"id": uuid.uuid4(), "org_id": org_id, "actor_user_id": caller.user_id,
+                               "actor_clerk_id": caller.clerk_id, "action": action, "resource": resource,
+                               "resource_id": None if resource_id is None else str(resource_id),
+                               "metadata": metadata})
+
+
+async def write_audit(session: AsyncSession, row: Row) -> uuid.UUID:
+    await session.execute(*row_inserts.statements.get([row]))
+    return row.values["id"]

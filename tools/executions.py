@@ -8,6 +8,7 @@ resolve the same tool use cannot both win.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -64,9 +65,12 @@ class ToolExecution(Base):
     resolved_at: Mapped[datetime | None]
 
 
-async def record(session: AsyncSession, **values: Any) -> uuid.UUID:
-    """Insert an execution row (values are ToolExecution columns); returns its id."""
+async def record(session: AsyncSession, *, along: Sequence[Row] = (), **values: Any) -> uuid.UUID:
+    """Insert an execution row (values are ToolExecution columns), after the rows `along` it (its audit row);
+    returns its id."""
     row = execution_row(values)
+    for other in along:
+        await session.execute(*row_inserts.statements.get([other]))
     await session.execute(*row_inserts.statements.get([row]))
     return row.values["id"]
 
@@ -160,12 +164,18 @@ async def expire_and_claim(session: AsyncSession, conversation_id: uuid.UUID, ex
 
 async def finish(session: AsyncSession, execution_id: uuid.UUID, *, status: str, output: dict | None = None,
                  error: dict | None = None, input: dict | None = None, duration_ms: int | None = None,
-                 audit_log_id: uuid.UUID | None = None, now: datetime) -> None:
+                 audit_log_id: uuid.UUID | None = None, now: datetime, along: Sequence[Row] = ()) -> None:
+    """The execution's outcome; the rows `along` it (its audit row) ride as CTEs of the same statement."""
     values: dict[str, Any] = {"w_execution_id": execution_id, "w_status": status, "w_output": output, "w_error": error,
                               "w_duration_ms": duration_ms, "w_audit_log_id": audit_log_id, "w_resolved_at": now}
     if input is not None:
         values["w_input"] = input
-    await session.execute(_FINISH if input is None else _FINISH_EDITED, values)
+    main = ("finish", lambda: _FINISH) if input is None else ("finish_edited", lambda: _FINISH_EDITED)
+    if along:
+        stmt, params = row_inserts.statements.get(along, main=main)
+        await session.execute(stmt, {**params, **values})
+    else:
+        await session.execute(main[1](), values)
 
 
 async def expire_stale(session: AsyncSession, conversation_id: uuid.UUID, *, pending_ttl: int,

@@ -22,9 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from core.errors import ServiceError
+from core.row_inserts import Row
 from core.tenancy import Caller, OrgAccess
 from rag.embeddings import Embedder
-from tools.audit import write_audit
+from tools.audit import audit_row, write_audit
 from tools.context import ToolContext
 from tools.errors import tool_error
 from tools.registry import ToolSpec
@@ -42,6 +43,7 @@ class ToolOutcome:
     duration_ms: int
     audit_log_id: uuid.UUID | None = None
     input: dict[str, Any] | None = None  # the validated input, as the handler saw it
+    audit_row: Row | None = None  # with `carry_audit`: not written yet, for on_success to send with its own write
 
     @property
     def error_code(self) -> str | None:
@@ -90,16 +92,19 @@ class ToolRunner:
     async def run(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                   locale: str = "en", now: datetime | None = None, audit_metadata: dict[str, Any] | None = None,
                   on_success: SuccessHook | None = None, session: AsyncSession | None = None,
-                  conversation_id: Any = None) -> ToolOutcome:
+                  conversation_id: Any = None, carry_audit: bool = False) -> ToolOutcome:
         """Run `spec`; `on_success(session, outcome)` runs inside the tool's transaction (atomic bookkeeping).
+        With `carry_audit` (and `on_success`), the audit row of a write is left in `outcome.audit_row` for
+        on_success to send with its own statement, one round trip fewer.
 
         With `session` (already inside the org's scope) the tool runs in a SAVEPOINT of that transaction,
         so a failing tool rolls back only its own writes.
         """
         started = time.perf_counter()
 
-        def done(ok: bool, output=None, error=None, audit_id=None, validated=None) -> ToolOutcome:
-            return ToolOutcome(ok, output, error, int((time.perf_counter() - started) * 1000), audit_id, validated)
+        def done(ok: bool, output=None, error=None, audit_id=None, validated=None, audit=None) -> ToolOutcome:
+            return ToolOutcome(ok, output, error, int((time.perf_counter() - started) * 1000), audit_id, validated,
+                               audit)
 
         if not spec.allows(access.role):  # defence in depth: the registry already filtered by role
             return done(False, error={"code": "forbidden_for_role",
@@ -119,13 +124,17 @@ class ToolRunner:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale, now=now,
                                   embedder=self.embedder, conversation_id=conversation_id)
                 output = to_jsonable(await spec.handler(ctx, validated))
-                audit_id = None
+                audit = carried = None
                 if spec.side_effects == "write" and spec.audit is not None:
-                    audit_id = await write_audit(
-                        session, org_id=access.org_id, caller=caller, action=spec.audit.action_label,
-                        resource=spec.audit.resource, resource_id=output.get("id"),
-                        metadata={"agent": True, "tool": spec.name, **(audit_metadata or {})})
-                outcome = done(True, output=output, audit_id=audit_id, validated=validated.model_dump(mode="json"))
+                    audit = audit_row(org_id=access.org_id, caller=caller, action=spec.audit.action_label,
+                                      resource=spec.audit.resource, resource_id=output.get("id"),
+                                      metadata={"agent": True, "tool": spec.name, **(audit_metadata or {})})
+                    if carry_audit and on_success is not None:
+                        carried = audit
+                    else:
+                        await write_audit(session, audit)
+                outcome = done(True, output=output, audit_id=audit.values["id"] if audit else None,
+                               validated=validated.model_dump(mode="json"), audit=carried)
                 if on_success is not None:
                     await on_success(session, outcome)
             return outcome
