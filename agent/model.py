@@ -7,8 +7,9 @@ A stream that ends without `message_stop` is not an answer: it raises `provider_
 
 The request body is JSON we encode ourselves (`RequestEncoder`): a persona's tool definitions are the same
 list on every call, so their ~80 KB of JSON are encoded once per process, where the SDK's `messages.stream`
-would copy and encode the whole request on every call (a third of the server's CPU under load). The SDK
-still sends it, retries it, parses the stream and raises its own error classes.
+would copy and encode the whole request on every call (a third of the server's CPU under load). The answer
+is read as plain JSON events (agent/model_stream.py) rather than through the SDK's typed `MessageStream`.
+The SDK still sends the request, retries it, decodes the stream and raises its own error classes.
 """
 
 from __future__ import annotations
@@ -18,14 +19,13 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import anthropic
-from anthropic.lib.streaming import AsyncMessageStreamManager
-from anthropic.types import Message, RawMessageStreamEvent
 
 from agent.costs import Usage
 from agent.errors import AgentError
+from agent.model_stream import MessageAccumulator, plain_block, usage_from_json
 
 
 @dataclass(frozen=True)
@@ -65,35 +65,6 @@ class ModelClient(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]: ...
 
     async def complete(self, request: ModelRequest) -> ModelResponse: ...
-
-
-def usage_from_sdk(usage: Any) -> Usage:
-    """Anthropic usage → our buckets; creation without a ttl breakdown is billed as 1h (never under-charge)."""
-    if usage is None:
-        return Usage()
-    creation = getattr(usage, "cache_creation_input_tokens", 0) or 0
-    split = getattr(usage, "cache_creation", None)
-    write_5m = getattr(split, "ephemeral_5m_input_tokens", None) if split is not None else None
-    write_1h = getattr(split, "ephemeral_1h_input_tokens", None) if split is not None else None
-    if write_5m is None and write_1h is None:
-        write_5m, write_1h = 0, creation
-    return Usage(input_tokens=usage.input_tokens or 0, output_tokens=usage.output_tokens or 0,
-                 cache_read_tokens=getattr(usage, "cache_read_input_tokens", 0) or 0,
-                 cache_write_5m_tokens=write_5m or 0, cache_write_1h_tokens=write_1h or 0)
-
-
-def blocks_from_sdk(content: list[Any]) -> list[dict[str, Any]]:
-    """SDK content blocks → plain dicts we persist and replay verbatim."""
-    blocks: list[dict[str, Any]] = []
-    for block in content:
-        data = block.model_dump(mode="json", exclude_none=True)
-        if data.get("type") == "text":
-            blocks.append({"type": "text", "text": data.get("text", "")})
-        elif data.get("type") == "tool_use":
-            blocks.append({"type": "tool_use", "id": data["id"], "name": data["name"], "input": data.get("input") or {}})
-        else:
-            blocks.append(data)
-    return blocks
 
 
 def _json_default(value: Any) -> str:
@@ -142,7 +113,8 @@ class RequestEncoder:
 
 
 class AnthropicModel:
-    """Messages API over the official SDK (`AsyncAnthropic`), streaming; the body encoded by `RequestEncoder`."""
+    """Messages API over the official SDK (`AsyncAnthropic`): the body encoded by `RequestEncoder`, the answer
+    accumulated by `MessageAccumulator`."""
 
     name = "anthropic"
 
@@ -152,35 +124,29 @@ class AnthropicModel:
                                                timeout=timeout)
         self.encoder = RequestEncoder()
 
-    def _open_stream(self, request: ModelRequest) -> AsyncMessageStreamManager[Any]:
-        """What `messages.stream` returns, sent with our encoded body."""
-        return AsyncMessageStreamManager(self.client.post(
-            "/v1/messages", cast_to=Message, content=self.encoder.body(request, stream=True), stream=True,
-            stream_cls=anthropic.AsyncStream[RawMessageStreamEvent]))
-
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
-        started = stopped = False
-        async with self._open_stream(request) as stream:
-            async for event in stream:  # unknown event types pass through the SDK untouched
-                kind = getattr(event, "type", None)
-                if kind == "text":
-                    yield TextDelta(getattr(event, "text", ""))
-                elif kind in ("message_start", "message_delta"):
-                    started = True
-                    yield Billed(usage_from_sdk(stream.current_message_snapshot.usage))
-                elif kind == "message_stop":
-                    stopped = True
-            if not (started and stopped):  # the connection closed cleanly, but short of the end
-                raise AgentError("provider_unavailable", status=502, detail="model stream ended before message_stop")
-            final = await stream.get_final_message()
-        yield ModelResponse(content=blocks_from_sdk(final.content), stop_reason=final.stop_reason,
-                            usage=usage_from_sdk(final.usage), model=final.model or request.model)
+        message = MessageAccumulator()
+        events = await self.client.post("/v1/messages", cast_to=object, content=self.encoder.body(request, stream=True),
+                                        stream=True, stream_cls=anthropic.AsyncStream[object])
+        async with events:
+            async for raw in events:  # plain dicts; unknown event types change nothing
+                event = cast(dict[str, Any], raw)
+                text = message.add(event)
+                if text:
+                    yield TextDelta(text)
+                elif event.get("type") in ("message_start", "message_delta"):
+                    yield Billed(message.usage)
+        if message.message is None or not message.stopped:  # closed cleanly, but short of the end
+            raise AgentError("provider_unavailable", status=502, detail="model stream ended before message_stop")
+        yield ModelResponse(content=message.blocks(), stop_reason=message.message.get("stop_reason"),
+                            usage=message.usage, model=message.message.get("model") or request.model)
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
-        message = await self.client.post("/v1/messages", cast_to=Message,
-                                         content=self.encoder.body(request, stream=False))
-        return ModelResponse(content=blocks_from_sdk(message.content), stop_reason=message.stop_reason,
-                             usage=usage_from_sdk(message.usage), model=message.model or request.model)
+        message: Any = await self.client.post("/v1/messages", cast_to=object,
+                                              content=self.encoder.body(request, stream=False))
+        return ModelResponse(content=[plain_block(b) for b in message.get("content") or []],
+                             stop_reason=message.get("stop_reason"), usage=usage_from_json(message.get("usage")),
+                             model=message.get("model") or request.model)
 
     async def close(self) -> None:
         await self.client.close()

@@ -17,7 +17,8 @@ from agent import conversations
 from agent.compaction import Compactor, choose_cut
 from agent.conversations import Message
 from agent.costs import PriceBook
-from agent.model import AnthropicModel, usage_from_sdk
+from agent.model import AnthropicModel
+from agent.model_stream import usage_from_json
 from agent.observability import Observability
 from agent.titles import TitleGenerator, clean_title
 from api.app import create_app
@@ -208,7 +209,7 @@ async def test_summaries_are_costed_into_daily_usage_with_no_extra_turn(client, 
     result = await send(client, gym, conversation_id, "question 12")
 
     summary_usage = summarizer_requests(fake_model)[0].usage
-    summary_cost = PriceBook().cost_usd_micros(SUMMARIZER, usage_from_sdk(_Usage(summary_usage)))
+    summary_cost = PriceBook().cost_usd_micros(SUMMARIZER, usage_from_json(summary_usage))
     async with db.owner() as session:
         row = (await session.execute(text("SELECT cost_usd_micros, turns, input_tokens FROM ai_usage_daily "
                                           "WHERE org_id = :o"), {"o": gym.org.id})).one()
@@ -217,16 +218,6 @@ async def test_summaries_are_costed_into_daily_usage_with_no_extra_turn(client, 
     assert row.cost_usd_micros == turn_usage["costUsdMicros"] + summary_cost
     assert row.turns == 1
     assert row.input_tokens == turn_usage["inputTokens"] + summary_usage["input_tokens"]
-
-
-class _Usage:
-    """The recorded usage dict, read the way usage_from_sdk reads the SDK's object."""
-
-    def __init__(self, usage: dict) -> None:
-        self.input_tokens, self.output_tokens = usage["input_tokens"], usage["output_tokens"]
-        self.cache_read_input_tokens = usage["cache_read_input_tokens"]
-        self.cache_creation_input_tokens = usage["cache_creation_input_tokens"]
-        self.cache_creation = None
 
 
 # ---- the budget, against the real SDK ------------------------------------------------------------------------

@@ -8,9 +8,11 @@ from datetime import UTC, datetime
 
 import anthropic
 
-from agent.model import AnthropicModel, ModelRequest, ModelResponse, RequestEncoder
+from agent.costs import Usage
+from agent.model import AnthropicModel, Billed, ModelRequest, ModelResponse, RequestEncoder, TextDelta
 from agent.request import tool_definitions
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, Text, ToolUse
+from tests.fakes.tool_search import ToolSearch
 from tools.catalog import build_registry
 
 SYSTEM = [{"type": "text", "text": "You are terse. שלום, привет", "cache_control": {"type": "ephemeral", "ttl": "1h"}}]
@@ -54,21 +56,29 @@ def test_a_date_in_a_message_is_sent_as_iso_text_and_anything_else_unencodable_r
 async def test_the_fake_api_receives_what_the_sdk_itself_would_send(fake_model: FakeAnthropic) -> None:
     tools = tool_definitions(build_registry().for_role("coach"), frozenset({"tasks__list", "tasks__create"}))
     request = _request(tools)
-    fake_model.queue(*[Reply(Text("Looking."), ToolUse("tasks__list", {}, id="toolu_a")) for _ in range(3)])
+    reply = Reply(Text("Looking for it, שלום."), ToolSearch("program templates", id="srvtoolu_s"),
+                  ToolUse("tasks__list", {"status": "open", "limit": 5, "note": "ünïcode"}, id="toolu_a"))
+    fake_model.queue(reply, reply, reply)
 
     sdk = anthropic.AsyncAnthropic(api_key="sk-test-fake", base_url=fake_model.url, max_retries=0)
     async with sdk.messages.stream(model=request.model, max_tokens=request.max_tokens, system=request.system,
                                    tools=request.tools, tool_choice=request.tool_choice,
                                    messages=request.messages) as stream:
-        await stream.get_final_message()
+        texts = [event.text async for event in stream if event.type == "text"]
+        theirs = await stream.get_final_message()
     await sdk.close()
     model = AnthropicModel(api_key="sk-test-fake", base_url=fake_model.url, max_retries=0)
-    streamed = [item async for item in model.stream(request) if isinstance(item, ModelResponse)]
+    items = [item async for item in model.stream(request)]
     completed = await model.complete(request)
     await model.close()
 
-    assert streamed[0].stop_reason == "tool_use" and streamed[0].content[1]["name"] == "tasks__list"
-    assert streamed[0].content == completed.content
+    ours = items[-1]
+    assert isinstance(ours, ModelResponse) and ours.stop_reason == theirs.stop_reason == "tool_use"
+    # the SDK's own MessageStream read the same stream into the same message, text deltas and usage included
+    assert ours.content == [b.model_dump(mode="json", exclude_none=True) for b in theirs.content]
+    assert [i.text for i in items if isinstance(i, TextDelta)] == texts and "".join(texts) == "Looking for it, שלום."
+    assert ours.content == completed.content and ours.content[3]["input"]["note"] == "ünïcode"
+    assert [i for i in items if isinstance(i, Billed)][-1].usage == ours.usage
     sdk_sent, ours_streamed, ours_completed = fake_model.wait_for_requests(3)
     assert all(r.rejected is None for r in (sdk_sent, ours_streamed, ours_completed))
     assert ours_streamed.body == sdk_sent.body
@@ -76,3 +86,13 @@ async def test_the_fake_api_receives_what_the_sdk_itself_would_send(fake_model: 
     assert ours_streamed.headers["content-type"] == "application/json"
     assert ours_streamed.headers["authorization"] == sdk_sent.headers["authorization"] == "Bearer sk-test-fake"
     assert ours_streamed.headers["content-length"] == sdk_sent.headers["content-length"]  # byte for byte as long
+    # each call billed what the API said it cost (the second read the cache the first wrote)
+    assert theirs.usage.cache_creation.ephemeral_1h_input_tokens == sdk_sent.usage["cache_creation"][
+        "ephemeral_1h_input_tokens"] > 0
+    for response, recorded in ((ours, ours_streamed), (completed, ours_completed)):
+        assert response.usage == Usage(
+            input_tokens=recorded.usage["input_tokens"], output_tokens=recorded.usage["output_tokens"],
+            cache_read_tokens=recorded.usage["cache_read_input_tokens"],
+            cache_write_5m_tokens=recorded.usage["cache_creation"]["ephemeral_5m_input_tokens"],
+            cache_write_1h_tokens=recorded.usage["cache_creation"]["ephemeral_1h_input_tokens"])
+    assert ours.usage.cache_read_tokens > 0 and ours.usage.output_tokens == theirs.usage.output_tokens

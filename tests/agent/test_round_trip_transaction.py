@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import uuid
 
-import anthropic
 import redis.asyncio as aioredis
 from sqlalchemy import text
 
 from agent.composition import build_agent
 from agent.costs import PriceBook
-from agent.model import usage_from_sdk
+from agent.model_stream import usage_from_json
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -29,7 +28,7 @@ def _billed(app_settings, fake_model, n: int) -> tuple[int, int]:
     """Cost and output tokens of the first `n` calls the fake answered, as the provider billed them."""
     prices, cost, output = PriceBook(app_settings.model_prices), 0, 0
     for request in fake_model.requests[:n]:
-        usage = usage_from_sdk(anthropic.types.Usage.model_validate(request.usage))
+        usage = usage_from_json(request.usage)
         cost += prices.cost_usd_micros(app_settings.agent_model, usage)
         output += usage.output_tokens
     return cost, output
