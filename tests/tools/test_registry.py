@@ -1,5 +1,6 @@
 """The registry and runner: names, duplicates, per-role views, role re-check, validation, typed failures."""
 
+import json
 import uuid
 
 import pytest
@@ -170,3 +171,24 @@ async def test_foreign_org_ids_are_not_found(runner, factory) -> None:
     listed = await runner.run(registry.get("tasks__list"), {}, access=_access(org_b, "owner"), caller=_caller(owner_b))
     assert listed.output["count"] == 0
     assert uuid.UUID(task_id)
+
+
+def test_input_schemas_carry_no_generated_titles_but_keep_a_property_named_title() -> None:
+    """pydantic's titles ("Exerciseid") are dropped from every tool's schema; a field called `title` stays."""
+    registry = build_registry()
+    schemas = {spec.name: spec.input_schema() for spec in registry.for_role("owner")}
+
+    def keywords(node, inside_names=False):
+        if isinstance(node, list):
+            for item in node:
+                yield from keywords(item)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if not inside_names:
+                    yield key
+                yield from keywords(value, inside_names=key in ("properties", "$defs") and not inside_names)
+
+    assert all("title" not in set(keywords(schema)) for schema in schemas.values())
+    assert "title" in schemas["tasks__create"]["properties"] and "title" in schemas["tasks__create"]["required"]
+    assert schemas["workouts__create"]["$defs"]["MovementInput"]["properties"]["exerciseId"]["description"]
+    assert len(json.dumps(schemas)) > 20_000  # the schemas themselves are all still there
