@@ -12,6 +12,7 @@ import hashlib
 import json
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,14 +73,30 @@ class JwksCache:
 
 
 class JwtVerifier:
-    """Verifies RS256 session tokens: signature by kid, iss, exp/nbf (60 s leeway), azp when configured."""
+    """Verifies RS256 session tokens: signature by kid, iss, exp/nbf (60 s leeway), azp when configured.
 
-    def __init__(self, jwks: JwksCache, *, issuer: str, authorized_parties: list[str] | None = None) -> None:
+    A session token comes back on every request of its session; a token whose signature and claims were
+    verified is remembered (at most VERIFIED_KEPT of them), and on the next request only its time window
+    and its signing key are checked again: still inside exp/nbf, and the key still the JWKS's key for its kid."""
+
+    VERIFIED_KEPT = 4096
+
+    def __init__(self, jwks: JwksCache, *, issuer: str, authorized_parties: list[str] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self.jwks = jwks
         self.issuer = issuer
         self.authorized_parties = authorized_parties or []
+        self.clock = clock
+        self._verified: OrderedDict[str, tuple[TokenClaims, str | None, object]] = OrderedDict()  # claims, kid, key
 
     async def verify(self, token: str) -> TokenClaims:
+        known = self._verified.get(token)
+        if known is not None:
+            claims, kid, key = known
+            if await self.jwks.key_for(kid) is key and self._in_window(claims.claims):
+                self._verified.move_to_end(token)
+                return claims
+            del self._verified[token]  # expired, or its key rotated out: verified afresh (and refused) below
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError as exc:
@@ -98,7 +115,16 @@ class JwtVerifier:
             raise Unauthorized("token_invalid", detail=str(exc)) from exc
         if self.authorized_parties and claims.get("azp") not in self.authorized_parties:
             raise Unauthorized("token_invalid", detail="unauthorized party")
-        return TokenClaims(sub=str(claims["sub"]), email=claims.get("email"), claims=claims)
+        verified = TokenClaims(sub=str(claims["sub"]), email=claims.get("email"), claims=claims)
+        self._verified[token] = (verified, header.get("kid"), key)
+        if len(self._verified) > self.VERIFIED_KEPT:
+            self._verified.popitem(last=False)
+        return verified
+
+    def _in_window(self, claims: dict) -> bool:
+        now = self.clock()
+        nbf = claims.get("nbf")
+        return now <= float(claims["exp"]) + LEEWAY_SECONDS and (nbf is None or now >= float(nbf) - LEEWAY_SECONDS)
 
 
 class DevKeys:

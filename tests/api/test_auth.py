@@ -158,3 +158,37 @@ async def test_verifier_rejects_hs256_and_none_algorithms() -> None:
         with pytest.raises(Unauthorized) as refused:
             await verifier.verify(token)
         assert refused.value.code == "token_invalid"
+
+
+async def test_a_verified_token_is_remembered_until_it_expires_or_its_key_is_gone() -> None:
+    """The second request with a token skips the signature, never its time window or its key."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    keys = {"k1": json.loads(RSAAlgorithm.to_jwk(key.public_key()))}
+
+    async def fetch() -> dict:
+        return {"keys": [{**jwk, "kid": kid} for kid, jwk in keys.items()]}
+
+    clock = [time.time()]
+    verifier = JwtVerifier(JwksCache(fetch), issuer=DEV_ISSUER, clock=lambda: clock[0])
+    token = _sign(key, _claims(exp=int(clock[0]) + 600), "k1")
+    first = await verifier.verify(token)
+    calls = []
+    original = jwt.decode
+    try:
+        jwt.decode = lambda *a, **k: calls.append(1) or original(*a, **k)  # type: ignore[assignment]
+        assert (await verifier.verify(token)).sub == first.sub == "user_x" and calls == []  # remembered
+        clock[0] += 600 + 61  # past exp and its leeway on the verifier's clock: verified afresh (PyJWT's own
+        await verifier.verify(token)  # clock still says valid; test_expired_token_is_token_expired covers that)
+    finally:
+        jwt.decode = original  # type: ignore[assignment]
+    assert calls == [1]
+
+    clock[0] = time.time()
+    fresh = _sign(key, _claims(exp=int(clock[0]) + 600), "k1")
+    await verifier.verify(fresh)
+    keys.clear()  # the signing key left the JWKS
+    verifier.jwks._keys.clear()
+    verifier.jwks._fetched_at = 0.0
+    with pytest.raises(Unauthorized) as gone:
+        await verifier.verify(fresh)
+    assert gone.value.code == "token_invalid"
