@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import anyio
 from pydantic import ValidationError
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -41,6 +42,17 @@ _ANSWERED = (select(conversations.Conversation, ToolExecution)
                     conversations.Conversation.user_id == bindparam("user_id")))
 
 
+Check = Callable[[ToolExecution, ToolSpec], None]
+Resolve = Callable[[Turn, ToolExecution, ToolSpec, AsyncSession], AsyncIterator[events.Event]]
+
+
+class _Refused(Exception):
+    """Refused after the claim (the daily cap): leaves the transaction so the claim rolls back."""
+
+    def __init__(self, turn: Turn, claimed: ToolExecution, error: Exception) -> None:
+        self.turn, self.claimed, self.error = turn, claimed, error
+
+
 class Resumer:
     """confirm / pick / undo: resolve what a person answered, then hand the turn back to the loop."""
 
@@ -55,77 +67,96 @@ class Resumer:
         return cls(loop=loop, db=loop.db, registry=loop.registry, dispatcher=loop.dispatcher, store=loop.store,
                    settings=loop.settings)
 
-    async def _claim(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID, tool_use_id: str,
-                     check: Callable[[ToolExecution, ToolSpec], None],
-                     ) -> tuple[conversations.Conversation, ToolExecution, ToolSpec]:
-        """Find the pending execution, `check` it (raises the answer's HTTP error) and claim it, in one
-        transaction. An error is raised after the transaction commits, so the stale rows it expired stay
-        expired."""
-        problem: ServiceError | None = None
-        claimed: ToolExecution | None = None
-        spec: ToolSpec | None = None
-        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            found = (await session.execute(_ANSWERED, {"id": conversation_id, "org_id": access.org_id,
-                                                       "user_id": caller.user_id, "tool_use_id": tool_use_id})).first()
-            if found is None:
-                raise NotFound("conversation_not_found")
-            conversation, row = found
-            spec = self.registry.lookup(row.router, row.action) if row is not None else None
-            if row is None or spec is None:
-                problem = NotFound("tool_execution_not_found")
-            else:
-                try:
-                    check(row, spec)
-                except ServiceError as exc:
-                    problem = exc
-                else:
-                    claimed = await executions.expire_and_claim(session, conversation_id, row.id,
-                                                                pending_ttl=self.settings.pending_ttl,
-                                                                now=datetime.now(UTC))
-                    if claimed is None:
-                        problem = Conflict("tool_already_resolved")
-            if problem is not None and row is not None and row.status == "pending":
-                await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
-                                              now=datetime.now(UTC))
-        if problem is not None:
-            raise problem
-        assert claimed is not None and spec is not None
-        return conversation, claimed, spec
-
-    async def _unclaim(self, access: OrgAccess, caller: Caller, row: ToolExecution) -> None:
-        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            await executions.release_claim(session, row.id)
-
-    async def _open(self, turn: Turn, claimed: ToolExecution, resolve) -> TurnStream:
-        """Lock and stream (the row is claimed): resolve this row, then the rest of its message, then resume."""
+    async def _answer(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
+                      conversation_id: uuid.UUID, tool_use_id: str, check: Check, resolve: Resolve) -> TurnStream:
+        """Take the conversation's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
+        stream sends what that produced and hands the turn back to the loop."""
         try:
-            lock = await self.loop.take_lock(turn.conversation_id, wait_seconds=5.0)
-        except Conflict:
-            await self._unclaim(turn.access, turn.caller, claimed)
+            lock = await self.loop.take_lock(conversation_id, wait_seconds=5.0)
+        except Conflict:  # busy: an answer that could never be taken says why rather than "busy"
+            await self._diagnose(access, caller, conversation_id, tool_use_id, check)
+            raise
+        try:
+            turn, claimed, produced, history = await self._claim_and_resolve(
+                access, caller, locale, trace_id, endpoint, conversation_id, tool_use_id, check, resolve)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await lock.release()
             raise
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
-            try:
-                if t.access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
-                    async with self.db.scope(org_id=t.access.org_id, user_id=t.caller.user_id) as session:
-                        await check_budget(session, t.access, datetime.now(UTC))
-            except Exception:
-                await self._unclaim(t.access, t.caller, claimed)  # the person can still answer later
-                raise
-            # One transaction: this row's resolution (the tool and its execution row, in a savepoint), then,
-            # when nothing else of its message is left, the merged tool results and the history read back.
-            frames = events.AfterCommit()
-            async with self.store.scope(t) as session:
-                async for event in resolve(t, claimed, session):
-                    if frames.now(event):
-                        yield event
-                history = await self._settled_history(session, t, claimed.message_id)
-            for event in frames.committed():
+            if isinstance(produced, Exception):  # refused before anything ran (the daily cap): the claim rolled back
+                raise produced
+            for event in produced:
                 yield event
             async for event in self._continue(t, claimed.message_id, history):
                 yield event
 
         return self.loop.stream(turn, lock, body)
+
+    async def _find(self, session: AsyncSession, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID,
+                    tool_use_id: str) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None]:
+        """The caller's conversation (else 404 conversation_not_found), its tool use and that tool's spec."""
+        found = (await session.execute(_ANSWERED, {"id": conversation_id, "org_id": access.org_id,
+                                                   "user_id": caller.user_id, "tool_use_id": tool_use_id})).first()
+        if found is None:
+            raise NotFound("conversation_not_found")
+        conversation, row = found
+        return conversation, row, self.registry.lookup(row.router, row.action) if row is not None else None
+
+    @staticmethod
+    def _checked(row: ToolExecution | None, spec: ToolSpec | None, check: Check) -> tuple[ToolExecution, ToolSpec]:
+        if row is None or spec is None:
+            raise NotFound("tool_execution_not_found")
+        check(row, spec)
+        return row, spec
+
+    async def _diagnose(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID, tool_use_id: str,
+                        check: Check) -> None:
+        """Raise the answer's own error, if it has one (read only)."""
+        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            _, row, spec = await self._find(session, access, caller, conversation_id, tool_use_id)
+        self._checked(row, spec, check)
+
+    async def _claim_and_resolve(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
+                                 conversation_id: uuid.UUID, tool_use_id: str, check: Check, resolve: Resolve,
+                                 ) -> tuple[Turn, ToolExecution, list[events.Event] | Exception,
+                                            list[conversations.Message] | None]:
+        """One transaction: find the pending tool use, check it (a problem is raised after the commit, so the
+        stale rows it expired stay expired), claim it, resolve it (the tool and its execution row, in a
+        savepoint) and, when nothing else of its message is left, write the merged tool results and read the
+        history back. Returns the turn, the claimed row, the frames to send (or the daily cap's refusal, the
+        claim rolled back) and the history (None while another tool use of the message is pending)."""
+        problem: ServiceError | None = None
+        try:
+            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+                conversation, row, spec = await self._find(session, access, caller, conversation_id, tool_use_id)
+                try:
+                    row, spec = self._checked(row, spec, check)
+                    claimed = await executions.expire_and_claim(session, conversation_id, row.id,
+                                                                pending_ttl=self.settings.pending_ttl,
+                                                                now=datetime.now(UTC))
+                    if claimed is None:
+                        raise Conflict("tool_already_resolved")
+                except ServiceError as exc:
+                    problem = exc
+                    await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
+                                                  now=datetime.now(UTC))
+                else:
+                    turn = self._turn(access, caller, locale, trace_id, endpoint, conversation)
+                    if access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
+                        try:
+                            await check_budget(session, access, datetime.now(UTC))
+                        except Exception as exc:
+                            raise _Refused(turn, claimed, exc) from None  # rolls the claim back: answer later
+                    produced = [event async for event in resolve(turn, claimed, spec, session)]
+                    history = await self._settled_history(session, turn, claimed.message_id)
+        except _Refused as refused:
+            return refused.turn, refused.claimed, refused.error, None
+        if problem is not None:
+            raise problem
+        assert claimed is not None
+        return turn, claimed, produced, history
 
     def _turn(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
               conversation: conversations.Conversation) -> Turn:
@@ -148,10 +179,8 @@ class Resumer:
                 except ValidationError as exc:
                     raise InvalidInput("validation_failed", detail=_first_error(exc)) from None
 
-        conversation, row, spec = await self._claim(access, caller, conversation_id, tool_use_id, check)
-        turn = self._turn(access, caller, locale, trace_id, "confirm", conversation)
-
-        async def resolve(t: Turn, claimed: ToolExecution, session: AsyncSession) -> AsyncIterator[events.Event]:
+        async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
+                          session: AsyncSession) -> AsyncIterator[events.Event]:
             if not approved:
                 error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
                          "hint": "Do not retry unless the user asks again."}
@@ -168,7 +197,8 @@ class Resumer:
                                                                edited=edited, session=session):
                 yield event
 
-        return await self._open(turn, row, resolve)
+        return await self._answer(access, caller, locale, trace_id, "confirm", conversation_id, tool_use_id, check,
+                                  resolve)
 
     # ---- pick ---------------------------------------------------------------------------------------
 
@@ -182,11 +212,9 @@ class Resumer:
             if picked_id not in _candidates(row):
                 raise InvalidInput("invalid_pick")
 
-        conversation, row, spec = await self._claim(access, caller, conversation_id, tool_use_id, check)
-        candidates = _candidates(row)
-        turn = self._turn(access, caller, locale, trace_id, "pick", conversation)
-
-        async def resolve(t: Turn, claimed: ToolExecution, session: AsyncSession) -> AsyncIterator[events.Event]:
+        async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
+                          session: AsyncSession) -> AsyncIterator[events.Event]:
+            candidates = _candidates(claimed)
             output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
                       "kind": (claimed.input or {}).get("kind")}
             await executions.finish(session, claimed.id, status="succeeded", output=output, now=datetime.now(UTC),
@@ -194,7 +222,8 @@ class Resumer:
             yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
                                             ToolOutcome(ok=True, output=output, error=None, duration_ms=0), spec)
 
-        return await self._open(turn, row, resolve)
+        return await self._answer(access, caller, locale, trace_id, "pick", conversation_id, tool_use_id, check,
+                                  resolve)
 
     # ---- the rest of the message, then the loop -----------------------------------------------------
 

@@ -98,11 +98,13 @@ def execution_row(values: dict[str, Any]) -> Row:
                                    "input": storable(values.get("input") or {})})
 
 
-# Built once (bind parameters): confirm, pick and resume read them on every answer.
-_BY_TOOL_USE = select(ToolExecution).where(ToolExecution.conversation_id == bindparam("conversation_id"),
-                                           ToolExecution.tool_use_id == bindparam("tool_use_id"))
+# Built once (bind parameters): confirm, pick and resume read them on every answer. The updates below are Core
+# statements, which leave rows already loaded in a session as they were: these reads refresh them.
+_BY_TOOL_USE = (select(ToolExecution).where(ToolExecution.conversation_id == bindparam("conversation_id"),
+                                            ToolExecution.tool_use_id == bindparam("tool_use_id"))
+                .execution_options(populate_existing=True))
 _OF_MESSAGE = (select(ToolExecution).where(ToolExecution.message_id == bindparam("message_id"))
-               .order_by(ToolExecution.position))
+               .order_by(ToolExecution.position).execution_options(populate_existing=True))
 
 
 async def get(session: AsyncSession, conversation_id: uuid.UUID, tool_use_id: str) -> ToolExecution | None:

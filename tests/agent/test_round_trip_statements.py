@@ -105,8 +105,8 @@ async def test_a_follow_up_and_a_confirmation_send_few_statements(app_settings, 
     """A follow-up's pending rows settled in one statement, its message written with the history read back in
     another. A confirmation: the conversation with its tool use, then the claim (with the stale rows' expiry),
     in one transaction; then the tool in a savepoint (the soft delete one UPDATE, its audit row riding with the
-    execution's outcome), the message's executions, and the merged results written with the history read back,
-    in another (a metered org: each also reads the day's spend)."""
+    execution's outcome), the message's executions, and the merged results written with the history read back
+    (a metered org: it also reads the day's spend, as does the reservation before the model call)."""
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
     caller, access = await owner_of_new_org(db, factory)
@@ -147,8 +147,9 @@ async def test_a_follow_up_and_a_confirmation_send_few_statements(app_settings, 
     assert confirm.like("UPDATE tasks SET deleted_at") == 1 and confirm.like("SELECT tasks") == 0  # one UPDATE
     assert confirm.like("WITH along_0 AS (INSERT INTO audit_logs") == 1  # the audit row rides with the outcome
     assert len(confirm.statements) == 11, confirm.statements
-    # claim, budget check, resolution, then the answer's reservation and round trip
-    assert confirm.begins == confirm.commits == 5
+    # the answer (claim, budget check, resolution), then the model call's reservation and its round trip
+    assert confirm.begins == confirm.commits == 3
+    assert confirm.like("SELECT ai_tool_executions") == 1  # the message's executions, read once
     async with db.owner() as session:
         deleted = await session.scalar(text("SELECT deleted_at IS NOT NULL FROM tasks WHERE id = :t"), {"t": task})
         roles = (await session.execute(text(

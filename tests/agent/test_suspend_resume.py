@@ -2,7 +2,9 @@
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
+import redis.asyncio as aioredis
 from sqlalchemy import text
 
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
@@ -216,3 +218,52 @@ async def test_expired_pending_reads_expired(client, gym, fake_model, db) -> Non
     detail = (await client.get(f"{gym.base}/conversations/{conversation_id}", headers=gym.owner.headers)).json()
     statuses = {c["toolUseId"]: c["status"] for m in detail["messages"] for c in m["toolCalls"]}
     assert statuses["toolu_del"] == "expired"
+
+
+async def test_an_answer_on_a_busy_conversation_waits_then_says_busy_or_why_it_could_never_be_taken(
+        client, gym, fake_model, db, app_settings) -> None:
+    """The answer takes the conversation's lock first (waiting up to 5 s): busy past that, a pending confirmation
+    stays pending (409 conversation_busy); an answer that could never be taken says so instead."""
+    conversation_id, task_id = await _task(client, gym, fake_model)
+    await _ask_delete(client, gym, fake_model, conversation_id, task_id)
+    redis = aioredis.from_url(app_settings.redis_url)
+    try:
+        await redis.set(f"spotter:turn:{conversation_id}", "another turn", px=60_000)
+        busy = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                         headers=gym.owner.headers)
+        unknown = await sse(client, gym.confirm_url(conversation_id, "toolu_nope"), json_body={"approved": True},
+                            headers=gym.owner.headers)
+        await redis.delete(f"spotter:turn:{conversation_id}")
+    finally:
+        await redis.aclose()
+    assert busy.status == 409 and busy.body["code"] == "conversation_busy"
+    assert unknown.status == 404 and unknown.body["code"] == "tool_execution_not_found"
+    assert await _deleted_at(db, task_id) is None
+    fake_model.queue(Reply(Text("Deleted.")))
+    done = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                     headers=gym.owner.headers)
+    assert done.status == 200 and done.one("tool_completed")["ok"] is True
+    assert await _deleted_at(db, task_id) is not None
+
+
+async def test_a_confirmation_refused_by_the_daily_cap_runs_nothing_and_can_be_answered_later(
+        client, gym, fake_model, db) -> None:
+    conversation_id, task_id = await _task(client, gym, fake_model)
+    await _ask_delete(client, gym, fake_model, conversation_id, task_id)
+    async with db.owner() as session:
+        await session.execute(text("UPDATE ai_usage_daily SET cost_usd_micros = 5000000 WHERE org_id = :o"),
+                              {"o": gym.org.id})  # the pro cap, spent
+    refused = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                        headers=gym.owner.headers)
+    assert refused.status == 200 and refused.one("error")["code"] == "agent_budget_exceeded"
+    assert "tool_completed" not in refused.names and await _deleted_at(db, task_id) is None
+    async with db.owner() as session:
+        status = await session.scalar(text("SELECT status FROM ai_tool_executions WHERE tool_use_id = 'toolu_del' "
+                                           "AND conversation_id = :c"), {"c": conversation_id})
+        await session.execute(text("UPDATE ai_usage_daily SET cost_usd_micros = 0 WHERE org_id = :o AND day = :d"),
+                              {"o": gym.org.id, "d": datetime.now(UTC).date()})
+    assert status == "pending"  # the claim rolled back with the refusal
+    fake_model.queue(Reply(Text("Deleted.")))
+    later = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                      headers=gym.owner.headers)
+    assert later.one("tool_completed")["ok"] is True and await _deleted_at(db, task_id) is not None
