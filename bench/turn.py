@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -264,6 +265,7 @@ async def stack(servers: int = 1, turn_slots: int | None = None) -> AsyncIterato
             proc.wait(timeout=10)
         rd.stop()
         pg.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)  # pgserver may leave files owned by its own user behind
 
 
 def machine() -> dict:
