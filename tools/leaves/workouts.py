@@ -181,7 +181,7 @@ async def _exercise_names(ctx: ToolContext, ids: set[uuid.UUID]) -> dict[uuid.UU
         return {}
     rows = await ctx.session.execute(select(Exercise.id, Exercise.name)
                                      .where(Exercise.org_id == ctx.org_id, Exercise.id.in_(ids)))
-    return dict(rows.tuples().all())
+    return {row.id: row.name for row in rows}
 
 
 async def _out(ctx: ToolContext, detail: service.WorkoutDetail) -> WorkoutOut:
