@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from sqlalchemy import select, update
+from sqlalchemy import Executable, Select, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
@@ -24,14 +24,12 @@ class OrgRepository(Generic[M]):
                  hint: str = "", deleted: str | None = "deleted_at") -> None:
         self.model, self.entity, self.updatable = model, entity, updatable
         self.unknown_code, self.hint, self.deleted = unknown_code, hint, deleted
+        self._get = _get_statement(model, deleted)
+        self._soft_delete = _soft_delete_statement(model, deleted) if deleted else None
 
     async def get(self, session: AsyncSession, org_id: UUID, row_id: UUID) -> M | None:
         """The row in this org, None when missing or soft-deleted."""
-        model: Any = self.model
-        query = select(model).where(model.org_id == org_id, model.id == row_id)
-        if self.deleted:
-            query = query.where(getattr(model, self.deleted).is_(None))
-        return await session.scalar(query)
+        return await session.scalar(self._get, {"r_org_id": org_id, "r_row_id": row_id})
 
     def check_fields(self, changes: Mapping[str, Any]) -> None:
         unknown = set(changes) - self.updatable
@@ -55,10 +53,28 @@ class OrgRepository(Generic[M]):
 
     async def soft_delete(self, session: AsyncSession, org_id: UUID, row_id: UUID, now: datetime) -> M | None:
         """Mark the live row deleted and return it (one UPDATE ... RETURNING); None when missing or already
-        deleted."""
-        model: Any = self.model
-        column = getattr(model, self.deleted or "deleted_at")
-        query = update(model).where(model.org_id == org_id, model.id == row_id)
-        if self.deleted:
-            query = query.where(column.is_(None))
-        return await session.scalar(query.values({column: now}).returning(model))
+        deleted. A row this session already holds is refreshed from what the UPDATE returned."""
+        if self._soft_delete is None:
+            raise TypeError(f"a {self.entity} is never deleted")
+        return await session.scalar(self._soft_delete, {"r_org_id": org_id, "r_row_id": row_id, "r_now": now})
+
+
+# Built once per repository with bind parameters (a service calls them per request).
+
+def _where(table: Any, deleted: str | None) -> list[Any]:
+    where = [table.c.org_id == bindparam("r_org_id"), table.c.id == bindparam("r_row_id")]
+    return [*where, table.c[deleted].is_(None)] if deleted else where
+
+
+def _get_statement(model: Any, deleted: str | None) -> Select:
+    return select(model).where(*_where(model.__table__, deleted))
+
+
+def _soft_delete_statement(model: Any, deleted: str) -> Executable:
+    """A Core UPDATE ... RETURNING loaded as entities: an ORM-enabled UPDATE runs SQLAlchemy's bulk-update
+    machinery around the same statement (~0.5 ms a call, measured)."""
+    table = model.__table__
+    return (select(model)
+            .from_statement(update(table).where(*_where(table, deleted)).values({table.c[deleted]: bindparam("r_now")})
+                            .returning(*table.c))
+            .execution_options(populate_existing=True))

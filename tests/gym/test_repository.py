@@ -28,6 +28,8 @@ async def test_get_patch_and_soft_delete_stay_inside_one_org(db, factory) -> Non
         assert await tasks.REPOSITORY.soft_delete(session, other.id, task.id, NOW) is None
         deleted = await tasks.REPOSITORY.soft_delete(session, org.id, task.id, NOW)
         assert deleted is not None and deleted.deleted_at == NOW
+        assert deleted is task and task.deleted_at == NOW  # the row the session held is refreshed, not stale
+        assert await tasks.REPOSITORY.soft_delete(session, org.id, task.id, NOW) is None  # already deleted
         assert await tasks.REPOSITORY.get(session, org.id, task.id) is None
         assert await tasks.REPOSITORY.patch(session, org.id, task.id, {"title": "again"}) is None
 
