@@ -247,9 +247,11 @@ async def run(args: argparse.Namespace) -> dict:
                 "langgraph": lg.confirm, "pydantic_ai": pa.confirm,
                 "raw_sdk_3_tools": lambda t: raw_conversation(raw, 2, small)}
             confirms: dict[str, list[float]] = {name: [] for name in confirm_runs}
-            for i in range(args.conversations):
+            for i in range(args.conversations + 3):  # the first 3 warm up, as above
                 for name, one in confirm_runs.items():
-                    confirms[name].append(await one(st.task_ids[i]))
+                    elapsed = await one(st.task_ids[i])
+                    if i >= 3:
+                        confirms[name].append(elapsed)
             rates = {name: await _throughput(contestants[name], args.concurrency, args.throughput_conversations)
                      for name in ("spotter", "langgraph", "pydantic_ai")}
         await raw.close()

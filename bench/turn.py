@@ -293,6 +293,8 @@ async def run(args: argparse.Namespace) -> dict:
                 raw.append(await raw_conversation(raw_client, 3, payload))
                 enc.append(await encoded_conversation(model_client, 3, payload))
             confirm, raw2, enc2 = [], [], []
+            for i in range(3):  # warm up the confirmation path too
+                await confirm_conversation(http, base, org, token, task_ids[-1 - i])
             for i in range(args.conversations):
                 confirm.append(await confirm_conversation(http, base, org, token, task_ids[i]))
                 raw2.append(await raw_conversation(raw_client, 2, payload))
