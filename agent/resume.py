@@ -130,19 +130,22 @@ class Resumer:
         problem: ServiceError | None = None
         try:
             async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-                conversation, row, spec = await self._find(session, access, caller, conversation_id, tool_use_id)
+                conversation, found, found_spec = await self._find(session, access, caller, conversation_id,
+                                                                   tool_use_id)
+                claimed = None
                 try:
-                    row, spec = self._checked(row, spec, check)
+                    row, spec = self._checked(found, found_spec, check)
+                except ServiceError as exc:
+                    problem = exc  # no claim ran to expire the conversation's stale rows: expire them alone
+                    await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
+                                                  now=datetime.now(UTC))
+                else:  # the claim expires the conversation's stale rows in the same statement
                     claimed = await executions.expire_and_claim(session, conversation_id, row.id,
                                                                 pending_ttl=self.settings.pending_ttl,
                                                                 now=datetime.now(UTC))
                     if claimed is None:
-                        raise Conflict("tool_already_resolved")
-                except ServiceError as exc:
-                    problem = exc
-                    await executions.expire_stale(session, conversation_id, pending_ttl=self.settings.pending_ttl,
-                                                  now=datetime.now(UTC))
-                else:
+                        problem = Conflict("tool_already_resolved")
+                if claimed is not None:
                     turn = self._turn(access, caller, locale, trace_id, endpoint, conversation)
                     if access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
                         try:

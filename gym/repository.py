@@ -23,7 +23,7 @@ class OrgRepository(Generic[M]):
     def __init__(self, model: type[M], entity: str, updatable: frozenset[str], *, unknown_code: str = "invalid_field",
                  hint: str = "", deleted: str | None = "deleted_at") -> None:
         self.model, self.entity, self.updatable = model, entity, updatable
-        self.unknown_code, self.hint, self.deleted = unknown_code, hint, deleted
+        self.unknown_code, self.hint = unknown_code, hint
         self._get = _get_statement(model, deleted)
         self._soft_delete = _soft_delete_statement(model, deleted) if deleted else None
 

@@ -218,12 +218,6 @@ async def claim_undo(session: AsyncSession, original_id: uuid.UUID, inverse_id: 
     return result.scalars().first() is not None
 
 
-async def release_claim(session: AsyncSession, execution_id: uuid.UUID) -> None:
-    """Give a claimed (running) execution back to the person: it is pending again."""
-    await session.execute(update(ToolExecution).where(ToolExecution.id == execution_id,
-                                                      ToolExecution.status == "running").values(status="pending"))
-
-
 async def release_undo(session: AsyncSession, original_id: uuid.UUID) -> None:
     """The inverse failed: the original can be undone again."""
     await session.execute(update(ToolExecution).where(ToolExecution.id == original_id).values(undone_by=None))
