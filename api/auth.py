@@ -101,6 +101,12 @@ class JwtVerifier:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError as exc:
             raise Unauthorized("token_invalid", detail="malformed token") from exc
+        try:
+            unverified = jwt.decode(token, options={"verify_signature": False})
+        except jwt.PyJWTError as exc:
+            raise Unauthorized("token_invalid", detail="malformed token") from exc
+        if not _numeric_dates(unverified):  # before PyJWT reads them, which takes "9999999999" or true
+            raise Unauthorized("token_invalid", detail="exp, nbf and iat must be numeric dates")
         if header.get("alg") != "RS256":
             raise Unauthorized("token_invalid", detail="unsupported algorithm")
         key = await self.jwks.key_for(header.get("kid"))
@@ -125,6 +131,16 @@ class JwtVerifier:
         now = self.clock()
         nbf = claims.get("nbf")
         return now <= float(claims["exp"]) + LEEWAY_SECONDS and (nbf is None or now >= float(nbf) - LEEWAY_SECONDS)
+
+
+_DATE_CLAIMS = ("exp", "nbf", "iat")
+
+
+def _numeric_dates(claims: dict) -> bool:
+    """RFC 7519 §2: the registered date claims are JSON numbers (a numeric string like "9999999999" is not,
+    though PyJWT would read it); a boolean is not one either."""
+    return all(isinstance(claims[name], int | float) and not isinstance(claims[name], bool)
+               for name in _DATE_CLAIMS if name in claims)
 
 
 class DevKeys:

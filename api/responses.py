@@ -50,10 +50,17 @@ class UserInfo(Struct, rename="camel"):
     name: str | None
 
 
+class Permissions(Struct, rename="camel"):
+    """What the caller's role may open, decided by the service's policies (the console asks, never guesses)."""
+
+    health_data: bool  # members' training and nutrition records (a member: their own; core/health_data.py)
+
+
 class OrgMeBody(Struct, rename="camel"):
     org: OrgInfo
     user: UserInfo
     role: str
+    permissions: Permissions
 
 
 class UsageBody(Struct, rename="camel"):

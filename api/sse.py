@@ -29,6 +29,19 @@ def frame(event: Event) -> bytes:
     return b"event: " + event.type.encode() + b"\ndata: " + data + b"\n\n"
 
 
+MAX_EVENT_ID = 2**31 - 1  # event ids are int4 sequence numbers
+
+
+def last_event_id(header: str | None) -> int:
+    """The event id a reconnecting client names in `Last-Event-ID`, or 0 (replay everything) when the header
+    is missing or is not an id this service could have sent: a decimal integer in 1..2^31-1."""
+    value = (header or "").strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 10:
+        return 0
+    number = int(value)
+    return number if 0 < number <= MAX_EVENT_ID else 0
+
+
 def sse_response(events: AsyncIterator[Event], trace_id: str) -> Stream:
     async def body() -> AsyncIterator[bytes]:
         async for event in events:

@@ -44,6 +44,23 @@ SERVER_NAMES = ("postgres", "redis-server")
 _PR_SET_PDEATHSIG = 1
 
 
+# What the server may write to its own log (`<data_dir>/pg/log`): never a statement, its parameters, or an
+# error's DETAIL / CONTEXT (a failed insert's CONTEXT quotes the JSON it could not read, user text included),
+# and no ERROR or WARNING lines at all, whose primary message can quote a value ('invalid input syntax for
+# type uuid: "..."'). The service logs its own refusals, scrubbed. Startup, shutdown, checkpoints and FATAL
+# lines stay. The README lists the same settings for an external server.
+PRIVATE_LOG_SETTINGS: dict[str, str] = {
+    "log_min_messages": "log",
+    "log_min_error_statement": "panic",
+    "log_error_verbosity": "terse",
+    "log_statement": "none",
+    "log_min_duration_statement": "-1",
+    "log_parameter_max_length": "0",
+    "log_parameter_max_length_on_error": "0",
+    "log_lock_waits": "off",
+}
+
+
 def _asyncpg_url(socket_uri: str, database: str) -> str:
     """pgserver's `postgresql://postgres:@/postgres?host=/sock` → an asyncpg URL for `database`."""
     parsed = urllib.parse.urlparse(socket_uri)
@@ -66,7 +83,18 @@ class EmbeddedPostgres:
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
         self._forget_dead_users()
         self.server = pgserver.get_server(self.pgdata, cleanup_mode="stop")
+        self._keep_user_text_out_of_the_log()
         self.ensure_database(DATABASE_NAME)
+
+    def _keep_user_text_out_of_the_log(self) -> None:
+        """PRIVATE_LOG_SETTINGS, written with ALTER SYSTEM (kept in the data dir) when any differs, then reloaded."""
+        names = ", ".join(f"'{name}'" for name in PRIVATE_LOG_SETTINGS)
+        current = self.server.psql(f"SELECT name || '=' || setting FROM pg_settings WHERE name IN ({names});")
+        have = {line.strip() for line in current.splitlines()}
+        if all(f"{name}={value}" in have for name, value in PRIVATE_LOG_SETTINGS.items()):
+            return
+        statements = [f"ALTER SYSTEM SET {name} = '{value}';" for name, value in PRIVATE_LOG_SETTINGS.items()]
+        self.server.psql("\n".join([*statements, "SELECT pg_reload_conf();"]))
 
     def _forget_dead_users(self) -> None:
         """pgserver stops the server when its last user leaves; a user killed with -9 never leaves."""

@@ -16,6 +16,7 @@ from pipeline.payloads.feedback import WeeklyCheckin
 from pipeline.triggers import Point
 
 MEASURE_EVERY = timedelta(days=14)
+MAX_WEEKLY_CHANGE_KG = 3.0  # NUTRITION.md: more than 3 kg from the last weight within a week needs "confirmed"
 
 
 def checkin_errors(checkin: WeeklyCheckin, *, started_on: date, today: date,
@@ -45,3 +46,15 @@ def validate_checkin(checkin: WeeklyCheckin, *, started_on: date, today: date,
     if errors:
         raise InvalidInput(detail="weekly_checkin invalid", errors=errors)
     return checkin.checkin_date or today
+
+
+def check_plausible(checkin: WeeklyCheckin, on: date, *, last_weight_kg: float, last_on: date) -> None:
+    """422 `implausible_change` for a weight more than 3 kg from the last known one (the last check-in's, else
+    the intake's) per week between them (a week at least), unless the check-in says `"confirmed": true`."""
+    if checkin.confirmed:
+        return
+    weeks = max(1.0, (on - last_on).days / 7)
+    change = checkin.weight_kg - last_weight_kg
+    if abs(change) > MAX_WEEKLY_CHANGE_KG * weeks:
+        raise InvalidInput("implausible_change", detail="weight change needs confirmation",
+                           change_kg=round(change, 1), errors=[{"field": "weight_kg", "code": "implausible_change"}])

@@ -17,7 +17,7 @@ from core.errors import Conflict
 from pipeline import plan as plans
 from pipeline import runs
 from pipeline.adjustment import delta, weekly_outcome
-from pipeline.checkin_rules import validate_checkin
+from pipeline.checkin_rules import check_plausible, validate_checkin
 from pipeline.envelope import build_envelope, validate_payload
 from pipeline.models import NutritionAdjustment, NutritionCheckin, NutritionRun
 from pipeline.payloads.feedback import WeeklyCheckin
@@ -54,6 +54,27 @@ class CheckinOutcome:
     adjustment: dict[str, Any]
     version: int
     needs_worker: bool
+    replayed: bool = False  # the same check-in was stored before: its first result, nothing re-ran
+
+
+def _same_checkin(stored: dict[str, Any], sent: WeeklyCheckin, on: date) -> bool:
+    """The same check-in sent again: equal fields, the date resolved, `confirmed` aside (an acknowledgement)."""
+    def canonical(payload: dict[str, Any]) -> dict[str, Any]:
+        return {**{k: v for k, v in payload.items() if k != "confirmed"}, "checkin_date": on.isoformat()}
+    return canonical(stored) == canonical(sent.model_dump(mode="json"))
+
+
+async def _replay(session: AsyncSession, run: NutritionRun, checkin: WeeklyCheckin, on: date) -> CheckinOutcome | None:
+    """NUTRITION.md: one check-in per run and date. The identical one again: its first result; another: 409."""
+    found = await runs.checkin_on(session, run, on)
+    if found is None:
+        return None
+    stored, adjustment = found
+    if not _same_checkin(stored.payload, checkin, on):
+        raise Conflict("checkin_exists", checkin_date=on.isoformat())
+    return CheckinOutcome(stored.id, adjustment.payload if adjustment else {},
+                          adjustment.to_version if adjustment else stored.run_version, needs_worker=False,
+                          replayed=True)
 
 
 async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.UUID, payload: Any, *,
@@ -62,15 +83,21 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     """A weekly check-in (004 §7): validated, evaluated, stored with its `adjustment_result`; when a
     trigger fired (or a red flag), the run re-enters at SCIENTIST with the version incremented."""
     run = await runs.get_run(session, org_id, run_id, member_scope=member_scope, for_update=True)
-    if run.state != State.OUTPUT_READY.value:
-        raise Conflict("run_in_progress" if State(run.state) in ACTIVE else "run_not_ready")
     checkin = validate_payload("weekly_checkin", payload)
     assert isinstance(checkin, WeeklyCheckin)
-    history = await runs.checkin_history(session, run)
     today = today or datetime.now(UTC).date()
+    replayed = await _replay(session, run, checkin, checkin.checkin_date or today)
+    if replayed is not None:
+        return replayed
+    if run.state != State.OUTPUT_READY.value:
+        raise Conflict("run_in_progress" if State(run.state) in ACTIVE else "run_not_ready")
+    history = await runs.checkin_history(session, run)
     on = validate_checkin(checkin, started_on=run.started_on, today=today, history=history)
-    point = Point(checkin, on, weeks_between(run.started_on, on))
     intake = IntakeData.model_validate(run.intake)
+    last = history[-1] if history else None
+    check_plausible(checkin, on, last_weight_kg=last.checkin.weight_kg if last else intake.current_weight_kg,
+                    last_on=last.on if last else run.started_on)
+    point = Point(checkin, on, weeks_between(run.started_on, on))
     plan = copy.deepcopy(run.plan)
     scientist = plans.scientist_state(plan)
     resets = plan.setdefault("resets", {"calorie": 0, "stall": 0})

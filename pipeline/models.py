@@ -73,6 +73,7 @@ class NutritionEvent(Base):
 
 class NutritionCheckin(Base):
     __tablename__ = "nutrition_checkins"
+    __table_args__ = (UniqueConstraint("run_id", "checkin_date", name="uq_nutrition_checkins_run_date"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -21,7 +21,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.errors import Conflict, NotFound
 from gym.members import Member
 from pipeline.envelope import Envelope
-from pipeline.models import MedicalClearance, NutritionCheckin, NutritionEvent, NutritionMessage, NutritionRun
+from pipeline.models import (
+    MedicalClearance,
+    NutritionAdjustment,
+    NutritionCheckin,
+    NutritionEvent,
+    NutritionMessage,
+    NutritionRun,
+)
 from pipeline.payloads.control import PipelineErrorPayload
 from pipeline.payloads.feedback import WeeklyCheckin
 from pipeline.payloads.intake import IntakeData
@@ -203,6 +210,17 @@ async def record_clearance(session: AsyncSession, org_id: uuid.UUID, *, member_i
     session.add(clearance)
     await session.flush()
     return clearance
+
+
+async def checkin_on(session: AsyncSession, run: NutritionRun,
+                     on: date) -> tuple[NutritionCheckin, NutritionAdjustment | None] | None:
+    """The run's check-in for date `on` with its adjustment, if one was stored."""
+    row = (await session.execute(
+        select(NutritionCheckin, NutritionAdjustment)
+        .outerjoin(NutritionAdjustment, NutritionAdjustment.checkin_id == NutritionCheckin.id)
+        .where(NutritionCheckin.org_id == run.org_id, NutritionCheckin.run_id == run.id,
+               NutritionCheckin.checkin_date == on).limit(1))).first()
+    return None if row is None else (row[0], row[1])
 
 
 async def checkin_history(session: AsyncSession, run: NutritionRun) -> list[Point]:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from core.health_data import HEALTH_DATA_STAFF
 from core.tenancy import STAFF_ROLES
 from tools.dates import describe_windows
 
@@ -26,6 +27,7 @@ ToolKind = Literal["normal", "user_picker"]
 STAFF: frozenset[str] = STAFF_ROLES
 OWNER_ADMIN: frozenset[str] = frozenset({"owner", "admin"})
 OWNER_ADMIN_COACH: frozenset[str] = frozenset({"owner", "admin", "coach"})
+HEALTH_DATA: frozenset[str] = HEALTH_DATA_STAFF  # who may read a member's health data (core/health_data.py)
 _NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 

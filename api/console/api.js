@@ -111,6 +111,8 @@ const conv = (org, cid) => `${agent(org)}/conversations/${encodeURIComponent(cid
 
 export const api = {
   me: () => json('/me'),
+  /** The caller in one org: {org, user, role, permissions: {healthData}} (the service's policies decide). */
+  orgMe: (org) => json(`/organizations/${encodeURIComponent(org)}/me`),
   usage: (org) => json(`${agent(org)}/usage`),
   conversations: (org) => json(`${agent(org)}/conversations`),
   conversation: (org, cid) => json(conv(org, cid)),

@@ -141,6 +141,16 @@ function paneNotice(testid, titleKey, bodyKey) {
   );
 }
 
+/** The Nutrition link only for a role the service lets read members' health data (GET /organizations/{id}/me). */
+function showHealthPages(org) {
+  const link = $('nav-nutrition');
+  if (!link) return;
+  link.hidden = true;
+  api.orgMe(org).then((me) => {
+    if (orgId() === org) link.hidden = !me?.permissions?.healthData;
+  }).catch(() => {});
+}
+
 function enterOrg(membership) {
   stopStream();
   stopUsage();
@@ -156,6 +166,7 @@ function enterOrg(membership) {
     h('span', { i18n: `roles.${membership.role}`, 'data-i18n-fallback': membership.role }),
   );
   $('user-role').dataset.role = membership.role;
+  showHealthPages(membership.orgId);
 
   leaveMemberMode();
   if (!isStaff()) {

@@ -49,21 +49,27 @@ async function json(path, options) {
   return text ? JSON.parse(text) : null;
 }
 
+/** A fresh request key (one per form submission; a retry of that submission reuses it). */
+export const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+const once = (key) => ({ 'Idempotency-Key': key ?? newKey() });
+
 const base = (org) => `/organizations/${encodeURIComponent(org)}/nutrition`;
 const run = (org, id) => `${base(org)}/runs/${encodeURIComponent(id)}`;
 
 export const nutritionApi = {
   me: () => json('/me'),
+  orgMe: (org) => json(`/organizations/${encodeURIComponent(org)}/me`),
   runs: (org, memberId) => json(`${base(org)}/runs${memberId ? `?membershipId=${encodeURIComponent(memberId)}` : ''}`),
   run: (org, id) => json(run(org, id)),
-  start: (org, body) => json(`${base(org)}/runs`, { method: 'POST', body }),
-  checkin: (org, id, body) => json(`${run(org, id)}/checkins`, { method: 'POST', body }),
+  /** Writes carry an Idempotency-Key: a double tap or a retry of the same request changes nothing. */
+  start: (org, body, key) => json(`${base(org)}/runs`, { method: 'POST', body, headers: once(key) }),
+  checkin: (org, id, body, key) => json(`${run(org, id)}/checkins`, { method: 'POST', body, headers: once(key) }),
   acknowledge: (org, id) => json(`${run(org, id)}/referral-acknowledged`, { method: 'POST' }),
   /** Members by name (staff), or the member themself: [{membershipId, name, latestRunState, clearanceRequired}]. */
   members: (org, query) => json(`${base(org)}/members${query ? `?q=${encodeURIComponent(query)}` : ''}`),
   ask: (org, id, query) => json(`${run(org, id)}/health-questions`, { method: 'POST', body: { query } }),
-  clearance: (org, memberId, note) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/medical-clearance`,
-    { method: 'POST', body: { note } }),
+  clearance: (org, memberId, note, key) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/medical-clearance`,
+    { method: 'POST', body: { note }, headers: once(key) }),
   /** Read the run's events (replay, then live) until the stream ends; onEvent(type, data) per frame. */
   async follow(org, id, onEvent, signal) {
     const response = await call(`${run(org, id)}/events`, { accept: 'text/event-stream', signal });

@@ -1,6 +1,7 @@
 /** The nutrition page's forms: a new run's intake and the weekly check-in. */
 import { h } from './dom.js';
 import { enumLabel, tr } from './nutrition-words.js';
+import { newKey } from './nutrition-api.js';
 
 /** The demo member's intake (NUTRITION.md, Demo): a starting point the staff edit before starting. */
 export const SAMPLE_INTAKE = {
@@ -122,6 +123,7 @@ export function checkinForm(onSubmit) {
       field(tr('field.cycle_phase', 'Cycle phase'), phase), field(tr('field.sessions_completed', 'Sessions done'), sessions)),
     field(tr('field.notes', 'Notes'), notes), h('p', { class: 'muted small', text: tr('checkinHelp',
       'The first check-in needs waist and hips, then every two weeks.') }), h('div', { class: 'nt-actions' }, submit));
+  const key = newKey(); // this form's check-in: sent twice (a double tap, a retry), it is recorded once
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = weight.value ? { weight_kg: Number(weight.value) } : {};
@@ -133,7 +135,7 @@ export function checkinForm(onSubmit) {
     if (notes.value.trim()) body.notes = notes.value.trim();
     submit.disabled = true;
     try {
-      await onSubmit(body);
+      await onSubmit(body, key);
     } finally {
       submit.disabled = false;
     }

@@ -7,7 +7,7 @@
 import { getToken, takeTokenFromUrl } from './api.js';
 import { h } from './dom.js';
 import { setLocale, initialLocale, applyStrings, currentLocale, formatDateTime } from './i18n.js';
-import { nutritionApi } from './nutrition-api.js';
+import { newKey, nutritionApi } from './nutrition-api.js';
 import { outputsView, adjustmentView } from './nutrition-tables.js';
 import { intakeForm, checkinForm } from './nutrition-forms.js';
 import { clearancePanel, healthQuestionPanel, referralPanel, terminatedNotice } from './nutrition-medical.js';
@@ -113,10 +113,11 @@ async function pickMember(member) {
 function clearanceParts(memberId, force = false) {
   const member = memberOf(memberId);
   if (!force && !member?.clearanceRequired) return [];
+  const key = newKey();
   return [clearancePanel({
     name: member?.name, allowed: CLEARANCE_ROLES.includes(page.membership.role),
     onRecord: async (note) => {
-      await nutritionApi.clearance(org(), memberId, note);
+      await nutritionApi.clearance(org(), memberId, note, key);
       showError(null);
       await refreshMembers();
     },
@@ -231,7 +232,7 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
   if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
   if (run.state === 'output_ready' && !run.supersededAt) {
     parts.push(h('section', { class: 'nt-panel', testid: 'checkin' }, h('h3', { text: tr('checkinTitle', 'Weekly check-in') }),
-      checkinForm((checkin) => submitCheckin(runId, checkin))));
+      checkinForm((checkin, key) => submitCheckin(runId, checkin, key))));
   }
   if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
   parts.push(medicalNotes(detail.medicalContext), health);
@@ -239,12 +240,17 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
   return seen;
 }
 
-async function submitCheckin(runId, checkin) {
+async function submitCheckin(runId, checkin, key) {
   showError(null);
   try {
-    await nutritionApi.checkin(org(), runId, checkin);
+    await nutritionApi.checkin(org(), runId, checkin, key);
   } catch (err) {
     showError(err);
+    if (err.code === 'implausible_change') { // the service asks: is that weight right? one click says yes
+      $('nt-error').append(h('button', { type: 'button', class: 'btn small', testid: 'confirm-weight',
+        text: tr('confirmWeight', 'Yes, this weight is right'),
+        onclick: () => submitCheckin(runId, { ...checkin, confirmed: true }, key) }));
+    }
     return;
   }
   await openRun(runId);
@@ -270,11 +276,12 @@ function newRun() {
   page.runId = null;
   const memberId = page.memberId;
   const notices = h('div', { class: 'nt-notices' }, ...clearanceParts(memberId));
+  const key = newKey(); // this form's run: a double tap or a retry starts it once
   const form = intakeForm(async (intake) => {
     const body = staff() ? { membershipId: memberId, intake } : { intake };
     showError(null);
     try {
-      const started = await nutritionApi.start(org(), body);
+      const started = await nutritionApi.start(org(), body, key);
       await refreshMembers();
       await openRun(started.runId);
     } catch (err) {
@@ -294,6 +301,12 @@ async function enterOrg(membership) {
   page.membership = membership;
   localStorage.setItem(ORG_KEY, membership.orgId);
   page.picker.org = membership.orgId;
+  const { permissions } = await nutritionApi.orgMe(membership.orgId);
+  if (!permissions?.healthData) { // front desk: the service's health-data policy says no (core/health_data.py)
+    $('nt-layout').hidden = true;
+    status(tr('noAccess', 'Your role cannot see members\' health or nutrition data.'));
+    return;
+  }
   $('nt-members').hidden = !staff();
   $('nt-layout').hidden = false;
   status(null);

@@ -7,7 +7,8 @@ from litestar.di import NamedDependency
 
 from api.guards import require_caller, require_org_member
 from api.resources import Resources
-from api.responses import BEARER, MeBody, OrgInfo, OrgMeBody, UserInfo, error_responses, shape
+from api.responses import BEARER, MeBody, OrgInfo, OrgMeBody, Permissions, UserInfo, error_responses, shape
+from core.health_data import may_read_health_data
 from core.tenancy import Caller, OrgAccess, list_memberships
 
 
@@ -27,4 +28,5 @@ class MeController(Controller):
             org=OrgInfo(id=str(access.org_id), name=access.org_name, tier=access.tier, timezone=access.timezone,
                          locale=access.locale),
             user=UserInfo(id=str(caller.user_id), email=caller.email, name=caller.name),
-            role=access.role)
+            role=access.role,
+            permissions=Permissions(health_data=may_read_health_data(access.role, own_record=not access.is_staff)))

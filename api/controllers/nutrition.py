@@ -11,15 +11,17 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import SerializationException
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.bodies import check_storable
 from api.guards import require_org_member
+from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
     CheckinAccepted,
     ClearanceRecorded,
@@ -32,8 +34,9 @@ from api.nutrition_bodies import (
 )
 from api.resources import Resources
 from api.responses import BEARER, error_responses, shape
-from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE
+from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, last_event_id
 from core.errors import Forbidden, InvalidInput
+from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
 from pipeline import jobs, lifecycle, questions, runs, views
 from pipeline.envelope import validate_payload
@@ -65,8 +68,10 @@ class ClearanceBody(BaseModel):
 
 
 async def _member_scope(resources: Resources, access: OrgAccess, caller: Caller) -> uuid.UUID | None:
-    """The caller's own member id when the caller is a member (None for staff)."""
+    """The caller's own member id when the caller is a member (None for staff who may read health data);
+    front desk: 403 `forbidden` (core/health_data.py)."""
     if access.is_staff:
+        require_health_data(access.role)
         return None
     async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
         member = await runs.member_of_user(session, access.org_id, caller.user_id)
@@ -97,8 +102,9 @@ class NutritionController(Controller):
     before_request = _storable_body
 
     @post("/runs", status_code=202, responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
-    async def start(self, data: JSONBody[StartBody], access: NamedDependency[OrgAccess],
-                    caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> RunStarted:
+    async def start(self, request: Request, data: JSONBody[StartBody], access: NamedDependency[OrgAccess],
+                    caller: NamedDependency[Caller], resources: NamedDependency[Resources],
+                    idempotency_key: IdempotencyKey = None) -> Response[RunStarted]:
         own = await _member_scope(resources, access, caller)
         if own is not None and data.membershipId not in (None, own):
             raise InvalidInput(detail="a member starts runs for themself: omit membershipId")
@@ -109,11 +115,15 @@ class NutritionController(Controller):
         intake = validate_payload("intake_data", data.intake)
         assert isinstance(intake, IntakeData)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+            if (replay := await once.replay()) is not None:
+                return replay
             run = await runs.start_run(session, access.org_id, member_id=member_id, intake=intake,
                                        created_by=caller.user_id)
+            response = await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
         await jobs.enqueue(resources.settings.database_url, access.org_id, run.id,
                            entrypoint=resources.settings.nutrition_queue)
-        return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
+        return response
 
     @get("/runs", responses=error_responses(400, 401, 403, 404))
     async def list_runs(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
@@ -138,10 +148,7 @@ class NutritionController(Controller):
         own = await _member_scope(resources, access, caller)
         async with resources.db.scope(org_id=access.org_id) as session:
             await runs.get_run(session, access.org_id, run_id, member_scope=own)
-        try:
-            after = int(request.headers.get("last-event-id") or 0)
-        except ValueError:
-            after = 0
+        after = last_event_id(request.headers.get("last-event-id"))
 
         async def body() -> AsyncIterator[bytes]:
             seq = after
@@ -162,17 +169,26 @@ class NutritionController(Controller):
         return Stream(body(), media_type=SSE_MEDIA_TYPE, headers=SSE_HEADERS)
 
     @post("/runs/{run_id:uuid}/checkins", status_code=202,
-          responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
-    async def checkin(self, run_id: FromPath[uuid.UUID], data: JSONBody[dict[str, Any]], access: NamedDependency[OrgAccess],
-                      caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> CheckinAccepted:
+          responses={200: ResponseSpec(CheckinAccepted, description="The same check-in sent again for its date: "
+                                       "the first one's result; nothing re-ran"),
+                     **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
+    async def checkin(self, request: Request, run_id: FromPath[uuid.UUID], data: JSONBody[dict[str, Any]],
+                      access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
+                      resources: NamedDependency[Resources],
+                      idempotency_key: IdempotencyKey = None) -> Response[CheckinAccepted]:
         own = await _member_scope(resources, access, caller)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+            if (replay := await once.replay()) is not None:
+                return replay
             out = await lifecycle.submit_checkin(session, access.org_id, run_id, data, member_scope=own,
                                                  submitted_by=caller.user_id)
+            response = await once.answer(200 if out.replayed else 202, CheckinAccepted(
+                checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment))
         if out.needs_worker:
             await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
                                entrypoint=resources.settings.nutrition_queue)
-        return CheckinAccepted(checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment)
+        return response
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
           responses=error_responses(400, 401, 403, 404, 409))
@@ -199,17 +215,23 @@ class NutritionController(Controller):
 
     @post("/members/{member_id:uuid}/medical-clearance", status_code=201,
           responses=error_responses(400, 401, 403, 404, 413, 415))
-    async def clearance(self, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody], access: NamedDependency[OrgAccess],
-                        caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> ClearanceRecorded:
+    async def clearance(self, request: Request, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody],
+                        access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
+                        resources: NamedDependency[Resources],
+                        idempotency_key: IdempotencyKey = None) -> Response[ClearanceRecorded]:
         own = await _member_scope(resources, access, caller)
         if own is None and access.role not in CLEARANCE_ROLES:
             raise Forbidden("role_forbidden")
         if own is not None and own != member_id:
             raise Forbidden("member_forbidden")
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
+            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+            if (replay := await once.replay()) is not None:
+                return replay
             clearance = await runs.record_clearance(session, access.org_id, member_id=member_id,
                                                     recorded_by=caller.user_id, note=data.note)
-        return ClearanceRecorded(clearance_id=str(clearance.id), membership_id=str(member_id))
+            return await once.answer(201, ClearanceRecorded(clearance_id=str(clearance.id),
+                                                            membership_id=str(member_id)))
 
 
 def _working(run) -> bool:

@@ -18,6 +18,7 @@ from api.guards import require_org_member
 from api.resources import Resources
 from api.responses import BEARER, error_responses, shape
 from core.errors import Forbidden
+from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
 from pipeline import runs, views
 
@@ -47,6 +48,8 @@ class NutritionMembersController(Controller):
                            resources: NamedDependency[Resources],
                            q: Annotated[str | None, QueryParameter(pattern=r"^[^\x00]*$")] = None) -> MemberChoices:
         query = (q or "").strip()[:MAX_QUERY] or None
+        if access.is_staff:
+            require_health_data(access.role)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             own = None if access.is_staff else await runs.member_of_user(session, access.org_id, caller.user_id)
             if not access.is_staff and own is None:

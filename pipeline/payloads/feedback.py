@@ -52,6 +52,7 @@ class WeeklyCheckin(Payload):
     minimum_viable_days_count: Annotated[int, Field(ge=0, le=7)] | None = None
     notes: Annotated[str, Field(max_length=2_000)] | None = None
     checkin_date: Annotated[dt.date, Field(strict=False)] | None = None
+    confirmed: bool | None = None  # extension (NUTRITION.md): the member confirms an implausible-looking weight
 
 
 class NewMacros(Payload):

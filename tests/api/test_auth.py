@@ -175,7 +175,12 @@ async def test_a_verified_token_is_remembered_until_it_expires_or_its_key_is_gon
     calls = []
     original = jwt.decode
     try:
-        jwt.decode = lambda *a, **k: calls.append(1) or original(*a, **k)  # type: ignore[assignment]
+        def counted(*a, **k):  # counts signature verifications (the date-type pre-read verifies nothing)
+            if k.get("key") is not None:
+                calls.append(1)
+            return original(*a, **k)
+
+        jwt.decode = counted  # type: ignore[assignment]
         assert (await verifier.verify(token)).sub == first.sub == "user_x" and calls == []  # remembered
         clock[0] += 600 + 61  # past exp and its leeway on the verifier's clock: verified afresh (PyJWT's own
         await verifier.verify(token)  # clock still says valid; test_expired_token_is_token_expired covers that)
@@ -192,3 +197,19 @@ async def test_a_verified_token_is_remembered_until_it_expires_or_its_key_is_gon
     with pytest.raises(Unauthorized) as gone:
         await verifier.verify(fresh)
     assert gone.value.code == "token_invalid"
+
+
+@pytest.mark.parametrize("dates", [{"exp": "9999999999"}, {"nbf": "0"}, {"iat": "1"}, {"exp": True},
+                                   {"exp": [9999999999]}])
+async def test_registered_dates_that_are_not_numbers_are_token_invalid(client, factory, dev_keys, dates) -> None:
+    """RFC 7519 NumericDate: a signed token whose exp, nbf or iat is a string (PyJWT would read "9999999999"),
+    a boolean or a list is refused on /me and /usage, and twice in a row (nothing is remembered)."""
+    org = await factory.org()
+    user = await factory.user(org, role="owner")
+    token = _sign(dev_keys.private_key, _claims(sub=user.clerk_id, **dates), dev_keys.kid)
+    headers = {"authorization": f"Bearer {token}"}
+    for _ in range(2):
+        for path in ("/me", f"/organizations/{org.id}/agent/usage"):
+            response = await client.get(path, headers=headers)
+            assert response.status_code == 401, (path, response.text)
+            assert response.json()["code"] == "token_invalid"

