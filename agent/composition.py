@@ -1,4 +1,5 @@
-"""Assemble the agent from settings: model client, registry, runner, prices, orchestrator, resumer."""
+"""Assemble the agent from settings: model client, registry, runner, prices, the one orchestrator and resumer
+(every persona runs through them)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from agent.observability import Observability, build_observability
 from agent.orchestrator import Orchestrator
 from agent.resume import Resumer
 from agent.titles import TitleGenerator
-from agent.trainer.loop import TrainerAgent
 from core.database import Database
 from core.settings import Settings, SettingsError
 from rag.ambient import AmbientFinder
@@ -34,7 +34,6 @@ class AgentServices:
     registry: ToolRegistry
     orchestrator: Orchestrator
     resumer: Resumer
-    trainer: TrainerAgent | None = None  # the member's trainer persona (agent/trainer)
     observability: Observability | None = None
     titles: TitleGenerator | None = None
     embedder: Embedder | None = None
@@ -105,8 +104,6 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
                                 runner=ToolRunner(db, embedder=embedder), prices=prices, settings=settings,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
-    trainer = TrainerAgent(db=db, redis=redis, model=model, registry=registry, runner=orchestrator.runner,
-                           prices=prices, settings=settings, observability=observability)
     return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer.on(orchestrator),
-                         trainer=trainer, observability=observability, titles=title_generator, embedder=embedder,
+                         observability=observability, titles=title_generator, embedder=embedder,
                          rag_worker=OutboxWorker(db, embedder) if rag_worker else None)

@@ -15,29 +15,6 @@ class Event:
     data: dict[str, Any]
 
 
-class AfterCommit:
-    """The frames a transaction produces, in order. What a client may act on or read back (a finished tool's
-    undo and the rows it wrote, a pending card's confirm or pick) waits until the transaction commits; so does
-    every frame after it, to keep the order. Before the first such frame, progress (`message_done`,
-    `tool_started`) goes out at once. Rolled back, the held frames are dropped with it."""
-
-    ACTIONABLE = frozenset({"tool_completed", "confirmation_pending", "disambiguation_pending"})
-
-    def __init__(self) -> None:
-        self._held: list[Event] = []
-
-    def now(self, event: Event) -> bool:
-        """True when `event` goes out now; otherwise it is held for `committed`."""
-        if not self._held and event.type not in self.ACTIONABLE:
-            return True
-        self._held.append(event)
-        return False
-
-    def committed(self) -> list[Event]:
-        held, self._held = self._held, []
-        return held
-
-
 def conversation_started(conversation_id: object) -> Event:
     return Event("conversation_started", {"conversationId": str(conversation_id)})
 

@@ -91,6 +91,13 @@ class Meter:
         turn.open_call = OpenCall(reservation, request.model, Usage())
         turn.model_calls += 1
 
+    def in_flight(self, turn: Metered) -> tuple[Usage, int]:
+        """The usage and cost of the call in flight (nothing when none is)."""
+        call = turn.open_call
+        if call is None:
+            return Usage(), 0
+        return call.usage, self.prices.cost_usd_micros(call.model, call.usage)
+
     async def write(self, turn: Metered, session: AsyncSession, *, turns: int = 0,
                     along: Sequence[Row] = ()) -> None:
         """Write the usage of the call in flight (and `turns`) to `ai_usage_daily` in the caller's transaction,

@@ -1,26 +1,27 @@
-"""The turn loop for a persona: open the turn, drive the model (≤ the persona's round trips), finalize.
+"""The turn loop, one for every persona: open the turn, drive the model (≤ the persona's round trips), finalize.
 
-`open_send` does everything that can still answer with an HTTP error (conversation ownership, the turn
-lock); the returned `TurnStream` yields the SSE events and always ends with exactly one `done`. Tool uses
-go to the dispatcher (agent/dispatch.py); suspension is plain data, pending rows in `ai_tool_executions`
-that resume (agent/resume.py) picks up. The per-user turn rate limit lives in the API layer.
+`open_send` does everything that can still answer with an HTTP error (the thread's ownership, the turn lock);
+the returned `TurnStream` yields the SSE events and always ends with exactly one `done`. Where the turn's
+messages live is the persona's thread (agent/threads.py); tool uses go to the dispatcher (agent/dispatch.py);
+suspension is plain data, pending rows in `ai_tool_executions` that resume (agent/resume.py) picks up. The
+per-user turn rate limit lives in the API layer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import structlog
 
-from agent import conversations, events
-from agent.budget import check_budget
-from agent.conversations import Conversation
-from agent.costs import PriceBook
+from agent import events
+from agent.copilot import STAFF_COPILOT
+from agent.costs import PriceBook, Usage
 from agent.dispatch import ToolDispatcher
 from agent.errors import AgentError
 from agent.first_frames import FirstFrames
@@ -28,66 +29,85 @@ from agent.locks import TurnLock
 from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
-from agent.persona import STAFF_COPILOT, Persona
+from agent.persona import Persona
 from agent.replay import guard, synthesized_results, validate_replay
-from agent.request import build_request, tool_definitions, turn_context, user_turn_content
+from agent.request import build_request, tool_definitions
+from agent.round_trip import RoundTrip
+from agent.threads import AmbientFinder, Compactor, Opening, Thread, ThreadParts
 from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
 from core.database import Database
-from core.errors import Conflict, NotFound
+from core.errors import Conflict
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
-from tools.storable import storable
 
 log = structlog.get_logger("agent.orchestrator")
 
-AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
-Compactor = Callable[[Conversation, list[conversations.Message]], Awaitable[bool]]  # True: it compacted
 Body = Callable[[Turn], AsyncIterator[events.Event]]
 
 
 class Orchestrator:
     def __init__(self, *, db: Database, redis: Any, model: ModelClient, registry: ToolRegistry, runner: ToolRunner,
-                 prices: PriceBook, settings: Settings, persona: Persona = STAFF_COPILOT,
-                 observability: Observability | None = None, ambient: AmbientFinder | None = None,
-                 compactor: Compactor | None = None, titles: TitleScheduler | None = None) -> None:
+                 prices: PriceBook, settings: Settings, observability: Observability | None = None,
+                 ambient: AmbientFinder | None = None, compactor: Compactor | None = None,
+                 titles: TitleScheduler | None = None) -> None:
         self.db, self.redis, self.model, self.registry, self.runner = db, redis, model, registry, runner
-        self.prices, self.settings, self.persona = prices, settings, persona
+        self.prices, self.settings = prices, settings
         self.observability = observability or Observability()
-        self.ambient, self.compactor, self.titles = ambient, compactor, titles
+        self.titles = titles
         self.store = TurnStore(db)
         self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings)
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
-        self._tools_by_role: dict[str, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
+        self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, ambient=ambient,
+                                 compactor=compactor)
+        self._threads: dict[str, Thread] = {}
+        self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
         self._slots = asyncio.Semaphore(slots) if slots else None
         self.first_frames = FirstFrames()  # new turns' first frames before running turns' next model calls
 
+    def thread(self, persona: Persona) -> Thread:
+        """The persona's thread over this engine's parts (built once per persona)."""
+        if persona.name not in self._threads:
+            self._threads[persona.name] = persona.thread(self.parts)
+        return self._threads[persona.name]
+
+    def new_turn(self, persona: Persona, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
+                 kind: str, conversation_id: uuid.UUID, member_id: uuid.UUID | None = None,
+                 prompt_length: int = 0) -> Turn:
+        """A turn of `persona`; its tools run in the role the persona acts as (the trainer's: member)."""
+        if persona.acts_as is not None and access.role != persona.acts_as:
+            access = dataclasses.replace(access, role=persona.acts_as)
+        return Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint=persona.endpoint(kind),
+                    conversation_id=conversation_id, persona=persona, member_id=member_id,
+                    prompt_length=prompt_length)
+
     # ---- opening a turn -----------------------------------------------------------------------------
 
-    async def open_send(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str, message: str,
-                        conversation_id: uuid.UUID | None, page_context: dict | None) -> TurnStream:
-        turn = Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint="send",
-                    conversation_id=conversation_id or uuid.uuid4(), is_new=conversation_id is None,
-                    prompt_length=len(message))
+    async def open_send(self, *, persona: Persona = STAFF_COPILOT, access: OrgAccess, caller: Caller, locale: str,
+                        trace_id: str, opening: Opening, thread_id: uuid.UUID | None,
+                        member_id: uuid.UUID | None = None) -> TurnStream:
+        turn = self.new_turn(persona, access=access, caller=caller, locale=locale, trace_id=trace_id, kind="send",
+                             conversation_id=thread_id or uuid.uuid4(), member_id=member_id,
+                             prompt_length=len(opening.message))
         turn.start_token = self.first_frames.begin()
+        thread = self.thread(persona)
         try:
-            if conversation_id is not None:
-                async with self.store.scope(turn) as session:
-                    turn.conversation = await conversations.get_owned(session, access.org_id, conversation_id,
-                                                                      caller.user_id)
-                if turn.conversation is None:
-                    raise NotFound("conversation_not_found")
+            await thread.locate(turn, thread_id)
             lock = await self.take_lock(turn.conversation_id)
         except BaseException:
             self._started(turn)
             raise
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
-            async for event in self._send_body(t, message, page_context):
+            if self.model.name == "disabled":
+                raise AgentError("agent_disabled")
+            async for event in thread.begin(t, opening):
+                yield event
+            async for event in self.drive(t):
                 yield event
 
         return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability,
@@ -110,61 +130,15 @@ class Orchestrator:
         return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability,
                           titles=self.titles)
 
-    # ---- send ---------------------------------------------------------------------------------------
-
-    async def _send_body(self, turn: Turn, message: str, page_context: dict | None) -> AsyncIterator[events.Event]:
-        if self.model.name == "disabled":
-            raise AgentError("agent_disabled")
-        now = datetime.now(UTC)
-        ambient = await self._ambient(turn, message)
-        content = user_turn_content(message, turn=turn_context(turn.access, turn.caller, turn.locale, now),
-                                    page_context=page_context, ambient=ambient)
-        # One transaction: the budget check, older pending tool uses superseded, the user message, and the
-        # history read back. A new conversation is created in it too: a first turn that fails here leaves
-        # nothing behind.
-        async with self.store.scope(turn) as session:
-            await check_budget(session, turn.access, now)
-            if turn.conversation is None:
-                conversation = await conversations.start(session, turn.access.org_id, turn.caller.user_id,
-                                                         turn.conversation_id, title=_title_from(message),
-                                                         content=content, page_context=page_context)
-                rows = None  # a new conversation's history is the message just written (nothing to read back)
-            else:
-                conversation = turn.conversation
-                superseded = await executions.supersede_pending(session, turn.conversation_id,
-                                                                pending_ttl=self.settings.pending_ttl, now=now)
-                if superseded:
-                    log.info("agent.tool.superseded", count=len(superseded))
-                rows = await conversations.append_and_read(session, conversation, "user", content,
-                                                           page_context=page_context, touch=True)
-        turn.conversation = conversation
-        if rows is None:
-            turn.history = [{"role": "user", "content": storable(content)}]
-            yield events.conversation_started(turn.conversation_id)
-        else:
-            turn.history = conversations.to_model_messages(rows)
-            if self.compactor is not None and await self.compactor(turn.conversation, rows):
-                await self.store.load_history(turn)
-        async for event in self.drive(turn):
-            yield event
-
-    async def _ambient(self, turn: Turn, message: str) -> str | None:
-        if self.ambient is None:
-            return None
-        try:
-            return await self.ambient(turn.access.org_id, message)
-        except Exception:  # ambient context is best effort, never a failure
-            log.warning("agent.ambient.failed")
-            return None
-
     # ---- the model loop -----------------------------------------------------------------------------
 
-    def tools_for(self, role: str) -> tuple[list[ToolSpec], list[dict[str, Any]]]:
-        """The persona's tools for the role and their cached definitions (built once per role)."""
-        if role not in self._tools_by_role:
-            specs = self.persona.tools(self.registry, role)
-            self._tools_by_role[role] = (specs, tool_definitions(specs, self.persona.loaded_tools))
-        return self._tools_by_role[role]
+    def tools_for(self, persona: Persona, role: str) -> tuple[list[ToolSpec], list[dict[str, Any]]]:
+        """The persona's tools for the role and their cached definitions (built once per persona and role)."""
+        key = (persona.name, role)
+        if key not in self._tools:
+            specs = persona.tools(self.registry, role)
+            self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools))
+        return self._tools[key]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         """At most the persona's round trips; stops when the persona's turn ends or on a suspension. With
@@ -179,61 +153,76 @@ class Orchestrator:
                 yield event
 
     async def _drive(self, turn: Turn) -> AsyncIterator[events.Event]:
-        persona = self.persona
-        specs, tools = self.tools_for(turn.access.role)
+        persona, thread = turn.persona, self.thread(turn.persona)
+        specs, tools = self.tools_for(persona, turn.access.role)
         self._started(turn)  # its own start is over (a follow-up turn sends no frame before its first call)
         for _ in range(persona.max_round_trips):
             await self.first_frames.let_starting_turns_first()
-            history = await self._guarded(turn)
+            system, history = await thread.model_input(turn)
+            history = await self._guarded(turn, thread, history)
+            turn.round_trips += 1
             request = build_request(model=self.settings.agent_model, specs=specs, access=turn.access,
                                     messages=history, max_tokens=self.settings.agent_max_tokens, tools_cache=tools,
-                                    system=persona.system(turn.access), tool_choice=persona.tool_choice)
+                                    system=system, tool_choice=persona.tool_choice)
             streamed: list[str] = []
             response: ModelResponse | None = None
             try:
                 async for item in self.meter.stream(turn, self.model, request, settle=False):
                     if isinstance(item, TextDelta):
                         streamed.append(item.text)
-                        yield events.text_delta(item.text)
+                        if persona.frames.streams_text:
+                            yield events.text_delta(item.text)
                     else:
                         response = item
             except BaseException:
                 if streamed:  # keep what streamed; the replay guard handles anything left dangling
                     with anyio.CancelScope(shield=True):
-                        await self.store.persist_assistant(turn, [{"type": "text", "text": "".join(streamed)}],
-                                                           "interrupted", None)
+                        await self._keep_interrupted(turn, thread, "".join(streamed))
                 raise
             assert response is not None
             tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
             # One transaction per round trip: every inline tool (each in a savepoint), then last (so the shared
             # usage row is locked only until the commit) the call's usage and the turn's count, in one
-            # statement that also inserts the round trip's rows: the assistant message, the execution rows
-            # (inline and pending) and the merged tool_result message. Rolled back, the call is settled on its
-            # own by the next call or the finalizer.
+            # statement that also inserts the round trip's rows (RoundTrip). Rolled back, the call is settled
+            # on its own by the next call or the finalizer.
             ended = persona.ends_turn(response)
-            frames = events.AfterCommit()
             async with self.store.scope(turn) as session:
-                turn.unwritten.clear()
-                message_id = await self.store.persist_assistant(turn, response.content, response.stop_reason,
-                                                                response.usage, later=True)
-                yield events.message_done(message_id, response.stop_reason)
-                if not ended:
-                    async for event in self.dispatcher.process(turn, message_id, tool_uses, session):
-                        if frames.now(event):
-                            yield event
-                await self.meter.write(turn, session, turns=0 if turn.counted else 1,
-                                       along=self.store.take_unwritten(turn))
-            for event in frames.committed():
+                trip = RoundTrip(turn, session)
+                message_id = thread.assistant(turn, trip, response)
+                for event in trip.emit(*persona.frames.answered(message_id, response.stop_reason)):
+                    yield event
+                if ended:
+                    text = "".join(b.get("text", "") for b in response.content if b.get("type") == "text").strip()
+                    for event in trip.emit(*persona.frames.reply_without_tools(turn, text)):
+                        yield event
+                else:
+                    async for event in self.dispatcher.process(turn, thread, trip, message_id, tool_uses):
+                        for ready in trip.emit(event):
+                            yield ready
+                usage, cost = self.meter.in_flight(turn)
+                await thread.after_call(turn, trip, usage, cost)
+                await self.meter.write(turn, session, turns=0 if turn.counted else 1, along=trip.take_rows())
+            for event in trip.committed():
                 yield event
             turn.counted = True
             await self.meter.settle(turn, written=True)
             if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):
                 return
 
-    async def _guarded(self, turn: Turn) -> list[dict[str, Any]]:
-        ok, _ = validate_replay(turn.history)
+    async def _keep_interrupted(self, turn: Turn, thread: Thread, text: str) -> None:
+        async with self.store.scope(turn) as session:
+            trip = RoundTrip(turn, session)
+            thread.assistant(turn, trip, ModelResponse(content=[{"type": "text", "text": text}],
+                                                       stop_reason="interrupted", usage=Usage(),
+                                                       model=self.settings.agent_model))
+            await trip.write()
+
+    async def _guarded(self, turn: Turn, thread: Thread, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The history as the model may read it: a broken one is repaired (and the repair stored, so it is
+        reported once), or the turn fails `replay_integrity_violation` when no repair makes it valid."""
+        ok, _ = validate_replay(history)
         if ok:
-            return turn.history
+            return history
         reasons = await self._repair_reasons(turn)
 
         def report(event: dict) -> None:
@@ -241,13 +230,12 @@ class Orchestrator:
                                     org_id=str(turn.access.org_id), **event)
 
         try:
-            repaired = guard(turn.history, reasons=reasons, on_violation=report)
+            repaired = guard(history, reasons=reasons, on_violation=report)
         except (AssertionError, ValueError) as exc:  # repair could not make it valid: never send it
             raise AgentError("replay_integrity_violation") from exc
-        made_up = synthesized_results(turn.history, repaired)
-        if made_up:  # stored, so the violation is reported once, not every round trip and every later turn
-            async with self.store.scope(turn) as session:
-                await conversations.store_tool_results(session, turn.conversation_id, made_up)
+        made_up = synthesized_results(history, repaired)
+        if made_up:
+            await thread.store_repairs(turn, made_up)
         turn.history = repaired
         return repaired
 
@@ -263,15 +251,10 @@ class Orchestrator:
         await self.meter.settle(turn)  # a call abandoned mid-stream still costs what it was billed
         await self.store.count_turn(turn)
         fields = {"trace_id": turn.trace_id, "org_id": str(turn.access.org_id), "endpoint": turn.endpoint,
-                  **events.usage_payload(turn.usage, turn.cost_usd_micros),
-                  "modelCalls": turn.model_calls, "suspended": turn.suspended,
+                  "persona": turn.persona.name, **events.usage_payload(turn.usage, turn.cost_usd_micros),
+                  "modelCalls": turn.model_calls, "roundTrips": turn.round_trips, "suspended": turn.suspended,
                   "durationMs": int((datetime.now(UTC) - turn.started).total_seconds() * 1000)}
         if failed_code:
             self.observability.emit("agent.turn.failed", errorCode=failed_code, **fields)
         else:
             self.observability.emit("agent.turn.completed", **fields)
-
-
-def _title_from(message: str) -> str:
-    line = " ".join(message.split())
-    return line if len(line) <= 60 else line[:57].rstrip() + "..."

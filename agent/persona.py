@@ -1,22 +1,29 @@
-"""A persona: what makes one agent different from another on the same loop, as configuration.
+"""A persona: what makes one agent different from another on the same engine, as configuration.
 
-The orchestrator drives every persona the same way (budget, replay guard, streaming, tools, suspension,
-finalize); a persona only says who it serves, what its system prompt is, which of the caller's tools it
-offers, how many model round trips one controller call may make, the `tool_choice` it sends, and what
-ends a turn. The staff copilot is the first one; the member's trainer (TRAINER.md) is the next.
+The engine drives every persona the same way (lock, budget, replay guard, streaming, tools, confirm, pick,
+undo, finalize); a persona only says who it serves, what its system prompt is, which of the caller's tools
+it offers, how many model round trips one controller call may make, the `tool_choice` it sends, what ends a
+turn, where its history lives (`thread`: a factory of agent.threads.Thread over the engine's parts) and the
+frames it adds around the engine's own (`frames`). The staff copilot is agent/copilot.py; the member's trainer
+agent/trainer/persona.py. A new persona is a new module of configuration.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from agent import events
+from agent.events import Event
 from agent.model import ModelResponse
-from agent.request import copilot_system
-from agent.tool_search import STAFF_LOADED_TOOLS
-from core.tenancy import STAFF_ROLES, OrgAccess
+from core.tenancy import OrgAccess
 from tools.registry import ToolRegistry, ToolSpec
+from tools.runner import ToolOutcome
+
+if TYPE_CHECKING:
+    from agent.threads import Thread, ThreadParts
+    from agent.turns import Turn
 
 SystemPrompt = Callable[[OrgAccess], list[dict[str, Any]]]
 
@@ -30,17 +37,47 @@ def _no_tool_use(response: ModelResponse) -> bool:
     return response.stop_reason != "tool_use" or not any(b.get("type") == "tool_use" for b in response.content)
 
 
+class Frames:
+    """The frames a persona adds around the engine's own. The staff copilot's: the engine's alone (text
+    streams as `text_delta`, each answer ends with `message_done`, `done` carries the conversation)."""
+
+    streams_text = True  # the model's text goes out as text_delta while it streams
+
+    def answered(self, message_id: object, stop_reason: str | None) -> list[Event]:
+        return [events.message_done(message_id, stop_reason)]
+
+    def reply_without_tools(self, turn: Turn, text: str) -> list[Event]:
+        """An answer that used no tool ended the turn: what the person sees of it beyond streamed text."""
+        return []
+
+    def tool_started(self, turn: Turn, name: str) -> list[Event]:
+        return []
+
+    def tool_finished(self, turn: Turn, name: str, outcome: ToolOutcome) -> list[Event]:
+        return []
+
+    def done(self, turn: Turn) -> Event:
+        return events.done(turn.conversation_id if turn.opened else None, turn.usage, turn.cost_usd_micros)
+
+
+ThreadFactory = Callable[["ThreadParts"], "Thread"]
+
+
 @dataclass(frozen=True)
 class Persona:
     name: str
     roles: frozenset[str]  # the caller roles it serves
-    system: SystemPrompt  # the cached system blocks for the org
+    system: SystemPrompt  # the cached system blocks for the org (a thread may add its own per turn)
+    thread: ThreadFactory  # where its history lives
+    frames: Frames = field(default_factory=Frames)
+    acts_as: str | None = None  # the role its tools run as (the trainer: "member"); None: the caller's
     max_round_trips: int = 6  # model calls per controller call (send, confirm, pick)
     tool_choice: dict[str, Any] | None = None  # None: the API default ("auto")
     offers: Callable[[ToolSpec], bool] = _every_tool  # which of the caller's tools it shows the model
     ends_turn: Callable[[ModelResponse], bool] = _no_tool_use  # checked on each assistant message
     final_tools: frozenset[str] = field(default_factory=frozenset)  # tool names whose run ends the turn
     loaded_tools: frozenset[str] | None = None  # None: every tool in the prompt; else the rest is deferred
+    endpoint_prefix: str = ""  # its endpoints in logs and traces: "" → send, confirm; "trainer_" → trainer_send
 
     def serves(self, role: str) -> bool:
         return role in self.roles
@@ -54,6 +91,6 @@ class Persona:
     def ends_after(self, tool_names: list[str]) -> bool:
         return any(name in self.final_tools for name in tool_names)
 
+    def endpoint(self, kind: str) -> str:
+        return f"{self.endpoint_prefix}{kind}"
 
-STAFF_COPILOT = Persona(name="staff_copilot", roles=STAFF_ROLES, system=copilot_system,
-                        loaded_tools=STAFF_LOADED_TOOLS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,10 +20,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
 from agent.budget import UNMETERED, check_budget
-from agent.dispatch import ToolDispatcher
+from agent.copilot import STAFF_COPILOT
+from agent.dispatch import ToolDispatcher, ToolUse
 from agent.orchestrator import Orchestrator
+from agent.persona import Persona
 from agent.policy import can_undo
-from agent.turns import Turn, TurnStore, TurnStream, tool_result_block
+from agent.round_trip import RoundTrip
+from agent.turns import Turn, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
@@ -42,8 +46,23 @@ _ANSWERED = (select(conversations.Conversation, ToolExecution)
                     conversations.Conversation.user_id == bindparam("user_id")))
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A person's answer to a suspended turn (confirm, pick) or an undo: who, where, which tool use."""
+
+    access: OrgAccess
+    caller: Caller
+    locale: str
+    trace_id: str
+    kind: str  # confirm | pick | undo
+    thread_id: uuid.UUID
+    tool_use_id: str
+    persona: Persona = STAFF_COPILOT
+    member_id: uuid.UUID | None = None
+
+
 Check = Callable[[ToolExecution, ToolSpec], None]
-Resolve = Callable[[Turn, ToolExecution, ToolSpec, AsyncSession], AsyncIterator[events.Event]]
+Resolve = Callable[[Turn, ToolExecution, ToolSpec, RoundTrip], AsyncIterator[events.Event]]
 
 
 class _Refused(Exception):
@@ -67,18 +86,17 @@ class Resumer:
         return cls(loop=loop, db=loop.db, registry=loop.registry, dispatcher=loop.dispatcher, store=loop.store,
                    settings=loop.settings)
 
-    async def _answer(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
-                      conversation_id: uuid.UUID, tool_use_id: str, check: Check, resolve: Resolve) -> TurnStream:
-        """Take the conversation's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
+    async def _answer(self, answer: Answer, check: Check, resolve: Resolve) -> TurnStream:
+        """Take the thread's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
         stream sends what that produced and hands the turn back to the loop."""
+        _known_shape(answer.tool_use_id)
         try:
-            lock = await self.loop.take_lock(conversation_id, wait_seconds=5.0)
+            lock = await self.loop.take_lock(answer.thread_id, wait_seconds=self.settings.agent_answer_wait_seconds)
         except Conflict:  # busy: an answer that could never be taken says why rather than "busy"
-            await self._diagnose(access, caller, conversation_id, tool_use_id, check)
+            await self._diagnose(answer, check)
             raise
         try:
-            turn, claimed, produced, history = await self._claim_and_resolve(
-                access, caller, locale, trace_id, endpoint, conversation_id, tool_use_id, check, resolve)
+            turn, claimed, produced, settled = await self._claim_and_resolve(answer, check, resolve)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await lock.release()
@@ -89,18 +107,19 @@ class Resumer:
                 raise produced
             for event in produced:
                 yield event
-            async for event in self._continue(t, claimed.message_id, history):
+            async for event in self._continue(t, claimed.message_id, settled):
                 yield event
 
         return self.loop.stream(turn, lock, body)
 
-    async def _find(self, session: AsyncSession, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID,
-                    tool_use_id: str) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None]:
-        """The caller's conversation (else 404 conversation_not_found), its tool use and that tool's spec."""
-        found = (await session.execute(_ANSWERED, {"id": conversation_id, "org_id": access.org_id,
-                                                   "user_id": caller.user_id, "tool_use_id": tool_use_id})).first()
+    async def _find(self, session: AsyncSession, answer: Answer,
+                    ) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None]:
+        """The caller's thread (else 404, the persona's thread's code), its tool use and that tool's spec."""
+        found = (await session.execute(_ANSWERED, {"id": answer.thread_id, "org_id": answer.access.org_id,
+                                                   "user_id": answer.caller.user_id,
+                                                   "tool_use_id": answer.tool_use_id})).first()
         if found is None:
-            raise NotFound("conversation_not_found")
+            raise NotFound(self.loop.thread(answer.persona).not_found)
         conversation, row = found
         return conversation, row, self.registry.lookup(row.router, row.action) if row is not None else None
 
@@ -111,27 +130,24 @@ class Resumer:
         check(row, spec)
         return row, spec
 
-    async def _diagnose(self, access: OrgAccess, caller: Caller, conversation_id: uuid.UUID, tool_use_id: str,
-                        check: Check) -> None:
+    async def _diagnose(self, answer: Answer, check: Check) -> None:
         """Raise the answer's own error, if it has one (read only)."""
-        async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            _, row, spec = await self._find(session, access, caller, conversation_id, tool_use_id)
+        async with self.db.scope(org_id=answer.access.org_id, user_id=answer.caller.user_id) as session:
+            _, row, spec = await self._find(session, answer)
         self._checked(row, spec, check)
 
-    async def _claim_and_resolve(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
-                                 conversation_id: uuid.UUID, tool_use_id: str, check: Check, resolve: Resolve,
-                                 ) -> tuple[Turn, ToolExecution, list[events.Event] | Exception,
-                                            list[conversations.Message] | None]:
+    async def _claim_and_resolve(self, answer: Answer, check: Check, resolve: Resolve,
+                                 ) -> tuple[Turn, ToolExecution, list[events.Event] | Exception, bool]:
         """One transaction: find the pending tool use, check it (a problem is raised after the commit, so the
         stale rows it expired stay expired), claim it, resolve it (the tool and its execution row, in a
-        savepoint) and, when nothing else of its message is left, write the merged tool results and read the
-        history back. Returns the turn, the claimed row, the frames to send (or the daily cap's refusal, the
-        claim rolled back) and the history (None while another tool use of the message is pending)."""
+        savepoint) and, when nothing else of its answer is left, write the tool results through the thread.
+        Returns the turn, the claimed row, the frames to send (or the daily cap's refusal, the claim rolled
+        back) and whether the results were written (False while another tool use of the answer is pending)."""
         problem: ServiceError | None = None
+        access, conversation_id = answer.access, answer.thread_id
         try:
-            async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-                conversation, found, found_spec = await self._find(session, access, caller, conversation_id,
-                                                                   tool_use_id)
+            async with self.db.scope(org_id=access.org_id, user_id=answer.caller.user_id) as session:
+                conversation, found, found_spec = await self._find(session, answer)
                 claimed = None
                 try:
                     row, spec = self._checked(found, found_spec, check)
@@ -146,31 +162,33 @@ class Resumer:
                     if claimed is None:
                         problem = Conflict("tool_already_resolved")
                 if claimed is not None:
-                    turn = self._turn(access, caller, locale, trace_id, endpoint, conversation)
+                    turn = self._turn(answer, conversation)
                     if access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
                         try:
                             await check_budget(session, access, datetime.now(UTC))
                         except Exception as exc:
                             raise _Refused(turn, claimed, exc) from None  # rolls the claim back: answer later
-                    produced = [event async for event in resolve(turn, claimed, spec, session)]
-                    history = await self._settled_history(session, turn, claimed.message_id)
+                    trip = RoundTrip(turn, session)
+                    produced = [event async for event in resolve(turn, claimed, spec, trip)]
+                    settled = await self._settle(trip, claimed)
+                    await trip.write()
         except _Refused as refused:
-            return refused.turn, refused.claimed, refused.error, None
+            return refused.turn, refused.claimed, refused.error, False
         if problem is not None:
             raise problem
         assert claimed is not None
-        return turn, claimed, produced, history
+        return turn, claimed, produced, settled
 
-    def _turn(self, access: OrgAccess, caller: Caller, locale: str, trace_id: str, endpoint: str,
-              conversation: conversations.Conversation) -> Turn:
-        return Turn(access=access, caller=caller, locale=locale, trace_id=trace_id, endpoint=endpoint,
-                    conversation_id=conversation.id, conversation=conversation)
+    def _turn(self, answer: Answer, conversation: conversations.Conversation) -> Turn:
+        turn = self.loop.new_turn(answer.persona, access=answer.access, caller=answer.caller, locale=answer.locale,
+                                  trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
+                                  member_id=answer.member_id)
+        turn.conversation, turn.opened = conversation, True
+        return turn
 
     # ---- confirm ------------------------------------------------------------------------------------
 
-    async def open_confirm(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
-                           conversation_id: uuid.UUID, tool_use_id: str, approved: bool,
-                           edited_input: dict[str, Any] | None) -> TurnStream:
+    async def open_confirm(self, answer: Answer, *, approved: bool, edited_input: dict[str, Any] | None) -> TurnStream:
         def check(row: ToolExecution, spec: ToolSpec) -> None:
             if row.kind == "user_picker":
                 raise NotFound("tool_execution_not_found", detail="this is a pick, not a confirmation")
@@ -183,30 +201,28 @@ class Resumer:
                     raise InvalidInput("validation_failed", detail=_first_error(exc)) from None
 
         async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
-                          session: AsyncSession) -> AsyncIterator[events.Event]:
+                          trip: RoundTrip) -> AsyncIterator[events.Event]:
             if not approved:
                 error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
                          "hint": "Do not retry unless the user asks again."}
-                await executions.finish(session, claimed.id, status="rejected_by_user", error=error,
+                await executions.finish(trip.session, claimed.id, status="rejected_by_user", error=error,
                                         now=datetime.now(UTC))
-                yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
-                                                events.failed(error), spec)
+                for event in self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
+                                                       events.failed(error), spec):
+                    yield event
                 return
             raw = edited_input if edited_input is not None else claimed.input
             edited = edited_input is not None and edited_input != claimed.input
-            async for event in self.dispatcher.run_with_events(t, spec, claimed.tool_use_id, raw, [],
-                                                               message_id=claimed.message_id,
-                                                               position=claimed.position, execution_id=claimed.id,
-                                                               edited=edited, session=session):
+            use = ToolUse(claimed.tool_use_id, raw, claimed.message_id, claimed.position)
+            async for event in self.dispatcher.run_with_events(t, self.loop.thread(t.persona), spec, use, trip, [],
+                                                               execution_id=claimed.id, edited=edited):
                 yield event
 
-        return await self._answer(access, caller, locale, trace_id, "confirm", conversation_id, tool_use_id, check,
-                                  resolve)
+        return await self._answer(answer, check, resolve)
 
     # ---- pick ---------------------------------------------------------------------------------------
 
-    async def open_pick(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
-                        conversation_id: uuid.UUID, tool_use_id: str, picked_id: str) -> TurnStream:
+    async def open_pick(self, answer: Answer, *, picked_id: str) -> TurnStream:
         def check(row: ToolExecution, spec: ToolSpec) -> None:
             if row.kind != "user_picker":
                 raise NotFound("tool_execution_not_found", detail="this is a confirmation, not a pick")
@@ -216,63 +232,68 @@ class Resumer:
                 raise InvalidInput("invalid_pick")
 
         async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
-                          session: AsyncSession) -> AsyncIterator[events.Event]:
+                          trip: RoundTrip) -> AsyncIterator[events.Event]:
             candidates = _candidates(claimed)
             output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
                       "kind": (claimed.input or {}).get("kind")}
-            await executions.finish(session, claimed.id, status="succeeded", output=output, now=datetime.now(UTC),
-                                    duration_ms=0)
-            yield self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
-                                            ToolOutcome(ok=True, output=output, error=None, duration_ms=0), spec)
+            await executions.finish(trip.session, claimed.id, status="succeeded", output=output,
+                                    now=datetime.now(UTC), duration_ms=0)
+            for event in self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,
+                                                   ToolOutcome(ok=True, output=output, error=None, duration_ms=0),
+                                                   spec):
+                yield event
 
-        return await self._answer(access, caller, locale, trace_id, "pick", conversation_id, tool_use_id, check,
-                                  resolve)
+        return await self._answer(answer, check, resolve)
 
-    # ---- the rest of the message, then the loop -----------------------------------------------------
+    # ---- the rest of the answer, then the loop ------------------------------------------------------
 
-    async def _settled_history(self, session: AsyncSession, turn: Turn,
-                               message_id: uuid.UUID | None) -> list[conversations.Message] | None:
-        """When no tool use of the message is pending or running: its merged results appended and the history
-        read back; otherwise None."""
-        assert message_id is not None
-        rows = await executions.for_message(session, message_id)
+    async def _settle(self, trip: RoundTrip, claimed: ToolExecution) -> bool:
+        """When no tool use of the answer is pending or running: their results written through the thread
+        (True); otherwise False."""
+        session, turn = trip.session, trip.turn
+        if claimed.message_id is not None:
+            rows = await executions.for_message(session, claimed.message_id)
+        else:  # an answer with one tool use and no message row (the trainer's event log)
+            found = await executions.get(session, turn.conversation_id, claimed.tool_use_id)
+            rows = [found] if found is not None else []
         if any(r.status in ("pending", "running") for r in rows):
-            return None
-        assert turn.conversation is not None
-        return await conversations.append_and_read(session, turn.conversation, "user",
-                                                   [tool_result_block(row) for row in rows])
+            return False
+        await self.loop.thread(turn.persona).resumed(turn, trip, rows)
+        return True
 
-    async def _continue(self, turn: Turn, message_id: uuid.UUID | None,
-                        history: list[conversations.Message] | None) -> AsyncIterator[events.Event]:
-        """Later pending tools of the same assistant message, in order (unless `history` says none is left);
-        then the loop."""
-        assert message_id is not None
-        if history is None:
-            async for event in self.dispatcher.resume_rest(turn, message_id):
+    async def _continue(self, turn: Turn, message_id: uuid.UUID | None, settled: bool) -> AsyncIterator[events.Event]:
+        """Later pending tools of the same answer, in order (unless all are settled); then the loop."""
+        if not settled:
+            assert message_id is not None
+            async for event in self.dispatcher.resume_rest(turn, self.loop.thread(turn.persona), message_id):
                 yield event
             if turn.suspended:
                 return
             async with self.store.scope(turn) as session:
-                history = await self._settled_history(session, turn, message_id)
-            if history is None:
-                return  # another resolver is still working on this message; it will resume the loop
-        turn.history = conversations.to_model_messages(history)
+                trip = RoundTrip(turn, session)
+                rows = await executions.for_message(session, message_id)
+                if any(r.status in ("pending", "running") for r in rows):
+                    return  # another resolver is still working on this answer; it will resume the loop
+                await self.loop.thread(turn.persona).resumed(turn, trip, rows)
+                await trip.write()
         async for event in self.loop.drive(turn):
             yield event
 
     # ---- undo ---------------------------------------------------------------------------------------
 
-    async def undo(self, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
-                   conversation_id: uuid.UUID, tool_use_id: str) -> dict[str, Any]:
+    async def undo(self, answer: Answer) -> dict[str, Any]:
+        access, caller, tool_use_id = answer.access, answer.caller, answer.tool_use_id
+        _known_shape(tool_use_id)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            conversation = await conversations.get_owned(session, access.org_id, conversation_id, caller.user_id)
+            conversation = await conversations.get_owned(session, access.org_id, answer.thread_id, caller.user_id)
             if conversation is None:
-                raise NotFound("conversation_not_found")
-            original = await executions.get(session, conversation_id, tool_use_id)
+                raise NotFound(self.loop.thread(answer.persona).not_found)
+            original = await executions.get(session, answer.thread_id, tool_use_id)
         if original is None:
             raise NotFound("tool_execution_not_found")
+        turn = self._turn(answer, conversation)
         spec = self.registry.lookup(original.router, original.action)
-        if not can_undo(self.registry, spec, access.role, succeeded=original.status == "succeeded"):
+        if not can_undo(self.registry, spec, turn.access.role, succeeded=original.status == "succeeded"):
             raise InvalidInput("not_undoable")
         assert spec is not None and spec.inverse is not None
         if original.undone_by is not None:
@@ -284,9 +305,8 @@ class Resumer:
             raise InvalidInput("not_undoable", detail="the original output has no id to undo") from None
         assert inverse is not None
         inverse_id = uuid.uuid4()
-        turn = self._turn(access, caller, locale, trace_id, "undo", conversation)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            await executions.record(session, id=inverse_id, org_id=access.org_id, conversation_id=conversation_id,
+            await executions.record(session, id=inverse_id, org_id=access.org_id, conversation_id=answer.thread_id,
                                     message_id=None, tool_use_id=f"undo_{tool_use_id}_{inverse_id.hex[:8]}",
                                     router=inverse.router, action=inverse.action, kind="normal",
                                     confirm=inverse.confirm, input=inverse_input, status="running",
@@ -295,15 +315,21 @@ class Resumer:
                 raise Conflict("already_undone")  # leaving the scope rolls the inverse row back
         audit = {"undoes_audit_log_id": str(original.audit_log_id) if original.audit_log_id else None,
                  "undoes_tool_use_id": tool_use_id}
-        outcome = await self.dispatcher.run(turn, inverse, f"undo_{tool_use_id}", inverse_input, message_id=None,
-                                            position=0, execution_id=inverse_id, undoes=original.id,
-                                            audit_metadata=audit)
+        outcome = await self.dispatcher.run(turn, inverse, ToolUse(f"undo_{tool_use_id}", inverse_input), None,
+                                            execution_id=inverse_id, undoes=original.id, audit_metadata=audit)
         if not outcome.ok:
             async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
                 await executions.release_undo(session, original.id)
             raise InvalidInput("not_undoable", detail=(outcome.error or {}).get("message"))
         return {"ok": True, "undoneToolUseId": tool_use_id,
                 "inverse": {"router": inverse.router, "action": inverse.action, "output": outcome.output}}
+
+
+def _known_shape(tool_use_id: str) -> None:
+    """A tool use id the model or the service could have made: printable, at most 100 characters (a NUL or a
+    control character is never one: 404, before any query)."""
+    if not tool_use_id or len(tool_use_id) > 100 or not tool_use_id.isprintable():
+        raise NotFound("tool_execution_not_found")
 
 
 def _candidates(row: ToolExecution) -> dict[str, dict]:

@@ -1,8 +1,8 @@
-"""One controller call's turn: its state (`Turn`), its SSE side (`TurnStream`) and its writes (`TurnStore`).
+"""One controller call's turn: its state (`Turn`), its SSE side (`TurnStream`) and its transactions (`TurnStore`).
 
 `TurnStream` runs a body of events, maps a failure to one `error` event, always finalizes and releases the
-turn lock, and ends with exactly one `done`. `TurnStore` is every conversation write a turn makes and
-the history it replays, so send and resume persist the same way.
+turn lock, and ends with exactly one `done` (the persona's). Where the turn's messages are written is the
+persona's thread (agent/threads.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import anyio
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from agent import conversations, events
+from agent import events
 from agent.conversations import Conversation
 from agent.costs import Usage
 from agent.errors import classify
@@ -30,7 +30,6 @@ from agent.usage import record_turn
 from core.database import Database
 from core.errors import ServiceError
 from core.i18n import error_message
-from core.row_inserts import Row
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 
@@ -44,23 +43,26 @@ Finalizer = Callable[["Turn", str | None], Awaitable[None]]
 class Turn:
     """Everything one controller call needs, plus what it accumulates (usage, suspension)."""
 
-    access: OrgAccess
+    access: OrgAccess  # the role is the one the persona acts as (the trainer: member)
     caller: Caller
     locale: str
     trace_id: str
     endpoint: str
-    conversation_id: uuid.UUID
-    conversation: Conversation | None = None
+    conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
+    persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
+    conversation: Conversation | None = None  # the staff thread's conversation row
+    member_id: uuid.UUID | None = None  # the member a member-facing persona serves
     is_new: bool = False
+    opened: bool = False  # the thread exists (its first message was written)
     usage: Usage = field(default_factory=Usage)
     cost_usd_micros: int = 0
     model_calls: int = 0
+    round_trips: int = 0  # the persona's model round trips in this call (not the knowledge selector's)
     history: list[dict[str, Any]] = field(default_factory=list)
     suspended: bool = False
     prompt_length: int = 0
     open_call: OpenCall | None = None  # the model call in flight (agent.metering)
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
-    unwritten: list[Row] = field(default_factory=list)  # sent with the round trip's usage (TurnStore.take_unwritten)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     start_token: int | None = None  # counted as starting (agent.first_frames) until its first frame or model call
 
@@ -70,11 +72,9 @@ class TurnStream:
 
     def __init__(self, turn: Turn, lock: TurnLock, body: Callable[[Turn], AsyncIterator[events.Event]], *,
                  finalize: Finalizer, observability: Observability, titles: TitleScheduler | None,
-                 done: Callable[[Turn], events.Event] | None = None,
                  first_frame: Callable[[], None] | None = None) -> None:
         self.turn, self.lock, self.body = turn, lock, body
         self.finalize, self.observability, self.titles = finalize, observability, titles
-        self.done = done  # a persona's own `done` frame (the trainer's carries sessionId and iterations)
         self.first_frame = first_frame  # called once: at the first frame, or at the end of a stream without one
 
     async def events(self) -> AsyncIterator[events.Event]:
@@ -103,10 +103,7 @@ class TurnStream:
                 await self.lock.release()
         if self.titles is not None and turn.is_new and failed_code is None and turn.conversation is not None:
             self.titles(turn.conversation)
-        if self.done is not None:
-            yield self.done(turn)
-            return
-        yield events.done(turn.conversation_id if turn.conversation else None, turn.usage, turn.cost_usd_micros)
+        yield turn.persona.frames.done(turn)  # the persona's `done`: the trainer's names the session
 
 
     def _first_frame(self) -> None:
@@ -121,7 +118,7 @@ def _params(exc: BaseException) -> dict[str, Any]:
 
 
 class TurnStore:
-    """The conversation writes of a turn and the history it replays; each keeps `turn.history` in step."""
+    """A turn's transactions (under the caller's org and user) and its count in `ai_usage_daily`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -129,43 +126,6 @@ class TurnStore:
     def scope(self, turn: Turn) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction under the caller's org and user (row-level security)."""
         return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
-
-    async def load_history(self, turn: Turn) -> None:
-        async with self.scope(turn) as session:
-            rows = await conversations.messages_since_anchor(session, turn.conversation_id)
-        turn.history = conversations.to_model_messages(rows)
-
-    async def persist_assistant(self, turn: Turn, content: list[dict], stop_reason: str | None,
-                                usage: Usage | None, *, later: bool = False) -> uuid.UUID:
-        """The assistant message, in its own transaction (`later`: left for the caller to send with the round
-        trip's usage, see `take_unwritten`)."""
-        assert turn.conversation is not None
-        usage_json = None if usage is None else events.usage_payload(usage)
-        if later:
-            message_id = uuid.uuid4()
-            turn.unwritten.append(conversations.message_row(turn.conversation, "assistant", content,
-                                                            message_id=message_id, stop_reason=stop_reason,
-                                                            usage=usage_json))
-        else:
-            async with self.scope(turn) as own:
-                message_id = await conversations.append(own, turn.conversation, "assistant", content,
-                                                        stop_reason=stop_reason, usage=usage_json)
-        turn.history.append({"role": "assistant", "content": content})
-        return message_id
-
-    def append_user_later(self, turn: Turn, content: list[dict[str, Any]]) -> None:
-        """The tool results of a round trip, left for the caller to send with its usage (`take_unwritten`)."""
-        assert turn.conversation is not None
-        turn.unwritten.append(conversations.message_row(turn.conversation, "user", content,
-                                                        message_id=uuid.uuid4()))
-        turn.history.append({"role": "user", "content": content})
-
-    @staticmethod
-    def take_unwritten(turn: Turn) -> list[Row]:
-        """The rows a round trip left unsent (its execution rows, its last message), for the statement that
-        writes the round trip's usage; the caller must send them in the same transaction."""
-        statements, turn.unwritten = turn.unwritten, []
-        return statements
 
     async def count_turn(self, turn: Turn) -> None:
         """Count the turn in `ai_usage_daily` unless a round trip already did (each model call's usage is

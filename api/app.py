@@ -20,8 +20,9 @@ from api.controllers.nutrition_members import NutritionMembersController
 from api.controllers.system import DevJwksController, SystemController
 from api.controllers.trainer import TrainerController
 from api.controllers.trainer_chat import TrainerChatController
+from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
-from api.guards import provide_access, provide_caller, provide_resources
+from api.guards import provide_resources
 from api.middleware import trace_middleware
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
@@ -84,11 +85,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     return Litestar(
         route_handlers=handlers,
         lifespan=[lifespan],
-        dependencies={
-            "resources": Provide(provide_resources),
-            "caller": Provide(provide_caller),
-            "access": Provide(provide_access),
-        },
+        dependencies={**APP_DEPENDENCIES, "resources": Provide(provide_resources)},
         middleware=middleware,
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

@@ -13,13 +13,10 @@ from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
 from api.auth import TokenClaims
+from api.dependencies import resources_of
 from api.resources import Resources
 from core.errors import Forbidden, NotFound, Unauthorized
-from core.tenancy import Caller, OrgAccess, find_caller_in_org, find_user_by_clerk_id
-
-
-def resources_of(connection: ASGIConnection) -> Resources:
-    return connection.app.state.resources
+from core.tenancy import OrgAccess, find_caller_in_org, find_user_by_clerk_id
 
 
 async def _claims(connection: ASGIConnection) -> TokenClaims:
@@ -63,14 +60,6 @@ async def staff_only(connection: ASGIConnection, handler: BaseRouteHandler) -> N
     access: OrgAccess = connection.state.access
     if not access.is_staff:
         raise Forbidden("member_forbidden")
-
-
-async def provide_caller(request: ASGIConnection) -> Caller:
-    return request.state.caller
-
-
-async def provide_access(request: ASGIConnection) -> OrgAccess:
-    return request.state.access
 
 
 async def provide_resources(request: ASGIConnection) -> Resources:

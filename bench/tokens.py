@@ -18,8 +18,8 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from agent.copilot import STAFF_COPILOT
 from agent.costs import PriceBook, Usage
-from agent.persona import STAFF_COPILOT
 from agent.request import build_request, tool_definitions, turn_context, user_turn_content
 from core.tenancy import Caller, OrgAccess
 from tests.fakes.anthropic_server import PromptCache, count_tokens

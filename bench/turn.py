@@ -154,7 +154,7 @@ def raw_payload() -> dict:
     """
     from datetime import UTC, datetime
 
-    from agent.persona import STAFF_COPILOT
+    from agent.copilot import STAFF_COPILOT
     from agent.request import build_request, tool_definitions, turn_context, user_turn_content
     from core.tenancy import Caller, OrgAccess
     from tools.catalog import build_registry

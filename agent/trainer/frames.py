@@ -1,53 +1,32 @@
-"""The trainer's SSE frames (TRAINER.md "SSE frames"), camelCase data, and the localized status lines of
-000 §6.7 (coach messages have none; other tools fall back to a generic pair)."""
+"""The trainer's SSE frames (TRAINER.md "SSE frames"), camelCase data, and its status lines (000 §6.7).
+
+Status lines come from `locales/` (`trainer.status.<router__action>.start|done`, else the generic
+`trainer.status.working`; a failure is `trainer.status.failed`): a new trainer tool is its module plus its
+locale keys. Coach messages have no status line: they are the message.
+"""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from agent import events
 from agent.events import Event
+from agent.persona import Frames
+from core.i18n import translate
+from tools.runner import ToolOutcome
 
-STATUS: dict[str, dict[str, tuple[str, str]]] = {
-    "en": {"workout__generate_workout": ("Creating your workout...", "Workout ready"),
-           "workout__swap_exercise": ("Finding alternative...", "Exercise swapped"),
-           "workout__adjust_exercise": ("Adjusting exercise...", "Exercise updated"),
-           "workout__remove_exercise": ("Removing exercise...", "Exercise removed"),
-           "logbook__log_workout": ("Saving your workout...", "Workout logged"),
-           "data__fetch_data": ("Gathering your info...", "Context ready"),
-           "location__set_current_location": ("Switching location...", "Location updated"),
-           "coach__idle": ("Wrapping up...", "All done"),
-           "*": ("Working on it...", "Done"), "error": ("", "Something went wrong")},
-    "he": {"workout__generate_workout": ("בונה את האימון שלך...", "האימון מוכן"),
-           "workout__swap_exercise": ("מחפש חלופה...", "התרגיל הוחלף"),
-           "workout__adjust_exercise": ("מעדכן תרגיל...", "התרגיל עודכן"),
-           "workout__remove_exercise": ("מסיר תרגיל...", "התרגיל הוסר"),
-           "logbook__log_workout": ("שומר את האימון...", "האימון נרשם"),
-           "data__fetch_data": ("אוסף את המידע שלך...", "המידע מוכן"),
-           "location__set_current_location": ("מחליף מיקום...", "המיקום עודכן"),
-           "coach__idle": ("מסיים...", "סיימנו"),
-           "*": ("עובד על זה...", "בוצע"), "error": ("", "משהו השתבש")},
-    "ru": {"workout__generate_workout": ("Составляю тренировку...", "Тренировка готова"),
-           "workout__swap_exercise": ("Ищу замену...", "Упражнение заменено"),
-           "workout__adjust_exercise": ("Меняю упражнение...", "Упражнение обновлено"),
-           "workout__remove_exercise": ("Убираю упражнение...", "Упражнение убрано"),
-           "logbook__log_workout": ("Сохраняю тренировку...", "Тренировка записана"),
-           "data__fetch_data": ("Собираю данные...", "Данные готовы"),
-           "location__set_current_location": ("Меняю место...", "Место обновлено"),
-           "coach__idle": ("Завершаю...", "Готово"),
-           "*": ("Работаю...", "Готово"), "error": ("", "Что-то пошло не так")},
-}
 SILENT = frozenset({"coach__message_notify_user", "coach__message_ask_user"})
 
 
 def status_message(tool: str, phase: str, locale: str) -> str:
-    table = STATUS.get(locale, STATUS["en"])
     if tool in SILENT:
         return ""
     if phase == "error":
-        return table["error"][1]
-    start, done = table.get(tool, table["*"])
-    return start if phase == "start" else done
+        return translate("trainer.status.failed", locale)
+    key = f"trainer.status.{tool}.{phase}"
+    said = translate(key, locale)
+    return said if said != key else translate(f"trainer.status.working.{phase}", locale)
 
 
 def status_frame(tool: str, phase: str, locale: str) -> Event:
@@ -66,8 +45,36 @@ def question_frame(content: str, options: list[str]) -> Event:
     return Event("question", {"content": content, "options": options})
 
 
-def done_frame(turn) -> Event:
-    has_session = turn.conversation is not None
-    return Event("done", {"sessionId": str(turn.conversation_id) if has_session else None,
-                          "iterations": getattr(turn, "iterations", 0),
-                          "usage": events.usage_payload(turn.usage, turn.cost_usd_micros)})
+def session_started(session_id: uuid.UUID) -> Event:
+    return Event("session_started", {"sessionId": str(session_id)})
+
+
+class TrainerFrames(Frames):
+    """No streamed text and no message_done: the member reads status lines, `message` and `question`."""
+
+    streams_text = False
+
+    def answered(self, message_id: object, stop_reason: str | None) -> list[Event]:
+        return []
+
+    def reply_without_tools(self, turn, text: str) -> list[Event]:
+        return [message_frame(text, [])] if text else []
+
+    def tool_started(self, turn, name: str) -> list[Event]:
+        return [status_frame(name, "start", turn.locale)]
+
+    def tool_finished(self, turn, name: str, outcome: ToolOutcome) -> list[Event]:
+        if not outcome.ok:
+            return [status_frame(name, "error", turn.locale)]
+        frames = [status_frame(name, "done", turn.locale)]
+        output = outcome.output or {}
+        if name == "coach__message_notify_user":
+            frames.append(message_frame(output["content"], output.get("attachments", [])))
+        elif name == "coach__message_ask_user":
+            frames.append(question_frame(output["content"], output.get("options", [])))
+        return frames
+
+    def done(self, turn) -> Event:
+        return Event("done", {"sessionId": str(turn.conversation_id) if turn.opened else None,
+                              "iterations": turn.round_trips,
+                              "usage": events.usage_payload(turn.usage, turn.cost_usd_micros)})

@@ -10,10 +10,24 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, Integer, String, UniqueConstraint, func, select, update
+from sqlalchemy import (
+    BigInteger,
+    ForeignKey,
+    Insert,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    Update,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,6 +36,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from agent import conversations
 from core.database import Base, rowcount
 from core.errors import NotFound
+from core.row_inserts import Row, binds
+from tools.storable import storable
 
 SESSION_IDLE = timedelta(hours=24)
 CONTEXT_TYPES = frozenset({"user_message", "tool_call", "tool_result", "knowledge", "knowledge_update", "workout",
@@ -158,12 +174,45 @@ async def append(session: AsyncSession, *, org_id: uuid.UUID, session_id: uuid.U
             TrainerEvent.session_id == session_id)) or 0) + 1
         try:
             async with session.begin_nested():
-                session.add(TrainerEvent(org_id=org_id, session_id=session_id, seq=seq, type=type, payload=payload))
+                session.add(TrainerEvent(org_id=org_id, session_id=session_id, seq=seq, type=type,
+                                         payload=storable(payload)))
                 await session.flush()
             return seq
         except IntegrityError:
             continue
     raise RuntimeError("trainer event seq contention")
+
+
+def _event_insert(prefix: str, ordinal: int) -> Insert:
+    """One event of a round trip's statement: its seq is the session's next after every event the statement
+    sees (the snapshot before it) plus its place among the statement's events (`ordinal`)."""
+    table = TrainerEvent.__table__
+    next_seq = (select(func.coalesce(func.max(table.c.seq), 0) + (ordinal + 1))
+                .where(table.c.session_id == bindparam(prefix + "session_id")).scalar_subquery())
+    columns = ("id", "org_id", "session_id", "type", "payload", "created_at")
+    return insert(table).values({**binds(table, prefix, columns), "seq": next_seq})  # type: ignore[arg-type]
+
+
+def event_row(*, org_id: uuid.UUID, session_id: uuid.UUID, type: str, payload: dict[str, Any]) -> Row:
+    """An event as a row of a round trip (agent.round_trip), numbered when the statement runs."""
+    if type not in EVENT_TYPES:
+        raise ValueError(f"unknown trainer event type {type!r}")
+    return Row(_event_insert, {"id": uuid.uuid4(), "org_id": org_id, "session_id": session_id, "type": type,
+                               "payload": storable(payload), "created_at": datetime.now(UTC)})
+
+
+def _add_costs(prefix: str, ordinal: int) -> Update:
+    table: Table = TrainerSession.__table__  # type: ignore[assignment]
+    return (update(table).where(table.c.id == bindparam(prefix + "session_id"))
+            .values(total_tokens=table.c.total_tokens + bindparam(prefix + "tokens", type_=BigInteger()),
+                    cached_tokens=table.c.cached_tokens + bindparam(prefix + "cached", type_=BigInteger()),
+                    cost_usd_micros=table.c.cost_usd_micros + bindparam(prefix + "cost", type_=BigInteger())))
+
+
+def costs_row(session_id: uuid.UUID, *, tokens: int, cached: int, cost: int) -> Row:
+    """One model call's usage added to the session totals, as a row of a round trip (an UPDATE that adds,
+    so concurrent bookings never lose one)."""
+    return Row(_add_costs, {"session_id": session_id, "tokens": tokens, "cached": cached, "cost": cost})
 
 
 async def events(session: AsyncSession, session_id: uuid.UUID, *, context_only: bool = False,

@@ -6,8 +6,8 @@ from litestar import Controller, get
 from litestar.di import NamedDependency
 
 from api.guards import require_caller, require_org_member
-from api.resources import Resources
 from api.responses import BEARER, MeBody, OrgInfo, OrgMeBody, Permissions, UserInfo, error_responses, shape
+from core.database import Database
 from core.health_data import may_read_health_data
 from core.tenancy import Caller, OrgAccess, list_memberships
 
@@ -16,8 +16,8 @@ class MeController(Controller):
     security = BEARER
 
     @get("/me", guards=[require_caller], responses=error_responses(401))
-    async def me(self, caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> MeBody:
-        async with resources.db.scope(user_id=caller.user_id) as session:
+    async def me(self, caller: NamedDependency[Caller], db: NamedDependency[Database]) -> MeBody:
+        async with db.scope(user_id=caller.user_id) as session:  # no org yet: the caller's own rows
             memberships = await list_memberships(session, caller.user_id)
         return shape({"id": str(caller.user_id), "email": caller.email, "name": caller.name,
                       "memberships": memberships}, MeBody)

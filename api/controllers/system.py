@@ -6,8 +6,9 @@ from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 
-from api.resources import Resources
+from api.auth import DevKeys
 from api.responses import HealthBody, JwksBody, LiveBody
+from core.readiness import Readiness
 
 
 class SystemController(Controller):
@@ -18,9 +19,9 @@ class SystemController(Controller):
 
     @get("/health", responses={200: ResponseSpec(HealthBody, description="Ready"),
                                503: ResponseSpec(HealthBody, description="Postgres or Redis is down")})
-    async def health(self, resources: NamedDependency[Resources]) -> Response:
+    async def health(self, readiness: NamedDependency[Readiness]) -> Response:
         """Readiness: Postgres and Redis, over the probe's own connections (never the request pools)."""
-        states = await resources.readiness.check()
+        states = await readiness.check()
         ok = all(state == "up" for state in states.values())
         return Response({"status": "ok" if ok else "degraded", **states}, status_code=200 if ok else 503)
 
@@ -29,6 +30,5 @@ class DevJwksController(Controller):
     """Served only when AUTH_MODE=dev."""
 
     @get("/.well-known/jwks.json")
-    async def jwks(self, resources: NamedDependency[Resources]) -> JwksBody:
-        assert resources.dev_keys is not None
-        return JwksBody(**resources.dev_keys.jwks())
+    async def jwks(self, dev_keys: NamedDependency[DevKeys]) -> JwksBody:
+        return JwksBody(**dev_keys.jwks())

@@ -16,9 +16,10 @@ from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler
 from litestar.params import JSONBody, QueryParameter
 from pydantic import BaseModel, ConfigDict, model_validator
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.guards import require_org_member, resources_of
-from api.resources import Resources
+from api.dependencies import resources_of
+from api.guards import require_org_member
 from api.responses import BEARER, TrainerDistribution, TrainerHistory, UnitsBody, error_responses, shape
 from core.errors import Forbidden
 from core.tenancy import Caller, OrgAccess
@@ -67,31 +68,25 @@ class TrainerController(Controller):
     security = BEARER
 
     @get("/settings", responses=READ_ERRORS)
-    async def settings(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                       resources: NamedDependency[Resources]) -> UnitsBody:
-        async with resources.db.scope(org_id=access.org_id) as session:
-            return shape((await get_units(session, access.org_id, member_id)).as_dict(), UnitsBody)
+    async def settings(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                       member_id: NamedDependency[uuid.UUID]) -> UnitsBody:
+        return shape((await get_units(session, access.org_id, member_id)).as_dict(), UnitsBody)
 
     @put("/settings", responses=error_responses(400, 401, 403, 404, 413, 415))
-    async def update_settings(self, data: JSONBody[SettingsBody], access: NamedDependency[OrgAccess],
-                              member_id: NamedDependency[uuid.UUID],
-                              resources: NamedDependency[Resources]) -> UnitsBody:
-        async with resources.db.scope(org_id=access.org_id) as session:
-            units = await set_units(session, access.org_id, member_id, weight_unit=data.weightUnit,
-                                    distance_unit=data.distanceUnit)
+    async def update_settings(self, data: JSONBody[SettingsBody], session: NamedDependency[AsyncSession],
+                              access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> UnitsBody:
+        units = await set_units(session, access.org_id, member_id, weight_unit=data.weightUnit,
+                                distance_unit=data.distanceUnit)
         return shape(units.as_dict(), UnitsBody)
 
     @get("/history", responses=READ_ERRORS)
-    async def history(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                      resources: NamedDependency[Resources],
+    async def history(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                      member_id: NamedDependency[uuid.UUID],
                       days: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_DAYS)] = 30) -> TrainerHistory:
-        async with resources.db.scope(org_id=access.org_id) as session:
-            return shape(await history_view(session, access.org_id, member_id, datetime.now(UTC), days),
-                         TrainerHistory)
+        return shape(await history_view(session, access.org_id, member_id, datetime.now(UTC), days), TrainerHistory)
 
     @get("/distribution", responses=READ_ERRORS)
-    async def distribution(self, access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                           resources: NamedDependency[Resources]) -> TrainerDistribution:
-        async with resources.db.scope(org_id=access.org_id) as session:
-            return shape(await distribution_view(session, access.org_id, member_id, datetime.now(UTC)),
-                         TrainerDistribution)
+    async def distribution(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                           member_id: NamedDependency[uuid.UUID]) -> TrainerDistribution:
+        return shape(await distribution_view(session, access.org_id, member_id, datetime.now(UTC)),
+                     TrainerDistribution)

@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 
 from agent.composition import build_agent
 from agent.first_frames import FirstFrames
+from agent.threads import Opening
 from core.errors import NotFound
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text
@@ -58,11 +59,10 @@ async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db,
     try:
         with pytest.raises(NotFound):  # refused before any stream: it does not stay "starting"
             await services.orchestrator.open_send(access=access, caller=caller, locale="en", trace_id="t" * 32,
-                                                  message="hi", conversation_id=uuid.uuid4(), page_context=None)
+                                                  opening=Opening("hi"), thread_id=uuid.uuid4())
         assert gate.starting == 0
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en", trace_id="t" * 32,
-                                                     message="what is on my list?", conversation_id=None,
-                                                     page_context=None)
+                                                     opening=Opening("what is on my list?"), thread_id=None)
         assert gate.starting == 1
         names: list[str] = []
 
@@ -77,8 +77,8 @@ async def test_a_send_counts_as_starting_until_its_first_frame(app_settings, db,
         conversation_id = turn.turn.conversation_id
         names.clear()
         follow_up = await services.orchestrator.open_send(  # no conversation_started before its model call
-            access=access, caller=caller, locale="en", trace_id="t" * 32, message="and tomorrow?",
-            conversation_id=conversation_id, page_context=None)
+            access=access, caller=caller, locale="en", trace_id="t" * 32, opening=Opening("and tomorrow?"),
+            thread_id=conversation_id)
         await asyncio.wait_for(read(follow_up), 10.0)
         assert "conversation_started" not in names and names[-1] == "done" and gate.starting == 0
     finally:

@@ -11,23 +11,26 @@ from sqlalchemy import text
 
 from agent import events
 from agent.composition import build_agent
+from agent.resume import Answer
+from agent.round_trip import RoundTrip
+from agent.threads import Opening
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tools.runner import ToolOutcome
 
 
 def test_actionable_frames_wait_for_the_commit_and_keep_their_order() -> None:
-    frames = events.AfterCommit()
+    trip = RoundTrip(None, None)  # type: ignore[arg-type]  # frames only: no turn, no transaction
     done = ToolOutcome(ok=True, output={}, error=None, duration_ms=1)
     sent = [events.message_done("m", "tool_use"), events.tool_started("a", "tasks", "create", {}),
             events.tool_completed("a", "tasks", "create", done, inverse_available=True),
             events.tool_started("b", "tasks", "create", {}),
             events.confirmation_pending("c", "tasks", "delete", {}, "destructive")]
-    now = [event.type for event in sent if frames.now(event)]
+    now = [event.type for frame in sent for event in trip.emit(frame)]
     assert now == ["message_done", "tool_started"]
-    assert [event.type for event in frames.committed()] == ["tool_completed", "tool_started",
-                                                            "confirmation_pending"]
-    assert frames.committed() == []
+    assert [event.type for event in trip.committed()] == ["tool_completed", "tool_started",
+                                                          "confirmation_pending"]
+    assert trip.committed() == []
 
 
 async def _count(db, sql: str, **params) -> int:
@@ -49,8 +52,8 @@ async def test_a_tool_completed_or_pending_frame_reports_committed_rows(app_sett
     seen_at: dict[str, tuple[int, int]] = {}
     try:
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
-                                                     trace_id=uuid.uuid4().hex, message="add two tasks",
-                                                     conversation_id=None, page_context=None)
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("add two tasks"),
+                                                     thread_id=None)
         async for event in turn.events():  # the turn is paused here while the rows are read elsewhere
             names.append(event.type)
             if event.type in ("tool_completed", "confirmation_pending"):
@@ -76,19 +79,19 @@ async def test_an_approved_tool_completed_frame_reports_the_committed_delete(app
     try:
         fake_model.queue(Reply(ToolUse("tasks__create", {"title": "Clean the rower"}, id="mk")), Reply(Text("Made.")))
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
-                                                     trace_id=uuid.uuid4().hex, message="add a task",
-                                                     conversation_id=None, page_context=None)
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("add a task"),
+                                                     thread_id=None)
         conversation_id = turn.turn.conversation_id
         [_ async for _ in turn.events()]
         task_id = str(await _count_id(db, org))
         fake_model.queue(Reply(ToolUse("tasks__delete", {"id": task_id}, id="del")), Reply(Text("Deleted.")))
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
-                                                     trace_id=uuid.uuid4().hex, message="delete it",
-                                                     conversation_id=conversation_id, page_context=None)
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("delete it"),
+                                                     thread_id=conversation_id)
         assert "confirmation_pending" in [e.type async for e in turn.events()]
-        confirm = await services.resumer.open_confirm(access=access, caller=caller, locale="en",
-                                                      trace_id=uuid.uuid4().hex, conversation_id=conversation_id,
-                                                      tool_use_id="del", approved=True, edited_input=None)
+        confirm = await services.resumer.open_confirm(
+            Answer(access, caller, "en", uuid.uuid4().hex, "confirm", conversation_id, "del"), approved=True,
+            edited_input=None)
         seen: list[tuple[int, str]] = []
         async for event in confirm.events():
             if event.type == "tool_completed":

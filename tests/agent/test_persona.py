@@ -8,8 +8,10 @@ import uuid
 import redis.asyncio as aioredis
 
 from agent.composition import build_agent
-from agent.orchestrator import Orchestrator
-from agent.persona import STAFF_COPILOT, Persona
+from agent.conversation_thread import ConversationThread
+from agent.copilot import STAFF_COPILOT
+from agent.persona import Persona
+from agent.threads import Opening
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -17,7 +19,7 @@ TOOL_CHOICE = {"type": "any", "disable_parallel_tool_use": True}
 
 
 def _tasks_coach(max_round_trips: int) -> Persona:
-    return Persona(name="tasks_coach", roles=frozenset({"owner"}),
+    return Persona(name="tasks_coach", roles=frozenset({"owner"}), thread=ConversationThread,
                    system=lambda access: [{"type": "text", "text": f"You keep the to-do list of {access.org_name}."}],
                    max_round_trips=max_round_trips, tool_choice=TOOL_CHOICE,
                    offers=lambda spec: spec.router == "tasks", final_tools=frozenset({"tasks__create"}))
@@ -26,13 +28,11 @@ def _tasks_coach(max_round_trips: int) -> Persona:
 async def _send(app_settings, db, factory, persona: Persona, message: str) -> list:
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
-    base = services.orchestrator
-    loop = Orchestrator(db=db, redis=redis, model=services.model, registry=services.registry, runner=base.runner,
-                        prices=base.prices, settings=app_settings, persona=persona)
     caller, access = await owner_of_new_org(db, factory)
-    try:
-        turn = await loop.open_send(access=access, caller=caller, locale="en", trace_id=uuid.uuid4().hex,
-                                    message=message, conversation_id=None, page_context=None)
+    try:  # the one engine every persona runs on: the persona is an argument, not an engine of its own
+        turn = await services.orchestrator.open_send(persona=persona, access=access, caller=caller, locale="en",
+                                                     trace_id=uuid.uuid4().hex, opening=Opening(message),
+                                                     thread_id=None)
         return [(event.type, event.data) async for event in turn.events()]
     finally:
         await services.close()

@@ -11,6 +11,8 @@ from sqlalchemy import event, text
 from sqlalchemy.engine.default import CacheStats
 
 from agent.composition import build_agent
+from agent.resume import Answer
+from agent.threads import Opening
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -59,8 +61,8 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
     try:
         with Sent(db.app_engine.sync_engine) as sent:
             turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
-                                                         trace_id=uuid.uuid4().hex, message="what is on my list?",
-                                                         conversation_id=None, page_context=None)
+                                                         trace_id=uuid.uuid4().hex, opening=Opening("what is on my list?"),
+                                                         thread_id=None)
             async for item in turn.events():
                 names.append(item.type)
     finally:
@@ -117,19 +119,18 @@ async def test_a_follow_up_and_a_confirmation_send_few_statements(app_settings, 
                      Reply(Text("Deleted.")))
     common = {"access": access, "caller": caller, "locale": "en"}
     try:
-        first = await services.orchestrator.open_send(**common, trace_id=uuid.uuid4().hex, message="hi",
-                                                      conversation_id=None, page_context=None)
+        first = await services.orchestrator.open_send(**common, trace_id=uuid.uuid4().hex, opening=Opening("hi"),
+                                                      thread_id=None)
         await _drive(first)
         conversation_id = first.turn.conversation_id
         with Sent(db.app_engine.sync_engine) as follow_up:
             names = await _drive(await services.orchestrator.open_send(
-                **common, trace_id=uuid.uuid4().hex, message="delete the rower task", conversation_id=conversation_id,
-                page_context=None))
+                **common, trace_id=uuid.uuid4().hex, opening=Opening("delete the rower task"), thread_id=conversation_id))
         assert "confirmation_pending" in names
         with Sent(db.app_engine.sync_engine) as confirm:
             names = await _drive(await services.resumer.open_confirm(
-                **common, trace_id=uuid.uuid4().hex, conversation_id=conversation_id, tool_use_id="toolu_del",
-                approved=True, edited_input=None))
+                Answer(common["access"], common["caller"], common["locale"], uuid.uuid4().hex, "confirm",
+                       conversation_id, "toolu_del"), approved=True, edited_input=None))
         assert names.count("tool_completed") == 1 and names[-1] == "done" and "error" not in names
     finally:
         await services.close()

@@ -11,6 +11,7 @@ from sqlalchemy import text
 from agent.composition import build_agent
 from agent.costs import PriceBook
 from agent.model_stream import usage_from_json
+from agent.threads import Opening
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -40,8 +41,8 @@ async def _turn(app_settings, db, factory, redis, stop_after: str | None) -> tup
     names: list[str] = []
     try:
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
-                                                     trace_id=uuid.uuid4().hex, message="what is on my list?",
-                                                     conversation_id=None, page_context=None)
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("what is on my list?"),
+                                                     thread_id=None)
         stream = turn.events()
         async for event in stream:
             names.append(event.type)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
-from agent.persona import STAFF_COPILOT
+from agent.copilot import STAFF_COPILOT
 from gym.members import create_member
 from rag.embeddings import LocalEmbedder
 from rag.worker import OutboxWorker

@@ -9,6 +9,7 @@ import uuid
 import redis.asyncio as aioredis
 
 from agent.composition import build_agent
+from agent.threads import Opening
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -24,7 +25,7 @@ async def test_a_turn_beyond_the_slots_is_started_and_waits_for_the_model(app_se
 
     async def open_turn():
         stream = await loop.open_send(access=access, caller=caller, locale="en", trace_id=uuid.uuid4().hex,
-                                      message="what is on my list?", conversation_id=None, page_context=None)
+                                      opening=Opening("what is on my list?"), thread_id=None)
         return stream.events()
 
     try:

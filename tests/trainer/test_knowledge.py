@@ -12,7 +12,9 @@ from sqlalchemy import text
 
 from agent.composition import build_agent, build_model
 from agent.model import ModelResponse
+from agent.threads import Opening
 from agent.trainer import knowledge
+from agent.trainer.persona import TRAINER
 from core.tenancy import find_caller_in_org
 from tests.fakes.anthropic_server import Held, Reply, Text, ToolUse
 from tests.sse import sse
@@ -121,7 +123,7 @@ async def test_the_checkpoint_restarts_the_context_and_clears_knowledge(app_sett
     t = await trainee(db, factory)
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False)
-    agent = services.trainer
+    agent = services.orchestrator
     script = Trainer(fake_model, [Reply(ToolUse("coach__idle", {}, id=f"i{n}")) for n in range(2)],
                      selection={"sources": {"category_goals": {}, "workout_history": {"days_back": 60}}})
     async with db.scope(org_id=t.org.id) as session:
@@ -129,9 +131,10 @@ async def test_the_checkpoint_restarts_the_context_and_clears_knowledge(app_sett
     try:
         sid = None
         for message, limit in (("first " + "x" * 4000, 100_000), ("second", 1500)):
-            agent.context.limit_tokens = limit  # the second turn starts past 80 % of 1,500 estimated tokens
+            agent.thread(TRAINER).limit_tokens = limit  # the second turn starts past 80 % of 1,500 estimated tokens
             turn = await agent.open_send(access=access, caller=caller, member_id=t.member_id, locale="en",
-                                         trace_id=uuid.uuid4().hex, message=message, session_id=sid)
+                                         trace_id=uuid.uuid4().hex, opening=Opening(message), thread_id=sid,
+                                         persona=TRAINER)
             frames = [(e.type, e.data) async for e in turn.events()]
             sid = uuid.UUID(frames[-1][1]["sessionId"])
     finally:

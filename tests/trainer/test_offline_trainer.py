@@ -11,6 +11,8 @@ import redis.asyncio as aioredis
 from sqlalchemy import text
 
 from agent.composition import build_agent
+from agent.threads import Opening
+from agent.trainer.persona import TRAINER
 from core.tenancy import find_caller_in_org
 from gym.demo.training_record import seed_dani
 from gym.training.equipment import missing_equipment
@@ -35,8 +37,8 @@ async def test_dani_offline_flows(app_settings, db, factory) -> None:
 
     async def say(message: str) -> list[tuple[str, dict]]:
         nonlocal sid
-        turn = await services.trainer.open_send(access=access, caller=caller, member_id=member_id, locale="en",
-                                                trace_id=uuid.uuid4().hex, message=message, session_id=sid)
+        turn = await services.orchestrator.open_send(access=access, caller=caller, member_id=member_id, locale="en",
+                                                trace_id=uuid.uuid4().hex, opening=Opening(message), thread_id=sid, persona=TRAINER)
         frames = [(e.type, e.data) async for e in turn.events()]
         assert frames[-1][0] == "done" and not [f for f in frames if f[0] == "error"], frames
         sid = uuid.UUID(frames[-1][1]["sessionId"])

@@ -1,0 +1,100 @@
+"""Where a persona's conversation lives: the one seam between the engine and a persona's history.
+
+The engine (agent/orchestrator.py, agent/dispatch.py, agent/resume.py) drives every persona the same way;
+a `Thread` says where the turns it drives are stored and how the model reads them back. The staff copilot's
+thread is a conversation of messages (agent/conversation_thread.py); the trainer's is an append-only event
+log with knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows
+added to its `RoundTrip`, sent once with the round trip's last statement.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agent.costs import Usage
+from agent.events import Event
+from agent.model import ModelResponse
+from agent.round_trip import RoundTrip
+from tools.executions import ToolExecution
+from tools.registry import ToolSpec
+from tools.runner import ToolOutcome
+
+if TYPE_CHECKING:
+    from agent.metering import Meter
+    from agent.model import ModelClient
+    from agent.turns import Turn
+    from core.database import Database
+    from core.settings import Settings
+
+AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
+Compactor = Callable[[Any, list[Any]], Awaitable[bool]]  # (conversation, its messages) -> True: it compacted
+
+
+@dataclass(frozen=True)
+class ThreadParts:
+    """The engine's parts a thread may use (a persona's `thread` factory builds its thread over them)."""
+
+    db: Database
+    model: ModelClient
+    meter: Meter
+    settings: Settings
+    ambient: AmbientFinder | None = None
+    compactor: Compactor | None = None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the person sent to open a turn, with what their client said about where they are."""
+
+    message: str
+    page_context: dict[str, Any] | None = None  # the staff console's page
+    current_workout_id: str | None = None  # the member app's open workout
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool use's result as the model will read it."""
+
+    tool_use_id: str
+    name: str
+    output: dict[str, Any] | None
+    error: dict[str, Any] | None
+
+
+class Thread(Protocol):
+    """A persona's history: how a turn opens it, what the model reads, how a round trip is written."""
+
+    not_found: str  # the error code for a thread the caller may not use
+
+    async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
+        """Before the stream opens (errors still answer HTTP): the thread this turn continues or starts
+        (`turn.conversation_id`, `turn.is_new`); 404 `not_found` when `requested` is not the caller's."""
+
+    def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
+        """In the stream: the daily cap checked, the person's message written (a new thread created in that
+        same transaction), and the thread's opening frames."""
+
+    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """(system blocks, messages) for the next model call."""
+
+    async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
+        """Keep the tool results the replay guard made up, so a violation is repaired once."""
+
+    def assistant(self, turn: Turn, trip: RoundTrip, response: ModelResponse) -> uuid.UUID | None:
+        """The model's answer as rows of the round trip; the id tool executions hang off (None: none)."""
+
+    def results(self, turn: Turn, trip: RoundTrip, results: Sequence[ToolResult]) -> None:
+        """The tool results of one assistant answer, as rows of the round trip."""
+
+    async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, outcome: ToolOutcome) -> list[Event]:
+        """What a finished tool adds to the thread besides its result (rows of the round trip), and its frames."""
+
+    async def after_call(self, turn: Turn, trip: RoundTrip, usage: Usage, cost_usd_micros: int) -> None:
+        """A model call's usage and cost, for the thread's own totals (rows of the round trip)."""
+
+    async def resumed(self, turn: Turn, trip: RoundTrip, executions: Sequence[ToolExecution]) -> None:
+        """Every tool use of an answer is resolved (confirm / pick): their results written, the history the
+        next model call reads made current."""
