@@ -38,7 +38,7 @@ class ConversationThread:
     not_found = "conversation_not_found"
 
     def __init__(self, parts: ThreadParts) -> None:
-        self.db, self.settings = parts.db, parts.settings
+        self.db, self.settings, self.tracing = parts.db, parts.settings, parts.tracing
         self.ambient, self.compactor = parts.ambient, parts.compactor
 
     def _scope(self, turn: Turn):
@@ -84,7 +84,15 @@ class ConversationThread:
             yield events.conversation_started(turn.conversation_id)
             return
         turn.history = conversations.to_model_messages(rows)
-        if self.compactor is not None and await self.compactor(conversation, rows):
+        if self.compactor is None:
+            return
+        step = self.tracing.step("compaction", turn.who(), turn.span, messages=len(rows))
+        try:
+            compacted = await self.compactor(conversation, rows)
+            step.set_attribute("spotter.compacted", compacted)
+        finally:
+            step.end()
+        if compacted:
             async with self._scope(turn) as session:
                 turn.history = conversations.to_model_messages(
                     await conversations.messages_since_anchor(session, turn.conversation_id))
@@ -92,11 +100,17 @@ class ConversationThread:
     async def _ambient(self, turn: Turn, message: str) -> str | None:
         if self.ambient is None:
             return None
+        step = self.tracing.step("ambient_context", turn.who(), turn.span)
         try:
-            return await self.ambient(turn.access.org_id, message)
-        except Exception:  # ambient context is best effort, never a failure
+            found = await self.ambient(turn.access.org_id, message)
+            step.set_attribute("spotter.found", found is not None)
+            return found
+        except Exception as exc:  # ambient context is best effort, never a failure
             log.warning("agent.ambient.failed")
+            self.tracing.failed(step, type(exc).__name__)
             return None
+        finally:
+            step.end()
 
     async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         return turn.persona.system(turn.access), turn.history

@@ -24,6 +24,7 @@ from agent.observability import Observability
 from agent.policy import can_undo, needs_person
 from agent.round_trip import RoundTrip
 from agent.threads import Thread, ToolResult
+from agent.tracing import traceparent
 from agent.turns import Turn, TurnStore
 from core.settings import Settings
 from tools import executions
@@ -94,21 +95,36 @@ class ToolDispatcher:
         `trip` (a savepoint of its transaction; a new row joins the trip's rows), else in a transaction of its
         own. `execution_id`: the pending (or running) row this run finishes."""
         now = datetime.now(UTC)
+        tracing = self.observability.tracing
+        span = tracing.tool(turn.who(), turn.span, name=spec.name, tool_use_id=use.tool_use_id,
+                            needs_person=execution_id is not None and undoes is None)
+        tracing.content(span, "gen_ai.tool.call.arguments", use.raw_input)
 
         async def record(session: AsyncSession, outcome: ToolOutcome) -> None:
             await self._record(session, trip, turn, spec, use, outcome, execution_id=execution_id, edited=edited,
                                undoes=undoes, now=now)
 
-        outcome = await self.runner.run(spec, use.raw_input, access=turn.access, caller=turn.caller,
-                                        locale=turn.locale, now=now, on_success=record, audit_metadata=audit_metadata,
-                                        session=trip.session if trip else None, conversation_id=turn.conversation_id,
-                                        carry_audit=True)
-        if not outcome.ok:
-            if trip is not None:
-                await record(trip.session, outcome)
+        outcome: ToolOutcome | None = None
+        try:
+            outcome = await self.runner.run(spec, use.raw_input, access=turn.access, caller=turn.caller,
+                                            locale=turn.locale, now=now, on_success=record,
+                                            audit_metadata=audit_metadata, session=trip.session if trip else None,
+                                            conversation_id=turn.conversation_id, carry_audit=True)
+            if not outcome.ok:
+                if trip is not None:
+                    await record(trip.session, outcome)
+                else:
+                    async with self.store.scope(turn) as own:
+                        await record(own, outcome)
+        finally:
+            if outcome is not None:
+                tracing.finish_tool(span, ok=outcome.ok, error_code=outcome.error_code,
+                                    duration_ms=outcome.duration_ms)
+                tracing.content(span, "gen_ai.tool.call.result", outcome.output or outcome.error)
             else:
-                async with self.store.scope(turn) as own:
-                    await record(own, outcome)
+                tracing.failed(span, "internal")
+            span.end()
+        assert outcome is not None
         self.observability.emit("agent.tool.executed", trace_id=turn.trace_id, org_id=str(turn.access.org_id),
                                 router=spec.router, action=spec.action, durationMs=outcome.duration_ms,
                                 outcome="succeeded" if outcome.ok else "failed", errorCode=outcome.error_code)
@@ -186,7 +202,8 @@ class ToolDispatcher:
                         continue
                     turn.suspended = True
                     pending.append(await self.pending(turn, spec, use.tool_use_id, validated, trip.session))
-                trip.add(_row(turn, use, spec.router, spec.action, status="pending", spec=spec))
+                trip.add(_row(turn, use, spec.router, spec.action, status="pending", spec=spec,
+                              trace_parent=traceparent(turn.span)))
                 continue
             outcomes: list[ToolOutcome] = []
             async for event in self.run_with_events(turn, thread, spec, use, trip, outcomes):
@@ -232,8 +249,8 @@ class ToolDispatcher:
 
 
 def _row(turn: Turn, use: ToolUse, router: str, action: str, *, status: str, error: dict | None = None,
-         spec: ToolSpec | None = None):
-    return executions.execution_row({
+         spec: ToolSpec | None = None, trace_parent: str | None = None):
+    return executions.execution_row({"trace_parent": trace_parent,
         "org_id": turn.access.org_id, "conversation_id": turn.conversation_id, "message_id": use.message_id,
         "tool_use_id": use.tool_use_id, "position": use.position, "router": router, "action": action,
         "kind": spec.kind if spec else "normal", "confirm": spec.confirm if spec else "never",

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from agent.budget import UNMETERED, Reservation, Reservations, estimate_call_micros
 from agent.costs import PriceBook, Usage
 from agent.model import Billed, ModelClient, ModelRequest, ModelResponse, TextDelta
+from agent.tracing import Tracing, Who
 from agent.usage import record_turn
 from core import row_inserts
 from core.database import Database
@@ -45,19 +46,26 @@ class OpenCall:
 
 
 class Metered(Protocol):
-    """What a turn carries for metering (agent.orchestrator.Turn)."""
+    """What a turn carries for metering (agent.turns.Turn)."""
 
     access: OrgAccess
     caller: Caller
     usage: Usage
     cost_usd_micros: int
     model_calls: int
+    round_trips: int
     open_call: OpenCall | None
+
+    def who(self) -> Who: ...
+
+    def trace_parent(self) -> Any: ...
 
 
 class Meter:
-    def __init__(self, *, db: Database, redis: Any, prices: PriceBook, settings: Settings) -> None:
+    def __init__(self, *, db: Database, redis: Any, prices: PriceBook, settings: Settings,
+                 tracing: Tracing | None = None) -> None:
         self.db, self.prices = db, prices
+        self.tracing = tracing or Tracing.off()
         # a reservation outlives the longest call (every retry timing out), then lapses if its process died
         hold = settings.anthropic_timeout * (settings.anthropic_max_retries + 1) + 60
         self.reservations = Reservations(redis, hold_seconds=hold)
@@ -68,15 +76,32 @@ class Meter:
         budget cannot take. With `settle=False` a call that finished stays open for the caller to `write`
         in its own transaction and then `settle(written=True)`; a call that failed is settled here."""
         await self.open(turn, request)
-        finished = False
+        span = self.tracing.chat(turn.who(), turn.trace_parent(), model=request.model,
+                                 round_trip=turn.round_trips or None)
+        self.tracing.content(span, "gen_ai.input.messages", request.messages)
+        finished, response = False, None
         try:
             async for item in model.stream(request):
                 if isinstance(item, Billed | ModelResponse) and turn.open_call is not None:
                     turn.open_call.usage = item.usage
+                if isinstance(item, ModelResponse):
+                    response = item
                 if not isinstance(item, Billed):
                     yield item
             finished = True
+        except BaseException as exc:
+            self.tracing.failed(span, type(exc).__name__)
+            raise
         finally:
+            usage, cost = self.in_flight(turn)
+            self.tracing.finish_chat(span, response_model=response.model if response else None,
+                                     stop_reason=response.stop_reason if response else None,
+                                     input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+                                     cache_read=usage.cache_read_tokens, cache_write=usage.cache_creation_tokens,
+                                     cost_usd_micros=cost)
+            if response is not None:
+                self.tracing.content(span, "gen_ai.output.messages", response.content)
+            span.end()
             if settle or not finished:
                 with anyio.CancelScope(shield=True):
                     await self.settle(turn)

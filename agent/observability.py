@@ -28,82 +28,29 @@ agent.endpoint) only for `internal` failures: the crash itself via `capture_exce
 
 from __future__ import annotations
 
-import re
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import UTC, date, datetime
-from enum import Enum
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import structlog
 
+from agent.scrubbing import REDACTED, SCRUBBED_KEYS, dropped, redact, scrub  # noqa: F401  (re-exported)
+from agent.tracing import Tracing
 from core.settings import Settings
 
 log = structlog.get_logger("agent")
-
-# Keys whose values are dropped, compared case-insensitively without "_", "-", "." or spaces. A key is
-# dropped when it is one of these or ends with one ("toolInput", "accessToken", "db_password"); counts
-# like "inputTokens" end in "tokens" and stay.
-SCRUBBED_KEYS = ("content", "text", "prompt", "message", "output", "input", "token", "apikey", "secret",
-                 "password", "authorization", "cookie", "email")
-REDACTED = "[redacted]"
-_SECRET_PATTERNS = (
-    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]+"),
-    re.compile(r"\b(?:sk|pk|rk)[-_](?:live[-_]|test[-_]|ant[-_])?[A-Za-z0-9_-]{8,}"),
-    re.compile(r"\b(?:phc|phx|ghp|gho|xox[abp])_[A-Za-z0-9_-]{8,}"),
-    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),  # JWTs
-    re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(r"(?i)\b(api[_-]?key|secret|password|passwd|token)\s*[=:]\s*\S+"),
-)
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
-
-
-def _normal(key: Any) -> str:
-    return re.sub(r"[\s_\-.]", "", str(key)).lower()
-
-
-def _dropped(key: Any) -> bool:
-    normal = _normal(key)
-    return any(normal == word or normal.endswith(word) for word in SCRUBBED_KEYS)
-
-
-def redact(text: str) -> str:
-    """`text` with anything shaped like a credential or an email address replaced."""
-    for pattern in _SECRET_PATTERNS:
-        text = pattern.sub(REDACTED, text)
-    return _EMAIL.sub("[email]", text)
-
-
-def scrub(value: Any) -> Any:
-    """A JSON-safe copy of `value` without user text or secrets: named keys dropped at any depth (lists
-    included), secret- and email-shaped strings redacted everywhere, unknown objects reduced to their type."""
-    if isinstance(value, dict):
-        return {str(k): scrub(v) for k, v in value.items() if not _dropped(k)}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [scrub(v) for v in value]
-    if isinstance(value, str):
-        return redact(value)
-    if value is None or isinstance(value, bool | int | float):
-        return value
-    if isinstance(value, Enum):
-        return scrub(value.value)
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    return f"<{type(value).__name__}>"
-
 
 Sink = Callable[[str, dict[str, Any]], None]
 
 
 class Observability:
-    """Fan-out of agent events. A sink is a callable taking (event_name, scrubbed_fields); it may also
-    have `capture_exception(exc, tags)` and `close()`."""
+    """Fan-out of agent events, and the service's tracing (agent/tracing.py). A sink is a callable taking
+    (event_name, scrubbed_fields); it may also have `capture_exception(exc, tags)` and `close()`."""
 
-    def __init__(self, sinks: list[Sink] | None = None) -> None:
+    def __init__(self, sinks: list[Sink] | None = None, tracing: Tracing | None = None) -> None:
         self.sinks = list(sinks or [])
+        self.tracing = tracing or Tracing.off()
 
     def emit(self, event: str, **fields: Any) -> None:
         if "trace_id" not in fields:  # e.g. compaction: the request's trace id, bound by the HTTP middleware
@@ -131,7 +78,11 @@ class Observability:
                 log.warning("observability.sink_failed", sink=type(sink).__name__, event_name="exception")
 
     def close(self) -> None:
-        """Flush and close sinks (PostHog's queue, Sentry's transport); safe to call twice."""
+        """Flush spans, then flush and close sinks (PostHog's queue, Sentry's transport); safe to call twice."""
+        try:
+            self.tracing.shutdown()
+        except Exception:
+            log.warning("observability.close_failed", sink="tracing")
         for sink in self.sinks:
             close = getattr(sink, "close", None)
             if close is None:
@@ -154,7 +105,7 @@ def sentry_before_send(event: dict[str, Any], hint: dict[str, Any] | None = None
         if isinstance(event.get(key), dict):
             event[key] = scrub(event[key])
     if isinstance(event.get("tags"), dict):
-        event["tags"] = {k: redact(str(v)) for k, v in event["tags"].items() if not _dropped(k)}
+        event["tags"] = {k: redact(str(v)) for k, v in event["tags"].items() if not dropped(k)}
     event.pop("user", None)
     request = event.get("request")
     if isinstance(request, dict):
@@ -255,6 +206,9 @@ class SentrySink:
             for field, tag in SENTRY_TAGS.items():
                 if fields.get(field) is not None:
                     scope.set_tag(tag, str(fields[field]))
+            if isinstance(trace_id, str) and len(trace_id) == 32:  # the turn's trace: its spans carry this id
+                span_id = fields.get("span_id") if isinstance(fields.get("span_id"), str) else trace_id[16:]
+                scope.set_context("trace", {"trace_id": trace_id, "span_id": span_id, "op": "gen_ai.invoke_agent"})
             send(scope)
 
     def close(self) -> None:
@@ -284,11 +238,16 @@ class PostHogSink:
         self.client.shutdown()  # flushes the background queue
 
 
-def build_observability(settings: Settings) -> Observability:
-    """structlog always; Sentry when SENTRY_DSN is set; PostHog in production with POSTHOG_API_KEY."""
+def build_observability(settings: Settings, *, posthog_client: Any = None) -> Observability:
+    """structlog always; Sentry when SENTRY_DSN is set; PostHog in production with POSTHOG_API_KEY; spans
+    through agent/tracing_export.py (OTLP, Sentry's OTLP endpoint, PostHog's LLM analytics)."""
+    from agent.tracing_export import build_tracing
+
     sinks: list[Sink] = []
     if settings.sentry_dsn:
         sinks.append(SentrySink(settings.sentry_dsn, environment=settings.app_env))
+    posthog = None
     if settings.is_production and settings.posthog_api_key:
-        sinks.append(PostHogSink(settings.posthog_api_key, host=settings.posthog_host))
-    return Observability(sinks)
+        posthog = PostHogSink(settings.posthog_api_key, host=settings.posthog_host, client=posthog_client)
+        sinks.append(posthog)
+    return Observability(sinks, build_tracing(settings, posthog_client=posthog.client if posthog else None))

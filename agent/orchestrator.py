@@ -58,11 +58,12 @@ class Orchestrator:
         self.observability = observability or Observability()
         self.titles = titles
         self.store = TurnStore(db)
-        self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings)
+        self.tracing = self.observability.tracing
+        self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings, tracing=self.tracing)
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
-        self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, ambient=ambient,
-                                 compactor=compactor)
+        self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, tracing=self.tracing,
+                                 ambient=ambient, compactor=compactor)
         self._threads: dict[str, Thread] = {}
         self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
@@ -101,6 +102,7 @@ class Orchestrator:
         except BaseException:
             self._started(turn)
             raise
+        self.trace(turn)
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
             if self.model.name == "disabled":
@@ -112,6 +114,10 @@ class Orchestrator:
 
         return TurnStream(turn, lock, body, finalize=self.finalize, observability=self.observability,
                           titles=self.titles, first_frame=lambda: self._started(turn))
+
+    def trace(self, turn: Turn) -> None:
+        """Start the turn's `invoke_agent` span (its trace id the request's); the turn's stream ends it."""
+        turn.span = self.tracing.agent(turn.who(), trace_id=turn.trace_id, endpoint=turn.endpoint)
 
     async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
         lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds)
@@ -224,6 +230,7 @@ class Orchestrator:
         if ok:
             return history
         reasons = await self._repair_reasons(turn)
+        step = self.tracing.step("replay_repair", turn.who(), turn.span, violations=len(validate_replay(history)[1]))
 
         def report(event: dict) -> None:
             self.observability.emit("agent.replay.violation", trace_id=turn.trace_id,
@@ -232,10 +239,14 @@ class Orchestrator:
         try:
             repaired = guard(history, reasons=reasons, on_violation=report)
         except (AssertionError, ValueError) as exc:  # repair could not make it valid: never send it
+            self.tracing.failed(step, "replay_integrity_violation")
+            step.end()
             raise AgentError("replay_integrity_violation") from exc
         made_up = synthesized_results(history, repaired)
         if made_up:
             await thread.store_repairs(turn, made_up)
+        step.set_attribute("spotter.results_made_up", len(made_up))
+        step.end()
         turn.history = repaired
         return repaired
 

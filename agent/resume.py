@@ -26,7 +26,7 @@ from agent.orchestrator import Orchestrator
 from agent.persona import Persona
 from agent.policy import can_undo
 from agent.round_trip import RoundTrip
-from agent.turns import Turn, TurnStore, TurnStream
+from agent.turns import Turn, TurnStore, TurnStream, end_turn_span
 from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
@@ -184,7 +184,14 @@ class Resumer:
                                   trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
                                   member_id=answer.member_id)
         turn.conversation, turn.opened = conversation, True
+        self.loop.trace(turn)
         return turn
+
+    def _awaited(self, turn: Turn, claimed: ToolExecution, spec: ToolSpec, resolution: str) -> None:
+        """The person's wait for this answer, as a span of the resuming trace linked to the suspended turn."""
+        self.loop.tracing.awaited(turn.who(), turn.span, name=spec.name, tool_use_id=claimed.tool_use_id,
+                                  kind="pick" if claimed.kind == "user_picker" else "confirmation",
+                                  resolution=resolution, since=claimed.created_at, suspended_in=claimed.trace_parent)
 
     # ---- confirm ------------------------------------------------------------------------------------
 
@@ -202,6 +209,8 @@ class Resumer:
 
         async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
                           trip: RoundTrip) -> AsyncIterator[events.Event]:
+            edited = approved and edited_input is not None and edited_input != claimed.input
+            self._awaited(t, claimed, spec, "edited" if edited else "approved" if approved else "rejected")
             if not approved:
                 error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
                          "hint": "Do not retry unless the user asks again."}
@@ -212,7 +221,6 @@ class Resumer:
                     yield event
                 return
             raw = edited_input if edited_input is not None else claimed.input
-            edited = edited_input is not None and edited_input != claimed.input
             use = ToolUse(claimed.tool_use_id, raw, claimed.message_id, claimed.position)
             async for event in self.dispatcher.run_with_events(t, self.loop.thread(t.persona), spec, use, trip, [],
                                                                execution_id=claimed.id, edited=edited):
@@ -233,6 +241,7 @@ class Resumer:
 
         async def resolve(t: Turn, claimed: ToolExecution, spec: ToolSpec,
                           trip: RoundTrip) -> AsyncIterator[events.Event]:
+            self._awaited(t, claimed, spec, "picked")
             candidates = _candidates(claimed)
             output = {"pickedId": picked_id, "pickedLabel": candidates[picked_id].get("label"),
                       "kind": (claimed.input or {}).get("kind")}
@@ -315,8 +324,12 @@ class Resumer:
                 raise Conflict("already_undone")  # leaving the scope rolls the inverse row back
         audit = {"undoes_audit_log_id": str(original.audit_log_id) if original.audit_log_id else None,
                  "undoes_tool_use_id": tool_use_id}
-        outcome = await self.dispatcher.run(turn, inverse, ToolUse(f"undo_{tool_use_id}", inverse_input), None,
-                                            execution_id=inverse_id, undoes=original.id, audit_metadata=audit)
+        self.loop.trace(turn)
+        try:
+            outcome = await self.dispatcher.run(turn, inverse, ToolUse(f"undo_{tool_use_id}", inverse_input), None,
+                                                execution_id=inverse_id, undoes=original.id, audit_metadata=audit)
+        finally:
+            end_turn_span(self.loop.observability, turn, None)
         if not outcome.ok:
             async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
                 await executions.release_undo(session, original.id)

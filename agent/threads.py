@@ -25,6 +25,7 @@ from tools.runner import ToolOutcome
 if TYPE_CHECKING:
     from agent.metering import Meter
     from agent.model import ModelClient
+    from agent.tracing import Tracing
     from agent.turns import Turn
     from core.database import Database
     from core.settings import Settings
@@ -41,6 +42,7 @@ class ThreadParts:
     model: ModelClient
     meter: Meter
     settings: Settings
+    tracing: Tracing
     ambient: AmbientFinder | None = None
     compactor: Compactor | None = None
 

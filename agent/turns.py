@@ -26,6 +26,7 @@ from agent.errors import classify
 from agent.locks import TurnLock
 from agent.metering import OpenCall
 from agent.observability import Observability
+from agent.tracing import Who, traceparent
 from agent.usage import record_turn
 from core.database import Database
 from core.errors import ServiceError
@@ -65,6 +66,16 @@ class Turn:
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     start_token: int | None = None  # counted as starting (agent.first_frames) until its first frame or model call
+    span: Any = None  # its `invoke_agent` span (agent/tracing.py), ended when the turn is
+    step_span: Any = None  # a step in progress (knowledge selection, compaction): model calls nest under it
+
+    def who(self) -> Who:
+        """What every span of the turn carries."""
+        return Who(org_id=str(self.access.org_id), conversation_id=str(self.conversation_id),
+                   persona=self.persona.name, role=self.access.role)
+
+    def trace_parent(self) -> Any:
+        return self.step_span if self.step_span is not None else self.span
 
 
 class TurnStream:
@@ -90,8 +101,10 @@ class TurnStream:
             failed_code = classify(exc)
             if failed_code == "internal":
                 log.exception("agent.turn.crashed", error_type=type(exc).__name__)
+                span_parent = traceparent(turn.span)
                 obs.capture_exception(exc, trace_id=turn.trace_id, org_id=str(turn.access.org_id),
-                                      endpoint=turn.endpoint, code=failed_code)
+                                      endpoint=turn.endpoint, code=failed_code,
+                                      span_id=span_parent.split("-")[2] if span_parent else None)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
         except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
             failed_code = "aborted"
@@ -101,6 +114,7 @@ class TurnStream:
             with anyio.CancelScope(shield=True):
                 await self.finalize(turn, failed_code)
                 await self.lock.release()
+                end_turn_span(obs, turn, failed_code)
         if self.titles is not None and turn.is_new and failed_code is None and turn.conversation is not None:
             self.titles(turn.conversation)
         yield turn.persona.frames.done(turn)  # the persona's `done`: the trainer's names the session
@@ -111,6 +125,22 @@ class TurnStream:
         if call is not None:
             self.first_frame = None
             call()
+
+
+def end_turn_span(observability: Observability, turn: Turn, failed_code: str | None) -> None:
+    """End the turn's `invoke_agent` span with its totals (and its failure code)."""
+    span, turn.span = turn.span, None
+    if span is None:
+        return
+    span.set_attributes({"gen_ai.usage.input_tokens": turn.usage.input_tokens + turn.usage.cache_read_tokens
+                         + turn.usage.cache_creation_tokens, "gen_ai.usage.output_tokens": turn.usage.output_tokens,
+                         "gen_ai.usage.cache_read.input_tokens": turn.usage.cache_read_tokens,
+                         "gen_ai.usage.cache_creation.input_tokens": turn.usage.cache_creation_tokens,
+                         "spotter.cost_usd_micros": turn.cost_usd_micros, "spotter.model_calls": turn.model_calls,
+                         "spotter.round_trips": turn.round_trips, "spotter.suspended": turn.suspended})
+    if failed_code is not None:
+        observability.tracing.failed(span, failed_code)
+    span.end()
 
 
 def _params(exc: BaseException) -> dict[str, Any]:

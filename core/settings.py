@@ -59,6 +59,19 @@ class Settings(BaseSettings):
     posthog_api_key: str | None = None
     posthog_host: str = "https://us.i.posthog.com"
 
+    # Traces (OpenTelemetry GenAI conventions) exported over OTLP when an endpoint is set; the standard SDK names.
+    otel_exporter_otlp_endpoint: str | None = None
+    otel_exporter_otlp_traces_endpoint: str | None = None  # the full traces URL (wins over the endpoint)
+    otel_exporter_otlp_protocol: Literal["http/protobuf"] = "http/protobuf"
+    otel_exporter_otlp_headers: str | None = None  # "key=value,key2=value2"
+    otel_service_name: str = "spotter"
+    otel_bsp_schedule_delay: int = Field(default=5000, ge=0)  # ms between exports
+    otel_bsp_max_queue_size: int = Field(default=2048, ge=1)
+    otel_bsp_max_export_batch_size: int = Field(default=512, ge=1)
+    otel_bsp_export_timeout: int = Field(default=30000, ge=1)  # ms
+    # Off by default: no message, tool or model text in any span or event. On, it is scrubbed like the logs.
+    otel_instrumentation_genai_capture_message_content: bool = False
+
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
     # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
     agent_turn_lock_lease_seconds: float = Field(default=15.0, gt=0, le=300)

@@ -64,6 +64,7 @@ class ToolExecution(Base):
     duration_ms: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     resolved_at: Mapped[datetime | None]
+    trace_parent: Mapped[str | None] = mapped_column(String(55))  # the suspending turn's span (traceparent)
 
 
 async def record(session: AsyncSession, *, along: Sequence[Row] = (), **values: Any) -> uuid.UUID:
@@ -78,10 +79,10 @@ async def record(session: AsyncSession, *, along: Sequence[Row] = (), **values: 
 
 _ROW_COLUMNS = ("id", "org_id", "conversation_id", "message_id", "tool_use_id", "position", "router", "action", "kind",
                 "confirm", "input", "output", "error", "status", "actor_user_id", "audit_log_id", "duration_ms",
-                "resolved_at", "undoes")
+                "resolved_at", "undoes", "trace_parent")
 _ROW_DEFAULTS = {"message_id": None, "position": 0, "kind": "normal", "confirm": "never", "output": None,
                  "error": None, "actor_user_id": None, "audit_log_id": None, "undoes": None, "duration_ms": None,
-                 "resolved_at": None}
+                 "resolved_at": None, "trace_parent": None}
 
 
 def _execution_insert(prefix: str, ordinal: int) -> Insert:

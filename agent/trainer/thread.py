@@ -50,6 +50,7 @@ class TrainerThread:
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
+        self.tracing = parts.tracing
         self.limit_tokens = CONTEXT_LIMIT_TOKENS
 
     def _scope(self, turn: Turn):
@@ -117,8 +118,15 @@ class TrainerThread:
             row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
             in_context = dict(row.knowledge_in_context or {})
         offline = self.model.name in ("offline", "disabled")
-        picked, _ = await knowledge.select(message, sorted(in_context), call=None if offline else self._call(turn),
-                                           model=self.settings.summarizer_model)
+        turn.step_span = self.tracing.step("knowledge_selection", turn.who(), turn.span, in_context=len(in_context))
+        try:  # the selector's model call nests under this step
+            picked, how = await knowledge.select(message, sorted(in_context),
+                                                 call=None if offline else self._call(turn),
+                                                 model=self.settings.summarizer_model)
+            turn.step_span.set_attributes({"spotter.selected_by": how, "spotter.sources": len(picked)})
+        finally:
+            turn.step_span.end()
+            turn.step_span = None
         picked = {k: v for k, v in picked.items() if k not in PREFIX_SOURCES}
         async with self._scope(turn) as session:
             trip = RoundTrip(turn, session)
