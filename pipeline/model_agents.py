@@ -29,6 +29,7 @@ from agent.costs import PriceBook, Usage
 from agent.errors import AgentError, classify
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
+from agent.tracing import Who
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
@@ -114,14 +115,22 @@ def cause_of(exc: Exception) -> str:
 
 @dataclass
 class PipelineCall:
-    """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user."""
+    """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user, and what
+    its `chat` span carries (agent.tracing): the org, the pipeline as persona, no conversation, no parent span."""
 
     access: OrgAccess
     caller: Caller
     usage: Usage
     cost_usd_micros: int = 0
     model_calls: int = 0
+    round_trips: int = 0  # one model call, not a turn's round trip
     open_call: OpenCall | None = None
+
+    def who(self) -> Who:
+        return Who(org_id=str(self.access.org_id), conversation_id=None, persona="nutrition", role=self.access.role)
+
+    def trace_parent(self) -> None:
+        return None  # an agent's call in a run is a trace of its own
 
 
 class ModelAgents:
