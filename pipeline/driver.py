@@ -4,7 +4,7 @@ run survives a crash between any two steps and resumes from the last completed a
 A step either does code work under the run's row lock (SCIENTIST, pass-through of skipped agents,
 state moves) or calls one agent: the call happens outside any transaction, bounded by the per-agent
 timeout and the whole-run deadline, and its answer is judged in a second transaction that checks the
-run has not moved meanwhile. Judging applies 004 §6 and §8 through `pipeline.resolution`.
+run has not moved meanwhile. Judging applies 004 §6 and §8 through `gym.nutrition.resolution`.
 """
 
 from __future__ import annotations
@@ -19,23 +19,23 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.database import Database
-from pipeline import plan as plans
-from pipeline import runs
+from gym.nutrition import plan as plans
+from gym.nutrition import runs
+from gym.nutrition.checks import check_meal_plan, check_recipes, check_strategy
+from gym.nutrition.envelope import build_envelope, validate_payload
+from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.models import NutritionRun
+from gym.nutrition.payloads import OUTPUT_OF
+from gym.nutrition.payloads.control import UpstreamDataRequest
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.payloads.medical import MedicalContext
+from gym.nutrition.physician import outcome as physician_outcome
+from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
+from gym.nutrition.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
+from gym.nutrition.scientist import macro_targets
+from gym.nutrition.states import AGENT_OF_STATE, STATE_OF_AGENT, State
+from gym.nutrition.training_input import training_input
 from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
-from pipeline.checks import check_meal_plan, check_recipes, check_strategy
-from pipeline.envelope import build_envelope, validate_payload
-from pipeline.errors import PayloadInvalid
-from pipeline.models import NutritionRun
-from pipeline.payloads import OUTPUT_OF
-from pipeline.payloads.control import UpstreamDataRequest
-from pipeline.payloads.intake import IntakeData
-from pipeline.payloads.medical import MedicalContext
-from pipeline.physician import outcome as physician_outcome
-from pipeline.red_flags import RedFlag, health_query, intake_flags
-from pipeline.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
-from pipeline.scientist import macro_targets
-from pipeline.states import AGENT_OF_STATE, STATE_OF_AGENT, State
-from pipeline.training_input import training_input
 
 NEXT: dict[State, State] = {State.NUTRITIONIST_PROCESSING: State.DIETITIAN_PROCESSING,
                             State.DIETITIAN_PROCESSING: State.CHEF_PROCESSING,

@@ -9,7 +9,7 @@ it. Every call
 is metered like a turn's (agent.metering): it reserves its estimated cost against the org's daily cap
 first, and what the provider billed is written to `ai_usage_daily` for the run's starter (the org's
 first owner when the starter is unknown). A provider failure or an exhausted budget is no answer, as
-a timeout is: one retry, then `error` (pipeline.resolution).
+a timeout is: one retry, then `error` (gym.nutrition.resolution).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from agent.tracing import Who
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
+from gym.nutrition.payloads import SCHEMAS
+from gym.nutrition.payloads.control import UpstreamDataRequest
 from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
 from pipeline.offline import OfflineAgents
-from pipeline.payloads import SCHEMAS
-from pipeline.payloads.control import UpstreamDataRequest
 
 log = structlog.get_logger("pipeline.model_agents")
 

@@ -11,15 +11,15 @@ from sqlalchemy import func, select
 
 from core.database import Database
 from core.errors import ServiceError
-from pipeline import runs
+from gym.nutrition import runs
+from gym.nutrition.envelope import build_envelope, validate_payload
+from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.models import NutritionMessage
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.payloads.medical import HealthQuery, UserContext
+from gym.nutrition.red_flags import bmi
+from gym.nutrition.scientist import ScientistState
 from pipeline.agents import AgentCall, Agents, NoAnswer
-from pipeline.envelope import build_envelope, validate_payload
-from pipeline.errors import PayloadInvalid
-from pipeline.models import NutritionMessage
-from pipeline.payloads.intake import IntakeData
-from pipeline.payloads.medical import HealthQuery, UserContext
-from pipeline.red_flags import bmi
-from pipeline.scientist import ScientistState
 
 PHYSICIAN_SECONDS = 30.0
 

@@ -21,7 +21,7 @@ import uuid
 import asyncpg
 from pgqueuer import AsyncpgDriver, Queries
 
-from pipeline.states import AGENT_OF_STATE, State
+from gym.nutrition.states import AGENT_OF_STATE, State
 
 LOCK_KEY = "pipeline.reconcile"
 WORKABLE = sorted([State.INTAKE_PENDING.value, *(state.value for state in AGENT_OF_STATE)])

@@ -12,16 +12,17 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.errors import Conflict
-from pipeline import jobs, lifecycle, runs, views
-from pipeline.envelope import validate_payload
-from pipeline.models import NutritionRun
-from pipeline.payloads.intake import IntakeData
+from gym.nutrition import lifecycle, runs, views
+from gym.nutrition.envelope import validate_payload
+from gym.nutrition.models import NutritionRun
+from gym.nutrition.payloads.intake import IntakeData
+from pipeline import jobs
 
 log = structlog.get_logger("pipeline.tool_port")
 
 
 class PipelineNutrition:
-    """`NutritionPort` over pipeline.runs / lifecycle; `pending` holds the enqueues fired by commits."""
+    """`NutritionPort` over gym.nutrition.runs / lifecycle; `pending` holds the enqueues fired by commits."""
 
     def __init__(self, database_url: str, *, entrypoint: str = jobs.ENTRYPOINT) -> None:
         self.database_url, self.entrypoint = database_url, entrypoint

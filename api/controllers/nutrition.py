@@ -31,6 +31,7 @@ from api.nutrition_bodies import (
     RunStarted,
     RunSummary,
     run_stream_response,
+    sse_frame,
 )
 from api.resources import Resources
 from api.responses import BEARER, error_responses, shape
@@ -38,11 +39,12 @@ from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, last_event_id
 from core.errors import Forbidden, InvalidInput
 from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
-from pipeline import jobs, lifecycle, questions, runs, views
-from pipeline.envelope import validate_payload
+from gym.nutrition import lifecycle, runs, views
+from gym.nutrition.envelope import validate_payload
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.states import RESTING
+from pipeline import jobs, questions
 from pipeline.model_agents import select_agents
-from pipeline.payloads.intake import IntakeData
-from pipeline.states import RESTING
 
 FOLLOW_POLL_S = 0.3
 CLEARANCE_ROLES = frozenset({"owner", "admin"})
@@ -158,7 +160,7 @@ class NutritionController(Controller):
                     batch = await runs.events_after(session, run, seq)
                 for event in batch:
                     seq = event.seq
-                    yield views.sse_frame(event)
+                    yield sse_frame(event)
                 last_done = bool(batch) and batch[-1].kind == "done"
                 if not batch and run.state in RESTING and not _working(run):
                     return

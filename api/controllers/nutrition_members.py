@@ -20,7 +20,7 @@ from api.responses import BEARER, error_responses, shape
 from core.errors import Forbidden
 from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
-from pipeline import runs, views
+from gym.nutrition import runs, views
 
 MAX_QUERY = 100
 

@@ -17,10 +17,11 @@ from pathlib import Path
 from sqlalchemy import text
 
 from gym import members
-from pipeline import jobs, runs
+from gym.nutrition import runs
+from pipeline import jobs
 from pipeline.jobs import Worker
 from pipeline.offline import OfflineAgents
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAIN = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",

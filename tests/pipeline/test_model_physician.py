@@ -17,7 +17,7 @@ from api.app import create_app
 from core import nutrition_port
 from gym import members
 from tests.fakes.anthropic_server import ApiError
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
 from tests.servers import ThreadedServer
 from tests.sse import frames_with_ids

@@ -20,12 +20,13 @@ import pytest
 from sqlalchemy import text
 
 from gym import members
-from pipeline import jobs, runs
+from gym.nutrition import runs
+from pipeline import jobs
 from pipeline.driver import Driver
 from pipeline.jobs import Worker
 from pipeline.offline import OfflineAgents
 from tests.fakes.anthropic_server import Held, Reply, Text
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent
 
 ROOT = Path(__file__).resolve().parents[2]

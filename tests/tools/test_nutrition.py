@@ -12,12 +12,12 @@ from sqlalchemy import text
 
 from core.nutrition_port import register_nutrition
 from gym import members
-from pipeline import runs
+from gym.nutrition import runs
 from pipeline.driver import Driver
 from pipeline.jobs import Worker
 from pipeline.offline import OfflineAgents
 from pipeline.tool_port import PipelineNutrition
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 
 QUEUE = f"nutrition_run_tools_{uuid.uuid4().hex[:8]}"  # this module's own queue: no app worker takes its jobs
 FIRST_CHECKIN = {"weight_kg": 56.4, "waist_cm": 68.5, "hip_cm": 92.5}
