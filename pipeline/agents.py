@@ -14,9 +14,6 @@ from typing import Any, Protocol
 
 from gym.nutrition.payloads import OUTPUT_OF
 
-# Whom an agent may ask for missing data (004 §6.3): its upstream agent, which re-runs once.
-UPSTREAM: dict[str, str] = {"NUTRITIONIST": "SCIENTIST", "DIETITIAN": "NUTRITIONIST", "CHEF": "DIETITIAN"}
-
 
 @dataclass(frozen=True)
 class AgentCall:

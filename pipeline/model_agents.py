@@ -35,7 +35,8 @@ from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
 from gym.nutrition.payloads import SCHEMAS
 from gym.nutrition.payloads.control import UpstreamDataRequest
-from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
+from gym.nutrition.states import UPSTREAM
+from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 from pipeline.offline import OfflineAgents
 
 log = structlog.get_logger("pipeline.model_agents")

@@ -25,7 +25,7 @@ from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.physician import acknowledge
 from gym.nutrition.red_flags import checkin_flags
 from gym.nutrition.scientist import direction, ramps
-from gym.nutrition.states import ACTIVE, State
+from gym.nutrition.states import ACTIVE, CHAIN, State
 from gym.nutrition.triggers import LoopState, Point, evaluate, weeks_between
 
 RUN_SECONDS = 180.0
@@ -139,5 +139,5 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
         plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
     run.plan = plan
     if needs_worker:
-        await runs.transition(session, run, State.SCIENTIST_PROCESSING)
+        await runs.transition(session, run, CHAIN[0])  # every re-run walks the whole chain
     return CheckinOutcome(row.id, result, run.version, needs_worker)

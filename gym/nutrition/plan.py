@@ -10,9 +10,9 @@ from typing import Any
 
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.scientist import ScientistState
+from gym.nutrition.states import DOWNSTREAM
 
 PLAN_VERSION = 1
-DOWNSTREAM = ("NUTRITIONIST", "DIETITIAN", "CHEF", "COACH")
 
 
 def initial(intake: IntakeData, *, now: datetime, run_seconds: float) -> dict[str, Any]:

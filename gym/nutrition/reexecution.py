@@ -1,8 +1,8 @@
 """Partial re-execution, exactly the map of 004 §10: per trigger, the change point and who re-runs.
 
-Several triggers in one check-in re-run the union of their agents. The path through the state
-machine is always the whole chain (004 §1 lists no shortcut); agents that keep their output are
-passed through without being called.
+Several triggers in one check-in re-run the union of their agents, in chain order. The path through
+the state machine is always the whole chain (004 §1 lists no shortcut); agents that keep their output
+are passed through without being called.
 """
 
 from __future__ import annotations
@@ -10,31 +10,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gym.nutrition.states import CHAIN, State
+from gym.nutrition.states import CHAIN, DOWNSTREAM, State
 
-DOWNSTREAM: tuple[str, ...] = ("NUTRITIONIST", "DIETITIAN", "CHEF", "COACH")
-NUTRITION_CHAIN = ("NUTRITIONIST", "DIETITIAN", "CHEF")
+NUTRITION = frozenset({"NUTRITIONIST", "DIETITIAN", "CHEF"})  # the agents that plan what the member eats
 
 
 @dataclass(frozen=True)
 class Rerun:
     change_point: str | None
-    agents: tuple[str, ...]
+    agents: frozenset[str]  # who re-runs; the chain decides the order
 
 
 # 004 §10, row by row. `advisory` is PHYSICIAN "continue" with advice: nothing re-runs.
 MAP: dict[str, Rerun] = {
-    "calorie_increase": Rerun("SCIENTIST", NUTRITION_CHAIN),
-    "calorie_decrease": Rerun("SCIENTIST", NUTRITION_CHAIN),
-    "protein_recalculation": Rerun("SCIENTIST", NUTRITION_CHAIN),
-    "tdee_recalculation": Rerun("SCIENTIST", NUTRITION_CHAIN),
-    "training_stall": Rerun("SCIENTIST", ("COACH",)),
-    "phase_transition": Rerun("SCIENTIST", ("COACH",)),
-    "waist_hip_flag": Rerun("SCIENTIST", ("NUTRITIONIST", "DIETITIAN", "CHEF", "COACH")),
-    "compliance": Rerun("DIETITIAN", ("DIETITIAN", "CHEF")),
-    "tier_progression": Rerun("SCIENTIST", NUTRITION_CHAIN),
-    "advisory": Rerun(None, ()),
-    "cycle_adjustment": Rerun("NUTRITIONIST", ("DIETITIAN", "CHEF")),
+    "calorie_increase": Rerun("SCIENTIST", NUTRITION),
+    "calorie_decrease": Rerun("SCIENTIST", NUTRITION),
+    "protein_recalculation": Rerun("SCIENTIST", NUTRITION),
+    "tdee_recalculation": Rerun("SCIENTIST", NUTRITION),
+    "training_stall": Rerun("SCIENTIST", frozenset({"COACH"})),
+    "phase_transition": Rerun("SCIENTIST", frozenset({"COACH"})),
+    "waist_hip_flag": Rerun("SCIENTIST", frozenset(DOWNSTREAM)),
+    "compliance": Rerun("DIETITIAN", frozenset({"DIETITIAN", "CHEF"})),
+    "tier_progression": Rerun("SCIENTIST", NUTRITION),
+    "advisory": Rerun(None, frozenset()),
+    "cycle_adjustment": Rerun("NUTRITIONIST", frozenset({"DIETITIAN", "CHEF"})),
 }
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from gym.nutrition.errors import IllegalTransition
-from gym.nutrition.states import PAUSABLE, TRANSITIONS, State, check_transition, is_legal
+from gym.nutrition.states import (
+    DOWNSTREAM,
+    NEXT,
+    PAUSABLE,
+    TRANSITIONS,
+    UPSTREAM,
+    State,
+    check_transition,
+    is_legal,
+)
 
 S = State
 # 004 §1, "Valid Transitions", line by line (paused -> {previous_state} listed once per pausable state).
@@ -87,3 +96,14 @@ def test_every_pair_outside_the_table_raises() -> None:
         for target in State:
             expected = target in TRANSITIONS[current]
             assert is_legal(current, target) is expected, (current, target)
+
+
+def test_the_chain_orders_the_walk_the_downstream_agents_and_whom_each_asks() -> None:
+    """INTAKE -> SCIENTIST -> NUTRITIONIST -> DIETITIAN -> CHEF -> COACH (004 §1, §9), written once in states.AGENTS."""
+    walk = [S.INTAKE_PENDING]
+    while walk[-1] in NEXT:
+        walk.append(NEXT[walk[-1]])
+    assert walk == [S.INTAKE_PENDING, S.SCIENTIST_PROCESSING, S.NUTRITIONIST_PROCESSING, S.DIETITIAN_PROCESSING,
+                    S.CHEF_PROCESSING, S.COACH_PROCESSING, S.OUTPUT_READY]
+    assert DOWNSTREAM == ("NUTRITIONIST", "DIETITIAN", "CHEF", "COACH")
+    assert UPSTREAM == {"NUTRITIONIST": "SCIENTIST", "DIETITIAN": "NUTRITIONIST", "CHEF": "DIETITIAN"}
