@@ -29,11 +29,9 @@ from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
-from core.nutrition_port import register_nutrition
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
 from pipeline.model_agents import select_agents
-from pipeline.tool_port import PipelineNutrition
 
 MAX_BODY_BYTES = 256 * 1024
 CONSOLE_DIR = Path(__file__).resolve().parent / "console"
@@ -42,8 +40,6 @@ CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
-    if settings.database_url:
-        register_nutrition(PipelineNutrition(settings.database_url, entrypoint=settings.nutrition_queue))  # the nutrition__* tools' port
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:

@@ -39,11 +39,12 @@ from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, last_event_id
 from core.errors import Forbidden, InvalidInput
 from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
-from gym.nutrition import lifecycle, runs, views
+from gym.nutrition import runs, views
 from gym.nutrition.envelope import validate_payload
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.service import NutritionService
 from gym.nutrition.states import RESTING
-from pipeline import jobs, questions
+from pipeline import questions
 from pipeline.model_agents import select_agents
 
 FOLLOW_POLL_S = 0.3
@@ -120,12 +121,9 @@ class NutritionController(Controller):
             once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
             if (replay := await once.replay()) is not None:
                 return replay
-            run = await runs.start_run(session, access.org_id, member_id=member_id, intake=intake,
-                                       created_by=caller.user_id)
-            response = await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run.id,
-                           entrypoint=resources.settings.nutrition_queue)
-        return response
+            run = await NutritionService(session, access.org_id).start_run(member_id, intake,
+                                                                           started_by=caller.user_id)
+            return await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
 
     @get("/runs", responses=error_responses(400, 401, 403, 404))
     async def list_runs(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
@@ -183,14 +181,10 @@ class NutritionController(Controller):
             once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
             if (replay := await once.replay()) is not None:
                 return replay
-            out = await lifecycle.submit_checkin(session, access.org_id, run_id, data, member_scope=own,
-                                                 submitted_by=caller.user_id)
-            response = await once.answer(200 if out.replayed else 202, CheckinAccepted(
+            out = await NutritionService(session, access.org_id).submit_checkin(
+                run_id, data, member_scope=own, submitted_by=caller.user_id)
+            return await once.answer(200 if out.replayed else 202, CheckinAccepted(
                 checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment))
-        if out.needs_worker:
-            await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
-                               entrypoint=resources.settings.nutrition_queue)
-        return response
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
           responses=error_responses(400, 401, 403, 404, 409))
@@ -198,9 +192,7 @@ class NutritionController(Controller):
                           caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> RunStarted:
         own = await _member_scope(resources, access, caller)
         async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            run = await lifecycle.acknowledge_referral(session, access.org_id, run_id, member_scope=own)
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
-                               entrypoint=resources.settings.nutrition_queue)
+            run = await NutritionService(session, access.org_id).acknowledge_referral(run_id, member_scope=own)
         return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
 
     @post("/runs/{run_id:uuid}/health-questions", status_code=200,

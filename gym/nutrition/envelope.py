@@ -11,7 +11,7 @@ import hashlib
 import json
 import uuid
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -19,8 +19,9 @@ from gym.nutrition.errors import PayloadInvalid, PipelineError
 from gym.nutrition.names import non_canonical_errors
 from gym.nutrition.payloads import EDGES, SCHEMAS
 from gym.nutrition.payloads.common import Recipient, Sender
+from gym.nutrition.payloads.intake import IntakeData
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION: Final = "1.0"
 
 
 class Envelope(BaseModel):
@@ -73,6 +74,13 @@ def validate_payload(data_type: str, payload: Any) -> BaseModel:
         return schema.model_validate(payload)
     except ValidationError as exc:
         raise PayloadInvalid(data_type, _errors(exc)) from exc
+
+
+def validate_intake(payload: Any) -> IntakeData:
+    """The member's intake (004 §4.1 with NUTRITION.md's additions) as `IntakeData`; raises PayloadInvalid."""
+    intake = validate_payload("intake_data", payload)
+    assert isinstance(intake, IntakeData)
+    return intake
 
 
 def check_edge(data_type: str, from_agent: str, to_agent: str) -> None:

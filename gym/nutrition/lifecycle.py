@@ -1,6 +1,7 @@
 """What a user (or staff) does to a run between steps: acknowledge a referral, submit a weekly check-in.
 
-After either, a run in a processing state needs a worker (the caller enqueues its job).
+After either, a run in a processing state needs a worker: `gym.nutrition.service` queues its job in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ async def acknowledge_referral(session: AsyncSession, org_id: uuid.UUID, run_id:
     """The user saw the referral and wishes to continue: back to the state the run paused from."""
     run = await runs.get_run(session, org_id, run_id, member_scope=member_scope, for_update=True)
     pending = (run.plan or {}).get("physician") or {}
-    if run.state != State.PAUSED_PHYSICIAN.value or not pending.get("awaiting_user"):
+    if run.state != State.PAUSED_PHYSICIAN.value or not pending.get("awaiting_user") or not run.previous_state:
         raise Conflict("referral_not_pending")
     plan = copy.deepcopy(run.plan)
     plan["physician"] = None

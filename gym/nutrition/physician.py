@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from gym.nutrition.payloads.common import Requester
 from gym.nutrition.payloads.control import PipelineErrorPayload
 from gym.nutrition.payloads.medical import MedicalContext
 from gym.nutrition.states import State, check_transition
@@ -23,7 +24,7 @@ class Outcome:
     error: PipelineErrorPayload | None = None
 
 
-def outcome(context: MedicalContext, *, paused_from: State, requesting_agent: str,
+def outcome(context: MedicalContext, *, paused_from: State, requesting_agent: Requester,
             run_id: uuid.UUID) -> Outcome:
     """Where a paused run goes once the PHYSICIAN answered (the transition is checked against 004 §1)."""
     action = context.pipeline_action
@@ -34,7 +35,7 @@ def outcome(context: MedicalContext, *, paused_from: State, requesting_agent: st
     target = check_transition(State.PAUSED_PHYSICIAN, State.ERROR)
     referral = f" See: {context.referral_target}." if context.referral_target else ""
     error = PipelineErrorPayload(
-        error_type="physician_abort", failing_agent=requesting_agent if requesting_agent != "USER" else "PHYSICIAN",
+        error_type="physician_abort", failing_agent="PHYSICIAN" if requesting_agent == "USER" else requesting_agent,
         details=f"The physician advised stopping ({context.urgency}).{referral} Please seek medical care; a new "
                 "plan needs medical clearance.", pipeline_run_id=run_id, recoverable=False, retry_count=0)
     return Outcome(target, terminated_medical=True, error=error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gym.nutrition.payloads.common import Requester
 from gym.nutrition.payloads.feedback import WeeklyCheckin
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import HealthQuery, UserContext
@@ -70,7 +71,7 @@ def checkin_flags(checkin: WeeklyCheckin, *, goal: str, weekly_change_kg: float 
 
 
 def health_query(flags: list[RedFlag], intake: IntakeData, *, weight_kg: float, training_weeks: int,
-                 requesting_agent: str = "SCIENTIST") -> HealthQuery:
+                 requesting_agent: Requester = "SCIENTIST") -> HealthQuery:
     """One batched `health_query` (004 §5: several red flags in a run make a single query)."""
     if not flags:
         raise ValueError("no red flags to ask about")

@@ -116,8 +116,8 @@ async def list_runs(session: AsyncSession, org_id: uuid.UUID, *, member_id: uuid
 
 async def append_event(session: AsyncSession, run: NutritionRun, kind: str, data: dict[str, Any]) -> int:
     """Append one SSE frame to the run's log; returns its sequence number (the frame id)."""
-    seq = (await session.scalar(select(func.coalesce(func.max(NutritionEvent.seq), 0))
-                                .where(NutritionEvent.run_id == run.id))) + 1
+    last = await session.scalar(select(func.max(NutritionEvent.seq)).where(NutritionEvent.run_id == run.id))
+    seq = (last or 0) + 1
     session.add(NutritionEvent(org_id=run.org_id, run_id=run.id, seq=seq, kind=kind, data=data))
     await session.flush()
     return seq

@@ -122,12 +122,17 @@ def _rate_trigger(state: LoopState, points: Sequence[Point], rate_list: list[flo
                         f"consecutive weeks — below {SLOW_RATE} kg/week threshold")
 
 
+def _girths(checkin: WeeklyCheckin) -> tuple[float, float] | None:
+    """(waist, hips) in cm when the check-in measured both."""
+    return None if checkin.waist_cm is None or checkin.hip_cm is None else (checkin.waist_cm, checkin.hip_cm)
+
+
 def _waist_hip(points: Sequence[Point]) -> bool:
-    measured = [p.checkin for p in points if p.checkin.waist_cm is not None and p.checkin.hip_cm is not None]
-    if len(measured) < 2 or measured[-1] is not points[-1].checkin:
+    measured = [(p.checkin, girths) for p in points if (girths := _girths(p.checkin)) is not None]
+    if len(measured) < 2 or measured[-1][0] is not points[-1].checkin:
         return False
-    before, now = measured[-2], measured[-1]
-    waist, hips = now.waist_cm - before.waist_cm, now.hip_cm - before.hip_cm
+    (_, (waist_before, hips_before)), (_, (waist_now, hips_now)) = measured[-2], measured[-1]
+    waist, hips = waist_now - waist_before, hips_now - hips_before
     return waist > 0 and waist > hips
 
 

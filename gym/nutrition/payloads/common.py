@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Agent = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "PHYSICIAN"]
 Recipient = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "PHYSICIAN", "USER"]
+Requester = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "USER"]  # who asks PHYSICIAN
 Sender = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "PHYSICIAN", "USER",
                  "ORCHESTRATOR"]
 Day = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]

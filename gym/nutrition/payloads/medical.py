@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gym.nutrition.payloads.common import Payload, Short, Text
+from gym.nutrition.payloads.common import Payload, Requester, Short, Text
 
 
 class UserContext(Payload):
@@ -22,7 +22,7 @@ class UserContext(Payload):
 class HealthQuery(Payload):
     query_type: Literal["health_question", "red_flag", "symptom_check"]
     query: Annotated[str, Field(min_length=1, max_length=4_000)]
-    requesting_agent: Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "USER"]
+    requesting_agent: Requester
     user_context: UserContext
 
 
