@@ -32,6 +32,7 @@ from core.logging import configure_logging
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
 from pipeline.model_agents import select_agents
+from pipeline.questions import HealthQuestions
 
 MAX_BODY_BYTES = 256 * 1024
 CONSOLE_DIR = Path(__file__).resolve().parent / "console"
@@ -45,12 +46,14 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = resources is None
         app.state.resources = resources if resources is not None else await open_resources(settings)
+        db, services = app.state.resources.db, app.state.resources.agent
+        # The nutrition agents, one set for the runs' worker and the health questions (`uses_model` decides).
+        agents = select_agents(settings, db, services.model, services.orchestrator.meter)
+        app.state.health_questions = HealthQuestions(db, agents)
         worker = None
         if owned:
-            await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
-            services = app.state.resources.agent
-            agents = select_agents(settings, app.state.resources.db, services.model, services.orchestrator.meter)
-            worker = Worker.from_settings(app.state.resources.db, agents, settings)  # nutrition runs, in-process
+            await services.start()  # RAG outbox worker + local model warm-up
+            worker = Worker.from_settings(db, agents, settings)  # nutrition runs, in-process
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
