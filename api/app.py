@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar
-from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
@@ -22,7 +21,6 @@ from api.controllers.trainer import TrainerController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
-from api.guards import provide_resources
 from api.middleware import trace_middleware
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
@@ -84,7 +82,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     return Litestar(
         route_handlers=handlers,
         lifespan=[lifespan],
-        dependencies={**APP_DEPENDENCIES, "resources": Provide(provide_resources)},
+        dependencies=APP_DEPENDENCIES,  # what handlers may name (api/dependencies.py); no service locator
         middleware=middleware,
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
