@@ -75,8 +75,8 @@ def personal_records(logs: list[LogEntry]) -> list[dict]:
         row = best.setdefault(g.name, {"exercise": g.name, "max_load_kg": None, "max_load_at": None, "max_reps": None})
         if g.load_kg and (row["max_load_kg"] is None or float(g.load_kg) > row["max_load_kg"]):
             row["max_load_kg"], row["max_load_at"] = float(g.load_kg), g.performed_at.isoformat()
-        if g.reps and (row["max_reps"] is None or g.reps > row["max_reps"]):
-            row["max_reps"] = g.reps
+        if g.best_reps and (row["max_reps"] is None or g.best_reps > row["max_reps"]):
+            row["max_reps"] = g.best_reps
     return [best[k] for k in sorted(best) if best[k]["max_load_kg"] is not None or best[k]["max_reps"] is not None]
 
 
@@ -114,7 +114,7 @@ def trend(logs: Iterable[LogEntry], metric: str, *, by: str = "week", exercise: 
         if metric == "weight":
             value = max((float(g.load_kg) for g in rows if g.load_kg), default=None)
         elif metric == "reps":
-            value = max((g.reps for g in rows if g.reps), default=None)
+            value = max((g.best_reps for g in rows if g.best_reps), default=None)
         elif metric == "volume":
             value = round(sum(g.volume_kg for g in rows), 1)
         elif metric == "frequency":

@@ -70,7 +70,10 @@ async def test_danis_legs_were_last_trained_20_hours_before_seeding(demo, db) ->
                                                                                instant)}
     assert rows["Quadriceps"]["hoursSince"] == 20.0 and rows["Quadriceps"]["recovering"]
     assert "Chest" not in rows  # last trained 116 h ago: outside any recovery window
-    assert (progression["Back Squat"]["lastLoad"], progression["Back Squat"]["suggestedLoad"]) == (82.5, 87.5)
+    assert (progression["Back Squat"]["last"]["load"], progression["Back Squat"]["suggestedLoad"]) == (82.5, 87.5)
+    front = progression["Front Squat"]  # the latest front squat missed its last rep: repeat it
+    assert (front["suggestedLoad"], front["suggestedReps"], front["why"]["code"]) == (56.25, [5] * 4,
+                                                                                      "repeat_after_miss")
     assert summary["trainer"][HARBOR.slug]["dani_logs"] == 6 * 20
     assert summary["trainer"][HARBOR.slug]["thin_members"] == 320 // 20
 
