@@ -4,10 +4,11 @@ whole record as staff see it (read__member_training). Every number comes from th
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gym.errors import GymError
 from gym.training.distribution import WINDOW_DAYS, distribution
 from gym.training.goals import category_weights, list_milestones, milestone_dict, muscle_weights
 from gym.training.logs import MAX_HISTORY_DAYS, as_entry, log_dict, logs_since
@@ -82,10 +83,22 @@ async def _entries_since(session: AsyncSession, org_id: uuid.UUID, member_id: uu
 
 
 async def statistics_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
-                          period: str = "month", tz: tzinfo = UTC) -> dict:
-    """001 §4.8 statistics over `period` (week, month, quarter, year, all_time) ending now."""
-    entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
-    return statistics(entries, period, now, tz)
+                          period: str = "month", tz: tzinfo = UTC, *, start_date: date | None = None,
+                          end_date: date | None = None) -> dict:
+    """001 §4.8 statistics over `period` (week, month, quarter, year, all_time) ending now, or over the days
+    `start_date`..`end_date` (both included, in the gym's timezone; either may be left open)."""
+    if start_date is None and end_date is None:
+        entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
+        return statistics(entries, period, now, tz)
+    if start_date is not None and end_date is not None and start_date > end_date:
+        raise GymError("invalid_range", f"start_date {start_date} is after end_date {end_date}",
+                       "Give the earlier day as start_date.")
+    start = datetime.combine(start_date, time(0), tz) if start_date else None
+    end = datetime.combine(end_date + timedelta(days=1), time(0), tz) if end_date else now
+    if start is not None and start > now:
+        raise GymError("invalid_range", f"start_date {start_date} is in the future", "Pick a past start date.")
+    entries = await _entries_since(session, org_id, member_id, start, min(end, now))
+    return statistics(entries, "custom", now, tz, start=start, end=end)
 
 
 async def trend_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime, *,
