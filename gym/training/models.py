@@ -108,6 +108,7 @@ class TrainerWorkout(_Owned, Base):
     exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     completed: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    last_exercise_number: Mapped[int] = mapped_column(Integer, default=0)  # the highest ex_NNN issued (0019)
     status: Mapped[str] = mapped_column(String(12), default="current")
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())

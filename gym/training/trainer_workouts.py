@@ -36,10 +36,19 @@ async def save_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     row = TrainerWorkout(org_id=org_id, member_id=member_id, session_id=session_id, workout_key=f"workout_{count + 1}",
                          title=workout.title, exercises=exercises,
                          summary=workout.summary.model_dump(mode="json") if workout.summary else None,
-                         completed={}, status="current", created_at=now, updated_at=now)
+                         completed={}, last_exercise_number=len(exercises), status="current", created_at=now,
+                         updated_at=now)
     session.add(row)
     await session.flush()
     return row
+
+
+def issue_exercise_id(row: TrainerWorkout) -> str:
+    """The next `ex_NNN` of this workout: never one it issued before, even if that exercise was removed."""
+    used = [int(str(e.get("id", ""))[3:]) for e in row.exercises if str(e.get("id", "")).startswith("ex_")
+            and str(e.get("id", ""))[3:].isdigit()]
+    row.last_exercise_number = max([row.last_exercise_number or 0, *used]) + 1
+    return f"ex_{row.last_exercise_number:03d}"
 
 
 async def latest_number(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> int:

@@ -4,7 +4,8 @@ and a log records what each set reached against what it was prescribed, so progr
 `member_preferences` gains `exclusions` (exercises, movement patterns, muscles, equipment), `hard` (refused when
 broken; every injury is) and `updated_at` (the same preference said again updates the first row). `exercise_logs`
 gains `reps_per_set`, `target_reps` and `equipment`; `reps` stays the reps of every set and is NULL when the sets
-differ (it was never able to say 10/8/8/6).
+differ (it was never able to say 10/8/8/6). `trainer_workouts.last_exercise_number` is the highest ex_NNN a
+workout has issued, so an exercise added after one was removed never takes the removed one's id.
 
 Revision ID: 0019_trainer_rules
 Revises: 0018_app_enqueues_runs
@@ -33,6 +34,9 @@ def upgrade() -> None:
     op.add_column("exercise_logs", sa.Column("target_reps", ARRAY(sa.Integer), nullable=True))
     op.add_column("exercise_logs", sa.Column("equipment", ARRAY(sa.Text), nullable=False,
                                              server_default=sa.text("'{}'::text[]")))
+    op.add_column("trainer_workouts", sa.Column("last_exercise_number", sa.Integer, nullable=False,
+                                                server_default="0"))
+    op.execute("UPDATE trainer_workouts SET last_exercise_number = jsonb_array_length(exercises)")
     for column in ("reps_per_set", "target_reps"):
         op.create_check_constraint(
             column, "exercise_logs",
@@ -41,6 +45,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_column("trainer_workouts", "last_exercise_number")
     for column in ("reps_per_set", "target_reps"):
         op.drop_constraint(column, "exercise_logs")
     for column in ("equipment", "target_reps", "reps_per_set"):

@@ -54,13 +54,6 @@ def renumber(exercises: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**ex, "order": n} for n, ex in enumerate(ordered, start=1)]
 
 
-def next_exercise_id(exercises: list[dict[str, Any]]) -> str:
-    """`ex_NNN` after the highest one in the workout (ids are never reused within a workout)."""
-    numbers = [int(str(e.get("id", ""))[3:]) for e in exercises if str(e.get("id", "")).startswith("ex_")
-               and str(e.get("id", ""))[3:].isdigit()]
-    return f"ex_{max(numbers, default=0) + 1:03d}"
-
-
 def as_workout(row: TrainerWorkout, exercises: list[dict[str, Any]]) -> Workout:
     """The stored workout with changed exercises, validated against the §4.9 schema (a ValueError if not)."""
     return Workout.model_validate({"id": row.workout_key, "title": row.title, "exercises": exercises,

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from gym.training.models import TrainerWorkout
 from gym.training.preferences import active_preferences, consume_after_generation
-from gym.training.trainer_workouts import save_workout
+from gym.training.trainer_workouts import issue_exercise_id, save_workout
 from gym.training.validation import WorkoutCheck
 from gym.training.workout import Exercise, Workout
 from tools.context import ToolContext
@@ -31,7 +31,6 @@ from tools.leaves.trainer.current import (
     check,
     details,
     find_exercise,
-    next_exercise_id,
     renumber,
     require_current,
 )
@@ -165,7 +164,7 @@ async def add(ctx: ToolContext, input: AddInput) -> dict:
     if position > len(exercises) + 1:
         raise ToolFailed("invalid_position", f"The workout has {len(exercises)} exercises; position must be "
                                              f"1..{len(exercises) + 1}.", "Leave position out to add it at the end.")
-    new_id = next_exercise_id(exercises)
+    new_id = issue_exercise_id(row)
     exercises.insert(position - 1, {**input.exercise.model_dump(mode="json"), "id": new_id})
     exercises = [{**e, "order": n} for n, e in enumerate(exercises, start=1)]
     result = await _save_changed(ctx, member_id, row, exercises, touched={new_id})
