@@ -66,7 +66,12 @@ class Exclusions(BaseModel):
 
 
 def exclusions_of(raw: Mapping[str, Any] | None) -> Exclusions:
-    return Exclusions.model_validate(dict(raw or {}))
+    """Stored exclusions as the model; a pattern or muscle name the vocabulary no longer has is dropped rather than
+    breaking every check (what a row holds was valid when it was saved)."""
+    data = dict(raw or {})
+    known = {"patterns": set(MOVEMENT_PATTERNS), "muscles": set(MUSCLES)}
+    return Exclusions.model_validate({k: [v for v in data.get(k) or [] if k not in known or v in known[k]]
+                                      for k in ("exercises", "patterns", "muscles", "equipment")})
 
 
 @dataclass(frozen=True)

@@ -116,3 +116,9 @@ async def test_the_same_preference_said_twice_updates_the_first(db, factory, mem
         assert injury.hard  # an injury is always enforced
         back = await preferences.restore_preference(session, org.id, member, first.row.id, again.previous, now=NOW)
         assert back.description == "never burpees"
+
+
+def test_stored_exclusions_outlive_a_vocabulary_change() -> None:
+    """A pattern the vocabulary no longer has is dropped, not a crash of every workout tool."""
+    old = constraints.exclusions_of({"patterns": ["jumping", "cartwheels"], "muscles": ["Lats", "Chest"]})
+    assert (old.patterns, old.muscles) == (["jumping"], ["Chest"])

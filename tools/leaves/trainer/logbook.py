@@ -14,7 +14,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from gym.training.logs import LoggedExercise, log_exercise, undo_log
-from gym.training.models import ExerciseLog
+from gym.training.models import ExerciseLog, TrainerWorkout
+from gym.training.movements import same_exercise
 from gym.training.profiles import Units
 from gym.training.trainer_workouts import current_workout, finish_workout
 from gym.training.units import show_load, to_kg, to_km
@@ -40,7 +41,8 @@ class LogInput(BaseModel):
                                                description="The reps each set reached, when they differ: [10, 8, 8, 6].")
     target_reps: list[SetReps] | None = Field(None, min_length=1, max_length=100,
                                               description="What each set was meant to reach, if the member says.")
-    equipment: list[str] = Field(default_factory=list, max_length=10, description="Library equipment names.")
+    equipment: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(
+        default_factory=list, max_length=10, description="Library equipment names.")
     load: float | None = Field(None, ge=0, le=2000, description="Per rep, in the member's weight unit.")
     duration_min: float | None = Field(None, gt=0, le=1440)
     distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
@@ -115,13 +117,31 @@ def _planned(ex: dict[str, Any], u: Units) -> dict[str, Any]:
     return out
 
 
+def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
+    """A log of an exercise of the current workout, done since it was built, is measured against its prescription
+    (target reps per set, equipment) unless the log says otherwise, so progression can tell a miss."""
+    when = data.get("performed_at")
+    if current is None or (when is not None and (when.tzinfo is None or when < current.created_at)):
+        return data
+    ex = next((e for e in current.exercises if e.get("type") == "reps"
+               and same_exercise(e["name"], data["exercise_name"])), None)
+    if ex is None:
+        return data
+    if data.get("target_reps") is None:
+        data["target_reps"] = list(ex["reps"])
+    if not data.get("equipment"):
+        data["equipment"] = list(ex.get("equipment") or [])
+    return data
+
+
 @logbook.agent_tool(action="log_completed_exercise", input=LogInput, roles=MEMBER, side_effects="write",
                     audit=Audit("exercise_log", "trainer.log.create"),
                     inverse=Inverse("logbook", "undo_logged_exercise", by_id),
                     summary="Log one exercise the member did (load and distance in the member's units).")
 async def log_one(ctx: ToolContext, input: LogInput) -> dict:
     member_id = await me(ctx)
-    row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(input.model_dump(), await units(ctx, member_id)),
+    data = _with_prescription(input.model_dump(), await current_workout(ctx.session, ctx.org_id, member_id))
+    row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, await units(ctx, member_id)),
                              now=ctx.now)
     return {"id": str(row.id), "logged": row.name}
 
@@ -202,7 +222,7 @@ async def log_workout(ctx: ToolContext, input: LogWorkoutInput) -> dict:
     current = await current_workout(ctx.session, ctx.org_id, member_id)
     ids = []
     for item in input.completed_exercises:
-        data = item.model_dump()
+        data = _with_prescription(item.model_dump(), current)
         if input.notes and not data.get("notes"):
             data["notes"] = input.notes
         row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, u), now=ctx.now,
