@@ -3,7 +3,8 @@
 The summarizer model answers with JSON `{"sources": {"name": {params}}}` within a 1.5 s budget; on a timeout,
 a failure, unparseable output or the offline provider, deterministic keyword rules decide. Knowledge is
 append-only: a source already in context is re-sent (as `knowledge_update`) only when its range grows or its
-data changed; `knowledge_in_context` on the session remembers {source: {params, hash}}.
+data changed, and then as what changed (agent/trainer/delta.py) unless the whole is smaller;
+`knowledge_in_context` on the session remembers {source: {params, hash, data}} (data: the context's copy).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import anyio
 import structlog
 
 from agent.model import ModelRequest, ModelResponse
+from agent.trainer import delta
 from tools.leaves.trainer.sources import SOURCES, params_for
 
 log = structlog.get_logger("agent.trainer.knowledge")
@@ -120,16 +122,34 @@ class Delivery:
     params: dict[str, Any]
     data: Any
     update: bool  # knowledge_update (already in context, wider range or changed data)
+    changes: Any = None  # an update said as what changed since the context's copy (agent.trainer.delta)
+    quiet: bool = False  # nothing the model reads changed (only null fields): remember it, append nothing
+
+    def remembered(self) -> dict[str, Any]:
+        """What `knowledge_in_context` keeps of the source: its range, its hash and the copy the context has."""
+        return {"params": self.params, "hash": data_hash(self.data), "data": delta.compact(self.data)}
 
 
 def plan_delivery(in_context: dict[str, Any], source: str, params: dict[str, Any], data: Any) -> Delivery | None:
-    """What to send for one selected source, or None when the context already has it."""
+    """What to send for one selected source, or None when the context already has it. An update is sent as what
+    changed when the context's copy is known and the changes are smaller than the data."""
     known = in_context.get(source)
     if known is None:
         return Delivery(source, params, data, update=False)
     old = known.get("params", {})
     wider = any((params.get(k) or 0) > (old.get(k) or 0) for k in RANGE_KEYS)
-    if wider or known.get("hash") != data_hash(data):
-        merged = {**params, **{k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params}}
+    if not wider and known.get("hash") == data_hash(data):
+        return None
+    merged = {**params, **{k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params}}
+    if "data" not in known:  # a session from before changes were kept: the whole source again
         return Delivery(source, merged, data, update=True)
-    return None
+    current = delta.compact(data)
+    try:
+        changes = delta.diff(known["data"], current)
+    except delta.Whole:
+        return Delivery(source, merged, data, update=True)
+    if changes in ({}, []):
+        return Delivery(source, merged, data, update=True, quiet=True)
+    if delta.size(changes) >= delta.size(current):
+        return Delivery(source, merged, data, update=True)
+    return Delivery(source, merged, data, update=True, changes=changes)

@@ -42,7 +42,7 @@ CONTEXT_LIMIT_TOKENS = 100_000
 CHECKPOINT_SHARE = 0.8
 PREFIX_SOURCES = ("user_profile", "user_settings", "all_locations")  # in the member's stable prefix instead
 WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise", "workout__adjust_exercise",
-                           "workout__remove_exercise"})
+                           "workout__remove_exercise", "workout__add_exercise_to_workout"})
 
 
 class TrainerThread:
@@ -160,10 +160,13 @@ class TrainerThread:
             delivery = knowledge.plan_delivery(known, name, params, data)
             if delivery is None:
                 continue
+            known[name] = delivery.remembered()
+            if delivery.quiet:
+                continue
+            payload = {"source": name, "params": delivery.params}
+            payload.update({"changes": delivery.changes} if delivery.changes is not None else {"data": data})
             trip.add(store.event_row(org_id=turn.access.org_id, session_id=turn.conversation_id,
-                                     type="knowledge_update" if delivery.update else "knowledge",
-                                     payload={"source": name, "params": delivery.params, "data": data}))
-            known[name] = {"params": delivery.params, "hash": knowledge.data_hash(data)}
+                                     type="knowledge_update" if delivery.update else "knowledge", payload=payload))
             frames.append(knowledge_frame(name, SOURCES[name], delivery.params))
         await store.set_knowledge(session, row, known)
         return frames
@@ -235,8 +238,14 @@ class TrainerThread:
             return await self._deliver(turn, trip, {k: v["params"] for k, v in loaded.items()},
                                        given={k: v["data"] for k, v in loaded.items()})
         if spec.name in WORKOUT_TOOLS and output.get("workoutId"):
-            trip.add(self._event(turn, "workout", {"workoutId": output["workoutId"],
-                                                   "summary": "\n".join(output.get("exercises", []))}))
+            workout = await load(trip.session, turn.access.org_id, self._member(turn), "current_workout", {},
+                                 datetime.now(UTC))
+            if not isinstance(workout, dict) or workout.get("id") != output["workoutId"]:
+                workout = None
+            trip.add(self._event(turn, "workout", {
+                "workoutId": output["workoutId"], "title": (workout or {}).get("title"),
+                "summary": "\n".join(str(line) for line in output.get("exercises", [])),
+                "workout": workout}))  # the card a reopened session shows
             row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
