@@ -44,19 +44,107 @@ export function prescription(ex, unit) {
   }
 }
 
+const muscleName = (name) => t(`member.muscle.${name}`, undefined, String(name ?? ''));
+const first = (obj, keys) => keys.map((k) => obj?.[k]).find((v) => v !== undefined && v !== null);
+const maybeNum = (value) => (value === undefined || value === null || value === '' ? '' : num(value));
+const words = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+// The rules may name these fields differently (server-side: agent/trainer/shown.py); the first one present wins.
+const RECOVERY_KEYS = ['recovery', 'recovering', 'recoveringMuscles', 'recovering_muscles'];
+const PERCENT_KEYS = ['percent', 'recoveryPercent', 'recovery_percent', 'recoveryPct', 'recovery_pct', 'recoveredPct'];
+const PROGRESSION_KEYS = ['progression', 'suggestion', 'progressionSuggestion', 'progression_suggestion'];
+const LOAD_KEYS = ['load', 'suggestedLoad', 'suggested_load', 'nextLoad', 'next_load'];
+const REPS_KEYS = ['reps', 'suggestedReps', 'suggested_reps', 'targetReps', 'target_reps'];
+const WHY_KEYS = ['why', 'reason', 'rule', 'note'];
+
+/** The recovering muscles an exercise loads: [{muscle, percent}] (percent 0..100, below 100). */
+export function recoveryOf(ex) {
+  const list = first(ex, RECOVERY_KEYS);
+  if (!Array.isArray(list)) return [];
+  return list.map((r) => (typeof r === 'string' ? { muscle: r, percent: null }
+    : { muscle: first(r, ['muscle', 'name']), percent: first(r, PERCENT_KEYS) }))
+    .filter((r) => typeof r.muscle === 'string' && !(Number(r.percent) >= 100));
+}
+
+/** The progression suggestion of an exercise: {load, unit, reps, why, vars} or null. */
+export function progressionOf(ex) {
+  const p = first(ex, PROGRESSION_KEYS);
+  if (!p || typeof p !== 'object') return null;
+  const load = first(p, LOAD_KEYS);
+  const reps = first(p, REPS_KEYS);
+  if ((load === undefined || load === null) && (reps === undefined || reps === null)) return null;
+  return { load, reps, unit: first(p, ['unit', 'load_unit', 'loadUnit']) ?? ex.load_unit, why: first(p, WHY_KEYS), vars: p };
+}
+
+/** "because" in words from locales/: a code the rules give (member.why.<code>), else their own words. */
+function whyText(why, p, unit) {
+  const code = typeof why === 'object' && why ? first(why, ['code', 'rule', 'reason']) : why;
+  const vars = { ...p, ...(typeof why === 'object' ? why : {}) };
+  const lastReps = first(vars, ['lastReps', 'last_reps']);
+  const values = {
+    lastLoad: maybeNum(first(vars, ['lastLoad', 'last_load'])), lastReps: lastReps === undefined ? '' : sameOrAll(lastReps),
+    unit: first(vars, ['unit']) ?? unit ?? '', percent: maybeNum(first(vars, ['percent', 'changePct', 'change_pct'])),
+  };
+  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    const said = t(`member.why.${code}`, values, '');
+    if (said) return said;
+  }
+  const text = words(typeof why === 'object' && why ? first(why, ['text', 'message', 'why']) : why);
+  return /\s/.test(text) ? text : '';
+}
+
+function progressionLine(ex, unit) {
+  const p = progressionOf(ex);
+  if (!p) return null;
+  const u = p.unit || unit || 'kg';
+  const reps = p.reps === undefined || p.reps === null ? null : sameOrAll(p.reps);
+  const next = p.load === undefined || p.load === null ? t('member.progression.reps', { reps })
+    : reps ? t('member.progression.next', { load: `${num(p.load)} ${u}`, reps }) : t('member.progression.load', { load: `${num(p.load)} ${u}` });
+  const why = whyText(p.why, p.vars, u);
+  return h('div', { class: 'ex-progression', testid: 'exercise-progression', dir: 'auto' },
+    h('span', { class: 'prog-next', testid: 'progression-next', text: next }),
+    why ? h('span', { class: 'prog-why muted', testid: 'progression-why', text: why }) : null);
+}
+
+function recoveryLine(ex) {
+  const recovering = recoveryOf(ex);
+  if (!recovering.length) return null;
+  return h('div', { class: 'ex-recovery', testid: 'exercise-recovery', dir: 'auto' }, ...recovering.map((r) => h('span', {
+    class: 'recovery-chip', testid: 'recovery-muscle', 'data-muscle': r.muscle, 'data-percent': r.percent ?? '',
+    text: r.percent === null || r.percent === undefined ? t('member.recoveringNoPercent', { muscle: muscleName(r.muscle) })
+      : t('member.recovering', { muscle: muscleName(r.muscle), percent: num(Math.round(Number(r.percent))) }),
+  })));
+}
+
 function exerciseRow(ex, unit) {
   const rest = ex.rest_sec && ex.type !== 'intervals' ? t('member.rest', { time: seconds(ex.rest_sec) }) : null;
-  const muscles = (ex.muscles ?? []).map((m) => m.name).join(', ');
+  const muscles = (ex.muscles ?? []).map((m) => muscleName(m?.name ?? m)).filter(Boolean).join(', ');
   return h(
     'li',
     { class: 'ex', testid: 'exercise', 'data-exercise-id': ex.id ?? '', 'data-type': ex.type },
     h('div', { class: 'ex-head' },
       h('span', { class: 'ex-order', text: String(ex.order ?? '') }),
-      h('span', { class: 'ex-name', dir: 'auto', text: ex.name ?? '' })),
+      h('span', { class: 'ex-name', dir: 'auto', text: words(ex.name) })),
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: prescription(ex, unit) }),
     rest ? h('div', { class: 'ex-rest muted', testid: 'exercise-rest', text: rest }) : null,
     muscles ? h('div', { class: 'ex-muscles muted', dir: 'auto', text: muscles }) : null,
+    recoveryLine(ex),
+    progressionLine(ex, unit),
   );
+}
+
+/** A workout's summary in words: its own text, or {estimated_duration_min, primary_goals, muscles_targeted}. */
+export function summaryText(summary) {
+  if (summary === null || summary === undefined) return '';
+  if (typeof summary !== 'object') return words(summary);
+  const minutes = first(summary, ['estimated_duration_min', 'estimatedDurationMin', 'duration_min']);
+  const goals = first(summary, ['primary_goals', 'primaryGoals']);
+  const muscles = first(summary, ['muscles_targeted', 'musclesTargeted']);
+  return [
+    Number.isFinite(Number(minutes)) && minutes !== '' ? t('member.summary.duration', { n: num(Math.round(Number(minutes))) }) : '',
+    Array.isArray(goals) ? goals.map(words).filter(Boolean).join(', ') : words(goals),
+    Array.isArray(muscles) ? muscles.map(muscleName).filter(Boolean).join(', ') : '',
+  ].filter(Boolean).join(' · ');
 }
 
 /** Exercises in order, consecutive members of one group in one box (its name, type and rounds). */
@@ -85,8 +173,8 @@ export function workoutCard(workout, unit) {
   return h(
     'article',
     { class: 'member-card workout-card', testid: 'workout-card', 'data-workout-id': workout?.id ?? '' },
-    h('header', { class: 'card-title', dir: 'auto', text: workout?.title || t('member.workout') }),
-    workout?.summary ? h('p', { class: 'muted', dir: 'auto', text: workout.summary }) : null,
+    h('header', { class: 'card-title', dir: 'auto', text: words(workout?.title) || t('member.workout') }),
+    summaryText(workout?.summary) ? h('p', { class: 'muted', testid: 'workout-summary-line', dir: 'auto', text: summaryText(workout.summary) }) : null,
     list,
   );
 }
