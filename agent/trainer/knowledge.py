@@ -30,17 +30,26 @@ RANGE_KEYS = ("days_back", "days_ahead")
 ALWAYS = ("active_preferences",)
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"workout|exercise|train|session|routine|chest|legs?|back|arms?|shoulders?|core|glutes|quick|cardio|"
-     r"אימון|тренировк|упражнени",
+     r"אימון|תרגיל|חזה|רגל|(?<![א-ת])גב(?![א-ת])|כתפ|ידיים|בטן|тренировк|упражнени|\bгруд|\bног|\bспин|\bплеч|"
+     r"\bрук|\bпресс",
      ("category_goals", "muscle_goals", "recovery_status", "progression", "workout_history", "current_workout")),
-    (r"swap|replace|change|adjust|remove|skip|instead|second|first|third|last|log|did|done|finished|sets?|reps?",
+    (r"swap|replace|change|adjust|remove|skip|instead|second|first|third|last|log|did|done|finished|sets?|reps?|timer|"
+     r"תחליף|החלף|תוריד|תרשום|סיימתי|סטים|חזרות|טיימר|ראשון|שני|שלישי|"
+     r"замени|поменяй|убери|запиши|сделал|подход|повтор|таймер|перв|втор|трет",
      ("current_workout", "progression")),
-    (r"how many|stats|statistic|progress|volume|month|week|year|record|trend|history|כמה|сколько",
+    (r"how many|stats|statistic|progress|volume|month|week|year|record|trend|history|"
+     r"כמה|שיא|התקדמות|חודש|שבוע|שנה|сколько|рекорд|прогресс|месяц|недел|год",
      ("workout_history",)),
-    (r"schedule|calendar|tomorrow|next week|plan|monday|tuesday|wednesday|thursday|friday|saturday|sunday",
+    (r"schedule|calendar|tomorrow|next week|plan|monday|tuesday|wednesday|thursday|friday|saturday|sunday|move|cancel|"
+     r"תקבע|תזמן|מחר|תוכנית|תזיז|תבטל|запланир|расписан|завтра|план|перенеси|отмени|понедельник|вторник|сред|"
+     r"четверг|пятниц|суббот|воскресень",
      ("scheduled_workouts", "workout_plans")),
-    (r"goal|milestone|target|marathon|5k|10k", ("category_goals", "muscle_goals", "milestone_goals")),
-    (r"avoid|injur|pain|hurt|prefer|hate|love|don't|dont|no more", ("active_preferences",)),
-    (r"recover|sore|tired|rest day", ("recovery_status",)),
+    (r"goal|milestone|target|marathon|5k|10k|focus|מטרה|להתמקד|אבן דרך|цел|сосредоточ|веха",
+     ("category_goals", "muscle_goals", "milestone_goals")),
+    (r"avoid|injur|pain|hurt|prefer|hate|love|don't|dont|no more|better|forget|"
+     r"כואב|פציעה|תימנע|בלי|תשכח|болит|травм|избега|без|забудь",
+     ("active_preferences",)),
+    (r"recover|sore|tired|rest day|התאוששות|עייף|восстанов|устал", ("recovery_status",)),
 )
 LONG_RANGE = re.compile(r"month|30 days|this year|year|quarter", re.IGNORECASE)
 
