@@ -170,6 +170,11 @@ def _enum(schema: dict[str, Any], node: dict[str, Any]) -> list[str] | None:
     return [str(v) for v in values] if values else None
 
 
+def vocabulary_key(value: str) -> str:
+    """One form for a vocabulary word however it is written: "Deep knee-flexion" = "deep_knee_flexion"."""
+    return re.sub(r"[\s_-]+", "_", value.strip().lower())
+
+
 EXCLUSION_KINDS = (("exercises", r"exercis"), ("patterns", r"pattern|movement"), ("muscles", r"muscle"),
                    ("equipment", r"equip"))
 
@@ -186,9 +191,9 @@ def exclusions_input(schema: dict[str, Any], exclusions: dict[str, list[str]], *
             if name is None or not values:
                 continue
             allowed = _enum(schema, _resolve(schema, fields[name]))
-            if allowed is not None:
-                lookup = {a.lower(): a for a in allowed}
-                values = [lookup[v.lower()] for v in values if v.lower() in lookup]
+            if allowed is not None:  # "deep knee flexion" is the vocabulary's "deep_knee_flexion"
+                lookup = {vocabulary_key(a): a for a in allowed}
+                values = list(dict.fromkeys(lookup[vocabulary_key(v)] for v in values if vocabulary_key(v) in lookup))
             if values:
                 out[name] = values
         return out
@@ -201,9 +206,10 @@ def exclusions_input(schema: dict[str, Any], exclusions: dict[str, list[str]], *
         if node.get("properties"):
             out[holder] = fill(node["properties"])
         elif node.get("type") == "array":
-            allowed = _enum(schema, node)
+            allowed = {vocabulary_key(a): a for a in _enum(schema, node) or []}
             values = [v for values in exclusions.values() for v in values]
-            out[holder] = [v for v in values if allowed is None or v in allowed]
+            out[holder] = [allowed.get(vocabulary_key(v), v) for v in values
+                           if not allowed or vocabulary_key(v) in allowed]
     else:
         base = {"type", "description", "guidance", "expires_at", "delete_after_use", "id"}
         out.update(fill({n: p for n, p in props.items() if n not in base}))

@@ -19,6 +19,7 @@ from gym.training.vocab import LARGE_MUSCLES
 
 LOAD_SHARE = 0.3
 LB_PER_KG = 2.20462
+ISOLATION = re.compile(r"\bcurl\b|\braise\b|\bfly\b|pushdown|extension|pull-apart|face pull|shrug")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,11 @@ class Move:
     load_kg: float | None = None  # a conservative start; None: bodyweight
     patterns: tuple[str, ...] = ()  # the library's movement patterns an injury may rule out
     kind: str = "reps"  # reps | hold | intervals
+
+    @property
+    def compound(self) -> bool:
+        """Compound lifts go before isolation work (001 §4.9 rule 4; the words the rules read for it)."""
+        return self.kind == "reps" and not ISOLATION.search(self.name.lower())
 
     @property
     def primary(self) -> str:
@@ -59,11 +65,13 @@ MOVES: tuple[Move, ...] = (
     Move("Jump Squat", {"Quadriceps": 0.6, "Glutes": 0.4}, (), None, ("jumping", "deep knee flexion")),
     Move("Calf Raise", {"Calves": 1.0}),
     Move("Dumbbell Shoulder Press", {"Shoulders": 0.8, "Triceps": 0.2}, ("dumbbell",), 8, ("overhead press",)),
+    Move("Dumbbell Push Press", {"Shoulders": 0.6, "Triceps": 0.2, "Quadriceps": 0.2}, ("dumbbell",), 10,
+         ("overhead press",)),
     Move("Lateral Raise", {"Shoulders": 1.0}, ("dumbbell",), 4),
     Move("Band Face Pull", {"Shoulders": 0.6, "Trapezius": 0.4}, ("band",)),
     Move("Dumbbell Curl", {"Biceps": 1.0}, ("dumbbell",), 8),
     Move("Hammer Curl", {"Biceps": 0.7, "Forearms": 0.3}, ("dumbbell",), 8),
-    Move("Bench Dip", {"Triceps": 1.0}, ("bench",)),
+    Move("Bench Dip", {"Triceps": 1.0}, ("bench",), None, ("dip",)),
     Move("Band Triceps Pushdown", {"Triceps": 1.0}, ("band",)),
     Move("Dead Bug", {"Abs": 1.0}, ("mat",)),
     Move("Plank", {"Abs": 1.0}, ("mat",), None, (), "hold"),
@@ -79,7 +87,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 INSTEAD = {"chest": "pull", "push": "pull", "pull": "push", "legs": "upper", "lower": "upper", "glutes": "upper",
            "shoulders": "legs", "arms": "legs", "upper": "legs", "core": "upper", "full": "core"}
 # The words that rule a pattern out when a preference's text says them (its structured exclusions say it exactly).
-PATTERN_WORDS = {"overhead press": r"overhead|push press|strict press|handstand|snatch",
+PATTERN_WORDS = {"overhead press": r"overhead press|push press|strict press|handstand push",
+                 "overhead hold": r"overhead (?:hold|carry|squat)|handstand|snatch", "dip": r"\bdips?\b",
+                 "running": r"\brun(?:ning)?\b|sprint",
                  "jumping": r"\bjump|plyo|box jump", "burpee": r"burpee", "deep knee flexion": r"deep knee|knee flexion|"
                  r"lunge|deep squat", "spinal loading": r"spinal|axial|heavy back", "hinge": r"\bhinge|deadlift",
                  "squat": r"\bsquat", "lunge": r"\blunge", "push-up": r"push-?up", "hanging": r"\bhang"}
@@ -155,19 +165,26 @@ class Rules:
             text.append(f"{pref.get('description', '')} {pref.get('guidance', '')}".lower())
             for key, value in pref.items():
                 if re.search(r"exclu|pattern|muscle|exercise|equipment|avoid", key, re.IGNORECASE):
-                    excluded.update(s.lower() for s in _strings(value))
+                    excluded.update(key_of(s) for s in _strings(value))
         return cls(" ".join(text), frozenset(excluded))
 
     def allows(self, move: Move) -> bool:
         names = {move.name.lower(), *(a.lower() for a in _names_of(move.name) if len(a) > 3)}
-        if names & self.excluded or any(re.search(rf"(?<!\w){re.escape(n)}(?:e?s)?(?!\w)", self.text) for n in names):
+        if {key_of(n) for n in names} & self.excluded or any(
+                re.search(rf"(?<!\w){re.escape(n)}(?:e?s)?(?!\w)", self.text) for n in names):
             return False
-        if any(p in self.excluded or re.search(PATTERN_WORDS.get(p, re.escape(p)), self.text) for p in move.patterns):
+        if any(key_of(p) in self.excluded or re.search(PATTERN_WORDS.get(p, re.escape(p)), self.text)
+               for p in move.patterns):
             return False
-        if any(e.lower() in self.excluded for e in move.equipment):
+        if any(key_of(e) in self.excluded for e in move.equipment):
             return False
-        return not any(move.loads(m) and (m.lower() in self.excluded or re.search(rf"\b{m.lower()}\b", self.text))
+        return not any(move.loads(m) and (key_of(m) in self.excluded or re.search(rf"\b{m.lower()}\b", self.text))
                        for m in move.muscles)
+
+
+def key_of(value: str) -> str:
+    """One form of a name or a vocabulary word ("Deep knee flexion" = "deep_knee_flexion", "Lower Back")."""
+    return re.sub(r"[\s_-]+", "_", value.strip().lower())
 
 
 def _names_of(name: str) -> tuple[str, ...]:
@@ -237,14 +254,14 @@ def pick(group: str | None, ctx: Context, count: int, *, ignore_recovery: bool =
     wanted = [m for m in pool if not muscles or m.primary in muscles]
     if not ignore_recovery:
         wanted = [m for m in wanted if ctx.fresh(m)] or ([] if muscles else wanted)
-    wanted.sort(key=lambda m: (m.primary not in LARGE_MUSCLES, -len([s for s in m.muscles.values() if s >= LOAD_SHARE]),
-                               -(m.load_kg or 0)))  # compounds for the large muscles first
+    wanted.sort(key=lambda m: (not m.compound, m.primary not in LARGE_MUSCLES,
+                               -len([s for s in m.muscles.values() if s >= LOAD_SHARE]), -(m.load_kg or 0)))
     chosen: list[Move] = []
     for m in wanted:  # one exercise per primary muscle first, so a group's muscles all get work
         if m.primary not in {c.primary for c in chosen}:
             chosen.append(m)
     chosen += [m for m in wanted if m not in chosen]
-    return chosen[:count]
+    return sorted(chosen[:count], key=lambda m: not m.compound)  # compounds before isolation
 
 
 def build(group: str | None, ctx: Context, *, quick: bool = False, light: bool = False, title: str,
@@ -270,5 +287,7 @@ def alternatives(old: dict[str, Any], taken: Iterable[str], ctx: Context) -> tup
     main = max(shares, key=lambda s: s.get("share", 0))["name"] if shares else None
     names = {t.lower() for t in taken}
     pool = [m for m in ctx.pool() if m.name.lower() not in names and m.kind == old.get("type", "reps")]
+    was_compound = not ISOLATION.search(str(old.get("name", "")).lower())
+    pool.sort(key=lambda m: m.compound != was_compound)  # a like kind keeps the workout's order
     same = [m for m in pool if main is not None and m.primary == main]
     return same, [m for m in pool if m not in same]

@@ -1,7 +1,7 @@
 """The offline trainer's next move: one tool call per reply, as the persona requires, chosen by rules from the
 member's words (trainer_words.py) and the tool results so far. Every TRAINER.md tool has a move
-(trainer_session.py: workouts; trainer_record.py: logs, numbers, preferences, goals, timers, calendar,
-location): a request is a short plan (load what the context lacks, act, tell the member, idle) worked out again
+(trainer_session.py: workouts; trainer_record.py: logs, numbers, preferences, goals; trainer_calendar.py:
+timers, calendar, location): a request is a short plan (load what the context lacks, act, tell the member, idle) worked out again
 on every call, so the step a plan is at is the tool results it already has. A reply is always labelled as the
 offline demo; what it cannot do, it says, with what it can.
 """
@@ -14,6 +14,7 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse
+from agent.offline import trainer_calendar as calendar
 from agent.offline import trainer_record as record
 from agent.offline import trainer_say as t
 from agent.offline import trainer_session as session
@@ -22,7 +23,7 @@ from agent.offline.trainer_plan import ASK, IDLE, NOTIFY, Call, Next, Say
 from agent.offline.trainer_words import Request, understand
 
 MODEL_ID = "spotter-offline-rules"
-RETRIED = frozenset({"preference_conflict", "injury_conflict", "equipment_unavailable"})
+RETRIED = frozenset({"preference_conflict", "injury_conflict", "equipment_unavailable", "exercise_order"})
 
 
 def help_move(facts: Facts, req: Request) -> Next:
@@ -41,8 +42,8 @@ HANDLERS: dict[str, Callable[[Facts, Request], Next]] = {
     "breakdown": record.breakdown_move, "trend": record.trend_move, "summary": record.summary_move,
     "recovery": record.recovery_move, "injury": record.injury_move, "avoid": record.avoid_move,
     "forget": record.forget_move, "goal": record.goal_move, "milestone": record.milestone_move,
-    "timer": record.timer_move, "calendar": record.calendar_move, "move": record.move_scheduled,
-    "unschedule": record.unschedule_move, "plan": record.plan_move, "location": record.location_move,
+    "timer": calendar.timer_move, "calendar": calendar.calendar_move, "move": calendar.move_scheduled,
+    "unschedule": calendar.unschedule_move, "plan": calendar.plan_move, "location": calendar.location_move,
     "keep": keep_move, "help": help_move,
 }
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.offline.trainer import Facts
-from agent.offline.trainer_library import MOVES, Context, Rules
+from agent.offline.trainer_library import MOVES, Context, Rules, key_of
 
 NOTIFY, ASK, IDLE, FETCH = "coach__message_notify_user", "coach__message_ask_user", "coach__idle", "data__fetch_data"
 
@@ -52,8 +52,8 @@ def context(facts: Facts, **kwargs: Any) -> Context:
     gone = refused(facts)
     if not gone:
         return ctx
-    return Context(ctx.equipment, ctx.unit, Rules(ctx.rules.text, ctx.rules.excluded | gone), ctx.recovering, ctx.goal,
-                   ctx.suggested)
+    return Context(ctx.equipment, ctx.unit, Rules(ctx.rules.text, ctx.rules.excluded | {key_of(g) for g in gone}),
+                   ctx.recovering, ctx.goal, ctx.suggested)
 
 
 def done_with(facts: Facts, tool: str, text: str) -> Say:

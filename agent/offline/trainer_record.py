@@ -1,7 +1,6 @@
 """The offline trainer's moves on the member's record: logging (a set, an exercise of the workout, the whole
 workout, an undo), statistics (counts, records, breakdowns, trends, a summary, recovery), preferences and
-injuries (with the structured exclusions set_preference takes), goals and milestones, timers, the calendar
-(schedule list, move, cancel, a plan) and the current location."""
+injuries (with the structured exclusions set_preference takes), goals and milestones."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from agent.offline.trainer import Facts, exclusions_input
 from agent.offline.trainer_library import GROUPS, PATTERN_WORDS, exercise_name, move_named
 from agent.offline.trainer_plan import Call, Next, Say, need
 from agent.offline.trainer_session import exercise_at
-from agent.offline.trainer_words import Request, body_part_of, day_of, target_of, when_of
+from agent.offline.trainer_words import Request, body_part_of, target_of
 from gym.exercise_library import LIBRARY as NAMES
 
 LB_PER_KG = 2.20462
@@ -25,14 +24,15 @@ LIBRARY_MUSCLES = {"chest": "Chest", "lats": "Back", "upper back": "Back", "lowe
 # What an injured part rules out (TRAINER.md: the library's movement patterns), and the words for the model.
 INJURIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "knee": (("jumping", "deep knee flexion", "lunge"), (), "No jumping, lunges or deep knee flexion."),
-    "shoulder": (("overhead press", "hanging"), (), "No overhead pressing or hanging; light horizontal work is fine."),
+    "shoulder": (("overhead press", "overhead hold", "hanging"), (),
+                 "No overhead pressing, overhead holds or hanging; light horizontal work is fine."),
     "lower_back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
     "back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
     "wrist": (("push-up",), ("Forearms",), "No push-ups or loaded wrist extension."),
-    "ankle": (("jumping",), ("Calves",), "No jumping or running."),
-    "elbow": ((), ("Biceps", "Triceps"), "No direct arm work."),
+    "ankle": (("jumping", "running"), ("Calves",), "No jumping or running."),
+    "elbow": (("dip",), ("Biceps", "Triceps"), "No dips or direct arm work."),
     "hip": (("deep knee flexion", "lunge", "jumping"), (), "No deep hip flexion, lunges or jumping."),
-    "neck": (("overhead press",), ("Trapezius", "Neck"), "No overhead pressing or loaded shrugs."),
+    "neck": (("overhead press", "overhead hold"), ("Trapezius", "Neck"), "No overhead pressing or loaded shrugs."),
 }
 INJURY_DAYS = 14
 
@@ -80,11 +80,28 @@ def mark_move(facts: Facts, req: Request) -> Next:
         return instead or Say(t.say(facts.locale, "which_exercise"))
     step = facts.last("logbook__mark_exercise_complete")
     if step is None:
-        return Call("logbook__mark_exercise_complete", {"exercise_id": ex["id"]})
+        args: dict[str, Any] = {"exercise_id": ex["id"]}
+        actuals = _actuals(facts)
+        if actuals:
+            args["actuals"] = actuals
+        return Call("logbook__mark_exercise_complete", args)
     result = step.result if isinstance(step.result, dict) else {}
     left = len(result.get("remaining") or [])
     rest = t.say(facts.locale, "all_done") if result.get("workoutCompleted") else t.say(facts.locale, "to_go", n=left)
     return Say(t.say(facts.locale, "marked", name=ex["name"], rest=rest))
+
+
+def _actuals(facts: Facts) -> dict[str, Any]:
+    """The reps each set reached ("10, 8, 8") or "as prescribed", in the fields the tool's actuals have."""
+    schema = facts.tools.get("logbook__mark_exercise_complete") or {}
+    fields = str(schema)
+    m = re.search(r"(\d+(?:\s*[,/]\s*\d+)+)", facts.words)
+    if m and "reps_per_set" in fields:
+        return {"reps_per_set": [int(n) for n in re.findall(r"\d+", m.group(1))]}
+    if re.search(r"as (?:prescribed|planned)|all (?:the )?reps|כמתוכנן|כל החזרות|как (?:в плане|написано)|все повтор",
+                 facts.words, re.IGNORECASE) and "as_prescribed" in fields:
+        return {"as_prescribed": True}
+    return {}
 
 
 def log_workout_move(facts: Facts, req: Request) -> Next:
@@ -318,127 +335,3 @@ def milestone_move(facts: Facts, req: Request) -> Next:
             args["target_date"] = req.args["date"]
         return Call("goals__create_milestone", args)
     return Say(t.say(facts.locale, "milestone_saved", name=step.input["name"]))
-
-
-# --- timers, calendar, location ------------------------------------------------------------------------------
-
-def timer_move(facts: Facts, req: Request) -> Next:
-    if (loading := need(facts, "current_workout")) is not None:
-        return loading
-    loc = facts.locale
-    for tool in ("timers__generate_exercise_timer", "timers__generate_workout_timers"):
-        if (step := facts.last(tool)) is not None:
-            total = (step.result or {}).get("total_duration_sec", 0) if isinstance(step.result, dict) else 0
-            name = (step.result or {}).get("exercise_name") if isinstance(step.result, dict) else None
-            key = "timer_one" if tool.endswith("exercise_timer") else "timer_all"
-            return Say(t.say(loc, key, name=name or "", minutes=t.number(round(total / 60, 1))))
-    workout = facts.current_workout()
-    named = re.search(r"\btimer\w*\s+(?:for|to)\s+(?:the\s+|my\s+)?(.+)$|טיימר\s+ל(.+)$|таймер\w*\s+(?:для|на)\s+(.+)$",
-                      facts.words, re.IGNORECASE)
-    target = next((g for g in named.groups() if g), "").strip(" ?.!") if named else ""
-    whole = not target or re.search(r"workout|session|אימון|тренировк", target, re.IGNORECASE)
-    if workout is not None and whole and req.args.get("position") is None:
-        return Call("timers__generate_workout_timers", {})
-    if workout is not None:
-        wanted = exercise_name(target).lower() if target else ""
-        ex = next((e for e in workout["exercises"] if wanted and e["name"].lower() == wanted), None)
-        if ex is None:
-            ex, _ = exercise_at(facts, req)
-        if ex is not None:
-            return Call("timers__generate_exercise_timer", {"exercise_id": ex["id"]})
-    if not target or whole:
-        return Say(t.say(loc, "no_workout"))
-    move = move_named(target)
-    kind = "isometric" if move and move.kind == "hold" else "strength"
-    args: dict[str, Any] = {"exercise_name": exercise_name(target), "exercise_type": kind, "sets": 3, "rest_seconds": 60}
-    args.update({"work_duration_seconds": 30} if kind == "isometric" else {"reps": 10})
-    return Call("timers__generate_exercise_timer", args)
-
-
-def _upcoming(facts: Facts) -> list[dict[str, Any]]:
-    items = facts.knowledge.get("scheduled_workouts") or []
-    return [i for i in items if isinstance(i, dict) and i.get("id") and not i.get("readOnly")]
-
-
-def _pick_scheduled(facts: Facts, day) -> dict[str, Any] | None:
-    items = _upcoming(facts)
-    on_day = [i for i in items if day is not None and str(i.get("when", ""))[:10] == day.isoformat()]
-    found = on_day or items
-    return found[0] if found else None
-
-
-def calendar_move(facts: Facts, req: Request) -> Next:
-    if (loading := need(facts, "scheduled_workouts", scheduled_workouts={"days_ahead": 14})) is not None:
-        return loading
-    items = [i for i in facts.knowledge.get("scheduled_workouts") or [] if isinstance(i, dict)]
-    if not items:
-        return Say(t.say(facts.locale, "nothing_scheduled"))
-    lines = [t.say(facts.locale, "calendar_line", when=t.moment(facts.locale, i["when"]) if "T" in str(i.get("when"))
-                   else t.day(facts.locale, datetime.fromisoformat(str(i["when"])[:10]).date()),
-                   name=i.get("workoutType") or i.get("title") or "") for i in items[:8] if i.get("when")]
-    return Say(t.say(facts.locale, "calendar") + "\n" + t.bullets(lines))
-
-
-def move_scheduled(facts: Facts, req: Request) -> Next:
-    if (loading := need(facts, "scheduled_workouts", scheduled_workouts={"days_ahead": 14})) is not None:
-        return loading
-    item = _pick_scheduled(facts, req.args.get("from_day"))
-    tail = re.split(r"\bto\b|(?<![א-ת])ל(?=יום|מחר|שבת|-)|\bна\b", facts.words, maxsplit=1, flags=re.IGNORECASE)
-    found = when_of(tail[-1], facts.now) if len(tail) > 1 else None
-    if item is None:
-        return Say(t.say(facts.locale, "nothing_scheduled"))
-    if found is None:
-        return Say(t.say(facts.locale, "move_when"))
-    when, time_said = found
-    if not time_said:  # a new day keeps its time of day
-        old = datetime.fromisoformat(item["when"])
-        when = when.replace(hour=old.hour, minute=old.minute)
-    step = facts.last("calendar__update_scheduled_workout")
-    if step is None:
-        return Call("calendar__update_scheduled_workout", {"id": item["id"], "scheduled_at": when.isoformat()})
-    return Say(t.say(facts.locale, "moved", name=item.get("workoutType", ""), when=t.moment(facts.locale, when)))
-
-
-def unschedule_move(facts: Facts, req: Request) -> Next:
-    if (loading := need(facts, "scheduled_workouts", scheduled_workouts={"days_ahead": 14})) is not None:
-        return loading
-    step = facts.last("calendar__delete_scheduled_workout")
-    item = next((i for i in _upcoming(facts) if step and i["id"] == step.input.get("id")), None) if step else \
-        _pick_scheduled(facts, day_of(facts.words, facts.now.date()) if facts.now else None)
-    if item is None:
-        return Say(t.say(facts.locale, "nothing_scheduled"))
-    when = t.moment(facts.locale, item["when"])
-    if step is None:
-        return Call("calendar__delete_scheduled_workout", {"id": item["id"]})
-    return Say(t.say(facts.locale, "deleted", name=item.get("workoutType", ""), when=when))
-
-
-def plan_move(facts: Facts, req: Request) -> Next:
-    step = facts.last("calendar__create_workout_plan")
-    weeks, per_week = req.args.get("weeks") or 4, req.args.get("per_week") or 3
-    if step is None:
-        if facts.now is None:
-            return Say(t.say(facts.locale, "help"))
-        return Call("calendar__create_workout_plan", {
-            "name": t.say(facts.locale, "plan_name", weeks=weeks)[:200], "start_date": facts.now.date().isoformat(),
-            "duration_weeks": weeks, "workouts_per_week": per_week, "goal_description": facts.words[:500]})
-    return Say(t.say(facts.locale, "plan_saved", weeks=weeks, per_week=per_week,
-                     start=t.day(facts.locale, datetime.fromisoformat(step.input["start_date"]).date())))
-
-
-def location_move(facts: Facts, req: Request) -> Next:
-    step = facts.last("location__set_current_location")
-    if step is not None:
-        result = step.result if isinstance(step.result, dict) else {}
-        return Say(t.say(facts.locale, "location_set", name=result.get("name", ""),
-                         equipment=", ".join(result.get("equipment") or []) or "—"))
-    wanted = (req.args.get("name") or "").lower()
-    home = req.args.get("home")
-    found = next((n for n in facts.locations if wanted and (wanted in n.lower() or n.lower() in wanted)), None)
-    if found is None and home:
-        found = next((n for n in facts.locations if "home" in n.lower() or "בית" in n or "дом" in n.lower()), None)
-    if found is None and re.search(r"\bgym\b|חדר כושר|מכון|зал", facts.words, re.IGNORECASE):
-        found = next((n for n in facts.locations if not re.search(r"home|בית|дом", n, re.IGNORECASE)), None)
-    if found is None:
-        return Say(t.say(facts.locale, "location_unknown", names=", ".join(facts.locations) or "—"))
-    return Call("location__set_current_location", {"location_name": found})

@@ -238,9 +238,15 @@ def add_move(facts: Facts, req: Request) -> Next:
     if move is None or move not in ctx.pool():
         return Say(t.say(loc, "cannot_use", name=exercise_name(what) if what else "—", options="—"))
     if facts.last("workout__add_exercise_to_workout") is None:
-        args: dict[str, Any] = {"exercise": exercise(move, len(workout["exercises"]) + 1, ctx)}
-        if req.args.get("position") and req.args["position"] > 0:
-            args["position"] = req.args["position"]
+        ordered = sorted(workout["exercises"], key=lambda e: e.get("order", 0))
+        # a compound lift goes before the first isolation exercise (001 §4.9 rule 4), anything else at the end
+        known = {e["order"]: move_named(e["name"]) for e in ordered if e.get("type") == "reps"}
+        first_isolation = next((order for order, m in known.items() if m is not None and not m.compound), None)
+        position = req.args.get("position") if (req.args.get("position") or 0) > 0 else \
+            first_isolation if move.compound and first_isolation else None
+        args: dict[str, Any] = {"exercise": exercise(move, position or len(ordered) + 1, ctx)}
+        if position:
+            args["position"] = position
         return Call("workout__add_exercise_to_workout", args)
     return done_with(facts, "workout__add_exercise_to_workout", t.say(loc, "added", name=move.name))
 

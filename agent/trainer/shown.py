@@ -3,8 +3,9 @@
 `member_text` takes the model's words and removes what is the service's and not the member's: exercise ids
 (`ex_003` becomes the exercise's name, or goes when the name follows), workout ids (the workout's title, else
 "your workout"), tool names and row ids. `enrich` gives each exercise of an attached workout what its card shows
-beside the prescription: the recovering muscles it loads with their recovery percentage, and the progression
-suggestion (load, reps, why); a field the rules already put on the exercise is kept as it is. The view is the
+beside the prescription, in the shape the rules give it (gym.training.workout_view): `recovery`, the recovering
+muscles it loads with their recovery percentage, and `suggestion`, the progression suggestion (load, reps, why);
+what the rules already put on the exercise is kept as it is. The view is the
 `message` / `question` frame and, stored on the tool result, what a reopened session shows.
 """
 
@@ -27,7 +28,7 @@ _ROW_ID = re.compile(rf"\s*\((?:id\s*[:=]?\s*)?{_UUID}\)|\s*\bid\s*[:=]?\s*{_UUI
 _TOOL_NAME = re.compile(r"`?\b[a-z]+__[a-z_]+\b`?")
 # Other names the rules may give the same things on an exercise (read, never overwritten).
 RECOVERY_FIELDS = ("recovery", "recovering", "recoveringMuscles", "recovering_muscles")
-PROGRESSION_FIELDS = ("progression", "suggestion", "progressionSuggestion", "progression_suggestion")
+PROGRESSION_FIELDS = ("suggestion", "progression", "progressionSuggestion", "progression_suggestion")
 PERCENT_FIELDS = ("percent", "recoveryPercent", "recovery_percent", "recoveryPct", "recovery_pct", "recoveredPct")
 
 
@@ -78,20 +79,23 @@ def _recovery(ex: dict[str, Any], recovering: dict[str, dict[str, Any]]) -> list
     return out
 
 
-def _progression(ex: dict[str, Any], entries: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+def _suggestion(ex: dict[str, Any], entries: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The progression source's entry for a loaded set-and-rep exercise, in the rules' suggestion shape:
+    {unit, suggestedLoad, suggestedReps, why: {code, ...its numbers}}."""
     entry = entries.get(" ".join(str(ex.get("name", "")).split()).lower())
-    if entry is None or ex.get("type") != "reps":
+    if entry is None or ex.get("type") != "reps" or ex.get("load") is None:
         return None
-    load = next((entry[k] for k in ("suggestedLoad", "suggested_load", "nextLoad", "load") if entry.get(k)
-                 is not None), None)
-    reps = next((entry[k] for k in ("suggestedReps", "suggested_reps", "targetReps", "reps") if entry.get(k)
-                 is not None), None)
-    if load is None and reps is None:
-        return None
-    out = {"load": load, "unit": entry.get("unit") or ex.get("load_unit"), "reps": reps,
-           "why": next((entry[k] for k in ("why", "reason", "rule") if entry.get(k)), None),
-           "lastLoad": entry.get("lastLoad"), "lastReps": entry.get("lastReps")}
-    return {k: v for k, v in out.items() if v is not None}
+    load = next((entry[k] for k in ("suggestedLoad", "suggested_load", "nextLoad") if entry.get(k) is not None), None)
+    reps = next((entry[k] for k in ("suggestedReps", "suggested_reps", "targetReps") if entry.get(k) is not None), None)
+    unit = entry.get("unit") or ex.get("load_unit")
+    why = entry.get("why")
+    if not isinstance(why, dict):
+        last = entry.get("lastLoad")
+        if load is not None and isinstance(last, int | float) and last > 0:
+            why = {"code": "load_up", "from": last, "to": load, "unit": unit, "pct": round(100 * (load / last - 1))}
+        else:
+            why = {"code": "new_exercise"}
+    return {"unit": unit, "suggestedLoad": load, "suggestedReps": reps, "why": why}
 
 
 def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: Iterable[Any]) -> dict[str, Any]:
@@ -107,8 +111,8 @@ def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: I
         ex = dict(ex)
         if not any(k in ex for k in RECOVERY_FIELDS) and (found := _recovery(ex, recovering)):
             ex["recovery"] = found
-        if not any(k in ex for k in PROGRESSION_FIELDS) and (suggested := _progression(ex, entries)):
-            ex["progression"] = suggested
+        if not any(k in ex for k in PROGRESSION_FIELDS) and (suggested := _suggestion(ex, entries)):
+            ex["suggestion"] = suggested
         exercises.append(ex)
     return {**workout, "exercises": exercises}
 

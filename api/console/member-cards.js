@@ -46,63 +46,63 @@ export function prescription(ex, unit) {
 
 const muscleName = (name) => t(`member.muscle.${name}`, undefined, String(name ?? ''));
 const first = (obj, keys) => keys.map((k) => obj?.[k]).find((v) => v !== undefined && v !== null);
-const maybeNum = (value) => (value === undefined || value === null || value === '' ? '' : num(value));
 const words = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
-// The rules may name these fields differently (server-side: agent/trainer/shown.py); the first one present wins.
+// Per exercise, the rules give `recovery` [{muscle, percent, readyAt}] and `suggestion` {suggestedLoad,
+// suggestedReps, unit, why: {code, ...its numbers}} (gym.training.workout_view; agent/trainer/shown.py fills them
+// when the rules did not). Other names for them are read too; the first one present wins.
 const RECOVERY_KEYS = ['recovery', 'recovering', 'recoveringMuscles', 'recovering_muscles'];
 const PERCENT_KEYS = ['percent', 'recoveryPercent', 'recovery_percent', 'recoveryPct', 'recovery_pct', 'recoveredPct'];
-const PROGRESSION_KEYS = ['progression', 'suggestion', 'progressionSuggestion', 'progression_suggestion'];
-const LOAD_KEYS = ['load', 'suggestedLoad', 'suggested_load', 'nextLoad', 'next_load'];
-const REPS_KEYS = ['reps', 'suggestedReps', 'suggested_reps', 'targetReps', 'target_reps'];
-const WHY_KEYS = ['why', 'reason', 'rule', 'note'];
+const SUGGESTION_KEYS = ['suggestion', 'progression', 'progressionSuggestion', 'progression_suggestion'];
+const LOAD_KEYS = ['suggestedLoad', 'suggested_load', 'load', 'nextLoad', 'next_load'];
+const REPS_KEYS = ['suggestedReps', 'suggested_reps', 'reps', 'targetReps', 'target_reps'];
+const WHY_KEYS = ['why', 'reason', 'rule'];
 
-/** The recovering muscles an exercise loads: [{muscle, percent}] (percent 0..100, below 100). */
+/** The recovering muscles an exercise loads: [{muscle, percent}] (percent below 100, or null when not given). */
 export function recoveryOf(ex) {
   const list = first(ex, RECOVERY_KEYS);
   if (!Array.isArray(list)) return [];
   return list.map((r) => (typeof r === 'string' ? { muscle: r, percent: null }
-    : { muscle: first(r, ['muscle', 'name']), percent: first(r, PERCENT_KEYS) }))
+    : { muscle: first(r, ['muscle', 'name']), percent: first(r, PERCENT_KEYS) ?? null }))
     .filter((r) => typeof r.muscle === 'string' && !(Number(r.percent) >= 100));
 }
 
-/** The progression suggestion of an exercise: {load, unit, reps, why, vars} or null. */
-export function progressionOf(ex) {
-  const p = first(ex, PROGRESSION_KEYS);
+/** The progression suggestion of an exercise: {load, reps, unit, why} or null. */
+export function suggestionOf(ex) {
+  const p = first(ex, SUGGESTION_KEYS);
   if (!p || typeof p !== 'object') return null;
   const load = first(p, LOAD_KEYS);
   const reps = first(p, REPS_KEYS);
-  if ((load === undefined || load === null) && (reps === undefined || reps === null)) return null;
-  return { load, reps, unit: first(p, ['unit', 'load_unit', 'loadUnit']) ?? ex.load_unit, why: first(p, WHY_KEYS), vars: p };
+  const why = first(p, WHY_KEYS);
+  if (load === undefined && reps === undefined && !why) return null;
+  return { load, reps, unit: first(p, ['unit', 'load_unit', 'loadUnit']) ?? ex.load_unit, why };
 }
 
-/** "because" in words from locales/: a code the rules give (member.why.<code>), else their own words. */
-function whyText(why, p, unit) {
-  const code = typeof why === 'object' && why ? first(why, ['code', 'rule', 'reason']) : why;
-  const vars = { ...p, ...(typeof why === 'object' ? why : {}) };
-  const lastReps = first(vars, ['lastReps', 'last_reps']);
-  const values = {
-    lastLoad: maybeNum(first(vars, ['lastLoad', 'last_load'])), lastReps: lastReps === undefined ? '' : sameOrAll(lastReps),
-    unit: first(vars, ['unit']) ?? unit ?? '', percent: maybeNum(first(vars, ['percent', 'changePct', 'change_pct'])),
-  };
+/** Why, in words from locales/: the rule's code with its numbers (member.progression.<code>), else its own words. */
+function whyText(why) {
+  const code = why && typeof why === 'object' ? first(why, ['code', 'rule', 'reason']) : why;
   if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
-    const said = t(`member.why.${code}`, values, '');
+    const vars = {};
+    for (const [key, value] of Object.entries(typeof why === 'object' ? why : {})) {
+      vars[key] = typeof value === 'number' ? num(value) : words(value);
+    }
+    const said = t(`member.progression.${code}`, vars, '');
     if (said) return said;
   }
-  const text = words(typeof why === 'object' && why ? first(why, ['text', 'message', 'why']) : why);
+  const text = words(typeof why === 'object' && why ? first(why, ['text', 'message']) : why);
   return /\s/.test(text) ? text : '';
 }
 
 function progressionLine(ex, unit) {
-  const p = progressionOf(ex);
+  const p = suggestionOf(ex);
   if (!p) return null;
-  const u = p.unit || unit || 'kg';
-  const reps = p.reps === undefined || p.reps === null ? null : sameOrAll(p.reps);
-  const next = p.load === undefined || p.load === null ? t('member.progression.reps', { reps })
-    : reps ? t('member.progression.next', { load: `${num(p.load)} ${u}`, reps }) : t('member.progression.load', { load: `${num(p.load)} ${u}` });
-  const why = whyText(p.why, p.vars, u);
+  const reps = p.reps === undefined || p.reps === null ? '' : sameOrAll(p.reps);
+  const load = p.load === undefined || p.load === null ? '' : `${num(p.load)} ${p.unit || unit || 'kg'}`;
+  const next = load && reps ? `${load} × ${reps}` : load || (reps ? t('member.repsOnly', { reps }) : '');
+  const why = whyText(p.why);
+  if (!next && !why) return null;
   return h('div', { class: 'ex-progression', testid: 'exercise-progression', dir: 'auto' },
-    h('span', { class: 'prog-next', testid: 'progression-next', text: next }),
+    next ? h('span', { class: 'prog-next', testid: 'progression-next', text: `${t('member.progression.title')}: ${next}` }) : null,
     why ? h('span', { class: 'prog-why muted', testid: 'progression-why', text: why }) : null);
 }
 
@@ -111,9 +111,18 @@ function recoveryLine(ex) {
   if (!recovering.length) return null;
   return h('div', { class: 'ex-recovery', testid: 'exercise-recovery', dir: 'auto' }, ...recovering.map((r) => h('span', {
     class: 'recovery-chip', testid: 'recovery-muscle', 'data-muscle': r.muscle, 'data-percent': r.percent ?? '',
-    text: r.percent === null || r.percent === undefined ? t('member.recoveringNoPercent', { muscle: muscleName(r.muscle) })
-      : t('member.recovering', { muscle: muscleName(r.muscle), percent: num(Math.round(Number(r.percent))) }),
+    text: r.percent === null ? t('member.recovery.noPercent', { muscle: muscleName(r.muscle) })
+      : t('member.recovery.muscle', { muscle: muscleName(r.muscle), percent: num(Math.floor(Number(r.percent))) }),
   })));
+}
+
+/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built). */
+function conflictLine(ex) {
+  const list = Array.isArray(ex.conflicts) ? ex.conflicts : [];
+  const said = list.map((c) => words(c?.description ?? c?.rule ?? c)).filter(Boolean);
+  if (!said.length) return null;
+  return h('div', { class: 'ex-conflict', testid: 'exercise-conflict', dir: 'auto' },
+    ...said.map((description) => h('span', { text: t('member.conflict', { description }) })));
 }
 
 function exerciseRow(ex, unit) {
@@ -128,6 +137,7 @@ function exerciseRow(ex, unit) {
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: prescription(ex, unit) }),
     rest ? h('div', { class: 'ex-rest muted', testid: 'exercise-rest', text: rest }) : null,
     muscles ? h('div', { class: 'ex-muscles muted', dir: 'auto', text: muscles }) : null,
+    conflictLine(ex),
     recoveryLine(ex),
     progressionLine(ex, unit),
   );
