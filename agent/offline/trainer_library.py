@@ -19,7 +19,9 @@ from gym.training.vocab import LARGE_MUSCLES
 
 LOAD_SHARE = 0.3
 LB_PER_KG = 2.20462
-ISOLATION = re.compile(r"\bcurl\b|\braise\b|\bfly\b|pushdown|extension|pull-apart|face pull|shrug")
+ISOLATION = re.compile(r"\bcurls?\b|\braises?\b|\bfly\b|\bflye\b|kickback|push ?down|extension|pull-?apart|face pull|shrug")
+COMPOUND = re.compile(r"squat|deadlift|\bpress\b|\brow\b|pull-?up|chin-?up|lunge|clean|snatch|thruster|\bdips?\b|"
+                      r"push-?up|swing|step-?up|bridge|thrust")
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,11 @@ def pick(group: str | None, ctx: Context, count: int, *, ignore_recovery: bool =
         if m.primary not in {c.primary for c in chosen}:
             chosen.append(m)
     chosen += [m for m in wanted if m not in chosen]
-    return sorted(chosen[:count], key=lambda m: not m.compound)  # compounds before isolation
+    picked = chosen[:count]
+    finisher = next((m for m in chosen[count:] if not m.compound), None)
+    if count >= 3 and finisher is not None and all(m.compound for m in picked):
+        picked = [*picked[:-1], finisher]  # compounds, then one isolation finisher
+    return sorted(picked, key=lambda m: not m.compound)  # compounds before isolation
 
 
 def build(group: str | None, ctx: Context, *, quick: bool = False, light: bool = False, title: str,
@@ -281,13 +287,35 @@ def build(group: str | None, ctx: Context, *, quick: bool = False, light: bool =
     return {"title": title, "exercises": exercises, "summary": summary}
 
 
-def alternatives(old: dict[str, Any], taken: Iterable[str], ctx: Context) -> tuple[list[Move], list[Move]]:
-    """Replacements for an exercise: (same main muscle, any other that fits), neither already in the workout."""
+def kind_of(name: str) -> str | None:
+    """compound, isolation, or None (core, conditioning, unknown): what 001 §4.9 rule 4 ranks."""
+    move = move_named(name)
+    if move is not None:
+        return None if move.kind != "reps" else "compound" if move.compound else "isolation"
+    lowered = name.lower()
+    if ISOLATION.search(lowered):
+        return "isolation"
+    return "compound" if COMPOUND.search(lowered) else None
+
+
+def fits_order(move: Move, order: int, exercises: Iterable[dict[str, Any]]) -> bool:
+    """Whether `move` at `order` keeps compounds before isolation among the workout's set-and-rep work."""
+    if move.kind != "reps":
+        return True
+    kinds = [(e.get("order", 0), kind_of(str(e.get("name", "")))) for e in exercises if e.get("type") == "reps"]
+    if move.compound:
+        return not any(k == "isolation" for o, k in kinds if o < order)
+    return not any(k == "compound" for o, k in kinds if o > order)
+
+
+def alternatives(old: dict[str, Any], exercises: list[dict[str, Any]], ctx: Context) -> tuple[list[Move], list[Move]]:
+    """Replacements for an exercise: (same main muscle, any other that fits), none already in the workout and each
+    keeping its order (compounds before isolation)."""
     shares = old.get("muscles") or []
     main = max(shares, key=lambda s: s.get("share", 0))["name"] if shares else None
-    names = {t.lower() for t in taken}
-    pool = [m for m in ctx.pool() if m.name.lower() not in names and m.kind == old.get("type", "reps")]
-    was_compound = not ISOLATION.search(str(old.get("name", "")).lower())
-    pool.sort(key=lambda m: m.compound != was_compound)  # a like kind keeps the workout's order
+    names = {str(e.get("name", "")).lower() for e in exercises}
+    order = int(old.get("order", 0))
+    pool = [m for m in ctx.pool() if m.name.lower() not in names and m.kind == old.get("type", "reps")
+            and fits_order(m, order, [e for e in exercises if e.get("order") != order])]
     same = [m for m in pool if main is not None and m.primary == main]
     return same, [m for m in pool if m not in same]

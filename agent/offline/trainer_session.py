@@ -157,7 +157,7 @@ def swap_move(facts: Facts, req: Request) -> Next:
         return instead or Say(t.say(facts.locale, "which_exercise"))
     loc, ctx = facts.locale, context(facts)
     workout = facts.current_workout() or {}
-    same, others = alternatives(old, [e["name"] for e in workout.get("exercises", [])], ctx)
+    same, others = alternatives(old, list(workout.get("exercises", [])), ctx)
     wanted = req.args.get("replacement")
     choice = move_named(wanted) if wanted else (same[0] if same else None)
     if wanted and (choice is None or choice not in same + others):
