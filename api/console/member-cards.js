@@ -152,7 +152,7 @@ export function summaryText(summary) {
   const muscles = first(summary, ['muscles_targeted', 'musclesTargeted']);
   return [
     Number.isFinite(Number(minutes)) && minutes !== '' ? t('member.summary.duration', { n: num(Math.round(Number(minutes))) }) : '',
-    Array.isArray(goals) ? goals.map(words).filter(Boolean).join(', ') : words(goals),
+    Array.isArray(goals) ? goals.map((g) => t(`member.goal.${g}`, undefined, words(g))).filter(Boolean).join(', ') : words(goals),
     Array.isArray(muscles) ? muscles.map(muscleName).filter(Boolean).join(', ') : '',
   ].filter(Boolean).join(' · ');
 }
