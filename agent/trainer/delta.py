@@ -3,8 +3,8 @@ sent as what changed, not the whole source again).
 
 `diff(old, new)` mirrors the data's shape: a dict gives only the keys whose values changed (a nested dict as its
 own changes, a removed key as null); a list whose items all carry one identity key (`id`, `muscle`, `exercise`
-or `name`) gives `{"added": [items], "changed": [whole items], "removed": [their keys]}`; anything else is
-replaced whole. `apply(old, delta)` rebuilds the new data from the old, so a reader of the context (the offline
+or `name`) gives `{"added": [items], "changed": [each item's key and its changes], "removed": [their keys]}`;
+anything else is replaced whole. `apply(old, delta)` rebuilds the new data from the old, so a reader of the context (the offline
 model) sees what the model sees. Data is compared after `compact` (no null fields), as it is rendered.
 """
 
@@ -50,7 +50,7 @@ def _list_delta(old: list[Any], new: list[Any], key: str) -> dict[str, Any]:
     before = {i[key]: i for i in old}
     after = {i[key] for i in new}
     out = {"added": [i for i in new if i[key] not in before],
-           "changed": [i for i in new if i[key] in before and before[i[key]] != i],
+           "changed": [{key: i[key], **diff(before[i[key]], i)} for i in new if i[key] in before and before[i[key]] != i],
            "removed": [k for k in before if k not in after]}
     return {part: items for part, items in out.items() if items}
 
@@ -90,7 +90,7 @@ def apply(old: Any, delta: Any) -> Any:
             return old
         changed = {i[key]: i for i in delta.get("changed", [])}
         removed = set(delta.get("removed", []))
-        kept = [changed.get(i[key], i) for i in old if i[key] not in removed]
+        kept = [apply(i, changed[i[key]]) if i[key] in changed else i for i in old if i[key] not in removed]
         return [*kept, *delta.get("added", [])]
     if isinstance(old, dict):
         out = dict(old)

@@ -24,8 +24,8 @@ they need, call coach__idle.
 plans, milestones), call data__fetch_data; its data arrives once, as knowledge after its result. Never guess data \
 you can load.
 - A <knowledge_update source="..." changes="only"> block holds only what changed since that source's last block: \
-for a list, its added and changed items (whole) and the ids or names of removed ones; for other fields, their new \
-values (null: gone). Apply it to what you already have.
+for a list, its added items, its changed items (their id or name and what changed in them) and the ids or names \
+of removed ones; for other fields, their new values (null: gone). Apply it to what you already have.
 - Numbers (distribution debt, recovery, statistics, suggested loads, timers) are computed by the tools. Quote them; \
 never compute or invent them yourself.
 
