@@ -50,6 +50,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"כואב|פציעה|תימנע|בלי|תשכח|болит|травм|избега|без|забудь",
      ("active_preferences",)),
     (r"recover|sore|tired|rest day|התאוששות|עייף|восстанов|устал", ("recovery_status",)),
+    (r"meal|food|eat|calorie|protein|carb|diet|nutrition|breakfast|lunch|dinner|snack|"
+     r"ארוח|אוכל|לאכול|קלורי|חלבון|תזונה|דיאט|питан|еда|есть|калори|белок|белк|завтрак|обед|ужин|перекус|диет",
+     ("nutrition_plan",)),
 )
 LONG_RANGE = re.compile(r"month|30 days|this year|year|quarter", re.IGNORECASE)
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from weakref import WeakKeyDictionary
+from zoneinfo import ZoneInfo
 
 import structlog
 
@@ -169,7 +170,7 @@ class TrainerThread:
         for name, params in picked.items():
             data = (given or {}).get(name)
             if data is None:
-                data = await load(session, turn.access.org_id, self._member(turn), name, params, now)
+                data = await load(session, turn.access.org_id, self._member(turn), name, params, now, tz=_tz(turn))
             delivery = knowledge.plan_delivery(known, name, params, data)
             if delivery is None:
                 continue
@@ -299,6 +300,11 @@ class TrainerThread:
             else:
                 trip.add(self._result(turn, row.tool_use_id, name, None, row.error or {
                     "code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None}))
+
+
+def _tz(turn: Turn) -> ZoneInfo:
+    """The gym's timezone: what "today" means for the member (the nutrition plan's meals)."""
+    return ZoneInfo(turn.access.timezone)
 
 
 def turn_clock(turn: Turn, now: datetime) -> str:
