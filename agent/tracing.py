@@ -68,6 +68,23 @@ def _forced(trace_id: int | None, span_id: int | None = None) -> Iterator[None]:
         _FORCED.reset(token)
 
 
+_PARENT: contextvars.ContextVar[Span | None] = contextvars.ContextVar("spotter_span_parent", default=None)
+
+
+@contextmanager
+def parented(span: Span) -> Iterator[None]:
+    """Model calls made inside (a nutrition agent's, which has no turn) nest under `span`."""
+    token = _PARENT.set(span)
+    try:
+        yield
+    finally:
+        _PARENT.reset(token)
+
+
+def ambient_parent() -> Span | None:
+    return _PARENT.get()
+
+
 def trace_id_of(hex_id: str | None) -> int | None:
     """A 32-hex-digit request trace id as an OpenTelemetry trace id (None when it is not one)."""
     try:

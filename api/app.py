@@ -51,7 +51,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         worker = None
         if owned:
             await services.start()  # RAG outbox worker + local model warm-up
-            worker = Worker.from_settings(db, agents, settings)  # nutrition runs, in-process
+            worker = Worker.from_settings(db, agents, settings,  # nutrition runs, in-process
+                                           tracing=services.observability.tracing if services.observability else None)
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,

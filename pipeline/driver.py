@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from agent.tracing import Tracing, parented
 from core.database import Database
 from gym.nutrition import plan as plans
 from gym.nutrition import runs
@@ -54,10 +55,12 @@ def _now() -> datetime:
 
 
 class Driver:
-    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None) -> None:
+    def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
+                 tracing: Tracing | None = None) -> None:
         self.db = db
         self.agents = agents
         self.limits = limits or Limits()
+        self.tracing = tracing or Tracing.off()
 
     async def run_until_rest(self, org_id: uuid.UUID, run_id: uuid.UUID, *, max_steps: int = 200) -> str:
         for _ in range(max_steps):
@@ -65,7 +68,30 @@ class Driver:
             if state is None:
                 break
         async with self.db.scope(org_id=org_id) as session:
-            return (await runs.get_run(session, org_id, run_id)).state
+            run = await runs.get_run(session, org_id, run_id, for_update=True)
+            await self._trace_version(session, run)
+            return run.state
+
+    async def _trace_version(self, session, run: NutritionRun) -> None:
+        """The run version's root span (`invoke_agent nutrition_pipeline`), once, when the version ends: its ids
+        are derived from the run and version, so the agent spans every worker emitted meanwhile are its children."""
+        if not self.tracing.enabled or run.state not in (State.OUTPUT_READY.value, State.ERROR.value):
+            return
+        plan = dict(run.plan or {})
+        if plan.get("traced_version") == run.version:
+            return
+        started = await runs.version_started(session, run)
+        span = self.tracing.run_agent("nutrition_pipeline", run_id=str(run.id), version=run.version,
+                                      org_id=str(run.org_id), started=started, root=True)
+        span.set_attribute("spotter.nutrition.state", run.state)
+        if run.state == State.ERROR.value:
+            self.tracing.failed(span, str((run.error or {}).get("error_type") or "error"))
+        span.end()
+        plan["traced_version"] = run.version
+        run.plan = plan
+
+    def _agent_span(self, run: NutritionRun, agent: str):
+        return self.tracing.run_agent(agent, run_id=str(run.id), version=run.version, org_id=str(run.org_id))
 
     async def step(self, org_id: uuid.UUID, run_id: uuid.UUID) -> str | None:
         """One unit of work; None when the run rests (output_ready, error, or waiting for the user)."""
@@ -80,7 +106,12 @@ class Driver:
                 await runs.transition(session, run, NEXT[state])
                 return run.state
             if state is State.SCIENTIST_PROCESSING:
-                await self._scientist(session, run, plan)
+                span = self._agent_span(run, "SCIENTIST")
+                try:
+                    await self._scientist(session, run, plan)
+                finally:
+                    span.set_attribute("spotter.nutrition.state", run.state)
+                    span.end()
                 return run.state
             if state is State.PAUSED_PHYSICIAN:
                 pending = plan.get("physician") or {}
@@ -104,18 +135,26 @@ class Driver:
             plans.bump(plan, "calls", call.agent)
             run.plan = plan
             version, expected = run.version, run.state
-        remaining = (datetime.fromisoformat(plan["deadline"]) - _now()).total_seconds()
-        answer = await self._ask(call, min(timeout, max(remaining, 0.001)))
-        async with self.db.scope(org_id=org_id) as session:
-            run = await runs.get_run(session, org_id, run_id, for_update=True)
-            if run.state != expected or run.version != version:
-                return run.state  # someone else moved the run meanwhile: drop this answer
-            plan = copy.deepcopy(run.plan)
-            if call.agent == "PHYSICIAN":
-                await self._judge_physician(session, run, plan, call, answer, timeout)
-            else:
-                await self._judge(session, run, plan, call, answer, timeout)
-            return run.state
+            span = self._agent_span(run, call.agent)
+        try:
+            remaining = (datetime.fromisoformat(plan["deadline"]) - _now()).total_seconds()
+            with parented(span):  # a model-backed agent's chat span nests under its invoke_agent span
+                answer = await self._ask(call, min(timeout, max(remaining, 0.001)))
+            span.set_attribute("spotter.nutrition.answer", "timeout" if answer is None else
+                               "no_answer" if isinstance(answer, NoAnswer) else "answered")
+            async with self.db.scope(org_id=org_id) as session:
+                run = await runs.get_run(session, org_id, run_id, for_update=True)
+                if run.state != expected or run.version != version:
+                    return run.state  # someone else moved the run meanwhile: drop this answer
+                plan = copy.deepcopy(run.plan)
+                if call.agent == "PHYSICIAN":
+                    await self._judge_physician(session, run, plan, call, answer, timeout)
+                else:
+                    await self._judge(session, run, plan, call, answer, timeout)
+                span.set_attribute("spotter.nutrition.state", run.state)
+                return run.state
+        finally:
+            span.end()
 
     async def _ask(self, call: AgentCall, limit_s: float) -> Answer | NoAnswer | None:
         """The answer; None when the agent timed out; the NoAnswer when it could not answer (its cause)."""

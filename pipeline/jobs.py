@@ -22,6 +22,7 @@ from pgqueuer import AsyncpgDriver, Job, Queries, QueueManager
 from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 from pgqueuer.types import QueueExecutionMode
 
+from agent.tracing import Tracing
 from core.database import Database
 from core.settings import Settings
 from gym.nutrition.queue import ENTRYPOINT, run_of
@@ -47,10 +48,10 @@ class Worker:
     """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
-                 entrypoint: str = ENTRYPOINT) -> None:
+                 entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None) -> None:
         self.db = db
         self.entrypoint = entrypoint
-        self.driver = Driver(db, agents, limits)
+        self.driver = Driver(db, agents, limits, tracing=tracing)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
 
@@ -65,9 +66,11 @@ class Worker:
             await lock.close()  # closing the session releases the advisory lock
 
     @classmethod
-    def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None) -> Worker:
-        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE."""
-        return cls(db, agents, limits, entrypoint=settings.nutrition_queue)
+    def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None, *,
+                      tracing: Tracing | None = None) -> Worker:
+        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE; its runs' agents are
+        spans of one trace per run version when `tracing` exports."""
+        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing)
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import anthropic
 import structlog
+from opentelemetry.trace import Span
 from sqlalchemy import select
 
 from agent.composition import build_model
@@ -29,7 +30,7 @@ from agent.costs import PriceBook, Usage
 from agent.errors import AgentError, classify
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
-from agent.tracing import Who
+from agent.tracing import Who, ambient_parent
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
@@ -130,8 +131,8 @@ class PipelineCall:
     def who(self) -> Who:
         return Who(org_id=str(self.access.org_id), conversation_id=None, persona="nutrition", role=self.access.role)
 
-    def trace_parent(self) -> None:
-        return None  # an agent's call in a run is a trace of its own
+    def trace_parent(self) -> Span | None:
+        return ambient_parent()  # the run agent's span the driver opened (pipeline/driver.py)
 
 
 class ModelAgents:

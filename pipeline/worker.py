@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
+from agent.tracing_export import build_tracing
 from core.database import Database
 from core.settings import Settings, load_settings
 from pipeline.driver import Limits
@@ -28,13 +29,15 @@ async def serve(settings: Settings, *, heartbeat_s: float = 30, drain: bool = Fa
     db = Database(settings.database_url, pool_size=4)
     redis = aioredis.from_url(settings.redis_url, decode_responses=True) if settings.redis_url else None
     agents, model = worker_agents(settings, db, redis)
-    worker = Worker.from_settings(db, agents, settings, limits)
+    tracing = build_tracing(settings)  # the runs' agents as spans, when OTLP or Sentry is configured
+    worker = Worker.from_settings(db, agents, settings, limits, tracing=tracing)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stop)
     try:
         await worker.run(heartbeat=timedelta(seconds=heartbeat_s), drain=drain)
     finally:
+        tracing.shutdown()
         close = getattr(model, "close", None)
         if close is not None:
             await close()

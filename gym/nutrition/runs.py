@@ -212,6 +212,16 @@ async def record_clearance(session: AsyncSession, org_id: uuid.UUID, *, member_i
     return clearance
 
 
+async def version_started(session: AsyncSession, run: NutritionRun) -> datetime:
+    """When the run's current version began: its first stored envelope (the run's creation for version 1)."""
+    if run.version == 1:
+        return run.created_at
+    first = await session.scalar(select(func.min(NutritionMessage.created_at)).where(
+        NutritionMessage.org_id == run.org_id, NutritionMessage.run_id == run.id,
+        NutritionMessage.run_version == run.version))
+    return first or run.created_at
+
+
 async def checkin_on(session: AsyncSession, run: NutritionRun,
                      on: date) -> tuple[NutritionCheckin, NutritionAdjustment | None] | None:
     """The run's check-in for date `on` with its adjustment, if one was stored."""
