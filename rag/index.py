@@ -380,6 +380,16 @@ async def reindex_org(db: Database, embedder: Embedder | None, org_id: uuid.UUID
         async with db.owner() as session:
             await session.execute(text("DELETE FROM rag_outbox WHERE org_id = :org AND id <= :hw"),
                                   {"org": org_id, "hw": high_water})
+    await refresh_statistics(db)
     log.info("rag.index.reindexed", org_id=str(org_id), documents=result.documents, embedded=result.embedded,
              deleted=result.deleted, failed=result.failed)
     return result
+
+
+async def refresh_statistics(db: Database) -> None:
+    """ANALYZE the search tables after a bulk change (a reindex, a large drain): right after thousands of rows
+    arrive the planner still holds the empty tables' statistics and plans the lexical and semantic statements
+    as if they were tiny, until autovacuum gets round to them (issue 29: search twice as slow right after
+    seeding). Postgres recomputes them from a sample in a few hundred milliseconds at 100k documents."""
+    async with db.owner() as session:
+        await session.execute(text("ANALYZE rag_documents, rag_terms"))

@@ -17,7 +17,9 @@ import structlog
 
 from core.database import Database
 from rag.embeddings import Embedder
-from rag.index import DrainResult, drain_outbox
+from rag.index import DrainResult, drain_outbox, refresh_statistics
+
+BULK_ROWS = 500  # documents drained since the last ANALYZE that make the search tables' statistics stale
 
 log = structlog.get_logger("rag.worker")
 
@@ -31,6 +33,7 @@ class OutboxWorker:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.drains = 0  # completed wake-ups, for tests and health output
+        self.since_analyze = 0  # documents drained since the search tables' statistics were refreshed
 
     @property
     def running(self) -> bool:
@@ -76,6 +79,11 @@ class OutboxWorker:
                 results = [DrainResult(error="unexpected")]
             self.drains += 1
             claimed = sum(r.claimed for r in results)
+            self.since_analyze += claimed
+            if self.since_analyze >= BULK_ROWS:  # a bulk import: fresh statistics for the search statements
+                self.since_analyze = 0
+                with contextlib.suppress(Exception):
+                    await refresh_statistics(self.db)
             if claimed:
                 log.info("rag.worker.drained", claimed=claimed, upserted=sum(r.upserted for r in results),
                          deleted=sum(r.deleted for r in results), retrying=sum(r.retrying for r in results))

@@ -255,3 +255,21 @@ async def test_cli_reindex_rebuilds_one_org(db, factory, local, base_settings) -
     summary = await _reindex(base_settings, str(org.id), force=False)
     assert summary["model"] == local.model and summary["orgs"][str(org.id)]["documents"] == 1
     assert (await doc(db, org.id, "member", member.id))["title"] == "Cli Rebuilt"
+
+
+async def test_a_reindex_leaves_the_search_tables_analyzed(db, factory) -> None:
+    """Issue 29: right after a bulk load the planner must not be left with empty-table statistics; a reindex
+    refreshes them itself (the bench no longer does it for the product)."""
+    sql = text("SELECT relname, analyze_count FROM pg_stat_user_tables WHERE relname IN ('rag_documents', 'rag_terms')")
+
+    async def counts() -> dict[str, int]:
+        async with db.owner() as session:
+            await session.execute(text("SELECT pg_stat_clear_snapshot()"))
+            return {r.relname: r.analyze_count for r in (await session.execute(sql)).all()}
+
+    org = await factory.org()
+    before = await counts()
+    await reindex_org(db, None, org.id)
+    after = await counts()
+    assert set(after) == {"rag_documents", "rag_terms"}
+    assert all(after[name] > before.get(name, 0) for name in after), (before, after)
