@@ -72,7 +72,8 @@ class Resumer:
         """Take the conversation's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
         stream sends what that produced and hands the turn back to the loop."""
         try:
-            lock = await self.loop.take_lock(conversation_id, wait_seconds=5.0)
+            lock = await self.loop.take_lock(conversation_id,
+                                           wait_seconds=self.settings.agent_answer_lock_wait_seconds)
         except Conflict:  # busy: an answer that could never be taken says why rather than "busy"
             await self._diagnose(access, caller, conversation_id, tool_use_id, check)
             raise

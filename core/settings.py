@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
     # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
     agent_turn_lock_lease_seconds: float = Field(default=15.0, gt=0, le=300)
+    # A confirm / pick answer waits this long for the conversation's lock (a turn still finishing) before it
+    # answers 409 conversation_busy.
+    agent_answer_lock_wait_seconds: float = Field(default=5.0, ge=0, le=60)
     # Model loops one API process drives at once (0 = no limit). A turn beyond them gets its first frame and
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
