@@ -6,8 +6,10 @@ Nothing here mocks our own code; a guard makes any attempt to reach a real model
 from __future__ import annotations
 
 import contextlib
+import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -25,6 +27,30 @@ from tests.fakes.anthropic_server import FakeAnthropic
 from tests.servers import ThreadedServer
 
 FORBIDDEN_HOSTS = ("anthropic.com", "voyageai.com", "posthog.com", "sentry.io")
+_OWN_BASETEMP = pytest.StashKey[Path]()
+_KEEP_BASETEMP = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's temp dir is a fresh `spotter-pytest-*` of its own in the system temp dir rather than under
+    pytest's shared `pytest-of-<user>`: as root, pgserver runs PostgreSQL as the `pgserver` user and opens the
+    data dir's parent folders to it, and any other pytest session starting on the machine closes
+    `pytest-of-<user>` again (mode 0700), failing an initdb or a pg_ctl under way here. Removed after the
+    session unless it failed. An explicit --basetemp still wins; xdist workers get theirs inside this one."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="spotter-pytest-")
+        config.stash[_OWN_BASETEMP] = Path(config.option.basetemp)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is None:
+        return
+    if config.stash.get(_KEEP_BASETEMP, False):
+        print(f"\nthis run's temp dir is kept: {own}", file=sys.stderr)
+    else:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -117,22 +143,44 @@ async def client(server: ThreadedServer) -> AsyncIterator[httpx.AsyncClient]:
         yield http
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The suite leaves no embedded server behind: a postgres or redis-server still running from this
-    session's temp dirs (the fixtures' servers, or those of a CLI run in a subprocess) fails the run, and
-    is killed so it does not outlive the check either."""
+_WORKER_LEFTOVERS = pytest.StashKey[list[str]]()
+
+
+def _kill_leftovers(session: pytest.Session) -> list[str]:
+    """Kill the postgres / redis-server processes still running from this session's temp dirs (the fixtures'
+    servers, or those of a CLI run in a subprocess); name them."""
     from core.embedded import leftover_servers
 
     factory = getattr(session.config, "_tmp_path_factory", None)
     base = getattr(factory, "_basetemp", None)  # None: no temp dir was made, so no server was started
-    if base is None:
-        return
-    leftovers = leftover_servers(base)
-    if not leftovers:
-        return
+    leftovers = leftover_servers(base) if base is not None else []
     for proc in leftovers:
         with contextlib.suppress(Exception):
             proc.kill()
-    names = ", ".join(f"{p.info['name']} (pid {p.pid})" for p in leftovers)
-    print(f"\nembedded servers outlived the test session: {names}", file=sys.stderr)
-    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return [f"{p.info['name']} (pid {p.pid})" for p in leftovers]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The suite leaves no embedded server behind: one still running from this session's temp dirs fails the
+    run, and is killed so it does not outlive the check either. Under xdist each worker checks its own temp
+    dir after its fixtures are torn down (a worker's servers may die with it before the controller looks) and
+    hands what it found to the controller, which checks the whole temp tree again and fails the run."""
+    names = _kill_leftovers(session)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: its exit status does not reach the run's
+        workeroutput["leftover_servers"] = names
+        return
+    names += session.config.stash.get(_WORKER_LEFTOVERS, [])
+    if names:
+        print(f"\nembedded servers outlived the test session: {', '.join(names)}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    # a failed run keeps its temp dir (server logs, data) for a look afterwards
+    session.config.stash[_KEEP_BASETEMP] = session.exitstatus not in (pytest.ExitCode.OK,
+                                                                       pytest.ExitCode.NO_TESTS_COLLECTED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist, on the controller: keep what a finished worker found left behind (see pytest_sessionfinish)."""
+    found = getattr(node, "workeroutput", {}).get("leftover_servers", [])
+    node.config.stash.setdefault(_WORKER_LEFTOVERS, []).extend(found)
