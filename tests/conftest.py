@@ -12,19 +12,22 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
 import pytest
 
-from api.app import create_app
-from api.auth import DevKeys
-from core import migrations
-from core.database import Database
-from core.embedded import EmbeddedPostgres, EmbeddedRedis
-from core.settings import Settings, load_settings
-from tests.factories import Factory
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.servers import ThreadedServer
+# The app and its servers are imported by the fixtures that build them, not here: under xdist the controller
+# process loads this file too but runs no test, and these imports cost it ~2.6 s of CPU before any worker starts.
+if TYPE_CHECKING:
+    import httpx
+
+    from api.auth import DevKeys
+    from core.database import Database
+    from core.embedded import EmbeddedPostgres, EmbeddedRedis
+    from core.settings import Settings
+    from tests.factories import Factory
+    from tests.fakes.anthropic_server import FakeAnthropic
+    from tests.servers import ThreadedServer
 
 FORBIDDEN_HOSTS = ("anthropic.com", "voyageai.com", "posthog.com", "sentry.io")
 _OWN_BASETEMP = pytest.StashKey[Path]()
@@ -75,6 +78,9 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def embedded_pg(data_dir: Path) -> Iterator[EmbeddedPostgres]:
+    from core import migrations
+    from core.embedded import EmbeddedPostgres
+
     pg = EmbeddedPostgres(data_dir)
     migrations.upgrade(pg.url())
     yield pg
@@ -83,6 +89,8 @@ def embedded_pg(data_dir: Path) -> Iterator[EmbeddedPostgres]:
 
 @pytest.fixture(scope="session")
 def embedded_redis(data_dir: Path) -> Iterator[EmbeddedRedis]:
+    from core.embedded import EmbeddedRedis
+
     redis = EmbeddedRedis(data_dir / "redis")
     yield redis
     redis.stop()
@@ -91,6 +99,8 @@ def embedded_redis(data_dir: Path) -> Iterator[EmbeddedRedis]:
 @pytest.fixture(scope="session")
 def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis: EmbeddedRedis) -> Settings:
     """Settings for the app under test; agent-level conftests extend them (fake model URL, ...)."""
+    from core.settings import load_settings
+
     return load_settings(app_env="test", data_dir=data_dir, database_url=embedded_pg.url(),
                          redis_url=embedded_redis.url, auth_mode="dev", agent_model_provider="anthropic",
                          anthropic_api_key=None)
@@ -99,6 +109,8 @@ def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis:
 @pytest.fixture(scope="session")
 def fake_model() -> Iterator[FakeAnthropic]:
     """The fake Anthropic Messages API every app under test talks to (real HTTP, real SDK)."""
+    from tests.fakes.anthropic_server import FakeAnthropic
+
     fake = FakeAnthropic().start()
     yield fake
     fake.stop()
@@ -115,6 +127,9 @@ def app_settings(base_settings: Settings, fake_model: FakeAnthropic) -> Settings
 
 @pytest.fixture(scope="session")
 def server(app_settings: Settings) -> Iterator[ThreadedServer]:
+    from api.app import create_app
+    from tests.servers import ThreadedServer
+
     srv = ThreadedServer(create_app(app_settings)).start()
     yield srv
     srv.stop()
@@ -122,6 +137,8 @@ def server(app_settings: Settings) -> Iterator[ThreadedServer]:
 
 @pytest.fixture(scope="session")
 async def db(embedded_pg: EmbeddedPostgres) -> AsyncIterator[Database]:
+    from core.database import Database
+
     database = Database(embedded_pg.url(), pool_size=5)
     yield database
     await database.dispose()
@@ -129,16 +146,22 @@ async def db(embedded_pg: EmbeddedPostgres) -> AsyncIterator[Database]:
 
 @pytest.fixture(scope="session")
 def dev_keys(data_dir: Path) -> DevKeys:
+    from api.auth import DevKeys
+
     return DevKeys(data_dir)
 
 
 @pytest.fixture
 def factory(db: Database, dev_keys: DevKeys) -> Factory:
+    from tests.factories import Factory
+
     return Factory(db, dev_keys)
 
 
 @pytest.fixture
 async def client(server: ThreadedServer) -> AsyncIterator[httpx.AsyncClient]:
+    import httpx
+
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         yield http
 
