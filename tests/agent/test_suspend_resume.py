@@ -4,11 +4,17 @@ import asyncio
 import json
 from datetime import UTC, datetime
 
+import httpx
+import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import text
 
+from api.app import create_app
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
+from tests.servers import ThreadedServer
 from tests.sse import sse
+
+ANSWER_WAIT = 0.5  # seconds an answer waits for a busy conversation here; production waits 5 (the default)
 
 
 async def _task(client, gym, fake_model, title="Clean the rower") -> tuple[str, str]:
@@ -220,28 +226,40 @@ async def test_expired_pending_reads_expired(client, gym, fake_model, db) -> Non
     assert statuses["toolu_del"] == "expired"
 
 
+@pytest.fixture(scope="module")
+def impatient(app_settings):
+    """The app with answers waiting ANSWER_WAIT for a busy conversation (AGENT_ANSWER_WAIT_SECONDS)."""
+    server = ThreadedServer(create_app(app_settings.model_copy(
+        update={"agent_answer_wait_seconds": ANSWER_WAIT}))).start()
+    yield server
+    server.stop()
+
+
 async def test_an_answer_on_a_busy_conversation_waits_then_says_busy_or_why_it_could_never_be_taken(
-        client, gym, fake_model, db, app_settings) -> None:
-    """The answer takes the conversation's lock first (waiting up to 5 s): busy past that, a pending confirmation
-    stays pending (409 conversation_busy); an answer that could never be taken says so instead."""
-    conversation_id, task_id = await _task(client, gym, fake_model)
-    await _ask_delete(client, gym, fake_model, conversation_id, task_id)
-    redis = aioredis.from_url(app_settings.redis_url)
-    try:
-        await redis.set(f"spotter:turn:{conversation_id}", "another turn", px=60_000)
-        busy = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
-                         headers=gym.owner.headers)
-        unknown = await sse(client, gym.confirm_url(conversation_id, "toolu_nope"), json_body={"approved": True},
-                            headers=gym.owner.headers)
-        await redis.delete(f"spotter:turn:{conversation_id}")
-    finally:
-        await redis.aclose()
-    assert busy.status == 409 and busy.body["code"] == "conversation_busy"
-    assert unknown.status == 404 and unknown.body["code"] == "tool_execution_not_found"
-    assert await _deleted_at(db, task_id) is None
-    fake_model.queue(Reply(Text("Deleted.")))
-    done = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
-                     headers=gym.owner.headers)
+        impatient, gym, fake_model, db, app_settings) -> None:
+    """The answer takes the conversation's lock first (waiting up to AGENT_ANSWER_WAIT_SECONDS): busy past
+    that, a pending confirmation stays pending (409 conversation_busy); an answer that could never be taken says
+    so instead; a lock freed while the answer waits is taken and the answer goes through."""
+    async with httpx.AsyncClient(base_url=impatient.url, timeout=30) as client:
+        conversation_id, task_id = await _task(client, gym, fake_model)
+        await _ask_delete(client, gym, fake_model, conversation_id, task_id)
+        redis = aioredis.from_url(app_settings.redis_url)
+        try:
+            await redis.set(f"spotter:turn:{conversation_id}", "another turn", px=60_000)
+            busy = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                             headers=gym.owner.headers)
+            unknown = await sse(client, gym.confirm_url(conversation_id, "toolu_nope"),
+                                json_body={"approved": True}, headers=gym.owner.headers)
+            assert busy.status == 409 and busy.body["code"] == "conversation_busy"
+            assert unknown.status == 404 and unknown.body["code"] == "tool_execution_not_found"
+            assert await _deleted_at(db, task_id) is None
+            fake_model.queue(Reply(Text("Deleted.")))
+            # Another turn still holds the lock and lets go of it (its lease lapses) well within the wait.
+            await redis.set(f"spotter:turn:{conversation_id}", "another turn", px=int(ANSWER_WAIT * 1000 / 5))
+            done = await sse(client, gym.confirm_url(conversation_id, "toolu_del"), json_body={"approved": True},
+                             headers=gym.owner.headers)
+        finally:
+            await redis.aclose()
     assert done.status == 200 and done.one("tool_completed")["ok"] is True
     assert await _deleted_at(db, task_id) is not None
 

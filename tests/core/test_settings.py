@@ -11,6 +11,7 @@ from core.settings import SettingsError, load_settings
     ("DATABASE_URL", "mysql://x", "DATABASE_URL"),
     ("REDIS_URL", "http://x", "REDIS_URL"),
     ("AGENT_MODEL_PROVIDER", "openai", "AGENT_MODEL_PROVIDER"),
+    ("AGENT_ANSWER_WAIT_SECONDS", "-1", "AGENT_ANSWER_WAIT_SECONDS"),
 ])
 def test_invalid_value_names_the_variable(monkeypatch, env, value, named) -> None:
     monkeypatch.setenv(env, value)
@@ -27,3 +28,10 @@ def test_clerk_mode_requires_jwks_url(monkeypatch) -> None:
 def test_authorized_parties_accept_a_comma_list(monkeypatch) -> None:
     monkeypatch.setenv("CLERK_AUTHORIZED_PARTIES", "https://a.example, https://b.example")
     assert load_settings().clerk_authorized_parties == ["https://a.example", "https://b.example"]
+
+
+def test_an_answer_waits_five_seconds_for_a_busy_conversation_unless_configured(monkeypatch) -> None:
+    monkeypatch.delenv("AGENT_ANSWER_WAIT_SECONDS", raising=False)
+    assert load_settings().agent_answer_wait_seconds == 5.0
+    monkeypatch.setenv("AGENT_ANSWER_WAIT_SECONDS", "0.5")
+    assert load_settings().agent_answer_wait_seconds == 0.5

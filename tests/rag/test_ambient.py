@@ -112,11 +112,11 @@ async def test_a_slow_embedder_is_abandoned_and_lexical_hits_still_come_back(db,
 
 
 @pytest.mark.timeout(60)  # without the budget the lookup waits on the lock for good
-async def test_the_whole_lookup_is_bounded_even_when_nothing_can_finish(db, embedded_pg, factory, local) -> None:
+async def test_the_whole_lookup_is_bounded_even_when_nothing_can_finish(db, factory, local) -> None:
     """The search index is locked and the embedder never answers: the budget cancels the lookup, which
     returns None and says why."""
     org, _ = await _gym(db, factory, local, members=[("Dmitri", "Ivanov")])
-    ambient_db = Database(embedded_pg.url(), pool_size=1)  # a connection cancelled mid-query is not shared
+    ambient_db = Database(db.url, pool_size=1)  # a connection cancelled mid-query is not shared
     held = HeldEmbedder()
     try:
         async with db.owner() as locker:

@@ -41,7 +41,7 @@ def local() -> LocalEmbedder:
 
 
 async def drain(db, embedder) -> None:
-    """Drain the whole outbox (other tests' rows included) until nothing is ready."""
+    """Drain the whole outbox (this module's database: every test's rows in it) until nothing is ready."""
     for _ in range(100):
         results = await OutboxWorker(db, embedder).drain_once()
         assert not any(r.error for r in results), results
@@ -252,7 +252,7 @@ async def test_cli_reindex_rebuilds_one_org(db, factory, local, base_settings) -
     org = await factory.org()
     async with db.scope(org_id=org.id) as session:
         member = await create_member(session, org.id, first_name="Cli", last_name="Rebuilt")
-    summary = await _reindex(base_settings, str(org.id), force=False)
+    summary = await _reindex(base_settings.model_copy(update={"database_url": db.url}), str(org.id), force=False)
     assert summary["model"] == local.model and summary["orgs"][str(org.id)]["documents"] == 1
     assert (await doc(db, org.id, "member", member.id))["title"] == "Cli Rebuilt"
 
