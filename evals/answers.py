@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from evals import nutrition
 from gym import attendance, billing, forms, member_analytics
+from gym.assignments import comments_in_program
 from gym.classes import list_sessions_for_date
 from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import HARBOR
@@ -144,6 +145,41 @@ async def enrolled(session: AsyncSession, now: datetime, *, program: str) -> Exp
         "WHERE p.org_id = :org AND lower(p.name) = lower(:name) AND e.status = 'active'"),
         {"org": HARBOR.id, "name": program})
     return Expected((float(count or 0),))
+
+
+async def _member_id(session: AsyncSession, name: str) -> Any:
+    found = await session.scalar(text("SELECT id FROM members WHERE org_id = :org AND lower(full_name) = lower(:n) "
+                                      "AND deleted_at IS NULL"), {"org": HARBOR.id, "n": name})
+    if found is None:
+        raise LookupError(f"no member {name}")
+    return found
+
+
+@answer
+async def member_plan(session: AsyncSession, now: datetime, *, member: str) -> Expected:
+    """The member's current plan's name (what read.members_get shows)."""
+    current = await billing.current_subscription(session, HARBOR.id, await _member_id(session, member))
+    return Expected(texts=(current[1].name,) if current else ())
+
+
+@answer
+async def member_payments(session: AsyncSession, now: datetime, *, member: str) -> Expected:
+    """The member's payment state (ok, failed, overdue) and, when overdue, how much."""
+    status = await billing.member_payment_status(session, HARBOR.id, await _member_id(session, member),
+                                                 local_today(TZ, now))
+    amount = (status["overdue_cents"] / 100,) if status["state"] == "overdue" else ()
+    return Expected(amount, (status["state"],))
+
+
+@answer
+async def unread_comments(session: AsyncSession, now: datetime, *, program: str, coach: str) -> Expected:
+    """Comments in the program the coach has not read (and did not write)."""
+    program_id = await session.scalar(text("SELECT id FROM programs WHERE org_id = :org AND name = :n"),
+                                      {"org": HARBOR.id, "n": program})
+    coach_id = await session.scalar(text("SELECT id FROM users WHERE email = :e"), {"e": coach})
+    found = await comments_in_program(session, HARBOR.id, program_id, coach_user_id=coach_id, unread_only=True,
+                                      limit=500)
+    return Expected((float(len(found or [])),))
 
 
 @answer

@@ -58,7 +58,7 @@ def _count_ok(count: int | str, found: int) -> bool:
 
 
 def _expectation(e: Expectation, claimed: set[int], changes: Sequence[Change]) -> list[str]:
-    where_text = ", ".join(f"{k}={v}" for k, v in e.where.items()) or "any row"
+    where_text = e.shown or ", ".join(f"{k}={v}" for k, v in e.where.items()) or "any row"
     found = [(i, c) for i, c in enumerate(changes) if i not in claimed and c.table == e.table and c.op == e.change
              and row_matches(e.where, c.row)]
     failures = []
@@ -107,6 +107,9 @@ def _tools(task: Task, evidence: Evidence) -> list[str]:
             asked = [u.status for u in uses if u.name == name]
             failures.append(f"{name} did not run after a person's approval"
                             + (f" (its uses ended: {', '.join(asked)})" if asked else " (never called)"))
+    for name in task.called:
+        if not any(u.name == name and u.status == "succeeded" for u in uses):
+            failures.append(f"{name} never ran successfully")
     for name in task.rejected:
         if not any(u.name == name and u.status == "rejected_by_user" for u in uses):
             failures.append(f"{name} was never put to the person for a confirmation they rejected")

@@ -56,7 +56,14 @@ def _results(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return found
 
 
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def _dig(value: Any, path: str) -> Any:
+    """`path` in a tool's result; a compact text observation (the trainer's "logged X (id …)") gives its id."""
+    if isinstance(value, str):
+        found = _UUID.search(value) if path == "id" else None
+        return found.group(0) if found else None
     for part in path.split("."):
         if isinstance(value, list) and part.lstrip("-").isdigit():
             value = value[int(part)]

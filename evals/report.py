@@ -104,10 +104,13 @@ def task_table(results: Sequence[TryResult], regressions: dict[str, str]) -> str
     for task, tries in _by_task(results).items():
         n = len(tries)
         tokens_in = sum(t.input_tokens + t.cache_read_tokens + t.cache_creation_tokens for t in tries) / n
+        note = regressions.get(task, "")
+        if tries[0].extra.get("known") and not all(t.passed for t in tries):
+            note = f"{note} known gap".strip()
         lines.append(f"{task[:34]:<34} {tries[0].family[:18]:<18} {sum(t.passed for t in tries):>3}/{n:<2} "
                      f"{sum(t.cost_usd_micros for t in tries) / n / 1e6:>8.4f} "
                      f"{sum(t.round_trips for t in tries) / n:>5.1f} {tokens_in:>9.0f} "
-                     f"{sum(t.output_tokens for t in tries) / n:>6.0f}  {regressions.get(task, '')}")
+                     f"{sum(t.output_tokens for t in tries) / n:>6.0f}  {note}")
     return "\n".join(lines)
 
 

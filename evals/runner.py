@@ -228,7 +228,9 @@ class Suite:
         status = "error" if transcript.errors else "fail" if failures else "pass"
         if transcript.errors:
             failures = [f"the conversation failed: {', '.join(transcript.errors)}", *failures]
-        return TryResult(task.id, task.family, attempt, status, failures)
+        if failures and task.known:
+            failures.append(f"(known gap: {task.known})")
+        return TryResult(task.id, task.family, attempt, status, failures, extra={"known": task.known} if task.known else {})
 
     async def _resolve(self, task: Task, resolver: Resolver) -> Resolved:
         steps = [Step(call=s.call, input=await resolver.resolve(dict(s.input)), say=s.say)

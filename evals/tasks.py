@@ -3,8 +3,8 @@
 A task says who talks (a demo login, and so a role and a persona), what the simulated user is told
 (`instructions`) and says when scripted (`turns`, how they answer a confirmation or a pick), the expected end
 state (`expect`: the rows a try must create, change or delete, and nothing else; `unchanged`: rows that must
-stay as they were; `check`: SQL over the final state), the tool assertions (`confirmed`, `rejected`, `picked`,
-`not_called`), the expected answer where a number is asked (`answer`: computed by evals/answers.py from the
+stay as they were; `check`: SQL over the final state), the tool assertions (`confirmed`, `called`, `rejected`,
+`picked`, `not_called`), the expected answer where a number is asked (`answer`: computed by evals/answers.py from the
 database with the domain's own code), and a `reference`: the moves a right agent makes, which
 `spotter eval --model reference` plays to prove the task can be passed. Unknown keys are errors, so a typo in
 a task file fails loudly instead of grading nothing.
@@ -49,6 +49,7 @@ class Expectation:
     set: Mapping[str, Any] = field(default_factory=dict)
     count: int | str = 1
     may_change: tuple[str, ...] = ()
+    shown: str = ""  # `where` as the task wrote it (before its names were resolved), for failure messages
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class Task:
     turns: tuple[str, ...]
     persona: str = "staff"
     about: str = ""
+    known: str = ""  # a known gap in the product this task measures (shown beside its failures)
     locale: str = "en"
     scripted: bool = False
     confirm: str = "approve"
@@ -101,6 +103,7 @@ class Task:
     checks: tuple[Check, ...] = ()
     answer: Answer | None = None
     confirmed: tuple[str, ...] = ()
+    called: tuple[str, ...] = ()
     rejected: tuple[str, ...] = ()
     picked: bool | None = None
     not_called: tuple[str, ...] = ()
@@ -129,8 +132,10 @@ def _expectation(where: str, raw: Mapping[str, Any]) -> Expectation:
     count = raw.get("count", 1)
     if not (isinstance(count, int) or count in ("*", "+")):
         raise TaskError(f"{where}: count is an integer, \"*\" or \"+\"")
-    return Expectation(table=raw["table"], change=raw["change"], where=dict(raw.get("where", {})),
-                       set=dict(raw.get("set", {})), count=count, may_change=tuple(raw.get("may_change", ())))
+    rows = dict(raw.get("where", {}))
+    return Expectation(table=raw["table"], change=raw["change"], where=rows, set=dict(raw.get("set", {})),
+                       count=count, may_change=tuple(raw.get("may_change", ())),
+                       shown=", ".join(f"{k}={v}" for k, v in rows.items()) or "any row")
 
 
 def _answer(where: str, raw: Mapping[str, Any]) -> Answer:
@@ -141,8 +146,8 @@ def _answer(where: str, raw: Mapping[str, Any]) -> Answer:
                   absent=bool(raw.get("absent", False)), tolerance=float(raw.get("tolerance", 0.0)))
 
 
-TASK_KEYS = ("id", "login", "instructions", "turns", "persona", "about", "locale", "scripted", "confirm", "pick",
-             "max_turns", "setup", "reference", "expect", "unchanged", "check", "answer", "confirmed", "rejected",
+TASK_KEYS = ("id", "login", "instructions", "turns", "persona", "about", "known", "locale", "scripted", "confirm", "pick",
+             "max_turns", "setup", "reference", "expect", "unchanged", "check", "answer", "confirmed", "called", "rejected",
              "picked", "not_called")
 
 
@@ -166,15 +171,41 @@ def parse_task(family: str, raw: Mapping[str, Any], source: str = "<task>") -> T
         unchanged.append(Unchanged(table=row["table"], where=dict(row["where"])))
     return Task(
         id=raw["id"], family=family, login=raw["login"], instructions=raw["instructions"].strip(), turns=turns,
-        persona=raw.get("persona", "staff"), about=raw.get("about", ""), locale=raw.get("locale", "en"),
+        persona=raw.get("persona", "staff"), about=raw.get("about", ""), known=raw.get("known", ""),
+        locale=raw.get("locale", "en"),
         scripted=bool(raw.get("scripted", False)), confirm=raw.get("confirm", "approve"), pick=raw.get("pick"),
         max_turns=int(raw.get("max_turns", 6)), setup=tuple(dict(s) for s in raw.get("setup", ())),
         reference=tuple(_step(f"{where} reference {n}", s) for n, s in enumerate(raw.get("reference", ()))),
         expect=tuple(_expectation(f"{where} expect {n}", e) for n, e in enumerate(raw.get("expect", ()))),
         unchanged=tuple(unchanged), checks=tuple(checks),
         answer=_answer(f"{where} answer", raw["answer"]) if "answer" in raw else None,
-        confirmed=tuple(raw.get("confirmed", ())), rejected=tuple(raw.get("rejected", ())),
+        confirmed=tuple(raw.get("confirmed", ())), called=tuple(raw.get("called", ())), rejected=tuple(raw.get("rejected", ())),
         picked=raw.get("picked"), not_called=tuple(raw.get("not_called", ())))
+
+
+def with_fragments(value: Any, fragments: Mapping[str, Any], where: str = "") -> Any:
+    """A file's `[fragments]` spliced in: `"#name"` is a copy of fragment `name`, `"#name@3"` one with `order = 3`;
+    in a list, a fragment without an order gets its place (1-based) as its order. (TOML inline tables fit on one
+    line, so a workout's exercises are written once as fragments and named where they are used.)"""
+    if isinstance(value, str) and value.startswith("#") and len(value) > 1:
+        name, _, order = value[1:].partition("@")
+        if name not in fragments:
+            raise TaskError(f"{where}: no fragment {name!r} in this file")
+        copy = dict(with_fragments(fragments[name], fragments, where))
+        if order:
+            copy["order"] = int(order)
+        return copy
+    if isinstance(value, list):
+        out = []
+        for n, item in enumerate(value, 1):
+            expanded = with_fragments(item, fragments, where)
+            if isinstance(item, str) and item.startswith("#") and isinstance(expanded, dict) and "order" not in expanded:
+                expanded["order"] = n
+            out.append(expanded)
+        return out
+    if isinstance(value, Mapping):
+        return {k: with_fragments(v, fragments, where) for k, v in value.items()}
+    return value
 
 
 def load_file(path: Path) -> list[Task]:
@@ -183,8 +214,10 @@ def load_file(path: Path) -> list[Task]:
             data = tomllib.load(handle)
         except tomllib.TOMLDecodeError as exc:
             raise TaskError(f"{path.name}: {exc}") from None
-    _only(path.name, data, ("family", "about", "task"), ("family", "task"))
-    return [parse_task(data["family"], raw, path.name) for raw in data["task"]]
+    _only(path.name, data, ("family", "about", "fragments", "task"), ("family", "task"))
+    fragments = data.get("fragments", {})
+    tasks = [with_fragments(raw, fragments, f"{path.name}: task {raw.get('id', '?')}") for raw in data["task"]]
+    return [parse_task(data["family"], raw, path.name) for raw in tasks]
 
 
 def load_tasks(directory: Path = TASKS_DIR) -> list[Task]:

@@ -3,6 +3,9 @@ a row's JSON.
 
 Names (resolved once per try, before the conversation):
   @today @tomorrow @today+N @today-N          a local date in the gym's timezone (YYYY-MM-DD)
+  @next_week_start @next_week_end              next week's Monday and Sunday (weeks start Monday)
+  @next_week_from @next_week_until             the instants next week starts and ends (local midnights)
+  @day:<day>                                   a local date: today, tomorrow, +N, a weekday, next <weekday>
   @at:<day> HH:MM                              a local time on a day (today, tomorrow, +N, a weekday)
   @now+Nd @now-Nh                              an instant
   @org:harbor @org:northside                   an org id
@@ -15,7 +18,8 @@ Names (resolved once per try, before the conversation):
 A reference step's `@out:N.path` is read from the conversation when the step is played (evals/reference.py).
 
 Matching (`where`, `set`): a plain value equals (instants compared as instants, numbers as numbers), `~text`
-is a case-insensitive substring, `@any` is any non-null value, `@null` is null.
+is a case-insensitive substring, `@any` is any non-null value, `@null` is null, `{ from = .., to = .. }` is a
+range (inclusive; dates or instants).
 """
 
 from __future__ import annotations
@@ -73,6 +77,12 @@ def local_day(word: str, now: datetime) -> date:
     return resolve_local_day(word, TZ, now)
 
 
+def next_week(today: date) -> tuple[date, date]:
+    """Next week's Monday and Sunday (gym.periods' weeks)."""
+    monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+    return monday, monday + timedelta(days=6)
+
+
 def local_at(spec: str, now: datetime) -> datetime:
     """'tomorrow 13:00' → that local time as an aware datetime (the gym's offset)."""
     day, _, clock = spec.strip().rpartition(" ")
@@ -90,8 +100,10 @@ class Resolver:
     def params(self) -> dict[str, Any]:
         """The bound parameters a task's SQL checks may use."""
         today = self.now.astimezone(TZ).date()
+        start, end = next_week(today)
         return {"harbor": HARBOR.id, "northside": NORTHSIDE.id, "dani": DANI_MEMBER_ID, "today": today,
-                "tomorrow": today + timedelta(days=1), "now": self.now}
+                "tomorrow": today + timedelta(days=1), "now": self.now, "next_week_start": start,
+                "next_week_end": end}
 
     async def resolve(self, value: Any) -> Any:
         if isinstance(value, Mapping):
@@ -110,6 +122,11 @@ class Resolver:
             return today.isoformat()
         if name == "@tomorrow":
             return (today + timedelta(days=1)).isoformat()
+        if name in ("@next_week_start", "@next_week_end"):
+            return next_week(today)[name == "@next_week_end"].isoformat()
+        if name in ("@next_week_from", "@next_week_until"):
+            monday = next_week(today)[0] + timedelta(days=7 if name == "@next_week_until" else 0)
+            return datetime.combine(monday, time(0), tzinfo=TZ).isoformat()
         if m := _OFFSET.match(name):
             amount = int(m.group(2))
             if m.group(1) == "today":
@@ -118,6 +135,8 @@ class Resolver:
         kind, _, arg = name[1:].partition(":")
         if kind == "at":
             return local_at(arg, self.now).isoformat()
+        if kind == "day":
+            return local_day(arg, self.now).isoformat()
         if kind == "org":
             return str({"harbor": HARBOR.id, "northside": NORTHSIDE.id}[arg])
         if kind == "session":
@@ -151,12 +170,27 @@ def _instant(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def _within(bounds: Mapping[str, Any], actual: Any) -> bool:
+    def key(value: Any) -> Any:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        return _instant(value) or str(value)
+
+    low, high = bounds.get("from"), bounds.get("to")
+    try:
+        return (low is None or key(low) <= key(actual)) and (high is None or key(actual) <= key(high))
+    except TypeError:  # an instant against a date: compare the text
+        return (low is None or str(low) <= str(actual)) and (high is None or str(actual) <= str(high))
+
+
 def matches(expected: Any, actual: Any) -> bool:
     """Whether a row's JSON value `actual` is what a task expects."""
     if expected == "@any":
         return actual is not None
     if expected == "@null":
         return actual is None
+    if isinstance(expected, Mapping) and set(expected) <= {"from", "to"} and expected:
+        return actual is not None and _within(expected, actual)
     if isinstance(expected, str) and expected.startswith("~"):
         return actual is not None and expected[1:].lower() in str(actual).lower()
     if isinstance(expected, bool) or isinstance(actual, bool):
