@@ -61,6 +61,27 @@ class EvalConfig:
     try_timeout: float = 600.0
 
 
+@dataclass(frozen=True)
+class Gym:
+    """A seeded template, the copies made of it, and its rows (the baseline every try is compared with)."""
+
+    copies: GymCopies
+    template: Template
+    base: snapshot.Snapshot
+
+
+def new_run_id(at: datetime) -> str:
+    return f"{at:%Y%m%d%H%M%S}_{uuid.uuid4().hex[:4]}"
+
+
+async def build_gym(server_url: str, instant: datetime, *, index: Embedder | None = None,
+                    run_id: str | None = None) -> Gym:
+    """The demo gym seeded at `instant` as a template database on the server `server_url` points at."""
+    copies = GymCopies(server_url, run_id or new_run_id(instant))
+    template = await copies.build_template(instant, seed_extra=nutrition.seed_template, index=index)
+    return Gym(copies, template, await snapshot.take(_dsn(template.url), keep_rows=True))
+
+
 @dataclass
 class RunOutcome:
     header: dict[str, Any]
@@ -102,11 +123,8 @@ class Suite:
         self.port = nutrition.DrivenNutrition()
         started = datetime.now(UTC)
         slug = re.sub(r"[^a-z0-9]+", "_", config.model.lower()).strip("_")[:12]
-        self.run_id = f"{started:%Y%m%d%H%M%S}_{uuid.uuid4().hex[:4]}"
         self.out_dir = config.out_root / f"{started:%Y%m%d-%H%M%S}-{slug}"
         self.started = started
-        assert self.settings.database_url
-        self.copies = GymCopies(self.settings.database_url, self.run_id)
 
     @property
     def user_model_name(self) -> str:
@@ -121,25 +139,30 @@ class Suite:
 
     # ---- the run ------------------------------------------------------------------------------------------
 
-    async def run(self) -> RunOutcome:
+    async def run(self, gym: Gym | None = None) -> RunOutcome:
+        """Every task K times; on `gym` when given (it stays), else on a template built (and dropped) here."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         (self.out_dir / "transcripts").mkdir(exist_ok=True)
         t0 = time.monotonic()
-        self.log(f"building the demo gym template (seeded at {self.started:%Y-%m-%d %H:%M} UTC)…")
+        own = gym is None
         try:
-            template = await self.copies.build_template(
-                self.started, seed_extra=nutrition.seed_template, index=self.embedder if self.config.index else None)
-            base = await snapshot.take(_dsn(template.url), keep_rows=True)
-            self.log(f"template ready in {time.monotonic() - t0:.0f}s; {len(self.tasks)} task(s) × {self.config.k} "
-                     f"tries, {self.config.concurrency} at once")
-            results = await self._all(template, base)
+            if gym is None:
+                self.log(f"building the demo gym template (seeded at {self.started:%Y-%m-%d %H:%M} UTC)…")
+                assert self.settings.database_url
+                gym = await build_gym(self.settings.database_url, self.started,
+                                      index=self.embedder if self.config.index else None)
+                self.log(f"template ready in {time.monotonic() - t0:.0f}s; {len(self.tasks)} task(s) × "
+                         f"{self.config.k} tries, {self.config.concurrency} at once")
+            results = await self._all(gym)
         finally:
-            await self.copies.drop_all()
+            if own and gym is not None:
+                await gym.copies.drop_all()
             close = getattr(self.shared_model, "close", None)
             if close is not None:
                 await close()
+        template = gym.template
         header = {"model": self.config.model, "k": self.config.k, "started": self.started.isoformat(),
-                  "seeded_at": self.started.isoformat(), "reference_date": template.facts["reference_date"],
+                  "seeded_at": template.instant.isoformat(), "reference_date": template.facts["reference_date"],
                   "user": self.config.user, "user_model": self.user_model_name, "tasks": len(self.tasks),
                   "seconds": round(time.monotonic() - t0, 1), "filter": self.config.tasks}
         previous = self.config.compare or latest_results(self.out_dir.parent, self.config.model,
@@ -152,14 +175,14 @@ class Suite:
         write_results(self.out_dir / "results.jsonl", header, results, family_rows(results, self.config.k))
         return RunOutcome(header, results, self.out_dir, previous, regressions)
 
-    async def _all(self, template: Template, base: snapshot.Snapshot) -> list[TryResult]:
+    async def _all(self, gym: Gym) -> list[TryResult]:
         gate = asyncio.Semaphore(self.config.concurrency)
         progress = Progress(len(self.tasks) * self.config.k)
         jobs = [(task, n) for task in self.tasks for n in range(1, self.config.k + 1)]
 
         async def one(task: Task, attempt: int) -> TryResult:
             async with gate:
-                result = await self.attempt(task, attempt, template, base)
+                result = await self.attempt(task, attempt, gym)
             progress.advance(result.passed, f"{task.id} #{attempt}")
             return result
 
@@ -168,16 +191,16 @@ class Suite:
 
     # ---- one try ------------------------------------------------------------------------------------------
 
-    async def attempt(self, task: Task, attempt: int, template: Template, base: snapshot.Snapshot) -> TryResult:
+    async def attempt(self, task: Task, attempt: int, gym: Gym) -> TryResult:
         began = time.monotonic()
-        url = await self.copies.copy(f"{task.id}_{attempt}")
+        url = await gym.copies.copy(f"{task.id}_{attempt}")
         db = Database(url, pool_size=3)
         self.port.attach(db)
         transcript = Transcript()
         result = TryResult(task.id, task.family, attempt, "error", [])
         try:
             async with asyncio.timeout(self.config.try_timeout):
-                result = await self._attempt(task, attempt, db, url, base, transcript)
+                result = await self._attempt(task, attempt, db, url, gym, transcript)
         except Exception as exc:  # a broken task or a crash: an error, with where it happened
             where = traceback.extract_tb(exc.__traceback__)[-1]
             result.failures = [f"error: {type(exc).__name__}: {str(exc)[:300]} "
@@ -185,17 +208,18 @@ class Suite:
         finally:
             self.port.detach(db)
             await db.dispose()
-            await self.copies.drop(url)
+            await gym.copies.drop(url)
         result.seconds = round(time.monotonic() - began, 2)
         self._usage(result, transcript)
         result.transcript = self._write_transcript(task, attempt, transcript, result)
         return result
 
-    async def _attempt(self, task: Task, attempt: int, db: Database, url: str, base: snapshot.Snapshot,
+    async def _attempt(self, task: Task, attempt: int, db: Database, url: str, gym: Gym,
                        transcript: Transcript) -> TryResult:
+        base = gym.base
         if task.setup:
             async with db.owner() as session:
-                steps = await Resolver(session, self.started).resolve(list(task.setup))
+                steps = await Resolver(session, datetime.now(UTC)).resolve(list(task.setup))
             await setup.apply(db, steps)
             base = await snapshot.take(_dsn(url), keep_rows=True)
         now = datetime.now(UTC)
@@ -285,8 +309,8 @@ class Suite:
 
 
 async def run_suite(settings: Settings, config: EvalConfig, *, redis: Any, tasks: Sequence[Task],
-                    model_factory: ModelFactory | None = None,
+                    model_factory: ModelFactory | None = None, gym: Gym | None = None,
                     log: Callable[[str], None] = print) -> RunOutcome:
     suite = Suite(settings, config, redis=redis, tasks=tasks, model_factory=model_factory, log=log)
-    return await suite.run()
+    return await suite.run(gym)
 

@@ -194,7 +194,7 @@ def matches(expected: Any, actual: Any) -> bool:
     if isinstance(expected, str) and expected.startswith("~"):
         return actual is not None and expected[1:].lower() in str(actual).lower()
     if isinstance(expected, bool) or isinstance(actual, bool):
-        return expected is actual or expected == actual
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if isinstance(expected, int | float) and isinstance(actual, int | float):
         return abs(float(expected) - float(actual)) < 1e-6
     if (left := _instant(expected)) is not None and (right := _instant(actual)) is not None:
