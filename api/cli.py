@@ -263,9 +263,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     from core import migrations
     from core.embedded import embedded_services
+    from core.logging import configure_logging
     from evals.command import EvalArgs, eval_command
 
-    with embedded_services(_settings()) as settings:
+    configured = _settings()
+    # the tables on stdout; the engine's own logs (a line per turn) only from warnings up, on stderr, unless asked
+    configure_logging(configured.log_level if "LOG_LEVEL" in os.environ else "warning", stream=sys.stderr)
+    with embedded_services(configured) as settings:
         assert settings.database_url
         migrations.upgrade(settings.database_url)  # the server's own database; the template gets its own copy
         return asyncio.run(eval_command(settings, EvalArgs(
@@ -313,8 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--tasks", default=None, help="families, family prefixes (staff) or task ids, comma-separated")
     evaluate.add_argument("--concurrency", type=int, default=2, help="tries at once")
     evaluate.add_argument("--user", choices=("auto", "scripted", "model"), default="auto",
-                          help="the simulated person: the task's scripted turns, or the summarizer model (auto: the "
-                               "model when a Claude model is under test, unless the task is scripted)")
+                          help="the simulated person: the task's scripted turns, or the summarizer model playing the "
+                               "task's instructions (auto: the model when a Claude model is under test)")
     evaluate.add_argument("--user-model", default=None, help="the simulated person's model (default SUMMARIZER_MODEL)")
     evaluate.add_argument("--compare", default=None,
                           help="a previous results.jsonl (default: the newest run of the same model)")

@@ -35,7 +35,7 @@ def database_url(server_url: str, name: str) -> str:
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
-def _dsn(url: str) -> str:
+def dsn(url: str) -> str:
     """A SQLAlchemy URL as a plain libpq DSN asyncpg understands."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -59,7 +59,7 @@ class GymCopies:
         self.made: set[str] = set()
 
     async def _admin(self, statement: str) -> None:
-        conn = await asyncpg.connect(_dsn(self.server_url))
+        conn = await asyncpg.connect(dsn(self.server_url))
         try:
             await conn.execute(statement)
         finally:

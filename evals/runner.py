@@ -32,7 +32,7 @@ from core.settings import Settings
 from evals import answers, nutrition, setup, snapshot
 from evals.conversation import Conversation, who_is
 from evals.grader import Evidence, Execution, grade
-from evals.gym_copies import GymCopies, Template, _dsn
+from evals.gym_copies import GymCopies, Template, dsn
 from evals.progress import Progress
 from evals.reference import ReferenceModel, expand
 from evals.report import TryResult, compare, family_rows, latest_results, write_results
@@ -79,7 +79,7 @@ async def build_gym(server_url: str, instant: datetime, *, index: Embedder | Non
     """The demo gym seeded at `instant` as a template database on the server `server_url` points at."""
     copies = GymCopies(server_url, run_id or new_run_id(instant))
     template = await copies.build_template(instant, seed_extra=nutrition.seed_template, index=index)
-    return Gym(copies, template, await snapshot.take(_dsn(template.url), keep_rows=True))
+    return Gym(copies, template, await snapshot.take(dsn(template.url), keep_rows=True))
 
 
 @dataclass
@@ -117,6 +117,9 @@ class Suite:
         self.shared_model: ModelClient | None = None if config.model == "reference" else build_model(self.settings)
         if config.model not in SPECIAL_MODELS and not self.settings.anthropic_api_key:
             raise ValueError(f"--model {config.model} needs ANTHROPIC_API_KEY (or use --model offline)")
+        if config.user == "model" and not self.settings.anthropic_api_key:
+            raise ValueError("--user model needs ANTHROPIC_API_KEY: the summarizer model plays the person")
+        self.user_client: ModelClient | None = None  # the person's model client, made on first use
         self.registry = build_registry()
         self.embedder: Embedder = build_embedder(self.settings)
         self.observability = Observability()
@@ -131,11 +134,11 @@ class Suite:
         return self.config.user_model or self.settings.summarizer_model
 
     def uses_model_user(self, task: Task) -> bool:
-        if self.config.user == "scripted" or self.config.model in SPECIAL_MODELS:
-            return False
-        if self.config.user == "model":
-            return True
-        return not task.scripted
+        """The summarizer model plays the person when a Claude model is under test (a key is set), unless
+        `--user scripted`; the offline and reference models talk to the task's scripted turns."""
+        if self.config.user != "auto":
+            return self.config.user == "model"
+        return self.config.model not in SPECIAL_MODELS
 
     # ---- the run ------------------------------------------------------------------------------------------
 
@@ -157,9 +160,10 @@ class Suite:
         finally:
             if own and gym is not None:
                 await gym.copies.drop_all()
-            close = getattr(self.shared_model, "close", None)
-            if close is not None:
-                await close()
+            for client in {id(c): c for c in (self.shared_model, self.user_client) if c is not None}.values():
+                close = getattr(client, "close", None)
+                if close is not None:
+                    await close()
         template = gym.template
         header = {"model": self.config.model, "k": self.config.k, "started": self.started.isoformat(),
                   "seeded_at": template.instant.isoformat(), "reference_date": template.facts["reference_date"],
@@ -221,7 +225,7 @@ class Suite:
             async with db.owner() as session:
                 steps = await Resolver(session, datetime.now(UTC)).resolve(list(task.setup))
             await setup.apply(db, steps)
-            base = await snapshot.take(_dsn(url), keep_rows=True)
+            base = await snapshot.take(dsn(url), keep_rows=True)
         now = datetime.now(UTC)
         async with db.owner() as session:
             resolver = Resolver(session, now)
@@ -239,7 +243,7 @@ class Suite:
         if isinstance(user, ModelUser):
             transcript.user_usage, transcript.user_cost_usd_micros = user.usage, user.cost_usd_micros
         await self.port.settle(db)
-        changes = await snapshot.changes(base, _dsn(url))
+        changes = await snapshot.changes(base, dsn(url))
         graded = dataclasses.replace(task, expect=resolved.expect, unchanged=resolved.unchanged, checks=resolved.checks)
         async with db.owner() as session:
             expected = await self._expected(task, session, datetime.now(UTC))
@@ -285,10 +289,11 @@ class Suite:
 
     def _user(self, task: Task) -> SimulatedUser:
         if self.uses_model_user(task):
-            model = self.shared_model
-            if not isinstance(model, AnthropicModel):
-                model = build_model(self.settings)
-            return ModelUser(task, model, self.user_model_name, self.prices)
+            if self.user_client is None:
+                shared = self.shared_model
+                self.user_client = shared if isinstance(shared, AnthropicModel) else build_model(
+                    self.settings.model_copy(update={"agent_model_provider": "anthropic"}))
+            return ModelUser(task, self.user_client, self.user_model_name, self.prices)
         return ScriptedUser(task)
 
     @staticmethod

@@ -92,7 +92,6 @@ class Task:
     about: str = ""
     known: str = ""  # a known gap in the product this task measures (shown beside its failures)
     locale: str = "en"
-    scripted: bool = False
     confirm: str = "approve"
     pick: str | None = None
     max_turns: int = 6
@@ -146,7 +145,7 @@ def _answer(where: str, raw: Mapping[str, Any]) -> Answer:
                   absent=bool(raw.get("absent", False)), tolerance=float(raw.get("tolerance", 0.0)))
 
 
-TASK_KEYS = ("id", "login", "instructions", "turns", "persona", "about", "known", "locale", "scripted", "confirm", "pick",
+TASK_KEYS = ("id", "login", "instructions", "turns", "persona", "about", "known", "locale", "confirm", "pick",
              "max_turns", "setup", "reference", "expect", "unchanged", "check", "answer", "confirmed", "called", "rejected",
              "picked", "not_called")
 
@@ -173,7 +172,7 @@ def parse_task(family: str, raw: Mapping[str, Any], source: str = "<task>") -> T
         id=raw["id"], family=family, login=raw["login"], instructions=raw["instructions"].strip(), turns=turns,
         persona=raw.get("persona", "staff"), about=raw.get("about", ""), known=raw.get("known", ""),
         locale=raw.get("locale", "en"),
-        scripted=bool(raw.get("scripted", False)), confirm=raw.get("confirm", "approve"), pick=raw.get("pick"),
+        confirm=raw.get("confirm", "approve"), pick=raw.get("pick"),
         max_turns=int(raw.get("max_turns", 6)), setup=tuple(dict(s) for s in raw.get("setup", ())),
         reference=tuple(_step(f"{where} reference {n}", s) for n, s in enumerate(raw.get("reference", ()))),
         expect=tuple(_expectation(f"{where} expect {n}", e) for n, e in enumerate(raw.get("expect", ()))),
