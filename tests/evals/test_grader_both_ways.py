@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from evals.report import TryResult
-from evals.tasks import Step
+from evals.tasks import Check, Step
 from tests.evals.conftest import ALL_TASKS, run_with_fake
 
 RIGHT = [ALL_TASKS[name] for name in ("delete-murph", "task-plumber", "revenue-last-month",
@@ -47,7 +47,9 @@ async def test_wrong_moves_fail_naming_what_failed(app_settings, fake_model, eva
             Step(call="tasks__create", input={"title": "Buy coffee for the staff room"}), Step(say="Done."))),
         dataclasses.replace(revenue, reference=(  # the right tool, a made-up number
             Step(call="analytics__revenue_summary", input={"period": "last_month"}),
-            Step(say="Revenue last month: ₪1,234.00."))),
+            Step(say="Revenue last month: ₪1,234.00.")),
+            checks=(Check(sql="SELECT no_such_column FROM tasks", equals=0, about="a broken check"),
+                    Check(sql="SELECT 1", equals=2, about="a check after it"))),
         dataclasses.replace(publish, reference=(  # publishes one by one: no confirmation asked
             Step(call="assignments__bulk_preview", input={"period": "next_week"}),
             Step(call="assignments__set_published", input={"id": "@out:0.ids.0", "published": True}),
@@ -61,7 +63,10 @@ async def test_wrong_moves_fail_naming_what_failed(app_settings, fake_model, eva
     assert any(f.startswith("unexpected update of deleted_at in workouts: title=Fran") for f in deleted)
     assert results["task-plumber"].failures == [
         "unexpected insert in tasks: title=Buy coffee for the staff room, status=open"]
-    assert results["revenue-last-month"].failures[0].startswith("the reply does not give ")
+    revenue_failures = results["revenue-last-month"].failures
+    assert revenue_failures[0].startswith("check 'a broken check' could not run: ProgrammingError")
+    assert revenue_failures[1] == "check 'a check after it': got 1, expected 2"  # the broken one took only itself
+    assert revenue_failures[2].startswith("the reply does not give ")
     published = results["publish-next-week-assignments"].failures
     assert any(f.startswith("assignments__bulk_publish did not run after a person's approval") for f in published)
     assert any(f.startswith("check 'no draft assignment is left next week'") for f in published)
