@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar
-from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
@@ -22,18 +21,16 @@ from api.controllers.trainer import TrainerController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
-from api.guards import provide_resources
 from api.middleware import trace_middleware
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
-from core.nutrition_port import register_nutrition
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
 from pipeline.model_agents import select_agents
-from pipeline.tool_port import PipelineNutrition
+from pipeline.questions import HealthQuestions
 
 MAX_BODY_BYTES = 256 * 1024
 CONSOLE_DIR = Path(__file__).resolve().parent / "console"
@@ -42,19 +39,19 @@ CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
-    if settings.database_url:
-        register_nutrition(PipelineNutrition(settings.database_url, entrypoint=settings.nutrition_queue))  # the nutrition__* tools' port
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = resources is None
         app.state.resources = resources if resources is not None else await open_resources(settings)
+        db, services = app.state.resources.db, app.state.resources.agent
+        # The nutrition agents, one set for the runs' worker and the health questions (`uses_model` decides).
+        agents = select_agents(settings, db, services.model, services.orchestrator.meter)
+        app.state.health_questions = HealthQuestions(db, agents)
         worker = None
         if owned:
-            await app.state.resources.agent.start()  # RAG outbox worker + local model warm-up
-            services = app.state.resources.agent
-            agents = select_agents(settings, app.state.resources.db, services.model, services.orchestrator.meter)
-            worker = Worker.from_settings(app.state.resources.db, agents, settings)  # nutrition runs, in-process
+            await services.start()  # RAG outbox worker + local model warm-up
+            worker = Worker.from_settings(db, agents, settings)  # nutrition runs, in-process
             worker_task = start_in_process(worker)
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
@@ -85,7 +82,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     return Litestar(
         route_handlers=handlers,
         lifespan=[lifespan],
-        dependencies={**APP_DEPENDENCIES, "resources": Provide(provide_resources)},
+        dependencies=APP_DEPENDENCIES,  # what handlers may name (api/dependencies.py); no service locator
         middleware=middleware,
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

@@ -14,7 +14,6 @@ from litestar.handlers import BaseRouteHandler
 
 from api.auth import TokenClaims
 from api.dependencies import resources_of
-from api.resources import Resources
 from core.errors import Forbidden, NotFound, Unauthorized
 from core.tenancy import OrgAccess, find_caller_in_org, find_user_by_clerk_id
 
@@ -61,6 +60,3 @@ async def staff_only(connection: ASGIConnection, handler: BaseRouteHandler) -> N
     if not access.is_staff:
         raise Forbidden("member_forbidden")
 
-
-async def provide_resources(request: ASGIConnection) -> Resources:
-    return resources_of(request)

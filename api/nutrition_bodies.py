@@ -6,12 +6,14 @@ Payloads of spec 004 keep their snake_case field names inside `outputs`, `medica
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct, field
 
 from api.sse import SSE_MEDIA_TYPE
+from gym.nutrition.models import NutritionEvent
 
 
 class RunStarted(Struct, rename="camel"):
@@ -115,6 +117,12 @@ class DoneFrame(_Frame, tag="done"):
 
 
 RunFrame = StateFrame | EnvelopeFrame | PhysicianFrame | ConflictFrame | RunErrorFrame | DoneFrame
+
+
+def sse_frame(event: NutritionEvent) -> bytes:
+    """One stored run event as an SSE frame; its sequence number is the frame id (`Last-Event-ID`)."""
+    data = json.dumps({"type": event.kind, **event.data}, ensure_ascii=False, default=str)
+    return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n".encode()
 
 
 def run_stream_response() -> dict[int, ResponseSpec]:

@@ -11,6 +11,7 @@ from api.auth import DevKeys, JwtVerifier, build_verifier
 from core.database import Database
 from core.readiness import Readiness
 from core.settings import Settings
+from gym.nutrition.queue import queue_info
 
 
 @dataclass
@@ -35,7 +36,7 @@ async def open_resources(settings: Settings) -> Resources:
         raise RuntimeError("DATABASE_URL and REDIS_URL must be resolved before the app starts "
                            "(`spotter serve` starts embedded servers when they are unset)")
     verifier, dev_keys = build_verifier(settings)
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, session_info=queue_info(settings.nutrition_queue))
     redis = aioredis.from_url(settings.redis_url, decode_responses=True)
     return Resources(settings=settings, db=db, redis=redis, verifier=verifier, dev_keys=dev_keys,
                      agent=build_agent(settings, db, redis),

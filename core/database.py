@@ -10,9 +10,10 @@ travel with the transaction's BEGIN (`TenantConnection`), so a scope costs no ex
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -107,13 +108,17 @@ def _on_connect(dbapi_connection, connection_record) -> None:
 
 
 class Database:
-    """The service's handle on Postgres: app engine (RLS-bound) plus owner engine for maintenance."""
+    """The service's handle on Postgres: app engine (RLS-bound) plus owner engine for maintenance.
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    `session_info` is what every session it opens carries in `Session.info` (SQLAlchemy's slot for
+    application state): settings a unit of work needs wherever it was opened, such as the job queue a
+    nutrition run's job goes to (`gym.nutrition.queue`)."""
+
+    def __init__(self, url: str, *, pool_size: int = 10, session_info: Mapping[str, Any] | None = None) -> None:
         self.url = url
         self.app_engine = make_engine(url, role=APP_ROLE, pool_size=pool_size)
         self._owner_engine: AsyncEngine | None = None
-        self.sessions = async_sessionmaker(self.app_engine, expire_on_commit=False)
+        self.sessions = async_sessionmaker(self.app_engine, expire_on_commit=False, info=dict(session_info or {}))
 
     @property
     def owner_engine(self) -> AsyncEngine:

@@ -42,8 +42,6 @@ class Settings(BaseSettings):
     nutrition_agents: Literal["auto", "offline"] = "auto"
     # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
     nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
-    # Every worker re-queues, this often, runs needing a worker that have had no job this long (0 = off).
-    nutrition_reconcile_seconds: float = Field(default=60.0, ge=0)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only

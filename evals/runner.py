@@ -35,7 +35,7 @@ from evals.grader import Evidence, Execution, grade
 from evals.gym_copies import GymCopies, Template, dsn
 from evals.progress import Progress
 from evals.reference import ReferenceModel, expand
-from evals.report import TryResult, compare, family_rows, latest_results, write_results
+from evals.report import TryResult, compare, family_rows, latest_results, read_results, write_results
 from evals.tasks import Check, Expectation, Step, Task, Unchanged
 from evals.transcript import Transcript
 from evals.users import ModelUser, ScriptedUser, SimulatedUser
@@ -123,7 +123,6 @@ class Suite:
         self.registry = build_registry()
         self.embedder: Embedder = build_embedder(self.settings)
         self.observability = Observability()
-        self.port = nutrition.DrivenNutrition()
         started = datetime.now(UTC)
         slug = re.sub(r"[^a-z0-9]+", "_", config.model.lower()).strip("_")[:12]
         self.out_dir = config.out_root / f"{started:%Y%m%d-%H%M%S}-{slug}"
@@ -173,8 +172,6 @@ class Suite:
                                                          exclude=self.out_dir / "results.jsonl")
         regressions: dict[str, str] = {}
         if previous is not None and previous.exists():
-            from evals.report import read_results
-
             regressions = compare(read_results(previous)[1], results)
         write_results(self.out_dir / "results.jsonl", header, results, family_rows(results, self.config.k))
         return RunOutcome(header, results, self.out_dir, previous, regressions)
@@ -190,16 +187,14 @@ class Suite:
             progress.advance(result.passed, f"{task.id} #{attempt}")
             return result
 
-        with nutrition.installed(self.port):
-            return list(await asyncio.gather(*(one(task, n) for task, n in jobs)))
+        return list(await asyncio.gather(*(one(task, n) for task, n in jobs)))
 
     # ---- one try ------------------------------------------------------------------------------------------
 
     async def attempt(self, task: Task, attempt: int, gym: Gym) -> TryResult:
         began = time.monotonic()
         url = await gym.copies.copy(f"{task.id}_{attempt}")
-        db = Database(url, pool_size=3)
-        self.port.attach(db)
+        db = nutrition.try_database(url)
         transcript = Transcript()
         result = TryResult(task.id, task.family, attempt, "error", [])
         try:
@@ -210,7 +205,6 @@ class Suite:
             result.failures = [f"error: {type(exc).__name__}: {str(exc)[:300]} "
                                f"({Path(where.filename).name}:{where.lineno})"]
         finally:
-            self.port.detach(db)
             await db.dispose()
             await gym.copies.drop(url)
         result.seconds = round(time.monotonic() - began, 2)
@@ -239,10 +233,10 @@ class Suite:
         user = self._user(task)
         conversation = Conversation(agent, task, who, user)
         conversation.transcript = transcript
-        await conversation.run()
+        async with nutrition.worker(db):  # the runs a tool starts move on while the conversation goes on
+            await conversation.run()
         if isinstance(user, ModelUser):
             transcript.user_usage, transcript.user_cost_usd_micros = user.usage, user.cost_usd_micros
-        await self.port.settle(db)
         changes = await snapshot.changes(base, dsn(url))
         graded = dataclasses.replace(task, expect=resolved.expect, unchanged=resolved.unchanged, checks=resolved.checks)
         async with db.owner() as session:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gym.training.vocab import MOVEMENT_PATTERNS
+
 CATEGORIES = ("squat", "lunge", "hinge", "press", "pull", "carry", "gymnastics", "monostructural", "olympic",
               "core", "plyometric", "mobility", "accessory")
 MUSCLES = ("chest", "lats", "upper back", "lower back", "shoulders", "biceps", "triceps", "forearms", "core",
@@ -29,6 +31,11 @@ class LibraryExercise:
     @property
     def all_aliases(self) -> list[str]:
         return [*self.aliases, *self.hebrew, *self.russian]
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """Its movement patterns (gym.training.vocab.MOVEMENT_PATTERNS), in the vocabulary's order."""
+        return _PATTERNS_BY_NAME.get(self.name, ())
 
 
 def _split(value: str) -> tuple[str, ...]:
@@ -365,6 +372,61 @@ LIBRARY: tuple[LibraryExercise, ...] = (
     x("Band Pull-Apart", "accessory", "band", "upper back|shoulders", "Pull-Aparts|Band Pull Apart"),
     x("Copenhagen Plank", "accessory", "bench", "adductors|obliques", "Copenhagen Side Plank"),
 )
+
+
+# Movement-pattern tags (TRAINER.md "Preferences and injuries"): pattern → the library exercises that have it.
+# An injury or a "never" preference excludes by these; gym/training/movements.py adds keyword rules for names
+# outside the library.
+_OLYMPIC_SQUAT = "Snatch|Clean|Hang Snatch|Hang Clean|Clean and Jerk|Cluster|Snatch Balance"
+_BARBELL_PULLS = ("Power Snatch|Hang Power Snatch|Muscle Snatch|Snatch Pull|Snatch Deadlift|Power Clean|"
+                  "Hang Power Clean|Clean Pull|Sumo Deadlift High Pull|Ground to Overhead")
+_JERKS = "Push Jerk|Split Jerk|Power Jerk|Shoulder to Overhead"
+PATTERN_TAGS: dict[str, tuple[str, ...]] = {pattern: _split(names) for pattern, names in {
+    "overhead_press": "Thruster|Dumbbell Thruster|Wall Ball Shot|Strict Press|Push Press|Dumbbell Shoulder Press|"
+                      "Dumbbell Push Press|Arnold Press|Z Press|Clean and Jerk|Cluster|Dumbbell Clean and Jerk|"
+                      "Ground to Overhead|Handstand Push-up|Strict Handstand Push-up|Deficit Handstand Push-up|"
+                      f"Pike Push-up|{_JERKS}",
+    "overhead_hold": f"Overhead Squat|Overhead Walking Lunge|Snatch|Power Snatch|Hang Snatch|Hang Power Snatch|"
+                     f"Muscle Snatch|Snatch Balance|Dumbbell Snatch|Kettlebell Snatch|American Kettlebell Swing|"
+                     f"Overhead Carry|Turkish Get-up|Handstand Walk|Handstand Hold|Wall Walk|Thruster|"
+                     f"Dumbbell Thruster|Wall Ball Shot|Clean and Jerk|Cluster|Dumbbell Clean and Jerk|"
+                     f"Ground to Overhead|{_JERKS}",
+    "hanging": "Pull-up|Strict Pull-up|Chest-to-Bar Pull-up|Butterfly Pull-up|Jumping Pull-up|Chin-up|Muscle-up|"
+               "Bar Muscle-up|Strict Muscle-up|Toes-to-Bar|Knees-to-Elbow|Hanging Knee Raise|Hanging Leg Raise|"
+               "Rope Climb|Legless Rope Climb|Skin the Cat|Kipping Swing|Burpee Pull-up",
+    "dip": "Dip|Ring Dip|Bench Dip|Muscle-up|Bar Muscle-up|Strict Muscle-up|Ring Support Hold",
+    "jumping": "Box Jump|Box Jump Over|Broad Jump|Tuck Jump|Jump Squat|Jumping Lunge|Jumping Jack|Lateral Hop|"
+               "Depth Jump|Burpee|Burpee Over the Bar|Burpee Box Jump Over|Burpee Pull-up|Double-Under|"
+               "Single-Under|Triple-Under|Jumping Pull-up",
+    "burpee": "Burpee|Burpee Over the Bar|Burpee Box Jump Over|Burpee Pull-up",
+    "running": "Run|Sprint|Shuttle Run|Treadmill Run",
+    "deep_knee_flexion": f"Back Squat|Front Squat|Overhead Squat|Air Squat|Goblet Squat|Box Squat|Pause Squat|"
+                         f"Zercher Squat|Pistol|Thruster|Dumbbell Thruster|Wall Ball Shot|Dumbbell Front Squat|"
+                         f"Sumo Squat|Lunge|Reverse Lunge|Walking Lunge|Overhead Walking Lunge|"
+                         f"Dumbbell Walking Lunge|Front Rack Lunge|Bulgarian Split Squat|Cossack Squat|Lateral Lunge|"
+                         f"Jumping Lunge|Deep Squat Hold|Leg Press|{_OLYMPIC_SQUAT}",
+    "spinal_loading": f"Back Squat|Front Squat|Overhead Squat|Box Squat|Pause Squat|Zercher Squat|Thruster|"
+                      f"Front Rack Lunge|Overhead Walking Lunge|Deadlift|Sumo Deadlift|Romanian Deadlift|"
+                      f"Stiff-Legged Deadlift|Trap Bar Deadlift|Deficit Deadlift|Rack Pull|Good Morning|"
+                      f"Bent-Over Row|Pendlay Row|Strict Press|Push Press|Z Press|Farmer's Carry|Suitcase Carry|"
+                      f"Overhead Carry|Front Rack Carry|Sandbag Carry|Yoke Carry|Sandbag Over Shoulder|Atlas Stone|"
+                      f"Shrug|{_OLYMPIC_SQUAT}|{_BARBELL_PULLS}|{_JERKS}",
+    "hip_hinge": f"Deadlift|Sumo Deadlift|Romanian Deadlift|Stiff-Legged Deadlift|Trap Bar Deadlift|"
+                 f"Deficit Deadlift|Rack Pull|Dumbbell Deadlift|Kettlebell Deadlift|Single-Leg Romanian Deadlift|"
+                 f"Kettlebell Swing|American Kettlebell Swing|Good Morning|Back Extension|GHD Hip Extension|"
+                 f"Bent-Over Row|Pendlay Row|Kettlebell High Pull|Dumbbell Snatch|Dumbbell Clean|"
+                 f"Kettlebell Snatch|Kettlebell Clean|Sandbag Over Shoulder|Atlas Stone|{_OLYMPIC_SQUAT}|"
+                 f"{_BARBELL_PULLS}",
+    "wrist_extension": "Push-up|Hand-Release Push-up|Diamond Push-up|Handstand Push-up|Strict Handstand Push-up|"
+                       "Deficit Handstand Push-up|Pike Push-up|Handstand Walk|Handstand Hold|Wall Walk|"
+                       "Mountain Climber|Bear Crawl|Burpee|Burpee Over the Bar|Burpee Box Jump Over|Burpee Pull-up|"
+                       "Inchworm|Downward Dog|Bench Dip",
+}.items()}
+_PATTERNS_BY_NAME: dict[str, tuple[str, ...]] = {
+    exercise.name: tuple(p for p in MOVEMENT_PATTERNS if exercise.name in PATTERN_TAGS.get(p, ()))
+    for exercise in LIBRARY}
+assert set(PATTERN_TAGS) == set(MOVEMENT_PATTERNS), "every pattern of the vocabulary is tagged"
+assert {n for names in PATTERN_TAGS.values() for n in names} <= set(_PATTERNS_BY_NAME), "tags name library exercises"
 
 
 def library_names() -> list[str]:

@@ -12,10 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pipeline.payloads import OUTPUT_OF
-
-# Whom an agent may ask for missing data (004 §6.3): its upstream agent, which re-runs once.
-UPSTREAM: dict[str, str] = {"NUTRITIONIST": "SCIENTIST", "DIETITIAN": "NUTRITIONIST", "CHEF": "DIETITIAN"}
+from gym.nutrition.payloads import OUTPUT_OF
 
 
 @dataclass(frozen=True)

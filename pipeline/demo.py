@@ -7,10 +7,10 @@ import uuid
 from typing import Any
 
 from core.database import Database
-from pipeline import runs
+from gym.nutrition import runs
+from gym.nutrition.payloads.intake import IntakeData
 from pipeline.driver import Driver
 from pipeline.offline import OfflineAgents
-from pipeline.payloads.intake import IntakeData
 
 DANI_INTAKE: dict[str, Any] = {
     "sex": "female", "age": 28, "height_cm": 165, "current_weight_kg": 56.2, "target_weight_kg": 62,

@@ -4,7 +4,7 @@ run survives a crash between any two steps and resumes from the last completed a
 A step either does code work under the run's row lock (SCIENTIST, pass-through of skipped agents,
 state moves) or calls one agent: the call happens outside any transaction, bounded by the per-agent
 timeout and the whole-run deadline, and its answer is judged in a second transaction that checks the
-run has not moved meanwhile. Judging applies 004 §6 and §8 through `pipeline.resolution`.
+run has not moved meanwhile. Judging applies 004 §6 and §8 through `gym.nutrition.resolution`.
 """
 
 from __future__ import annotations
@@ -19,28 +19,24 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.database import Database
-from pipeline import plan as plans
-from pipeline import runs
-from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
-from pipeline.checks import check_meal_plan, check_recipes, check_strategy
-from pipeline.envelope import build_envelope, validate_payload
-from pipeline.errors import PayloadInvalid
-from pipeline.models import NutritionRun
-from pipeline.payloads import OUTPUT_OF
-from pipeline.payloads.control import UpstreamDataRequest
-from pipeline.payloads.intake import IntakeData
-from pipeline.payloads.medical import MedicalContext
-from pipeline.physician import outcome as physician_outcome
-from pipeline.red_flags import RedFlag, health_query, intake_flags
-from pipeline.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
-from pipeline.scientist import macro_targets
-from pipeline.states import AGENT_OF_STATE, STATE_OF_AGENT, State
-from pipeline.training_input import training_input
+from gym.nutrition import plan as plans
+from gym.nutrition import runs
+from gym.nutrition.checks import check_meal_plan, check_recipes, check_strategy
+from gym.nutrition.envelope import build_envelope, validate_payload
+from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.models import NutritionRun
+from gym.nutrition.payloads import OUTPUT_OF
+from gym.nutrition.payloads.control import UpstreamDataRequest
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.payloads.medical import MedicalContext
+from gym.nutrition.physician import outcome as physician_outcome
+from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
+from gym.nutrition.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
+from gym.nutrition.scientist import macro_targets
+from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, STATE_OF_AGENT, UPSTREAM, State
+from gym.nutrition.training_input import training_input
+from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 
-NEXT: dict[State, State] = {State.NUTRITIONIST_PROCESSING: State.DIETITIAN_PROCESSING,
-                            State.DIETITIAN_PROCESSING: State.CHEF_PROCESSING,
-                            State.CHEF_PROCESSING: State.COACH_PROCESSING,
-                            State.COACH_PROCESSING: State.OUTPUT_READY}
 RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
 INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy",), "CHEF": ("weekly_meal_plan",),
           "COACH": ("training_input",)}
@@ -81,7 +77,7 @@ class Driver:
             if state is State.INTAKE_PENDING:
                 run.plan = plans.initial(IntakeData.model_validate(run.intake), now=_now(),
                                          run_seconds=self.limits.run_seconds)
-                await runs.transition(session, run, State.SCIENTIST_PROCESSING)
+                await runs.transition(session, run, NEXT[state])
                 return run.state
             if state is State.SCIENTIST_PROCESSING:
                 await self._scientist(session, run, plan)
@@ -161,7 +157,7 @@ class Driver:
             return
         run.last_completed_agent = "SCIENTIST"
         run.plan = plan
-        await runs.transition(session, run, State.NUTRITIONIST_PROCESSING)
+        await runs.transition(session, run, NEXT[State.SCIENTIST_PROCESSING])
 
     async def _advance(self, session, run: NutritionRun, state: State) -> None:
         target = NEXT[state]
@@ -255,9 +251,9 @@ class Driver:
         plans.bump(plan, "upstream", agent)
         if upstream != "SCIENTIST":
             plan.setdefault("constraint", {})[upstream] = decision.constraint
-            plan["rerun"] = sorted({*plan.get("rerun", []), upstream}, key=plans.DOWNSTREAM.index)
+            plan["rerun"] = sorted({*plan.get("rerun", []), upstream}, key=DOWNSTREAM.index)
         run.plan = plan
-        await runs.transition(session, run, STATE_OF_AGENT.get(upstream, State.SCIENTIST_PROCESSING))
+        await runs.transition(session, run, STATE_OF_AGENT[upstream])
 
     async def _judge_physician(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall,
                                answer: Answer | NoAnswer | None, limit_s: float) -> None:

@@ -1,30 +1,33 @@
 """Durable runs on PgQueuer (Postgres job queue; see README "Durable runs" for the comparison).
 
-A job says only "advance run R of org O". Enqueuing never dedupes (a wake-up can't be lost), and a
-job first takes a session-level advisory lock on its run, so across processes exactly one worker
-drives a run at a time; a worker that dies releases the lock with its connection, and PgQueuer
-re-picks its job once the heartbeat goes stale. The driver resumes from the run's stored state.
+A job says only "advance run R of org O"; it is queued in the transaction that records the run
+(`gym.nutrition.queue`). Enqueuing never dedupes (a wake-up can't be lost), and a job first takes a
+session-level advisory lock on its run, so across processes exactly one worker drives a run at a time.
+The driver resumes from the run's stored state, so a job may run again safely:
+- a worker that dies releases the lock with its connection, and PgQueuer re-picks its job once the
+  heartbeat goes stale;
+- a job whose handler raises (the database went away mid-step, say) is retried by PgQueuer with backoff
+  (`retrying`), past the run's own 180 s deadline, after which the driver ends the run in `error`; a job that
+  still fails then is held (`failed` in the queue, with its traceback in `pgqueuer_log`) for an operator.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import uuid
 from datetime import timedelta
 
 import asyncpg
 import structlog
 from pgqueuer import AsyncpgDriver, Job, Queries, QueueManager
+from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 from pgqueuer.types import QueueExecutionMode
 
 from core.database import Database
 from core.settings import Settings
+from gym.nutrition.queue import ENTRYPOINT, run_of
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
-from pipeline.reconcile import payload_of, requeue_orphans
 
-ENTRYPOINT = "nutrition_run"
 log = structlog.get_logger("pipeline.jobs")
 
 
@@ -33,33 +36,26 @@ def dsn_of(database_url: str) -> str:
     return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-async def enqueue(database_url: str, org_id: uuid.UUID, run_id: uuid.UUID, *, entrypoint: str = ENTRYPOINT) -> None:
-    """Queue a wake-up for the run (after start, check-in or acknowledgement)."""
-    conn = await asyncpg.connect(dsn_of(database_url))
-    try:
-        await Queries(AsyncpgDriver(conn)).enqueue(entrypoint, payload_of(org_id, run_id))
-    finally:
-        await conn.close()
+def retrying(parameters: EntrypointExecutorParameters) -> DatabaseRetryEntrypointExecutor:
+    """A job whose handler raised is queued again after 1, 2, 4, ... 60 s: eight attempts span about four
+    minutes, longer than a run's 180 s deadline."""
+    return DatabaseRetryEntrypointExecutor(parameters, max_attempts=8, initial_delay=timedelta(seconds=1),
+                                           max_delay=timedelta(seconds=60))
 
 
 class Worker:
-    """Claims nutrition-run jobs and drives each run until it rests; with `reconcile_every` it also
-    re-queues, at start and on that interval, runs that need a worker and have no job
-    (`pipeline.reconcile`: the crash between a run's commit and its enqueue)."""
+    """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
-                 entrypoint: str = ENTRYPOINT, reconcile_every: float | None = None,
-                 stale_after: float = 60.0) -> None:
+                 entrypoint: str = ENTRYPOINT) -> None:
         self.db = db
         self.entrypoint = entrypoint
-        self.reconcile_every, self.stale_after = reconcile_every, stale_after
         self.driver = Driver(db, agents, limits)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
 
     async def _advance(self, job: Job) -> None:
-        data = json.loads(job.payload or b"{}")
-        org_id, run_id = uuid.UUID(data["org_id"]), uuid.UUID(data["run_id"])
+        org_id, run_id = run_of(job.payload)
         lock = await asyncpg.connect(self.dsn)
         try:
             await lock.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", str(run_id))
@@ -70,47 +66,18 @@ class Worker:
 
     @classmethod
     def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None) -> Worker:
-        """The service's worker (in `spotter serve` or `spotter worker`): its queue, and reconciling every
-        NUTRITION_RECONCILE_SECONDS (0 = never) runs untouched that long."""
-        every = settings.nutrition_reconcile_seconds
-        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, reconcile_every=every or None,
-                   stale_after=every)
-
-    async def reconcile(self) -> list[uuid.UUID]:
-        """Re-queue this worker's share of orphaned runs now (see `pipeline.reconcile`)."""
-        conn = await asyncpg.connect(self.dsn)
-        try:
-            found = await requeue_orphans(conn, self.entrypoint, stale_after_s=self.stale_after)
-        finally:
-            await conn.close()
-        if found:
-            log.warning("pipeline.runs_requeued", count=len(found), run_ids=[str(r) for r in found])
-        return found
-
-    async def _reconcile_forever(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.reconcile()
-            except Exception:  # the next tick tries again; the queue keeps serving meanwhile
-                log.exception("pipeline.reconcile_failed")
+        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE."""
+        return cls(db, agents, limits, entrypoint=settings.nutrition_queue)
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
-        ticker: asyncio.Task[None] | None = None
-        if self.reconcile_every:
-            await self.reconcile()
-            if not drain:
-                ticker = asyncio.create_task(self._reconcile_forever(self.reconcile_every))
         conn = await asyncpg.connect(self.dsn)
         try:
             self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
-            self.manager.entrypoint(self.entrypoint)(self._advance)
+            self.manager.entrypoint(self.entrypoint, on_failure="hold", executor_factory=retrying)(self._advance)
             mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
             await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
         finally:
-            if ticker is not None:
-                ticker.cancel()
             await conn.close()
 
     def stop(self) -> None:

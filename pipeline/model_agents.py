@@ -9,7 +9,7 @@ it. Every call
 is metered like a turn's (agent.metering): it reserves its estimated cost against the org's daily cap
 first, and what the provider billed is written to `ai_usage_daily` for the run's starter (the org's
 first owner when the starter is unknown). A provider failure or an exhausted budget is no answer, as
-a timeout is: one retry, then `error` (pipeline.resolution).
+a timeout is: one retry, then `error` (gym.nutrition.resolution).
 """
 
 from __future__ import annotations
@@ -29,13 +29,15 @@ from agent.costs import PriceBook, Usage
 from agent.errors import AgentError, classify
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
+from agent.tracing import Who
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
-from pipeline.agents import UPSTREAM, AgentCall, Agents, Answer, NoAnswer
+from gym.nutrition.payloads import SCHEMAS
+from gym.nutrition.payloads.control import UpstreamDataRequest
+from gym.nutrition.states import UPSTREAM
+from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 from pipeline.offline import OfflineAgents
-from pipeline.payloads import SCHEMAS
-from pipeline.payloads.control import UpstreamDataRequest
 
 log = structlog.get_logger("pipeline.model_agents")
 
@@ -114,14 +116,22 @@ def cause_of(exc: Exception) -> str:
 
 @dataclass
 class PipelineCall:
-    """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user."""
+    """What `Meter` books a call against (agent.metering.Metered): the org's cap and the paying user, and what
+    its `chat` span carries (agent.tracing): the org, the pipeline as persona, no conversation, no parent span."""
 
     access: OrgAccess
     caller: Caller
     usage: Usage
     cost_usd_micros: int = 0
     model_calls: int = 0
+    round_trips: int = 0  # one model call, not a turn's round trip
     open_call: OpenCall | None = None
+
+    def who(self) -> Who:
+        return Who(org_id=str(self.access.org_id), conversation_id=None, persona="nutrition", role=self.access.role)
+
+    def trace_parent(self) -> None:
+        return None  # an agent's call in a run is a trace of its own
 
 
 class ModelAgents:

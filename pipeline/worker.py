@@ -2,8 +2,7 @@
 
 It picks its agents by the same rule as `spotter serve` (`pipeline.model_agents.uses_model`): the
 model-backed ones when the anthropic provider has a key (metered against the org's cap, which needs
-the service's Redis for in-flight reservations), the offline ones otherwise. It reconciles orphaned
-runs at start and every `NUTRITION_RECONCILE_SECONDS` (`pipeline.reconcile`).
+the service's Redis for in-flight reservations), the offline ones otherwise.
 """
 
 from __future__ import annotations

@@ -80,11 +80,9 @@ def fake_model() -> Iterator[FakeAnthropic]:
 
 @pytest.fixture(scope="session")
 def app_settings(base_settings: Settings, fake_model: FakeAnthropic) -> Settings:
-    # nutrition runs stay offline here: the shared fake model is scripted per test (tests/pipeline/test_model_agents);
-    # no reconciler: runs other tests leave undriven on purpose stay where they are (tests/pipeline/test_model_worker)
+    # nutrition runs stay offline here: the shared fake model is scripted per test (tests/pipeline/test_model_agents)
     return base_settings.model_copy(update={"anthropic_api_key": "sk-test-fake", "anthropic_base_url": fake_model.url,
-                                            "anthropic_max_retries": 0, "nutrition_agents": "offline",
-                                            "nutrition_reconcile_seconds": 0})
+                                            "anthropic_max_retries": 0, "nutrition_agents": "offline"})
 
 
 @pytest.fixture(scope="session")

@@ -116,3 +116,9 @@ def test_date_arithmetic_does_not_import_the_orm() -> None:
     assert graph["gym.periods"] <= {"gym.errors", "core.errors"}
     source = (ROOT / "gym" / "periods.py").read_text()
     assert "sqlalchemy" not in source
+
+
+def test_the_nutrition_tools_call_the_nutrition_domain_directly() -> None:
+    """The nutrition domain lives in gym/nutrition/, below tools/: the nutrition__* tools call its service, with
+    no port in core/ between them (issue 23)."""
+    assert "gym.nutrition.service" in import_graph()["tools.leaves.nutrition"]

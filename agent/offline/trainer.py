@@ -1,10 +1,11 @@
 """The offline model playing the member's trainer (TRAINER.md "Demo"): fixed rules, clearly labelled, never an LLM.
 
-It reads the trainer request (the member's words, the knowledge blocks, the member prefix with the current
-location's equipment and units, the tool calls since) and makes one tool call per reply, as the persona
-requires: build a workout with the rules in code (distribution debt, recovery, equipment at the current
-location, preferences, progression), swap an exercise, log one, count workouts, save a preference; then
-deliver the result with coach__message_notify_user and idle.
+This module reads the trainer request as the engine built it: the member's latest words and their local time,
+the reply language and the member prefix (unit, locations, the current one's equipment) from the system
+blocks, the knowledge blocks (updates that carry only what changed are applied, agent/trainer/delta.py), the
+tool calls made since the member spoke with their results, and the tools offered with their input schemas
+(so a move fills the fields a tool has, such as a preference's structured exclusions). The moves are
+agent/offline/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
 """
 
 from __future__ import annotations
@@ -12,219 +13,210 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from gym.training.equipment import missing_equipment
+from agent.offline.trainer_library import Context, Rules
+from agent.trainer import delta
+from agent.trainer.prompt import LANGUAGES
 
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "a": 1}
-TARGETS = {"chest": "Chest", "back": "Back", "legs": "Quadriceps", "leg": "Quadriceps", "shoulders": "Shoulders",
-           "shoulder": "Shoulders", "arms": "Biceps", "core": "Abs", "abs": "Abs", "glutes": "Glutes"}
+KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
+LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
+PERCENT_KEYS = ("percent", "recoveryPercent", "recovery_percent", "recoveryPct", "recovery_pct", "recoveredPct")
+SUGGESTED_KEYS = ("suggestedLoad", "suggested_load", "nextLoad", "next_load", "load")
 
 
 @dataclass(frozen=True)
-class Move:
-    name: str
-    muscles: dict[str, float]
-    equipment: tuple[str, ...] = ()
-    load_kg: float | None = None  # a conservative start for a new exercise; None = bodyweight
-    overhead: bool = False
-
-
-LIBRARY: tuple[Move, ...] = (
-    Move("Dumbbell Bench Press", {"Chest": 0.7, "Triceps": 0.2, "Shoulders": 0.1}, ("dumbbell", "bench"), 12),
-    Move("Dumbbell Floor Press", {"Chest": 0.7, "Triceps": 0.3}, ("dumbbell", "mat"), 10),
-    Move("Push-up", {"Chest": 0.7, "Triceps": 0.3}),
-    Move("Dumbbell Fly", {"Chest": 1.0}, ("dumbbell",), 6),
-    Move("Band Chest Press", {"Chest": 0.8, "Triceps": 0.2}, ("band",)),
-    Move("Barbell Bench Press", {"Chest": 0.7, "Triceps": 0.3}, ("barbell", "bench"), 30),
-    Move("Dumbbell Row", {"Back": 0.8, "Biceps": 0.2}, ("dumbbell",), 12),
-    Move("Band Pull-Apart", {"Back": 0.6, "Shoulders": 0.4}, ("band",)),
-    Move("Goblet Squat", {"Quadriceps": 0.6, "Glutes": 0.4}, ("dumbbell",), 12),
-    Move("Reverse Lunge", {"Quadriceps": 0.5, "Glutes": 0.5}),
-    Move("Dumbbell Romanian Deadlift", {"Hamstrings": 0.6, "Glutes": 0.4}, ("dumbbell",), 14),
-    Move("Dumbbell Shoulder Press", {"Shoulders": 0.8, "Triceps": 0.2}, ("dumbbell",), 8, overhead=True),
-    Move("Dumbbell Curl", {"Biceps": 1.0}, ("dumbbell",), 8),
-    Move("Bench Dip", {"Triceps": 1.0}, ("bench",)),
-)
-PLANK = {"type": "hold", "name": "Plank", "sets": 2, "hold_sec": [30, 30], "rest_sec": 30,
-         "muscles": [{"name": "Abs", "share": 1.0}], "goals": [{"name": "Mobility", "share": 1.0}],
-         "reasoning": "Core finisher.", "equipment": []}
+class Step:
+    tool: str
+    input: dict[str, Any]
+    result: Any
+    error: bool
 
 
 @dataclass
 class Facts:
     words: str = ""
     now: datetime | None = None
+    locale: str = "en"
     unit: str = "kg"
     equipment: list[str] = field(default_factory=list)
+    locations: list[str] = field(default_factory=list)
     knowledge: dict[str, Any] = field(default_factory=dict)
-    steps: list[tuple[str, dict, Any, bool]] = field(default_factory=list)  # (tool, input, result, is_error)
+    steps: list[Step] = field(default_factory=list)
+    tools: dict[str, dict[str, Any]] = field(default_factory=dict)  # name → input schema
+    earlier_words: list[str] = field(default_factory=list)
+    logged: list[str] = field(default_factory=list)  # ids of this session's logs, oldest first, undone ones out
+
+    def has(self, tool: str) -> bool:
+        return tool in self.tools
+
+    def last(self, tool: str) -> Step | None:
+        """The tool's latest successful step in this request (a failed one is still to do)."""
+        return next((s for s in reversed(self.steps) if s.tool == tool and not s.error), None)
+
+    def current_workout(self) -> dict[str, Any] | None:
+        """The member's current workout: the latest workout tool's result beats the knowledge."""
+        workout = self.knowledge.get("current_workout")
+        return workout if isinstance(workout, dict) and workout.get("exercises") else None
+
+    def recovering(self) -> dict[str, int]:
+        """Recovering muscle → recovery percent (the rules' figure, else hours since / the window)."""
+        out = {}
+        for row in self.knowledge.get("recovery_status") or []:
+            if not isinstance(row, dict) or not row.get("recovering", True) or not isinstance(row.get("muscle"), str):
+                continue
+            percent = next((row[k] for k in PERCENT_KEYS if isinstance(row.get(k), int | float)), None)
+            since, left = row.get("hoursSince"), row.get("hoursRemaining")
+            if percent is None and isinstance(since, int | float) and isinstance(left, int | float) and since + left:
+                percent = 100 * since / (since + left)
+            if percent is None or percent < 100:
+                out[row["muscle"]] = int(percent or 0)
+        return out
+
+    def context(self, *, recovering: dict[str, int] | None = None) -> Context:
+        goals = [g for g in self.knowledge.get("category_goals") or []
+                 if isinstance(g, dict) and g.get("name") in ("Strength", "Hypertrophy")]
+        goal = max(goals, key=lambda g: g.get("debt") or 0)["name"] if goals else "Strength"
+        suggested = {}
+        for entry in self.knowledge.get("progression") or []:
+            if isinstance(entry, dict) and isinstance(entry.get("exercise"), str):
+                load = next((entry[k] for k in SUGGESTED_KEYS if isinstance(entry.get(k), int | float)), None)
+                if load and (entry.get("unit") in (None, self.unit)):
+                    suggested[entry["exercise"].lower()] = float(load)
+        return Context(tuple(self.equipment), self.unit, Rules.of(self.knowledge.get("active_preferences") or []),
+                       self.recovering() if recovering is None else recovering, goal, suggested)
 
 
-def _text_blocks(content: Any) -> list[str]:
+def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
     return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
 
 
-def read(request) -> Facts:
-    facts = Facts()
-    system = "\n".join(b.get("text", "") for b in request.system)
+def _body(block: dict[str, Any]) -> Any:
+    body = block.get("content")
+    if isinstance(body, list):
+        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
+    try:
+        return json.loads(body) if isinstance(body, str) and body[:1] in "{[" and body else body
+    except ValueError:
+        return body
+
+
+def _read_system(facts: Facts, system: str) -> None:
     if m := re.search(r"^Weight: (\w+)", system, re.MULTILINE):
         facts.unit = m.group(1)
     if m := re.search(r"<current_location>.*?Equipment: ([^\n]*)", system, re.DOTALL):
         facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
-    start = 0
+    facts.locations = re.findall(r"^Location: (.+)$", system, re.MULTILINE)
+    if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
+        facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
+
+
+def _read_knowledge(facts: Facts, text: str) -> None:
+    for _tag, source, changes, body in KNOWLEDGE.findall(text):
+        try:
+            data = json.loads(body)
+        except ValueError:
+            continue
+        facts.knowledge[source] = delta.apply(facts.knowledge.get(source), data) if changes else data
+
+
+def read(request) -> Facts:
+    facts = Facts(tools={t["name"]: t.get("input_schema") or {} for t in request.tools if "name" in t})
+    _read_system(facts, "\n".join(b.get("text", "") for b in request.system))
+    start, undone = 0, set()
     for i, message in enumerate(request.messages):
-        for text in _text_blocks(message["content"]):
-            for _kind, source, body in re.findall(r'<(knowledge|knowledge_update) source="(\w+)">\n(.*?)\n</\1>',
-                                                 text, re.DOTALL):
-                try:
-                    facts.knowledge[source] = json.loads(body)
-                except ValueError:
-                    continue
+        for text in _texts(message["content"]):
+            _read_knowledge(facts, text)
             if message["role"] == "user" and text and not text.startswith(("<knowledge", "<artifact", "<checkpoint")):
                 if m := re.search(r"Now: (\S+)", text):
                     facts.now = datetime.fromisoformat(m.group(1))
+                if facts.words:
+                    facts.earlier_words.append(facts.words)
                 facts.words = re.sub(r"<(\w+)>.*?</\1>\n?", "", text, flags=re.DOTALL).strip()
                 start = i
-    uses = {}
+        for block in message["content"] if isinstance(message["content"], list) else []:
+            if block.get("type") == "tool_result" and (m := LOGGED.search(str(block.get("content")))):
+                facts.logged.append(m.group(1))
+            if block.get("type") == "tool_use" and block.get("name") == "logbook__undo_logged_exercise":
+                undone.add(str((block.get("input") or {}).get("id")))
+    facts.logged = [i for i in facts.logged if i not in undone]
+    uses: dict[str, dict[str, Any]] = {}
     for message in request.messages[start:]:
         for block in message["content"] if isinstance(message["content"], list) else []:
             if block.get("type") == "tool_use":
                 uses[block["id"]] = block
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in uses:
                 use = uses[block["tool_use_id"]]
-                body = block.get("content")
-                try:
-                    body = json.loads(body) if isinstance(body, str) and body.startswith(("{", "[")) else body
-                except ValueError:
-                    pass
-                facts.steps.append((use["name"], use.get("input") or {}, body, bool(block.get("is_error"))))
+                facts.steps.append(Step(use["name"], use.get("input") or {}, _body(block), bool(block.get("is_error"))))
     return facts
 
 
-def _avoided(facts: Facts) -> str:
-    return " ".join(p.get("guidance", "") + " " + p.get("description", "")
-                    for p in facts.knowledge.get("active_preferences") or []).lower()
+# --- a tool's input schema: fill what it has ------------------------------------------------------------------
+
+def _resolve(schema: dict[str, Any], node: Any) -> dict[str, Any]:
+    if isinstance(node, dict) and "$ref" in node:
+        return (schema.get("$defs") or {}).get(node["$ref"].rsplit("/", 1)[-1], {})
+    if isinstance(node, dict) and "anyOf" in node:
+        return next((_resolve(schema, n) for n in node["anyOf"] if n.get("type") != "null"), {})
+    return node if isinstance(node, dict) else {}
 
 
-def _allowed(move: Move, facts: Facts, avoid: str) -> bool:
-    if missing_equipment(move.equipment, facts.equipment):
-        return False
-    if move.overhead and "overhead" in avoid:
-        return False
-    return not any(m.lower() in avoid for m, share in move.muscles.items() if share >= 0.3)
+def _enum(schema: dict[str, Any], node: dict[str, Any]) -> list[str] | None:
+    items = _resolve(schema, node.get("items") or {})
+    values = items.get("enum") or node.get("enum")
+    return [str(v) for v in values] if values else None
 
 
-def _recovering(facts: Facts) -> set[str]:
-    return {r["muscle"] for r in facts.knowledge.get("recovery_status") or [] if r.get("recovering", True)}
+def vocabulary_key(value: str) -> str:
+    """One form for a vocabulary word however it is written: "Deep knee-flexion" = "deep_knee_flexion"."""
+    return re.sub(r"[\s_-]+", "_", value.strip().lower())
 
 
-def _debt_goal(facts: Facts) -> str:
-    goals = [g for g in facts.knowledge.get("category_goals") or [] if g.get("name") in ("Strength", "Hypertrophy")]
-    return max(goals, key=lambda g: g.get("debt", 0))["name"] if goals else "Strength"
+EXCLUSION_KINDS = (("exercises", r"exercis"), ("patterns", r"pattern|movement"), ("muscles", r"muscle"),
+                   ("equipment", r"equip"))
 
 
-def _exercise(move: Move, order: int, facts: Facts, goal: str) -> dict[str, Any]:
-    suggested = {p.get("exercise", "").lower(): p for p in facts.knowledge.get("progression") or []}
-    load = None
-    if move.load_kg is not None:
-        hit = suggested.get(move.name.lower())
-        if hit and hit.get("suggestedLoad"):
-            load = hit["suggestedLoad"]
-        else:
-            load = move.load_kg if facts.unit == "kg" else round(move.load_kg * 2.20462 / 5) * 5 or 5
-    reps = 8 if goal == "Strength" else 12
-    return {"type": "reps", "name": move.name, "order": order, "sets": 3, "reps": [reps] * 3, "load": load,
-            "load_unit": facts.unit if load is not None else None, "rest_sec": 90 if goal == "Strength" else 60,
-            "muscles": [{"name": m, "share": s} for m, s in move.muscles.items()],
-            "goals": [{"name": goal, "share": 1.0}], "reasoning": f"{goal} debt first; fits your equipment.",
-            "equipment": [e for e in move.equipment]}
+def exclusions_input(schema: dict[str, Any], exclusions: dict[str, list[str]], *, hard: bool = True) -> dict[str, Any]:
+    """The structured exclusions of a preference, in whichever fields the tool's schema has (none: nothing)."""
+    props = schema.get("properties") or {}
 
+    def fill(fields: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for kind, pattern in EXCLUSION_KINDS:
+            name = next((n for n in fields if re.search(pattern, n, re.IGNORECASE)), None)
+            values = exclusions.get(kind) or []
+            if name is None or not values:
+                continue
+            allowed = _enum(schema, _resolve(schema, fields[name]))
+            if allowed is not None:  # "deep knee flexion" is the vocabulary's "deep_knee_flexion"
+                lookup = {vocabulary_key(a): a for a in allowed}
+                values = list(dict.fromkeys(lookup[vocabulary_key(v)] for v in values if vocabulary_key(v) in lookup))
+            if values:
+                out[name] = values
+        return out
 
-def build_workout(facts: Facts) -> dict[str, Any]:
-    words = facts.words.lower()
-    target = next((muscle for word, muscle in TARGETS.items() if re.search(rf"\b{word}\b", words)), None)
-    avoid, recovering, goal = _avoided(facts), _recovering(facts), _debt_goal(facts)
-    pool = [m for m in LIBRARY if _allowed(m, facts, avoid)]
-    fresh = [m for m in pool if not any(mu in recovering and s >= 0.3 for mu, s in m.muscles.items())]
-    chosen = [m for m in (fresh or pool) if target is None or m.muscles.get(target, 0) >= 0.5]
-    if len(chosen) < 2:
-        chosen += [m for m in fresh if m not in chosen]
-    count = 2 if "quick" in words else 4
-    exercises = [_exercise(m, n, facts, goal) for n, m in enumerate(chosen[:count], start=1)]
-    exercises.append({**PLANK, "order": len(exercises) + 1,
-                      "equipment": ["mat"] if not missing_equipment(["mat"], facts.equipment) else []})
-    title = f"Quick {target.lower()} workout" if target and "quick" in words else "Your workout"
-    return {"title": title, "exercises": exercises}
-
-
-def swap_input(facts: Facts) -> dict[str, Any] | None:
-    workout = facts.knowledge.get("current_workout")
-    if not workout:
-        return None
-    words = facts.words.lower()
-    position = next((n for w, n in ORDINALS.items() if re.search(rf"\b{w}\b", words)), None)
-    if position is None and (m := re.search(r"\b(\d+)\b", words)):
-        position = int(m.group(1))
-    exercises = workout["exercises"]
-    if position is None or not exercises:
-        return None
-    old = exercises[position - 1] if position > 0 else exercises[-1]
-    main = max(old.get("muscles") or [{"name": "Chest", "share": 1}], key=lambda m: m["share"])["name"]
-    taken = {e["name"] for e in exercises}
-    avoid = _avoided(facts)
-    options = [m for m in LIBRARY if m.name not in taken and _allowed(m, facts, avoid) and m.muscles.get(main, 0) >= 0.5]
-    if not options:
-        return None
-    goal = (old.get("goals") or [{"name": "Strength"}])[0]["name"]
-    return {"exercise_id": old["id"], "new_exercise": _exercise(options[0], old["order"], facts, goal)}
-
-
-LOG = re.compile(r"(?P<name>[a-z][a-z \-]+?)\s+(?P<sets>\d+)\s*[x×]\s*(?P<reps>\d+)(?:\s*(?:at|@)\s*"
-                 r"(?P<load>\d+(?:\.\d+)?)\s*(?P<unit>kg|lbs?)?)?")
-
-
-def log_input(facts: Facts) -> dict[str, Any] | None:
-    m = LOG.search(facts.words.lower().replace("log it:", "").replace("log", ""))
-    if not m:
-        return None
-    name = m.group("name").strip().title()
-    move = next((x for x in LIBRARY if name.lower() in x.name.lower()), None)
-    out: dict[str, Any] = {"exercise_name": "Bench Press" if name == "Bench" else name,
-                           "exercise_type": "strength" if m.group("load") else "bodyweight",
-                           "sets": int(m.group("sets")), "reps": int(m.group("reps")),
-                           "muscles": [k for k, v in (move.muscles if move else {"Chest": 1}).items() if v >= 0.3],
-                           "goals": ["Strength"]}
-    if m.group("load"):
-        load, unit = float(m.group("load")), (m.group("unit") or facts.unit).rstrip("s") + ("s" if (
-            m.group("unit") or facts.unit).startswith("lb") else "")
-        if unit != facts.unit:
-            load = round(load * 2.20462, 1) if facts.unit == "lbs" else round(load / 2.20462, 1)
-        out["load"] = load
-    return out
-
-
-def avoid_input(facts: Facts) -> dict[str, Any] | None:
-    words = facts.words.lower()
-    m = re.search(r"(?:avoid|no)\s+(\w+)(?:.*?for\s+(\w+)\s+(day|week|month)s?)?", words)
-    if not m or facts.now is None:
-        return None
-    thing = m.group(1)
-    out: dict[str, Any] = {"type": "muscle_group" if thing.rstrip("s") in TARGETS or thing in TARGETS else "exercise",
-                           "description": facts.words[:300], "guidance": f"avoid {thing}: no exercises for {thing}"}
-    if m.group(2):
-        n = int(m.group(2)) if m.group(2).isdigit() else NUMBER_WORDS.get(m.group(2), 1)
-        days = n * {"day": 1, "week": 7, "month": 30}[m.group(3)]
-        out["expires_at"] = (facts.now + timedelta(days=days)).isoformat()
-    return out
-
-
-def period_of(words: str) -> str:
-    for period in ("week", "year", "quarter"):
-        if period in words:
-            return period
-    return "all_time" if "ever" in words or "all time" in words else "month"
+    out: dict[str, Any] = {}
+    holder = next((n for n in props if re.search(r"exclu|constraint|restrict", n, re.IGNORECASE)
+                   and not any(re.search(pattern, n, re.IGNORECASE) for _, pattern in EXCLUSION_KINDS)), None)
+    if holder is not None:
+        node = _resolve(schema, props[holder])
+        if node.get("properties"):
+            out[holder] = fill(node["properties"])
+        elif node.get("type") == "array":
+            allowed = {vocabulary_key(a): a for a in _enum(schema, node) or []}
+            values = [v for values in exclusions.values() for v in values]
+            out[holder] = [allowed.get(vocabulary_key(v), v) for v in values
+                           if not allowed or vocabulary_key(v) in allowed]
+    else:
+        base = {"type", "description", "guidance", "expires_at", "delete_after_use", "id"}
+        out.update(fill({n: p for n, p in props.items() if n not in base}))
+    for name, node in props.items():
+        node = _resolve(schema, node)
+        if re.fullmatch(r"hard|is_hard|strict", name, re.IGNORECASE) and node.get("type") == "boolean":
+            out[name] = hard
+        elif re.search(r"severity|strength|kind|level", name, re.IGNORECASE) and "hard" in (node.get("enum") or []):
+            out[name] = "hard" if hard else "soft"
+    return {k: v for k, v in out.items() if v not in ({}, [])}

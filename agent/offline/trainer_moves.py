@@ -1,87 +1,87 @@
-"""The offline trainer's next move: one tool call per reply, chosen by rules from the member's words and the
-tool results so far (agent/offline/trainer.py reads the request and builds the inputs)."""
+"""The offline trainer's next move: one tool call per reply, as the persona requires, chosen by rules from the
+member's words (trainer_words.py) and the tool results so far. Every TRAINER.md tool has a move
+(trainer_session.py: workouts; trainer_record.py: logs, numbers, preferences, goals; trainer_calendar.py:
+timers, calendar, location): a request is a short plan (load what the context lacks, act, tell the member, idle) worked out again
+on every call, so the step a plan is at is the tool results it already has. A reply is always labelled as the
+offline demo; what it cannot do, it says, with what it can.
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse
-from agent.offline.trainer import Facts, avoid_input, build_workout, log_input, period_of, read, swap_input
-from core.i18n import catalog
+from agent.offline import trainer_calendar as calendar
+from agent.offline import trainer_record as record
+from agent.offline import trainer_say as t
+from agent.offline import trainer_session as session
+from agent.offline.trainer import Facts, Step, read
+from agent.offline.trainer_plan import ASK, IDLE, NOTIFY, Call, Next, Say
+from agent.offline.trainer_words import Request, understand
 
 MODEL_ID = "spotter-offline-rules"
+RETRIED = frozenset({"preference_conflict", "injury_conflict", "equipment_unavailable", "exercise_order"})
 
 
-def _call(name: str, input: dict[str, Any], request: ModelRequest) -> ModelResponse:
+def help_move(facts: Facts, req: Request) -> Next:
+    return Say(t.say(facts.locale, "help"))
+
+
+def keep_move(facts: Facts, req: Request) -> Next:
+    return Say(t.say(facts.locale, "keep"))
+
+
+HANDLERS: dict[str, Callable[[Facts, Request], Next]] = {
+    "workout": session.workout_move, "schedule": session.schedule_move, "swap": session.swap_move,
+    "remove": session.remove_move, "adjust": session.adjust_move, "add": session.add_move,
+    "log": record.log_move, "mark_done": record.mark_move, "log_workout": record.log_workout_move,
+    "undo_log": record.undo_move, "stats": record.stats_move, "prs": record.prs_move,
+    "breakdown": record.breakdown_move, "trend": record.trend_move, "summary": record.summary_move,
+    "recovery": record.recovery_move, "injury": record.injury_move, "avoid": record.avoid_move,
+    "forget": record.forget_move, "goal": record.goal_move, "milestone": record.milestone_move,
+    "timer": calendar.timer_move, "calendar": calendar.calendar_move, "move": calendar.move_scheduled,
+    "unschedule": calendar.unschedule_move, "plan": calendar.plan_move, "location": calendar.location_move,
+    "keep": keep_move, "help": help_move,
+}
+
+
+def _response(name: str, input: dict[str, Any], request: ModelRequest) -> ModelResponse:
     digest = hashlib.sha256(f"{len(request.messages)}:{name}:{request.messages[-1]}".encode()).hexdigest()[:24]
     return ModelResponse(content=[{"type": "tool_use", "id": f"toolu_off_{digest}", "name": name, "input": input}],
                          stop_reason="tool_use", usage=Usage(), model=MODEL_ID)
 
 
-def _label() -> str:
-    """The offline model's "not an LLM" label (locales/en.json `offline.label`, as agent/offline/model.py)."""
-    return catalog("en").get("offline", {}).get("label", "[Offline demo model — not an LLM]")
+def _retrying(facts: Facts, failed: Step) -> bool:
+    """A workout the rules refused for an exercise (a preference, an injury, the equipment) is built again without
+    the exercise the error named, twice at most."""
+    return (failed is facts.steps[-1] and failed.tool.startswith("workout__") and isinstance(failed.result, dict)
+            and failed.result.get("code") in RETRIED and sum(s.error for s in facts.steps) <= 2)
 
 
-def _say(text: str, request: ModelRequest, attachments: list[str] | None = None) -> ModelResponse:
-    return _call("coach__message_notify_user", {"text": f"{_label()}\n{text}", "attachments": attachments or []},
-                 request)
-
-
-def first_move(facts: Facts) -> tuple[str, dict[str, Any]] | None:
-    words = facts.words.lower()
-    if "swap" in words or "replace" in words:
-        found = swap_input(facts)
-        return ("workout__swap_exercise", found) if found else None
-    if words.startswith("log") or " log " in f" {words} ":
-        found = log_input(facts)
-        return ("logbook__log_completed_exercise", found) if found else None
-    if "how many" in words or "stats" in words:
-        return "stats__get_workout_statistics", {"period": period_of(words)}
-    if words.startswith(("avoid", "no ")) or " avoid " in f" {words} ":
-        found = avoid_input(facts)
-        return ("prefs__set_preference", found) if found else None
-    if any(w in words for w in ("workout", "exercise", "train")):
-        return "workout__generate_workout", build_workout(facts)
-    return None
-
-
-def _summary(tool: str, input: dict[str, Any], result: Any) -> tuple[str, list[str]]:
-    if tool in ("workout__generate_workout", "workout__swap_exercise"):
-        lines = "\n".join(result.get("exercises", []))
-        warnings = "\n".join(f"⚠ {w}" for w in result.get("warnings", []))
-        head = "Swapped: " + result.get("swapped", "") if tool == "workout__swap_exercise" else "Here is your workout:"
-        return f"{head}\n{lines}" + (f"\n{warnings}" if warnings else ""), [result["workoutId"]]
-    if tool == "logbook__log_completed_exercise":
-        load = f" at {input['load']:g}" if input.get("load") is not None else ""
-        return f"Logged {input['exercise_name']}: {input['sets']}×{input['reps']}{load}.", []
-    if tool == "stats__get_workout_statistics":
-        o = result.get("overview", {})
-        return (f"Workouts this {input['period'].replace('_', ' ')}: {o.get('total_workouts', 0)} "
-                f"({o.get('total_exercises', 0)} exercises, {o.get('total_volume_kg', 0):g} kg volume)."), []
-    if tool == "prefs__set_preference":
-        until = f" until {input['expires_at'][:10]}" if input.get("expires_at") else ""
-        return f"Noted: {input['guidance']}{until}.", []
-    return "Done.", []
+def plan(facts: Facts, req: Request) -> Next:
+    failed = next((s for s in reversed(facts.steps) if s.error), None)
+    if failed is not None and not _retrying(facts, failed):
+        if failed.tool == "calendar__delete_scheduled_workout" and isinstance(failed.result, dict) and \
+                failed.result.get("code") == "rejected_by_user":
+            return Say(t.say(facts.locale, "kept"))
+        return Say(t.error(facts.locale, failed.result))
+    return HANDLERS.get(req.kind, help_move)(facts, req)
 
 
 def trainer_answer(request: ModelRequest) -> ModelResponse:
     facts = read(request)
-    if not facts.steps:
-        move = first_move(facts)
-        if move is None:
-            return _say("I can build a workout (\"give me a quick chest workout\"), swap an exercise (\"swap the "
-                        "second exercise\"), log one (\"log it: bench 3x8 at 40 kg\"), count workouts (\"how many "
-                        "workouts this month?\") or remember a preference (\"avoid shoulders for two weeks\").",
-                        request)
-        return _call(move[0], move[1], request)
-    tool, input, result, is_error = facts.steps[-1]
-    if tool == "coach__message_notify_user":
-        return _call("coach__idle", {}, request)
-    if is_error:
-        message = result.get("message") if isinstance(result, dict) else str(result)
-        return _say(f"That did not work: {message}", request)
-    text, attachments = _summary(tool, input, result if isinstance(result, dict) else {})
-    return _say(text, request, attachments)
+    told = bool(facts.steps) and facts.steps[-1].tool in (NOTIFY, ASK)
+    if told and (facts.steps[-1].tool == ASK or facts.steps[-1].error):
+        return _response(IDLE, {}, request)
+    move = plan(facts, understand(facts.words, facts.now))
+    if told and not (isinstance(move, Say) and move.question is not None):  # told, and nothing left to ask
+        return _response(IDLE, {}, request)
+    if isinstance(move, Call):
+        return _response(move.name, move.input, request)
+    text = f"{t.label(facts.locale)}\n{move.text}"
+    if move.question is not None:
+        return _response(ASK, {"text": text, "options": list(move.question)}, request)
+    return _response(NOTIFY, {"text": text, "attachments": list(move.attachments)}, request)

@@ -13,6 +13,7 @@ from typing import Any
 from agent import events
 from agent.events import Event
 from agent.persona import Frames
+from agent.trainer.shown import member_text
 from core.i18n import translate
 from tools.runner import ToolOutcome
 
@@ -45,6 +46,13 @@ def question_frame(content: str, options: list[str]) -> Event:
     return Event("question", {"content": content, "options": options})
 
 
+def shown_frame(view: dict[str, Any]) -> Event:
+    """The frame of a member view (agent/trainer/shown.py): a message or a question."""
+    if view["kind"] == "question":
+        return question_frame(view["content"], view["options"])
+    return message_frame(view["content"], view["attachments"])
+
+
 def session_started(session_id: uuid.UUID) -> Event:
     return Event("session_started", {"sessionId": str(session_id)})
 
@@ -58,21 +66,16 @@ class TrainerFrames(Frames):
         return []
 
     def reply_without_tools(self, turn, text: str) -> list[Event]:
-        return [message_frame(text, [])] if text else []
+        shown = member_text(text, [], turn.locale) if text else ""
+        return [message_frame(shown, [])] if shown else []
 
     def tool_started(self, turn, name: str) -> list[Event]:
         return [status_frame(name, "start", turn.locale)]
 
     def tool_finished(self, turn, name: str, outcome: ToolOutcome) -> list[Event]:
-        if not outcome.ok:
-            return [status_frame(name, "error", turn.locale)]
-        frames = [status_frame(name, "done", turn.locale)]
-        output = outcome.output or {}
-        if name == "coach__message_notify_user":
-            frames.append(message_frame(output["content"], output.get("attachments", [])))
-        elif name == "coach__message_ask_user":
-            frames.append(question_frame(output["content"], output.get("options", [])))
-        return frames
+        """The status line; a coach message or question is the thread's (agent/trainer/thread.py `after_tool`):
+        what the member sees of it needs the member's workout, recovery and progression."""
+        return [status_frame(name, "done" if outcome.ok else "error", turn.locale)]
 
     def done(self, turn) -> Event:
         return Event("done", {"sessionId": str(turn.conversation_id) if turn.opened else None,

@@ -3,7 +3,8 @@
 The summarizer model answers with JSON `{"sources": {"name": {params}}}` within a 1.5 s budget; on a timeout,
 a failure, unparseable output or the offline provider, deterministic keyword rules decide. Knowledge is
 append-only: a source already in context is re-sent (as `knowledge_update`) only when its range grows or its
-data changed; `knowledge_in_context` on the session remembers {source: {params, hash}}.
+data changed, and then as what changed (agent/trainer/delta.py) unless the whole is smaller;
+`knowledge_in_context` on the session remembers {source: {params, hash, data}} (data: the context's copy).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import anyio
 import structlog
 
 from agent.model import ModelRequest, ModelResponse
+from agent.trainer import delta
 from tools.leaves.trainer.sources import SOURCES, params_for
 
 log = structlog.get_logger("agent.trainer.knowledge")
@@ -28,17 +30,29 @@ RANGE_KEYS = ("days_back", "days_ahead")
 ALWAYS = ("active_preferences",)
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"workout|exercise|train|session|routine|chest|legs?|back|arms?|shoulders?|core|glutes|quick|cardio|"
-     r"אימון|тренировк|упражнени",
+     r"אימון|תרגיל|חזה|רגל|(?<![א-ת])גב(?![א-ת])|כתפ|ידיים|בטן|тренировк|упражнени|\bгруд|\bног|\bспин|\bплеч|"
+     r"\bрук|\bпресс",
      ("category_goals", "muscle_goals", "recovery_status", "progression", "workout_history", "current_workout")),
-    (r"swap|replace|change|adjust|remove|skip|instead|second|first|third|last|log|did|done|finished|sets?|reps?",
+    (r"swap|replace|change|adjust|remove|skip|instead|second|first|third|last|log|did|done|finished|sets?|reps?|timer|"
+     r"תחליף|החלף|תוריד|תרשום|סיימתי|סטים|חזרות|טיימר|ראשון|שני|שלישי|"
+     r"замени|поменяй|убери|запиши|сделал|подход|повтор|таймер|перв|втор|трет",
      ("current_workout", "progression")),
-    (r"how many|stats|statistic|progress|volume|month|week|year|record|trend|history|כמה|сколько",
+    (r"how many|stats|statistic|progress|volume|month|week|year|record|trend|history|"
+     r"כמה|שיא|התקדמות|חודש|שבוע|שנה|сколько|рекорд|прогресс|месяц|недел|год",
      ("workout_history",)),
-    (r"schedule|calendar|tomorrow|next week|plan|monday|tuesday|wednesday|thursday|friday|saturday|sunday",
+    (r"schedule|calendar|tomorrow|next week|plan|monday|tuesday|wednesday|thursday|friday|saturday|sunday|move|cancel|"
+     r"תקבע|תזמן|מחר|תוכנית|תזיז|תבטל|запланир|расписан|завтра|план|перенеси|отмени|понедельник|вторник|сред|"
+     r"четверг|пятниц|суббот|воскресень",
      ("scheduled_workouts", "workout_plans")),
-    (r"goal|milestone|target|marathon|5k|10k", ("category_goals", "muscle_goals", "milestone_goals")),
-    (r"avoid|injur|pain|hurt|prefer|hate|love|don't|dont|no more", ("active_preferences",)),
-    (r"recover|sore|tired|rest day", ("recovery_status",)),
+    (r"goal|milestone|target|marathon|5k|10k|focus|מטרה|להתמקד|אבן דרך|цел|сосредоточ|веха",
+     ("category_goals", "muscle_goals", "milestone_goals")),
+    (r"avoid|injur|pain|hurt|prefer|hate|love|don't|dont|no more|better|forget|"
+     r"כואב|פציעה|תימנע|בלי|תשכח|болит|травм|избега|без|забудь",
+     ("active_preferences",)),
+    (r"recover|sore|tired|rest day|התאוששות|עייף|восстанов|устал", ("recovery_status",)),
+    (r"meal|food|eat|calorie|protein|carb|diet|nutrition|breakfast|lunch|dinner|snack|"
+     r"ארוח|אוכל|לאכול|קלורי|חלבון|תזונה|דיאט|питан|еда|есть|калори|белок|белк|завтрак|обед|ужин|перекус|диет",
+     ("nutrition_plan",)),
 )
 LONG_RANGE = re.compile(r"month|30 days|this year|year|quarter", re.IGNORECASE)
 
@@ -120,16 +134,34 @@ class Delivery:
     params: dict[str, Any]
     data: Any
     update: bool  # knowledge_update (already in context, wider range or changed data)
+    changes: Any = None  # an update said as what changed since the context's copy (agent.trainer.delta)
+    quiet: bool = False  # nothing the model reads changed (only null fields): remember it, append nothing
+
+    def remembered(self) -> dict[str, Any]:
+        """What `knowledge_in_context` keeps of the source: its range, its hash and the copy the context has."""
+        return {"params": self.params, "hash": data_hash(self.data), "data": delta.compact(self.data)}
 
 
 def plan_delivery(in_context: dict[str, Any], source: str, params: dict[str, Any], data: Any) -> Delivery | None:
-    """What to send for one selected source, or None when the context already has it."""
+    """What to send for one selected source, or None when the context already has it. An update is sent as what
+    changed when the context's copy is known and the changes are smaller than the data."""
     known = in_context.get(source)
     if known is None:
         return Delivery(source, params, data, update=False)
     old = known.get("params", {})
     wider = any((params.get(k) or 0) > (old.get(k) or 0) for k in RANGE_KEYS)
-    if wider or known.get("hash") != data_hash(data):
-        merged = {**params, **{k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params}}
+    if not wider and known.get("hash") == data_hash(data):
+        return None
+    merged = {**params, **{k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params}}
+    if "data" not in known:  # a session from before changes were kept: the whole source again
         return Delivery(source, merged, data, update=True)
-    return None
+    current = delta.compact(data)
+    try:
+        changes = delta.diff(known["data"], current)
+    except delta.Whole:
+        return Delivery(source, merged, data, update=True)
+    if changes in ({}, []):
+        return Delivery(source, merged, data, update=True, quiet=True)
+    if delta.size(changes) >= delta.size(current):
+        return Delivery(source, merged, data, update=True)
+    return Delivery(source, merged, data, update=True, changes=changes)

@@ -12,13 +12,18 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from agent.trainer.delta import compact
 from agent.trainer.store import CONTEXT_TYPES, Event
 
+CHANGES_ATTR = ' changes="only"'  # a knowledge_update that carries what changed (agent/trainer/delta.py)
 
-def knowledge_text(source: str, data: Any, *, update: bool = False) -> str:
+
+def knowledge_text(source: str, data: Any, *, update: bool = False, changes: bool = False) -> str:
+    """A source's data (no null fields), or with `changes` only what changed since the context's copy."""
     tag = "knowledge_update" if update else "knowledge"
-    body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)
-    return f'<{tag} source="{source}">\n{body}\n</{tag}>'
+    body = data if isinstance(data, str) else json.dumps(data if changes else compact(data), ensure_ascii=False,
+                                                         sort_keys=True, default=str)
+    return f'<{tag} source="{source}"{CHANGES_ATTR if changes else ""}>\n{body}\n</{tag}>'
 
 
 def artifact_text(kind: str, artifact_id: str, summary: str) -> str:
@@ -32,10 +37,12 @@ def _block(event: Event) -> dict[str, Any] | None:
         return {"type": "text", "text": data.get("context", "") + data["message"] if data.get("context")
                 else data["message"]}
     if event.type in ("knowledge", "knowledge_update"):
+        if "changes" in data:
+            return {"type": "text", "text": knowledge_text(data["source"], data["changes"], update=True, changes=True)}
         return {"type": "text", "text": knowledge_text(data["source"], data.get("data"),
                                                        update=event.type == "knowledge_update")}
-    if event.type == "workout":
-        return {"type": "text", "text": artifact_text("workout", data["workoutId"], data.get("summary", ""))}
+    if event.type == "workout":  # its exercises are in the tool result just before it: the title says which one
+        return {"type": "text", "text": artifact_text("workout", data["workoutId"], data.get("title") or "")}
     if event.type == "checkpoint":
         return {"type": "text", "text": f"<checkpoint>\n{data.get('summary', '')}\n</checkpoint>"}
     return None

@@ -19,8 +19,8 @@ def observation(tool: str, output: dict[str, Any]) -> str:
         return OK
     if tool == "coach__message_notify_user":
         return OK if not output.get("warnings") else f"<result>ok; {'; '.join(output['warnings'])}</result>"
-    if tool == "data__fetch_data":
-        return f"<result>loaded {', '.join(output.get('sources', {}))}</result>"
+    if tool == "data__fetch_data":  # the data itself arrives once, as the knowledge events after this result
+        return f"<result>ok: {', '.join(output.get('sources', {}))} in context</result>"
     if tool == "prefs__set_preference":
         return f"<result>saved preference {output.get('id')}</result>"
     if tool == "logbook__log_completed_exercise":

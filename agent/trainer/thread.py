@@ -14,6 +14,8 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from weakref import WeakKeyDictionary
+from zoneinfo import ZoneInfo
 
 import structlog
 
@@ -25,10 +27,11 @@ from agent.model import ModelRequest, ModelResponse
 from agent.round_trip import RoundTrip
 from agent.threads import Opening, ThreadParts, ToolResult
 from agent.trainer import knowledge, store
-from agent.trainer.frames import knowledge_frame, session_started
+from agent.trainer.frames import knowledge_frame, session_started, shown_frame
 from agent.trainer.messages import estimated_tokens, to_messages
 from agent.trainer.observe import observation
 from agent.trainer.prompt import member_prefix, trainer_system
+from agent.trainer.shown import SHOWN_TOOLS, member_view
 from agent.turns import Turn
 from core.errors import NotFound
 from tools.executions import ToolExecution
@@ -42,7 +45,7 @@ CONTEXT_LIMIT_TOKENS = 100_000
 CHECKPOINT_SHARE = 0.8
 PREFIX_SOURCES = ("user_profile", "user_settings", "all_locations")  # in the member's stable prefix instead
 WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise", "workout__adjust_exercise",
-                           "workout__remove_exercise"})
+                           "workout__remove_exercise", "workout__add_exercise_to_workout"})
 
 
 class TrainerThread:
@@ -52,6 +55,9 @@ class TrainerThread:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
         self.tracing = parts.tracing
         self.limit_tokens = CONTEXT_LIMIT_TOKENS
+        # A coach tool's member view, from after_tool (which may read the database) to results (which may not),
+        # by round trip and the output it was made of.
+        self._shown: WeakKeyDictionary[RoundTrip, dict[int, dict[str, Any]]] = WeakKeyDictionary()
 
     def _scope(self, turn: Turn):
         return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
@@ -164,14 +170,17 @@ class TrainerThread:
         for name, params in picked.items():
             data = (given or {}).get(name)
             if data is None:
-                data = await load(session, turn.access.org_id, self._member(turn), name, params, now)
+                data = await load(session, turn.access.org_id, self._member(turn), name, params, now, tz=_tz(turn))
             delivery = knowledge.plan_delivery(known, name, params, data)
             if delivery is None:
                 continue
+            known[name] = delivery.remembered()
+            if delivery.quiet:
+                continue
+            payload = {"source": name, "params": delivery.params}
+            payload.update({"changes": delivery.changes} if delivery.changes is not None else {"data": data})
             trip.add(store.event_row(org_id=turn.access.org_id, session_id=turn.conversation_id,
-                                     type="knowledge_update" if delivery.update else "knowledge",
-                                     payload={"source": name, "params": delivery.params, "data": data}))
-            known[name] = {"params": delivery.params, "hash": knowledge.data_hash(data)}
+                                     type="knowledge_update" if delivery.update else "knowledge", payload=payload))
             frames.append(knowledge_frame(name, SOURCES[name], delivery.params))
         await store.set_knowledge(session, row, known)
         return frames
@@ -227,24 +236,51 @@ class TrainerThread:
         return None
 
     def results(self, turn: Turn, trip: RoundTrip, results: Sequence[ToolResult]) -> None:
+        views = self._shown.pop(trip, {})
         for result in results:
-            trip.add(self._result(turn, result.tool_use_id, result.name, result.output, result.error))
+            trip.add(self._result(turn, result.tool_use_id, result.name, result.output, result.error,
+                                  shown=views.get(id(result.output))))
 
-    def _result(self, turn: Turn, call_id: str, name: str, output: dict[str, Any] | None, error: dict | None):
+    def _result(self, turn: Turn, call_id: str, name: str, output: dict[str, Any] | None, error: dict | None,
+                shown: dict[str, Any] | None = None):
         if error is not None:
             return self._event(turn, "tool_result", {"callId": call_id, "result": error, "isError": True})
-        return self._event(turn, "tool_result", {"callId": call_id, "result": observation(name, output or {}),
-                                                 "isError": False})
+        payload = {"callId": call_id, "result": observation(name, output or {}), "isError": False}
+        view = shown or member_view(name, output or {}, turn.locale)
+        if view is not None:
+            payload["shown"] = view  # what the member saw: a reopened session shows it again
+        return self._event(turn, "tool_result", payload)
+
+    async def _member_view(self, turn: Turn, session, name: str, output: dict[str, Any]) -> dict[str, Any]:
+        """A coach message or question as the member sees it: no ids, cards with recovery and progression."""
+        now, member = datetime.now(UTC), self._member(turn)
+        current = await load(session, turn.access.org_id, member, "current_workout", {}, now)
+        extra: dict[str, Any] = {}
+        if any(isinstance(a, dict) and ("workout" in a or "exercise" in a) for a in output.get("attachments") or []):
+            extra = {"recovery": await load(session, turn.access.org_id, member, "recovery_status", {}, now) or [],
+                     "progression": await load(session, turn.access.org_id, member, "progression", {}, now) or []}
+        view = member_view(name, output, turn.locale, current=current if isinstance(current, dict) else None,
+                           **extra)
+        assert view is not None
+        return view
 
     async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, outcome: ToolOutcome) -> list[Event]:
         output = outcome.output or {}
+        if spec.name in SHOWN_TOOLS:
+            view = await self._member_view(turn, trip.session, spec.name, output)
+            self._shown.setdefault(trip, {})[id(outcome.output)] = view
+            return [shown_frame(view)]
         if spec.name == "data__fetch_data":
             loaded = output.get("sources", {})
             return await self._deliver(turn, trip, {k: v["params"] for k, v in loaded.items()},
                                        given={k: v["data"] for k, v in loaded.items()})
         if spec.name in WORKOUT_TOOLS and output.get("workoutId"):
-            trip.add(self._event(turn, "workout", {"workoutId": output["workoutId"],
-                                                   "summary": "\n".join(output.get("exercises", []))}))
+            workout = await load(trip.session, turn.access.org_id, self._member(turn), "current_workout", {},
+                                 datetime.now(UTC))
+            title = workout.get("title") if isinstance(workout, dict) else None
+            trip.add(self._event(turn, "workout", {
+                "workoutId": output["workoutId"], "title": title,
+                "summary": "\n".join(str(line) for line in output.get("exercises", []))}))
             row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
@@ -264,6 +300,11 @@ class TrainerThread:
             else:
                 trip.add(self._result(turn, row.tool_use_id, name, None, row.error or {
                     "code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None}))
+
+
+def _tz(turn: Turn) -> ZoneInfo:
+    """The gym's timezone: what "today" means for the member (the nutrition plan's meals)."""
+    return ZoneInfo(turn.access.timezone)
 
 
 def turn_clock(turn: Turn, now: datetime) -> str:

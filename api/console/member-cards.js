@@ -44,19 +44,117 @@ export function prescription(ex, unit) {
   }
 }
 
+const muscleName = (name) => t(`member.muscle.${name}`, undefined, String(name ?? ''));
+const first = (obj, keys) => keys.map((k) => obj?.[k]).find((v) => v !== undefined && v !== null);
+const words = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+// Per exercise, the rules give `recovery` [{muscle, percent, readyAt}] and `suggestion` {suggestedLoad,
+// suggestedReps, unit, why: {code, ...its numbers}} (gym.training.workout_view; agent/trainer/shown.py fills them
+// when the rules did not). Other names for them are read too; the first one present wins.
+const RECOVERY_KEYS = ['recovery', 'recovering', 'recoveringMuscles', 'recovering_muscles'];
+const PERCENT_KEYS = ['percent', 'recoveryPercent', 'recovery_percent', 'recoveryPct', 'recovery_pct', 'recoveredPct'];
+const SUGGESTION_KEYS = ['suggestion', 'progression', 'progressionSuggestion', 'progression_suggestion'];
+const LOAD_KEYS = ['suggestedLoad', 'suggested_load', 'load', 'nextLoad', 'next_load'];
+const REPS_KEYS = ['suggestedReps', 'suggested_reps', 'reps', 'targetReps', 'target_reps'];
+const WHY_KEYS = ['why', 'reason', 'rule'];
+
+/** The recovering muscles an exercise loads: [{muscle, percent}] (percent below 100, or null when not given). */
+export function recoveryOf(ex) {
+  const list = first(ex, RECOVERY_KEYS);
+  if (!Array.isArray(list)) return [];
+  return list.map((r) => (typeof r === 'string' ? { muscle: r, percent: null }
+    : { muscle: first(r, ['muscle', 'name']), percent: first(r, PERCENT_KEYS) ?? null }))
+    .filter((r) => typeof r.muscle === 'string' && !(Number(r.percent) >= 100));
+}
+
+/** The progression suggestion of an exercise: {load, reps, unit, why} or null. */
+export function suggestionOf(ex) {
+  const p = first(ex, SUGGESTION_KEYS);
+  if (!p || typeof p !== 'object') return null;
+  const load = first(p, LOAD_KEYS);
+  const reps = first(p, REPS_KEYS);
+  const why = first(p, WHY_KEYS);
+  if (load === undefined && reps === undefined && !why) return null;
+  return { load, reps, unit: first(p, ['unit', 'load_unit', 'loadUnit']) ?? ex.load_unit, why };
+}
+
+/** Why, in words from locales/: the rule's code with its numbers (member.progression.<code>), else its own words. */
+function whyText(why) {
+  const code = why && typeof why === 'object' ? first(why, ['code', 'rule', 'reason']) : why;
+  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    const vars = {};
+    for (const [key, value] of Object.entries(typeof why === 'object' ? why : {})) {
+      vars[key] = typeof value === 'number' ? num(value) : words(value);
+    }
+    const said = t(`member.progression.${code}`, vars, '');
+    if (said) return said;
+  }
+  const text = words(typeof why === 'object' && why ? first(why, ['text', 'message']) : why);
+  return /\s/.test(text) ? text : '';
+}
+
+function progressionLine(ex, unit) {
+  const p = suggestionOf(ex);
+  if (!p) return null;
+  const reps = p.reps === undefined || p.reps === null ? '' : sameOrAll(p.reps);
+  const load = p.load === undefined || p.load === null ? '' : `${num(p.load)} ${p.unit || unit || 'kg'}`;
+  const next = load && reps ? `${load} × ${reps}` : load || (reps ? t('member.repsOnly', { reps }) : '');
+  const why = whyText(p.why);
+  if (!next && !why) return null;
+  return h('div', { class: 'ex-progression', testid: 'exercise-progression', dir: 'auto' },
+    next ? h('span', { class: 'prog-next', testid: 'progression-next', text: `${t('member.progression.title')}: ${next}` }) : null,
+    why ? h('span', { class: 'prog-why muted', testid: 'progression-why', text: why }) : null);
+}
+
+function recoveryLine(ex) {
+  const recovering = recoveryOf(ex);
+  if (!recovering.length) return null;
+  return h('div', { class: 'ex-recovery', testid: 'exercise-recovery', dir: 'auto' }, ...recovering.map((r) => h('span', {
+    class: 'recovery-chip', testid: 'recovery-muscle', 'data-muscle': r.muscle, 'data-percent': r.percent ?? '',
+    text: r.percent === null ? t('member.recovery.noPercent', { muscle: muscleName(r.muscle) })
+      : t('member.recovery.muscle', { muscle: muscleName(r.muscle), percent: num(Math.floor(Number(r.percent))) }),
+  })));
+}
+
+/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built). */
+function conflictLine(ex) {
+  const list = Array.isArray(ex.conflicts) ? ex.conflicts : [];
+  const said = list.map((c) => words(c?.description ?? c?.rule ?? c)).filter(Boolean);
+  if (!said.length) return null;
+  return h('div', { class: 'ex-conflict', testid: 'exercise-conflict', dir: 'auto' },
+    ...said.map((description) => h('span', { text: t('member.conflict', { description }) })));
+}
+
 function exerciseRow(ex, unit) {
   const rest = ex.rest_sec && ex.type !== 'intervals' ? t('member.rest', { time: seconds(ex.rest_sec) }) : null;
-  const muscles = (ex.muscles ?? []).map((m) => m.name).join(', ');
+  const muscles = (ex.muscles ?? []).map((m) => muscleName(m?.name ?? m)).filter(Boolean).join(', ');
   return h(
     'li',
     { class: 'ex', testid: 'exercise', 'data-exercise-id': ex.id ?? '', 'data-type': ex.type },
     h('div', { class: 'ex-head' },
       h('span', { class: 'ex-order', text: String(ex.order ?? '') }),
-      h('span', { class: 'ex-name', dir: 'auto', text: ex.name ?? '' })),
+      h('span', { class: 'ex-name', dir: 'auto', text: words(ex.name) })),
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: prescription(ex, unit) }),
     rest ? h('div', { class: 'ex-rest muted', testid: 'exercise-rest', text: rest }) : null,
     muscles ? h('div', { class: 'ex-muscles muted', dir: 'auto', text: muscles }) : null,
+    conflictLine(ex),
+    recoveryLine(ex),
+    progressionLine(ex, unit),
   );
+}
+
+/** A workout's summary in words: its own text, or {estimated_duration_min, primary_goals, muscles_targeted}. */
+export function summaryText(summary) {
+  if (summary === null || summary === undefined) return '';
+  if (typeof summary !== 'object') return words(summary);
+  const minutes = first(summary, ['estimated_duration_min', 'estimatedDurationMin', 'duration_min']);
+  const goals = first(summary, ['primary_goals', 'primaryGoals']);
+  const muscles = first(summary, ['muscles_targeted', 'musclesTargeted']);
+  return [
+    Number.isFinite(Number(minutes)) && minutes !== '' ? t('member.summary.duration', { n: num(Math.round(Number(minutes))) }) : '',
+    Array.isArray(goals) ? goals.map((g) => t(`member.goal.${g}`, undefined, words(g))).filter(Boolean).join(', ') : words(goals),
+    Array.isArray(muscles) ? muscles.map(muscleName).filter(Boolean).join(', ') : '',
+  ].filter(Boolean).join(' · ');
 }
 
 /** Exercises in order, consecutive members of one group in one box (its name, type and rounds). */
@@ -85,8 +183,8 @@ export function workoutCard(workout, unit) {
   return h(
     'article',
     { class: 'member-card workout-card', testid: 'workout-card', 'data-workout-id': workout?.id ?? '' },
-    h('header', { class: 'card-title', dir: 'auto', text: workout?.title || t('member.workout') }),
-    workout?.summary ? h('p', { class: 'muted', dir: 'auto', text: workout.summary }) : null,
+    h('header', { class: 'card-title', dir: 'auto', text: words(workout?.title) || t('member.workout') }),
+    summaryText(workout?.summary) ? h('p', { class: 'muted', testid: 'workout-summary-line', dir: 'auto', text: summaryText(workout.summary) }) : null,
     list,
   );
 }

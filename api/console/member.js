@@ -118,7 +118,10 @@ function handle(turn, type, d) {
       break;
     case 'message':
       if (d.content) place(turn, textBubble(d.content));
-      for (const a of d.attachments ?? []) if (a?.type === 'workout' && a.workout) showWorkout(turn, a.workout);
+      for (const a of d.attachments ?? []) {
+        if (a?.type === 'workout' && a.workout) showWorkout(turn, a.workout);
+        else if (a?.type === 'exercise' && a.exercise) place(turn, workoutCard({ title: a.exercise.name, exercises: [a.exercise] }, mode.unit));
+      }
       break;
     case 'question':
       place(turn, questionCard(d, (option) => send(option)));
@@ -226,8 +229,12 @@ async function refreshSessions() {
     h('span', { class: 'conv-time', text: `${formatDateTime(s.lastActivityAt)}${s.status === 'active' ? '' : ` · ${t(`member.status.${s.status}`, undefined, s.status)}`}` })))));
 }
 
-/** Replay a stored session: the member's messages, the trainer's messages, questions and workouts. */
+/** Replay a stored session as the member saw it: their words, then each message and question the trainer showed
+ * (the view kept on its tool result: words without ids, workout cards). A session from before views were kept
+ * shows the trainer's words and each workout's exercise names. */
 function renderEvents(events) {
+  const shown = new Map();
+  for (const e of events) if (e.type === 'tool_result' && e.payload?.shown) shown.set(e.payload.callId, e.payload.shown);
   let turn = null;
   for (const e of events) {
     const p = e.payload ?? {};
@@ -236,21 +243,35 @@ function renderEvents(events) {
       turn = null;
       continue;
     }
+    if (e.type === 'workout' && p.workoutId) mode.workoutId = p.workoutId;
+    const legacyCard = e.type === 'workout' && !shown.size;
+    if (e.type !== 'tool_call' && !legacyCard) continue;
+    const view = shown.get(p.callId);
+    const args = p.arguments ?? {};
+    const said = p.toolName === 'coach__message_notify_user' || p.toolName === 'coach__message_ask_user';
+    if (!legacyCard && !view && !said) continue;
     if (!turn) turn = assistantTurn();
-    if (e.type === 'tool_call') {
-      const args = p.arguments ?? {};
-      if (p.toolName === 'coach__message_notify_user' && args.text) place(turn, textBubble(args.text));
-      if (p.toolName === 'coach__message_ask_user') place(turn, questionCard({ content: args.text, options: args.options }, send));
-    } else if (e.type === 'workout') {
-      if (p.workoutId) mode.workoutId = p.workoutId;
-      place(turn, h('article', { class: 'member-card workout-card', testid: 'workout-summary', 'data-workout-id': p.workoutId ?? '' },
-        h('header', { class: 'card-title', i18n: 'member.workout' }),
-        h('pre', { class: 'workout-summary', dir: 'auto', text: p.summary ?? '' })));
-    }
+    if (legacyCard) place(turn, legacyWorkout(p));
+    else if (view?.kind === 'question') place(turn, questionCard(view, send));
+    else if (view) handle(turn, 'message', view);
+    else if (p.toolName === 'coach__message_ask_user') place(turn, questionCard({ content: withoutIds(args.text), options: args.options }, send));
+    else if (args.text) place(turn, textBubble(withoutIds(args.text)));
   }
   for (const old of mode.log.querySelectorAll('[data-testid="question"]')) {
     if (old !== mode.log.querySelector('[data-testid="question"]:last-of-type')) old.querySelectorAll('button').forEach((b) => { b.disabled = true; });
   }
+}
+
+/** Words stored before the service kept what the member saw: without exercise, workout and row ids. */
+function withoutIds(text) {
+  return String(text ?? '').replace(/\s*\((?:id\s*)?[0-9a-f]{8}-[0-9a-f-]{27}\)|\b(?:ex|workout)_\d+\b\s?/gi, '').trim();
+}
+
+function legacyWorkout(p) {
+  const lines = String(p.summary ?? '').split('\n').map((line) => withoutIds(line)).filter(Boolean);
+  return h('article', { class: 'member-card workout-card', testid: 'workout-summary', 'data-workout-id': p.workoutId ?? '' },
+    h('header', { class: 'card-title', dir: 'auto', text: p.title || t('member.workout') }),
+    h('ol', { class: 'ex-list legacy' }, ...lines.map((line) => h('li', { class: 'ex', dir: 'auto', text: line }))));
 }
 
 async function openSession(id) {

@@ -1,23 +1,26 @@
-"""The nutrition pipeline's endpoints (NUTRITION.md, HTTP): thin handlers over `pipeline`.
+"""The nutrition pipeline's endpoints (NUTRITION.md, HTTP): thin handlers over the nutrition domain's service.
 
-Members act for themselves (their own member record; anything else is `run_not_found`); staff act for
-a member of their org. Work that needs agents is queued (`pipeline.jobs`) and answered with 202.
+Each handler receives what it uses by dependency injection: the request's org-scoped session (the app's
+`session`, api/dependencies.py) and, from the controller's `dependencies`, `NutritionService` over it, the
+run-events follower and the health-question flow (api/nutrition_dependencies.py). Members act
+for themselves (their own member record; anything else is `run_not_found`); staff who may read health data act
+for a member of their org (front desk: 403 `forbidden`, core/health_data.py). Work that needs agents is queued
+in the request's transaction and answered with 202.
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.exceptions import SerializationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.bodies import check_storable
 from api.guards import require_org_member
@@ -31,20 +34,19 @@ from api.nutrition_bodies import (
     RunStarted,
     RunSummary,
     run_stream_response,
+    sse_frame,
 )
-from api.resources import Resources
+from api.nutrition_dependencies import provide_health_questions, provide_nutrition, provide_run_events
 from api.responses import BEARER, error_responses, shape
 from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, last_event_id
 from core.errors import Forbidden, InvalidInput
-from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
-from pipeline import jobs, lifecycle, questions, runs, views
-from pipeline.envelope import validate_payload
-from pipeline.model_agents import select_agents
-from pipeline.payloads.intake import IntakeData
-from pipeline.states import RESTING
+from gym.nutrition import views
+from gym.nutrition.envelope import validate_intake
+from gym.nutrition.events import RunEvents
+from gym.nutrition.service import NutritionService
+from pipeline.questions import HealthQuestions
 
-FOLLOW_POLL_S = 0.3
 CLEARANCE_ROLES = frozenset({"owner", "admin"})
 
 
@@ -67,19 +69,6 @@ class ClearanceBody(BaseModel):
     note: str = Field(default="", max_length=2_000)
 
 
-async def _member_scope(resources: Resources, access: OrgAccess, caller: Caller) -> uuid.UUID | None:
-    """The caller's own member id when the caller is a member (None for staff who may read health data);
-    front desk: 403 `forbidden` (core/health_data.py)."""
-    if access.is_staff:
-        require_health_data(access.role)
-        return None
-    async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-        member = await runs.member_of_user(session, access.org_id, caller.user_id)
-    if member is None:
-        raise Forbidden("member_profile_required")
-    return member
-
-
 async def _storable_body(request: Request) -> None:
     """A JSON body holding text the database cannot store (a NUL byte) is refused before any handler reads it
     (400 validation_failed, as the agent endpoints answer it), never found by Postgres halfway through."""
@@ -100,73 +89,52 @@ class NutritionController(Controller):
     guards = [require_org_member]
     security = BEARER
     before_request = _storable_body
+    dependencies = {"nutrition": Provide(provide_nutrition), "run_events": Provide(provide_run_events),
+                    "health_questions": Provide(provide_health_questions)}
 
     @post("/runs", status_code=202, responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
     async def start(self, request: Request, data: JSONBody[StartBody], access: NamedDependency[OrgAccess],
-                    caller: NamedDependency[Caller], resources: NamedDependency[Resources],
+                    caller: NamedDependency[Caller], session: NamedDependency[AsyncSession],
+                    nutrition: NamedDependency[NutritionService],
                     idempotency_key: IdempotencyKey = None) -> Response[RunStarted]:
-        own = await _member_scope(resources, access, caller)
+        own = await nutrition.member_scope(access, caller.user_id)
         if own is not None and data.membershipId not in (None, own):
             raise InvalidInput(detail="a member starts runs for themself: omit membershipId")
         member_id = own or data.membershipId
         if member_id is None:
             raise InvalidInput(detail="membershipId is required", errors=[{"field": "membershipId",
                                                                             "code": "missing"}])
-        intake = validate_payload("intake_data", data.intake)
-        assert isinstance(intake, IntakeData)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
-            if (replay := await once.replay()) is not None:
-                return replay
-            run = await runs.start_run(session, access.org_id, member_id=member_id, intake=intake,
-                                       created_by=caller.user_id)
-            response = await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run.id,
-                           entrypoint=resources.settings.nutrition_queue)
-        return response
+        intake = validate_intake(data.intake)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        run = await nutrition.start_run(member_id, intake, started_by=caller.user_id)
+        return await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
 
     @get("/runs", responses=error_responses(400, 401, 403, 404))
     async def list_runs(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                        resources: NamedDependency[Resources],
+                        nutrition: NamedDependency[NutritionService],
                         membershipId: FromQuery[uuid.UUID | None] = None) -> RunList:
-        own = await _member_scope(resources, access, caller)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            found = await runs.list_runs(session, access.org_id, member_id=membershipId, member_scope=own)
+        own = await nutrition.member_scope(access, caller.user_id)
+        found = await nutrition.list_runs(member_id=membershipId, member_scope=own)
         return RunList(runs=[shape(views.run_summary(run), RunSummary) for run in found])
 
     @get("/runs/{run_id:uuid}", responses=error_responses(400, 401, 403, 404))
-    async def get_run(self, run_id: FromPath[uuid.UUID], access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                      resources: NamedDependency[Resources]) -> RunDetail:
-        own = await _member_scope(resources, access, caller)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            run = await runs.get_run(session, access.org_id, run_id, member_scope=own)
-            return shape(await views.run_detail(session, run), RunDetail)
+    async def get_run(self, run_id: FromPath[uuid.UUID], access: NamedDependency[OrgAccess],
+                      caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService]) -> RunDetail:
+        own = await nutrition.member_scope(access, caller.user_id)
+        run = await nutrition.run(run_id, member_scope=own)
+        return shape(await nutrition.detail(run), RunDetail)
 
     @get("/runs/{run_id:uuid}/events", responses={**run_stream_response(), **error_responses(400, 401, 403, 404)})
     async def events(self, request: Request, run_id: FromPath[uuid.UUID], access: NamedDependency[OrgAccess],
-                     caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> Stream:
-        own = await _member_scope(resources, access, caller)
-        async with resources.db.scope(org_id=access.org_id) as session:
-            await runs.get_run(session, access.org_id, run_id, member_scope=own)
+                     caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService],
+                     run_events: NamedDependency[RunEvents]) -> Stream:
+        own = await nutrition.member_scope(access, caller.user_id)
+        await nutrition.run(run_id, member_scope=own)  # 404 before the stream opens
         after = last_event_id(request.headers.get("last-event-id"))
-
-        async def body() -> AsyncIterator[bytes]:
-            seq = after
-            while True:
-                async with resources.db.scope(org_id=access.org_id) as session:
-                    run = await runs.get_run(session, access.org_id, run_id)
-                    batch = await runs.events_after(session, run, seq)
-                for event in batch:
-                    seq = event.seq
-                    yield views.sse_frame(event)
-                last_done = bool(batch) and batch[-1].kind == "done"
-                if not batch and run.state in RESTING and not _working(run):
-                    return
-                if last_done and run.state in RESTING and not _working(run):
-                    return
-                await asyncio.sleep(FOLLOW_POLL_S)
-
-        return Stream(body(), media_type=SSE_MEDIA_TYPE, headers=SSE_HEADERS)
+        frames = (sse_frame(event) async for event in run_events.follow(access.org_id, run_id, after=after))
+        return Stream(frames, media_type=SSE_MEDIA_TYPE, headers=SSE_HEADERS)
 
     @post("/runs/{run_id:uuid}/checkins", status_code=202,
           responses={200: ResponseSpec(CheckinAccepted, description="The same check-in sent again for its date: "
@@ -174,67 +142,45 @@ class NutritionController(Controller):
                      **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
     async def checkin(self, request: Request, run_id: FromPath[uuid.UUID], data: JSONBody[dict[str, Any]],
                       access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                      resources: NamedDependency[Resources],
+                      session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
                       idempotency_key: IdempotencyKey = None) -> Response[CheckinAccepted]:
-        own = await _member_scope(resources, access, caller)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
-            if (replay := await once.replay()) is not None:
-                return replay
-            out = await lifecycle.submit_checkin(session, access.org_id, run_id, data, member_scope=own,
-                                                 submitted_by=caller.user_id)
-            response = await once.answer(200 if out.replayed else 202, CheckinAccepted(
-                checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment))
-        if out.needs_worker:
-            await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
-                               entrypoint=resources.settings.nutrition_queue)
-        return response
+        own = await nutrition.member_scope(access, caller.user_id)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        out = await nutrition.submit_checkin(run_id, data, member_scope=own, submitted_by=caller.user_id)
+        return await once.answer(200 if out.replayed else 202, CheckinAccepted(
+            checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment))
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
           responses=error_responses(400, 401, 403, 404, 409))
     async def acknowledge(self, run_id: FromPath[uuid.UUID], access: NamedDependency[OrgAccess],
-                          caller: NamedDependency[Caller], resources: NamedDependency[Resources]) -> RunStarted:
-        own = await _member_scope(resources, access, caller)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            run = await lifecycle.acknowledge_referral(session, access.org_id, run_id, member_scope=own)
-        await jobs.enqueue(resources.settings.database_url, access.org_id, run_id,
-                               entrypoint=resources.settings.nutrition_queue)
+                          caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService]) -> RunStarted:
+        own = await nutrition.member_scope(access, caller.user_id)
+        run = await nutrition.acknowledge_referral(run_id, member_scope=own)
         return RunStarted(run_id=str(run.id), state=run.state, version=run.version)
 
     @post("/runs/{run_id:uuid}/health-questions", status_code=200,
           responses=error_responses(400, 401, 403, 404, 413, 415, 503))
     async def health_question(self, run_id: FromPath[uuid.UUID], data: JSONBody[QuestionBody],
                               access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                              resources: NamedDependency[Resources]) -> MedicalContextBody:
-        own = await _member_scope(resources, access, caller)
-        services = resources.agent  # the same selection rule as the runs' worker (`spotter serve`)
-        agents = select_agents(resources.settings, resources.db, services.model, services.orchestrator.meter)
-        answer = await questions.ask(resources.db, agents, access.org_id, run_id, data.query, member_scope=own,
-                                     asked_by=caller.user_id)
+                              health_questions: NamedDependency[HealthQuestions]) -> MedicalContextBody:
+        answer = await health_questions.ask(access, caller.user_id, run_id, data.query)
         return shape(answer, MedicalContextBody)
 
     @post("/members/{member_id:uuid}/medical-clearance", status_code=201,
           responses=error_responses(400, 401, 403, 404, 413, 415))
     async def clearance(self, request: Request, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody],
                         access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                        resources: NamedDependency[Resources],
+                        session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
                         idempotency_key: IdempotencyKey = None) -> Response[ClearanceRecorded]:
-        own = await _member_scope(resources, access, caller)
+        own = await nutrition.member_scope(access, caller.user_id)
         if own is None and access.role not in CLEARANCE_ROLES:
             raise Forbidden("role_forbidden")
         if own is not None and own != member_id:
             raise Forbidden("member_forbidden")
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
-            if (replay := await once.replay()) is not None:
-                return replay
-            clearance = await runs.record_clearance(session, access.org_id, member_id=member_id,
-                                                    recorded_by=caller.user_id, note=data.note)
-            return await once.answer(201, ClearanceRecorded(clearance_id=str(clearance.id),
-                                                            membership_id=str(member_id)))
-
-
-def _working(run) -> bool:
-    """A paused run is still working while the physician has not answered."""
-    pending = (run.plan or {}).get("physician") or {}
-    return run.state == "paused_physician" and not pending.get("awaiting_user")
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        clearance = await nutrition.record_clearance(member_id, data.note, recorded_by=caller.user_id)
+        return await once.answer(201, ClearanceRecorded(clearance_id=str(clearance.id), membership_id=str(member_id)))

@@ -10,17 +10,15 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, get
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import QueryParameter
 from msgspec import Struct
 
 from api.guards import require_org_member
-from api.resources import Resources
+from api.nutrition_dependencies import provide_nutrition
 from api.responses import BEARER, error_responses, shape
-from core.errors import Forbidden
-from core.health_data import require_health_data
 from core.tenancy import Caller, OrgAccess
-from pipeline import runs, views
+from gym.nutrition.service import NutritionService
 
 MAX_QUERY = 100
 
@@ -42,17 +40,12 @@ class NutritionMembersController(Controller):
     path = "/organizations/{org_id:str}/nutrition/members"
     guards = [require_org_member]
     security = BEARER
+    dependencies = {"nutrition": Provide(provide_nutrition)}
 
     @get("/", responses=error_responses(400, 401, 403, 404))
     async def list_members(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                           resources: NamedDependency[Resources],
+                           nutrition: NamedDependency[NutritionService],
                            q: Annotated[str | None, QueryParameter(pattern=r"^[^\x00]*$")] = None) -> MemberChoices:
-        query = (q or "").strip()[:MAX_QUERY] or None
-        if access.is_staff:
-            require_health_data(access.role)
-        async with resources.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            own = None if access.is_staff else await runs.member_of_user(session, access.org_id, caller.user_id)
-            if not access.is_staff and own is None:
-                raise Forbidden("member_profile_required")
-            found = await views.member_choices(session, access.org_id, query=query, only=own)
+        own = await nutrition.member_scope(access, caller.user_id)  # front desk: 403 forbidden
+        found = await nutrition.member_choices(query=(q or "").strip()[:MAX_QUERY] or None, only=own)
         return shape({"members": found}, MemberChoices)

@@ -1,10 +1,12 @@
 """The demo gym's training records (TRAINER.md "Demo"), deterministic from (org, members, rng, instant).
 
 Dani Mizrahi: a profile, home (current: dumbbells, bands, mat) and Harbor Strength (the full gym),
-category goals Strength 45 / Hypertrophy 25 / Conditioning 20 / Mobility 10, a left-shoulder injury
-expiring in 10 days, and six weeks of a four-session week whose goal credits are Strength 7.6,
+category goals Strength 45 / Hypertrophy 25 / Conditioning 20 / Mobility 10, muscle goals (so muscle debt has
+numbers: shoulders and chest under-trained while the injury lasts), a left-shoulder injury expiring in 10 days
+that rules out overhead pressing and holding, a never-burpees rule, and six weeks of a four-session week whose goal credits are Strength 7.6,
 Hypertrophy 5.6, Conditioning 4.4 and Mobility 2.4 of 20 — so any 28 days hold four whole weeks and
-Strength is exactly 38 % (debt +7 %); the last session (legs) ends 20 hours before the seeding instant.
+Strength is exactly 38 % (debt +7 %); the last session (legs) ends 20 hours before the seeding instant. Her
+latest front squat missed its last rep (5/5/5/4 of 5×5), so progression says to repeat it.
 A thinner record (goals, a location, three weeks of logs) goes to one member in twenty, so
 `seed-demo --members N` scales the logs with the members.
 """
@@ -28,7 +30,7 @@ TABLES = ("milestone_goals", "scheduled_workouts", "exercise_logs", "trainer_wor
           "member_preferences", "muscle_goals", "category_goals", "member_locations", "member_settings",
           "member_profiles")
 LOG_COLUMNS = ("id", "org_id", "member_id", "name", "exercise_type", "sets", "reps", "load_kg", "duration_min",
-               "distance_km", "rpe", "muscles", "goals", "performed_at", "created_at")
+               "distance_km", "rpe", "muscles", "goals", "performed_at", "created_at", "reps_per_set", "target_reps")
 MEMBERS_PER_THIN_RECORD = 20
 WEEKS = 6
 EXERCISE_GAP = timedelta(minutes=9)
@@ -92,11 +94,21 @@ THIN_GOALS = ((("Strength", 50), ("Conditioning", 30), ("Mobility", 20)),
 THIN_POOL: list[Ex] = [LOWER[0], LOWER[1], CONDITIONING[1], CONDITIONING[4], UPPER[0], UPPER[2], FULL[0], FULL[4]]
 
 
-def _log_row(org_id: uuid.UUID, member_id: uuid.UUID, ex: Ex, at: datetime, progress: int, key: str) -> tuple:
+# Muscle goals (percent; normalized when read): what Dani wants her 28 days to look like.
+DANI_MUSCLE_GOALS = {"Quadriceps": 16, "Glutes": 14, "Hamstrings": 12, "Back": 12, "Chest": 12, "Shoulders": 10,
+                     "Abs": 8, "Biceps": 4, "Triceps": 4, "Calves": 4, "Trapezius": 4}
+INJURY_EXCLUSIONS = {"patterns": ["overhead_press", "overhead_hold"]}
+BURPEE_EXCLUSIONS = {"exercises": ["Burpee"], "patterns": ["burpee"]}
+MISSED = {"Front Squat": ((5, 5, 5, 4), (5, 5, 5, 5))}  # the latest session: reps reached, reps prescribed
+
+
+def _log_row(org_id: uuid.UUID, member_id: uuid.UUID, ex: Ex, at: datetime, progress: int, key: str,
+             latest: bool = False) -> tuple:
     name, kind, sets, reps, base, step, minutes, km, rpe, goals, muscles = ex
     load = None if base is None else float(base) + step * progress
-    return (demo_id("exercise_log", str(member_id), key), org_id, member_id, name, kind, sets, reps, load, minutes,
-            km, rpe, _shares(muscles), _shares(goals), at, at)
+    done, target = (list(v) for v in MISSED[name]) if latest and name in MISSED else (None, None)
+    return (demo_id("exercise_log", str(member_id), key), org_id, member_id, name, kind, sets,
+            None if done else reps, load, minutes, km, rpe, _shares(muscles), _shares(goals), at, at, done, target)
 
 
 def _shares(shares: dict[str, float]) -> str:
@@ -112,7 +124,7 @@ def dani_logs(org_id: uuid.UUID, member_id: uuid.UUID, instant: datetime) -> lis
             plan = [OVERHEAD if (ex is UPPER[1] and week >= 4) else ex for ex in exercises]
             for n, ex in enumerate(plan):
                 at = end - EXERCISE_GAP * (len(plan) - 1 - n)
-                rows.append(_log_row(org_id, member_id, ex, at, WEEKS - 1 - week, f"{week}/{hours}/{n}"))
+                rows.append(_log_row(org_id, member_id, ex, at, WEEKS - 1 - week, f"{week}/{hours}/{n}", week == 0))
     return rows
 
 
@@ -146,15 +158,20 @@ async def seed_dani(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UU
                                     ("Hypertrophy", "Muscle building volume", 0.25),
                                     ("Conditioning", "Engine for a first Murph", 0.20),
                                     ("Mobility", "Hips, hamstrings and thoracic spine", 0.10))])
+    total = sum(DANI_MUSCLE_GOALS.values())
+    await _insert(session, "muscle_goals", [{"org_id": org_id, "member_id": member_id, "muscle": muscle,
+                                             "weight": round(pct / total, 5)}
+                                            for muscle, pct in DANI_MUSCLE_GOALS.items()])
     await _insert(session, "member_preferences", [
         {"id": ids["injury"], "org_id": org_id, "member_id": member_id, "type": "injury",
          "description": "left shoulder: no overhead pressing",
          "guidance": "No overhead pressing (strict press, push press, handstands, snatches); horizontal pressing "
                      "and face pulls are fine.",
-         "expires_at": instant + timedelta(days=10), "created_at": instant - timedelta(days=18)},
+         "expires_at": instant + timedelta(days=10), "created_at": instant - timedelta(days=18),
+         "exclusions": json.dumps(INJURY_EXCLUSIONS), "hard": True},
         {"id": ids["burpees"], "org_id": org_id, "member_id": member_id, "type": "exercise",
          "description": "Dislikes burpees", "guidance": "Never include burpees.", "expires_at": None,
-         "created_at": instant - timedelta(days=40)}])
+         "created_at": instant - timedelta(days=40), "exclusions": json.dumps(BURPEE_EXCLUSIONS), "hard": True}])
     start = (instant - timedelta(days=14)).date()
     await _insert(session, "workout_plans", [
         {"id": ids["plan"], "org_id": org_id, "member_id": member_id, "name": "Murph prep",

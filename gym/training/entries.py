@@ -13,7 +13,7 @@ class LogEntry:
     performed_at: datetime
     exercise_type: str = "strength"
     sets: int | None = None
-    reps: int | None = None
+    reps: int | None = None  # the reps of every set; None when the sets differ (see reps_per_set)
     load_kg: float | None = None
     duration_min: float | None = None
     distance_km: float | None = None
@@ -22,10 +22,29 @@ class LogEntry:
     muscles: Mapping[str, float] = field(default_factory=dict)
     workout_id: object | None = None
     undone: bool = False
+    reps_per_set: tuple[int, ...] | None = None  # what each set reached
+    target_reps: tuple[int, ...] | None = None   # what each set was prescribed (None: what was logged was the plan)
+    equipment: tuple[str, ...] = ()
+
+    @property
+    def done_reps(self) -> tuple[int, ...] | None:
+        """Reps per set as done: the per-set record, else `reps` for each of `sets`; None when unknown."""
+        if self.reps_per_set:
+            return tuple(self.reps_per_set)
+        if self.reps and self.sets:
+            return (self.reps,) * self.sets
+        return None
+
+    @property
+    def best_reps(self) -> int | None:
+        """The most reps in one set."""
+        done = self.done_reps
+        return max(done) if done else self.reps
 
     @property
     def volume_kg(self) -> float:
-        """sets × reps × kg; 0 when any of them is missing (bodyweight, cardio)."""
-        if self.sets and self.reps and self.load_kg:
-            return float(self.sets) * float(self.reps) * float(self.load_kg)
+        """Σ reps of every set × kg; 0 when reps or load is missing (bodyweight, cardio)."""
+        done = self.done_reps
+        if done and self.load_kg:
+            return float(sum(done)) * float(self.load_kg)
         return 0.0

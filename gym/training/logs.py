@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -45,6 +45,9 @@ class LoggedExercise(BaseModel):
     exercise_type: ExerciseType
     sets: int | None = Field(None, ge=1, le=100)
     reps: int | None = Field(None, ge=1, le=1000)
+    reps_per_set: list[Annotated[int, Field(ge=1, le=1000)]] | None = Field(None, min_length=1, max_length=100)
+    target_reps: list[Annotated[int, Field(ge=1, le=1000)]] | None = Field(None, min_length=1, max_length=100)
+    equipment: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(default_factory=list, max_length=10)
     load_kg: float | None = Field(None, ge=0, le=1000)
     duration_min: float | None = Field(None, gt=0, le=1440)
     distance_km: float | None = Field(None, gt=0, le=1000)
@@ -69,6 +72,18 @@ class LoggedExercise(BaseModel):
     def _goals_sum(cls, value: list[GoalShare]) -> list[GoalShare]:
         return shares_sum_to_one(value, "goal")
 
+    @model_validator(mode="after")
+    def _per_set(self) -> LoggedExercise:
+        """With reps per set, `sets` is their count and `reps` their common value (None when they differ)."""
+        if self.reps_per_set is not None:
+            if self.sets is not None and self.sets != len(self.reps_per_set):
+                raise ValueError(f"reps_per_set has {len(self.reps_per_set)} entries but sets is {self.sets}")
+            if self.reps is not None and any(r != self.reps for r in self.reps_per_set):
+                raise ValueError("reps is the reps of every set; give reps_per_set alone when the sets differ")
+            self.sets = len(self.reps_per_set)
+            self.reps = self.reps_per_set[0] if len(set(self.reps_per_set)) == 1 else None
+        return self
+
 
 async def log_exercise(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: LoggedExercise, *,
                        now: datetime, workout_id: uuid.UUID | None = None,
@@ -86,6 +101,8 @@ async def log_exercise(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         raise GymError("workout_not_found", f"No workout {workout_id} for this member.", status=404)
     row = ExerciseLog(org_id=org_id, member_id=member_id, name=" ".join(entry.exercise_name.split()),
                       exercise_type=entry.exercise_type, sets=entry.sets, reps=entry.reps, load_kg=entry.load_kg,
+                      reps_per_set=entry.reps_per_set, target_reps=entry.target_reps,
+                      equipment=[" ".join(e.split()) for e in entry.equipment],
                       duration_min=entry.duration_min, distance_km=entry.distance_km, rpe=entry.rpe,
                       muscles=[m.model_dump() for m in entry.muscles], goals=[g.model_dump() for g in entry.goals],
                       notes=entry.notes, performed_at=performed_at, workout_id=workout_id,
@@ -128,13 +145,17 @@ def as_entry(row: ExerciseLog) -> LogEntry:
                     float(row.distance_km) if row.distance_km is not None else None,
                     float(row.rpe) if row.rpe is not None else None,
                     {g["name"]: float(g["share"]) for g in row.goals},
-                    {m["name"]: float(m["share"]) for m in row.muscles}, row.workout_id, row.undone_at is not None)
+                    {m["name"]: float(m["share"]) for m in row.muscles}, row.workout_id, row.undone_at is not None,
+                    tuple(row.reps_per_set) if row.reps_per_set else None,
+                    tuple(row.target_reps) if row.target_reps else None, tuple(row.equipment or ()))
 
 
 def log_dict(row: ExerciseLog, units: Units) -> dict:
     """A log as the member sees it: load and distance in their units."""
     return {"id": str(row.id), "name": row.name, "exerciseType": row.exercise_type, "sets": row.sets,
-            "reps": row.reps, "load": show_load(row.load_kg, units.weight_unit),
+            "reps": row.reps, "repsPerSet": list(row.reps_per_set) if row.reps_per_set else None,
+            "targetReps": list(row.target_reps) if row.target_reps else None,
+            "load": show_load(row.load_kg, units.weight_unit),
             "loadUnit": units.weight_unit if row.load_kg is not None else None,
             "durationMin": float(row.duration_min) if row.duration_min is not None else None,
             "distance": show_distance(row.distance_km, units.distance_unit),

@@ -80,7 +80,10 @@ class MemberPreference(_Owned, Base):
     guidance: Mapped[str] = mapped_column(Text)
     expires_at: Mapped[datetime | None]
     delete_after_use: Mapped[bool] = mapped_column(Boolean, default=False)
+    exclusions: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)  # migration 0019
+    hard: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    updated_at: Mapped[datetime | None]
 
 
 class WorkoutPlan(_Owned, Base):
@@ -105,6 +108,7 @@ class TrainerWorkout(_Owned, Base):
     exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     completed: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    last_exercise_number: Mapped[int] = mapped_column(Integer, default=0)  # the highest ex_NNN issued (0019)
     status: Mapped[str] = mapped_column(String(12), default="current")
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
@@ -117,7 +121,10 @@ class ExerciseLog(_Owned, Base):
     name: Mapped[str] = mapped_column(String(120))
     exercise_type: Mapped[str] = mapped_column(String(20))
     sets: Mapped[int | None] = mapped_column(Integer)
-    reps: Mapped[int | None] = mapped_column(Integer)
+    reps: Mapped[int | None] = mapped_column(Integer)  # the reps of every set; NULL when the sets differ
+    reps_per_set: Mapped[list[int] | None] = mapped_column(ARRAY(Integer))  # what each set reached (0019)
+    target_reps: Mapped[list[int] | None] = mapped_column(ARRAY(Integer))   # what each set was prescribed (0019)
+    equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     duration_min: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))

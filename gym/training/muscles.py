@@ -8,6 +8,7 @@ credited to Quadriceps (rectus femoris is the hip flexor a squat or a sit-up loa
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from gym.exercise_library import MUSCLES as LIBRARY_MUSCLES
 
@@ -32,7 +33,7 @@ LIBRARY_TO_TRAINER: dict[str, str] = {
 assert set(LIBRARY_TO_TRAINER) == set(LIBRARY_MUSCLES), "every library muscle needs a trainer muscle"
 
 
-def library_muscle_shares(library_muscles: Iterable[str]) -> list[dict[str, float]]:
+def library_muscle_shares(library_muscles: Iterable[str]) -> list[dict[str, Any]]:
     """Equal credit per listed library muscle, merged onto the 16 (shares sum to 1, rounded to 0.01).
 
     Unknown names are ignored; an exercise with none gets an empty list (allowed by the schema).
@@ -44,7 +45,7 @@ def library_muscle_shares(library_muscles: Iterable[str]) -> list[dict[str, floa
     credit: dict[str, float] = {}
     for muscle in mapped:
         credit[muscle] = credit.get(muscle, 0.0) + 1 / len(mapped)
-    shares = [{"name": name, "share": round(value, 2)} for name, value in credit.items()]
-    drift = round(1 - sum(s["share"] for s in shares), 2)
-    shares[0]["share"] = round(shares[0]["share"] + drift, 2)  # keep the sum exactly 1 after rounding
-    return shares
+    rounded = {name: round(value, 2) for name, value in credit.items()}
+    first = next(iter(rounded))
+    rounded[first] = round(rounded[first] + round(1 - sum(rounded.values()), 2), 2)  # the sum stays exactly 1
+    return [{"name": name, "share": share} for name, share in rounded.items()]

@@ -4,13 +4,15 @@ whole record as staff see it (read__member_training). Every number comes from th
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gym.errors import GymError
 from gym.training.distribution import WINDOW_DAYS, distribution
 from gym.training.goals import category_weights, list_milestones, milestone_dict, muscle_weights
 from gym.training.logs import MAX_HISTORY_DAYS, as_entry, log_dict, logs_since
+from gym.training.movements import same_exercise
 from gym.training.preference_rules import injuries
 from gym.training.preferences import active_preferences, pref_dict
 from gym.training.profiles import (
@@ -21,14 +23,13 @@ from gym.training.profiles import (
     profile_dict,
     require_member,
 )
-from gym.training.progression import suggest
-from gym.training.recovery import LARGE_HOURS, recovery_status
+from gym.training.progression import PROGRESSION_DAYS, suggest
+from gym.training.recovery import LARGE_HOURS, all_muscles, recovery_status
 from gym.training.schedule import upcoming
 from gym.training.statistics import period_start, statistics, trend
 
 STAFF_LOG_DAYS = 14
 STAFF_AHEAD_DAYS = 14
-PROGRESSION_DAYS = 42
 
 
 async def distribution_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> dict:
@@ -47,12 +48,23 @@ async def recovery_view(session: AsyncSession, org_id: uuid.UUID, member_id: uui
     return [r.as_dict() for r in recovery_status([as_entry(r) for r in rows], now)]
 
 
+async def recovery_overview(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                            now: datetime) -> list[dict]:
+    """All 16 muscles with their recovery percentage (the recovery view; recovering ones with their times)."""
+    rows = await logs_since(session, org_id, member_id, now - timedelta(hours=LARGE_HOURS), until=now)
+    return all_muscles([as_entry(r) for r in rows], now)
+
+
 async def progression_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> list[dict]:
-    """Per recently logged loaded exercise: last load and reps, and the suggested next load, in the member's unit."""
+    """Per recently logged loaded exercise (one entry per exercise, however it was named): the last session (load,
+    reps reached and prescribed, RPE, success or miss) and the suggestion (load, reps, why), in the member's unit."""
     units = await get_units(session, org_id, member_id)
     entries = [as_entry(r) for r in await logs_since(session, org_id, member_id,
                                                      now - timedelta(days=PROGRESSION_DAYS), until=now)]
-    names = list(dict.fromkeys(e.name for e in entries if e.load_kg))
+    names: list[str] = []
+    for e in entries:
+        if e.load_kg and not any(same_exercise(e.name, n) for n in names):
+            names.append(e.name)
     return [suggest(name, entries, units.weight_unit).as_dict() for name in names]
 
 
@@ -71,10 +83,22 @@ async def _entries_since(session: AsyncSession, org_id: uuid.UUID, member_id: uu
 
 
 async def statistics_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
-                          period: str = "month", tz: tzinfo = UTC) -> dict:
-    """001 §4.8 statistics over `period` (week, month, quarter, year, all_time) ending now."""
-    entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
-    return statistics(entries, period, now, tz)
+                          period: str = "month", tz: tzinfo = UTC, *, start_date: date | None = None,
+                          end_date: date | None = None) -> dict:
+    """001 §4.8 statistics over `period` (week, month, quarter, year, all_time) ending now, or over the days
+    `start_date`..`end_date` (both included, in the gym's timezone; either may be left open)."""
+    if start_date is None and end_date is None:
+        entries = await _entries_since(session, org_id, member_id, period_start(period, now), now)
+        return statistics(entries, period, now, tz)
+    if start_date is not None and end_date is not None and start_date > end_date:
+        raise GymError("invalid_range", f"start_date {start_date} is after end_date {end_date}",
+                       "Give the earlier day as start_date.")
+    start = datetime.combine(start_date, time(0), tz) if start_date else None
+    end = datetime.combine(end_date + timedelta(days=1), time(0), tz) if end_date else now
+    if start is not None and start > now:
+        raise GymError("invalid_range", f"start_date {start_date} is in the future", "Pick a past start date.")
+    entries = await _entries_since(session, org_id, member_id, start, min(end, now))
+    return statistics(entries, "custom", now, tz, start=start, end=end)
 
 
 async def trend_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime, *,

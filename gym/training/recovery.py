@@ -1,11 +1,14 @@
 """Recovery (TRAINER.md "Recovery"): large muscles need 48 h, the other ten 24 h.
 
 A muscle's clock starts at the last logged exercise (not undone) that gave it a share ≥ 0.3; it is
-recovering while less than its window has passed (exactly 48 h later it is ready).
+recovering while less than its window has passed (exactly 48 h later it is ready). Its recovery percentage is
+0 % right after it was loaded and rises linearly to 100 % at its window's end; it is rounded down, so a muscle
+still recovering never reads 100 %.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +24,13 @@ def window_hours(muscle: str) -> int:
     return LARGE_HOURS if muscle in LARGE_MUSCLES else SMALL_HOURS
 
 
+def percent_recovered(hours_since: float, window: float) -> int:
+    """0 at the moment it was loaded, 100 at the end of its window (and after), linear and rounded down between."""
+    if hours_since >= window:
+        return 100
+    return max(0, min(99, math.floor(100 * hours_since / window + 1e-9)))
+
+
 @dataclass(frozen=True)
 class MuscleRecovery:
     muscle: str
@@ -30,8 +40,12 @@ class MuscleRecovery:
     hours_since: float
     hours_remaining: float
 
+    @property
+    def percent(self) -> int:
+        return percent_recovered(self.hours_since, window_hours(self.muscle))
+
     def as_dict(self) -> dict:
-        return {"muscle": self.muscle, "lastTrainedAt": self.last_trained_at.isoformat(),
+        return {"muscle": self.muscle, "percent": self.percent, "lastTrainedAt": self.last_trained_at.isoformat(),
                 "readyAt": self.ready_at.isoformat(), "recovering": self.recovering,
                 "hoursSince": round(self.hours_since, 1), "hoursRemaining": round(self.hours_remaining, 1)}
 
@@ -61,6 +75,20 @@ def recovery_status(credits: Iterable[LogEntry], now: datetime) -> list[MuscleRe
     return rows
 
 
+def all_muscles(credits: Iterable[LogEntry], now: datetime) -> list[dict]:
+    """All 16 muscles with their recovery percentage (the recovery view); a muscle not loaded within its window
+    is 100 % and ready."""
+    trained = {r.muscle: r for r in recovery_status(credits, now)}
+    out = []
+    for muscle in MUSCLES:
+        row = trained.get(muscle)
+        if row is not None and row.recovering:
+            out.append(row.as_dict())
+        else:
+            out.append({"muscle": muscle, "percent": 100, "recovering": False})
+    return out
+
+
 def recovering_muscles(credits: Iterable[LogEntry], now: datetime) -> dict[str, MuscleRecovery]:
     return {r.muscle: r for r in recovery_status(credits, now) if r.recovering}
 
@@ -68,3 +96,10 @@ def recovering_muscles(credits: Iterable[LogEntry], now: datetime) -> dict[str, 
 def recovery_warnings(exercise_muscles: Mapping[str, float], recovering: Mapping[str, MuscleRecovery]) -> list[str]:
     """The recovering muscles an exercise loads (share ≥ 0.3)."""
     return [m for m in MUSCLES if m in recovering and loads(exercise_muscles, m)]
+
+
+def exercise_recovery(exercise_muscles: Mapping[str, float],
+                      recovering: Mapping[str, MuscleRecovery]) -> list[dict]:
+    """What the workout card shows for one exercise: each recovering muscle it loads, with its percentage."""
+    return [{"muscle": m, "percent": recovering[m].percent, "readyAt": recovering[m].ready_at.isoformat()}
+            for m in recovery_warnings(exercise_muscles, recovering)]

@@ -1,9 +1,15 @@
-"""Scheduled workouts and multi-week plans (001 §4.7); the schedule also shows coach assignments, read-only."""
+"""Scheduled workouts and multi-week plans (001 §4.7); the schedule also shows coach assignments, read-only.
+
+A scheduled workout may carry pre-planned §4.9 exercises (checked by the caller against the rules active at its
+time: gym.training.workout_check.check_planned_exercises). A plan schedules its workouts: on the preferred days,
+or spread over the week when only a count is given (3 a week when neither is), at one time of day in the gym's
+timezone, each week of the plan, none in the past.
+"""
 
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,6 +23,9 @@ from gym.workouts import Workout
 
 SCHEDULE_FIELDS = {"scheduled_at", "workout_type", "duration_minutes", "notes", "exercises", "status"}
 MAX_PLAN_WEEKS = 52
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DEFAULT_PER_WEEK = 3
+DEFAULT_TIME = time(18, 0)
 
 
 def _scheduled_not_found(workout_id: object) -> GymError:
@@ -51,6 +60,11 @@ async def schedule_workout(session: AsyncSession, org_id: uuid.UUID, member_id: 
     session.add(row)
     await session.flush()
     return row
+
+
+async def get_scheduled(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                        workout_id: uuid.UUID) -> ScheduledWorkout:
+    return await _own(session, org_id, member_id, workout_id)
 
 
 async def _own(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, workout_id: uuid.UUID):
@@ -109,9 +123,43 @@ def scheduled_dict(row: ScheduledWorkout) -> dict:
 
 # --- plans ---------------------------------------------------------------------------------------------------
 
+def plan_days(start: date, preferred_days: list[str], workouts_per_week: int | None) -> list[int]:
+    """The weekdays (0 = Monday) a plan trains on: the preferred ones, else `workouts_per_week` spread evenly from
+    the start's weekday (3 → start, +2, +5)."""
+    if preferred_days:
+        days = sorted({DAYS.index(d.strip().lower()) for d in preferred_days})
+        if workouts_per_week is not None and workouts_per_week != len(days):
+            raise GymError("invalid_plan", f"{len(days)} preferred days but {workouts_per_week} workouts per week",
+                           "Give as many preferred days as workouts per week, or leave one of them out.")
+        return days
+    count = workouts_per_week or DEFAULT_PER_WEEK
+    if count > 7:
+        raise GymError("invalid_plan", "more than 7 workouts a week need preferred days and times",
+                       "Schedule the extra sessions with calendar__schedule_workout.")
+    return sorted({(start.weekday() + round(i * 7 / count)) % 7 for i in range(count)})
+
+
+def plan_dates(start: date, weeks: int, days: list[int], at: time, tz: tzinfo, now: datetime) -> list[datetime]:
+    """Every session of the plan: each week, each training day, at `at` local time; none before `now`."""
+    out = []
+    for week in range(weeks):
+        first = start + timedelta(weeks=week)
+        for offset in range(7):
+            day = first + timedelta(days=offset)
+            when = datetime.combine(day, at, tz)
+            if day.weekday() in days and when >= now:
+                out.append(when)
+    return out
+
+
 async def create_plan(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *, name: str,
                       start_date: date, duration_weeks: int, goal_description: str | None = None,
-                      workouts_per_week: int | None = None, preferred_days: list[str] | None = None) -> WorkoutPlan:
+                      workouts_per_week: int | None = None, preferred_days: list[str] | None = None,
+                      now: datetime | None = None, tz: tzinfo | None = None, at: time = DEFAULT_TIME,
+                      session_types: list[str] | None = None,
+                      duration_minutes: int | None = None) -> tuple[WorkoutPlan, list[ScheduledWorkout]]:
+    """The plan and its scheduled workouts (`session_types` rotate over them; default: the plan's name). With no
+    `now` the plan's sessions are all scheduled from its start."""
     await require_member(session, org_id, member_id)
     if not name.strip():
         raise GymError("invalid_plan", "a plan needs a name")
@@ -119,12 +167,27 @@ async def create_plan(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.
         raise GymError("invalid_plan", f"duration_weeks must be between 1 and {MAX_PLAN_WEEKS}")
     if workouts_per_week is not None and not 1 <= workouts_per_week <= 14:
         raise GymError("invalid_plan", "workouts_per_week must be between 1 and 14")
+    days = plan_days(start_date, preferred_days or [], workouts_per_week)
     row = WorkoutPlan(org_id=org_id, member_id=member_id, name=name.strip(), goal_description=goal_description,
                       start_date=start_date, end_date=start_date + timedelta(weeks=duration_weeks, days=-1),
-                      workouts_per_week=workouts_per_week, preferred_days=preferred_days or [], status="active")
+                      workouts_per_week=workouts_per_week or len(days),
+                      preferred_days=[DAYS[d] for d in days] if preferred_days else [], status="active")
     session.add(row)
     await session.flush()
-    return row
+    zone = tz or UTC
+    whens = plan_dates(start_date, duration_weeks, days, at, zone,
+                       now or datetime.combine(start_date, time(0), zone))
+    if not whens:
+        raise GymError("invalid_plan", "every session of this plan would be in the past",
+                       "Start the plan today or later.")
+    types = [t.strip() for t in session_types or [] if t.strip()] or [row.name]
+    scheduled = [ScheduledWorkout(org_id=org_id, member_id=member_id, scheduled_at=when,
+                                  workout_type=types[n % len(types)][:100], duration_minutes=duration_minutes,
+                                  exercises=[], plan_id=row.id, status="scheduled")
+                 for n, when in enumerate(whens)]
+    session.add_all(scheduled)
+    await session.flush()
+    return row, scheduled
 
 
 async def list_plans(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,

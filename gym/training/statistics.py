@@ -75,20 +75,34 @@ def personal_records(logs: list[LogEntry]) -> list[dict]:
         row = best.setdefault(g.name, {"exercise": g.name, "max_load_kg": None, "max_load_at": None, "max_reps": None})
         if g.load_kg and (row["max_load_kg"] is None or float(g.load_kg) > row["max_load_kg"]):
             row["max_load_kg"], row["max_load_at"] = float(g.load_kg), g.performed_at.isoformat()
-        if g.reps and (row["max_reps"] is None or g.reps > row["max_reps"]):
-            row["max_reps"] = g.reps
+        if g.best_reps and (row["max_reps"] is None or g.best_reps > row["max_reps"]):
+            row["max_reps"] = g.best_reps
     return [best[k] for k in sorted(best) if best[k]["max_load_kg"] is not None or best[k]["max_reps"] is not None]
 
 
-def statistics(logs: Iterable[LogEntry], period: str, now: datetime, tz: tzinfo = UTC) -> dict:
-    """Overview, breakdowns, top 10 and personal records for `period` ending at `now`."""
-    start = period_start(period, now)
-    rows = counted(logs, start, now)
-    if start is None:
+def statistics(logs: Iterable[LogEntry], period: str, now: datetime, tz: tzinfo = UTC, *,
+               start: datetime | None = None, end: datetime | None = None) -> dict:
+    """Overview, breakdowns, top 10 and personal records for `period` ending at `now`, or for a custom range
+    (`start`, `end`: period "custom"; frequency per week over the range's days)."""
+    if start is not None or end is not None:
+        stop = min(end or now, now)
+        rows = counted(logs, start, stop)
+        first = start or (min(g.performed_at for g in rows) if rows else stop)
+        days = max((stop - first).total_seconds() / 86400, 1.0)
+        out = _sections(rows, "custom", days, tz)
+        out["range"] = {"start": start.isoformat() if start else None, "end": stop.isoformat()}
+        return out
+    begin = period_start(period, now)
+    rows = counted(logs, begin, now)
+    if begin is None:
         days = (now - min(g.performed_at for g in rows)).total_seconds() / 86400 if rows else 0.0
         days = max(days, 7.0) if rows else 0.0
     else:
         days = float(PERIOD_DAYS[period])
+    return _sections(rows, period, days, tz)
+
+
+def _sections(rows: list[LogEntry], period: str, days: float, tz: tzinfo) -> dict:
     return {"period": period, "overview": overview(rows, days, tz),
             "by_category": breakdown(rows, "category"), "by_muscle": breakdown(rows, "muscle"),
             "by_exercise_type": breakdown(rows, "exercise_type"), "top_exercises": top_exercises(rows),
@@ -114,7 +128,7 @@ def trend(logs: Iterable[LogEntry], metric: str, *, by: str = "week", exercise: 
         if metric == "weight":
             value = max((float(g.load_kg) for g in rows if g.load_kg), default=None)
         elif metric == "reps":
-            value = max((g.reps for g in rows if g.reps), default=None)
+            value = max((g.best_reps for g in rows if g.best_reps), default=None)
         elif metric == "volume":
             value = round(sum(g.volume_kg for g in rows), 1)
         elif metric == "frequency":

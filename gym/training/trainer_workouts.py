@@ -1,6 +1,8 @@
 """Trainer workouts: the structured workout a trainer session built, persisted (it survives restarts).
 
-Ids are the server's: `workout_N` per session and `ex_NNN` per exercise, numbered in order.
+Ids are the server's: `workout_N` numbered per member (a continued or a new session goes on after the member's
+latest workout, so `workout_1` never names two workouts the model could confuse) and `ex_NNN` per exercise,
+numbered in order.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Integer, cast, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
@@ -21,9 +23,10 @@ async def save_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
                        now: datetime, session_id: uuid.UUID | None = None) -> TrainerWorkout:
     """Store `workout` as the member's current one (any previous current one is abandoned), assigning ids."""
     await require_member(session, org_id, member_id)
-    count = await session.scalar(select(func.count()).select_from(TrainerWorkout).where(
-        TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id,
-        TrainerWorkout.session_id == session_id if session_id else TrainerWorkout.session_id.is_(None))) or 0
+    # one numbering per member: two sessions saving at once must not both take the next number
+    await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+                          {"key": f"trainer_workouts:{member_id}"})
+    count = await latest_number(session, org_id, member_id)
     exercises = []
     for n, ex in enumerate(sorted(workout.exercises, key=lambda e: e.order), start=1):
         exercises.append({**ex.model_dump(mode="json"), "id": f"ex_{n:03d}"})
@@ -33,10 +36,34 @@ async def save_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     row = TrainerWorkout(org_id=org_id, member_id=member_id, session_id=session_id, workout_key=f"workout_{count + 1}",
                          title=workout.title, exercises=exercises,
                          summary=workout.summary.model_dump(mode="json") if workout.summary else None,
-                         completed={}, status="current", created_at=now, updated_at=now)
+                         completed={}, last_exercise_number=len(exercises), status="current", created_at=now,
+                         updated_at=now)
     session.add(row)
     await session.flush()
     return row
+
+
+def issue_exercise_id(row: TrainerWorkout) -> str:
+    """The next `ex_NNN` of this workout: never one it issued before, even if that exercise was removed."""
+    used = [int(str(e.get("id", ""))[3:]) for e in row.exercises if str(e.get("id", "")).startswith("ex_")
+            and str(e.get("id", ""))[3:].isdigit()]
+    row.last_exercise_number = max([row.last_exercise_number or 0, *used]) + 1
+    return f"ex_{row.last_exercise_number:03d}"
+
+
+async def latest_number(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> int:
+    """The highest N of the member's `workout_N` keys (0 when none)."""
+    number = cast(func.substring(TrainerWorkout.workout_key, r"^workout_(\d+)$"), Integer)
+    return await session.scalar(select(func.coalesce(func.max(number), 0)).where(
+        TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id)) or 0
+
+
+async def workout_by_key(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                         key: str) -> TrainerWorkout | None:
+    """The member's workout with this id (`workout_3`), the newest when older rows repeat a key."""
+    return await session.scalar(select(TrainerWorkout).where(
+        TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id, TrainerWorkout.workout_key == key)
+        .order_by(TrainerWorkout.created_at.desc()).limit(1))
 
 
 async def current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> TrainerWorkout | None:

@@ -1,19 +1,23 @@
 """Workout validation beyond the schema (TRAINER.md "Validation"): what the model must fix, and warnings.
 
-Errors: equipment the current location lacks (`equipment_unavailable`), loads or distances not in the
-member's unit (`unit_mismatch`). Warnings: an exercise loading a recovering muscle. Suggestions: the
-progressive-overload load for each loaded exercise with history.
+Errors: equipment the current location lacks (`equipment_unavailable`), loads or distances not in the member's
+unit (`unit_mismatch`), an order that breaks 001 §4.9 rule 4 (`exercise_order`). Injuries and hard preferences
+are checked before these, by gym.training.preferences.enforce_preferences. Warnings: an exercise loading a
+recovering muscle, a load above the progression's suggestion. Per exercise: its recovering muscles with their
+recovery percentage, and the progression suggestion for loaded work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from gym.training.entries import LogEntry
 from gym.training.equipment import missing_equipment
+from gym.training.exercise_order import order_problems
 from gym.training.progression import suggest
-from gym.training.recovery import MuscleRecovery, recovery_warnings
+from gym.training.recovery import MuscleRecovery, exercise_recovery, recovery_warnings
 from gym.training.workout import DurationExercise, RepsExercise, Workout
 
 
@@ -22,6 +26,7 @@ class Problem:
     code: str
     message: str
     exercise_order: int | None = None
+    hint: str | None = None
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "order": self.exercise_order}
@@ -31,15 +36,48 @@ class Problem:
 class WorkoutCheck:
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
-    suggestions: list[dict] = field(default_factory=list)
+    suggestions: list[dict] = field(default_factory=list)  # {"order", **Suggestion.as_dict()} for loaded reps work
+    recovery: dict[int, list[dict]] = field(default_factory=dict)  # order → recovering muscles it loads
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
+    def suggestion_for(self, order: int) -> dict | None:
+        return next((s for s in self.suggestions if s["order"] == order), None)
+
+
+def exercise_notes(exercise: Any, *, recovering: Mapping[str, MuscleRecovery], history: list[LogEntry],
+                   weight_unit: str) -> tuple[list[dict], dict | None]:
+    """What a workout card shows for one exercise (a §4.9 model or its stored dict): its recovering muscles with
+    their recovery percentage, and the progression suggestion when it is loaded set-and-rep work."""
+    get = exercise.get if isinstance(exercise, dict) else lambda k, d=None: getattr(exercise, k, d)
+    shares = {str(_field(m, "name")): float(_field(m, "share")) for m in get("muscles", []) or []}
+    suggestion = None
+    if get("type") == "reps" and get("load") is not None:
+        suggestion = suggest(str(get("name")), history, weight_unit, get("equipment", []) or []).as_dict()
+    return exercise_recovery(shares, recovering), suggestion
+
+
+def _field(item: Any, key: str) -> Any:
+    return item[key] if isinstance(item, dict) else getattr(item, key)
+
+
+def _load_warning(ex: RepsExercise, suggestion: dict[str, Any]) -> Problem | None:
+    """A prescribed load above what progression allows for a familiar exercise."""
+    allowed = suggestion.get("suggestedLoad")
+    if ex.load is None or allowed is None or ex.load <= allowed + 1e-9:
+        return None
+    last = (suggestion.get("last") or {}).get("load")
+    unit = suggestion["unit"]
+    since = f" (last {last:g} {unit}, +{(ex.load / last - 1) * 100:.0f} %)" if last else ""
+    return Problem("load_above_suggestion", f"{ex.name}: {ex.load:g} {unit} is above the suggested "
+                                            f"{allowed:g} {unit}{since}", ex.order)
+
 
 def check_workout(workout: Workout, *, weight_unit: str, distance_unit: str, equipment: Iterable[str] | None,
-                  recovering: Mapping[str, MuscleRecovery], history: Iterable[LogEntry] = ()) -> WorkoutCheck:
+                  recovering: Mapping[str, MuscleRecovery], history: Iterable[LogEntry] = (),
+                  check_order: bool = True) -> WorkoutCheck:
     """Check a schema-valid workout against the member's location, units, recovery and history.
 
     `equipment` is the current location's list; None (no current location) allows bodyweight only.
@@ -60,12 +98,17 @@ def check_workout(workout: Workout, *, weight_unit: str, distance_unit: str, equ
         if isinstance(ex, DurationExercise) and ex.distance is not None and ex.distance_unit != distance_unit:
             check.errors.append(Problem("unit_mismatch", f"{ex.name}: distance must be in {distance_unit}, "
                                                          f"not {ex.distance_unit}", ex.order))
+        recovery, suggestion = exercise_notes(ex, recovering=recovering, history=past, weight_unit=weight_unit)
+        check.recovery[ex.order] = recovery
         loaded = recovery_warnings({m.name: m.share for m in ex.muscles}, recovering)
         if loaded:
-            ready = ", ".join(f"{m} (ready in {recovering[m].hours_remaining:.0f} h)" for m in loaded)
+            ready = ", ".join(f"{m} ({recovering[m].percent} % recovered, ready in "
+                              f"{recovering[m].hours_remaining:.0f} h)" for m in loaded)
             check.warnings.append(Problem("muscle_recovering", f"{ex.name} loads recovering {ready}", ex.order))
-        if isinstance(ex, RepsExercise):
-            s = suggest(ex.name, past, weight_unit)
-            if s.reason == "progress":
-                check.suggestions.append({"order": ex.order, **s.as_dict()})
+        if isinstance(ex, RepsExercise) and suggestion is not None:
+            check.suggestions.append({"order": ex.order, **suggestion})
+            if (warning := _load_warning(ex, suggestion)) is not None:
+                check.warnings.append(warning)
+    if check_order:
+        check.errors += [Problem("exercise_order", p.message, None, p.hint) for p in order_problems(workout.exercises)]
     return check

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 Muscle = Literal["Chest", "Back", "Shoulders", "Biceps", "Triceps", "Abs", "Lower Back", "Quadriceps", "Hamstrings",
                  "Glutes", "Calves", "Trapezius", "Abductors", "Adductors", "Forearms", "Neck"]
@@ -23,6 +23,28 @@ PreferenceType = Literal["workout", "injury", "time", "equipment", "intensity", 
                          "recovery", "other"]
 PREFERENCE_TYPES: tuple[str, ...] = ("workout", "injury", "time", "equipment", "intensity", "muscle_group",
                                      "exercise", "goal", "recovery", "other")
+
+# Movement patterns (TRAINER.md "Preferences and injuries"): the one vocabulary an injury or a "never" preference
+# excludes by, and the exercise library is tagged with (gym/exercise_library.py PATTERN_TAGS).
+MovementPattern = Literal["overhead_press", "overhead_hold", "hanging", "dip", "jumping", "burpee", "running",
+                          "deep_knee_flexion", "spinal_loading", "hip_hinge", "wrist_extension"]
+MOVEMENT_PATTERNS: dict[str, str] = {
+    "overhead_press": "pressing a load or the body overhead (strict press, push press, jerk, thruster, handstand "
+                      "push-up)",
+    "overhead_hold": "holding, catching or carrying a load or the body overhead (snatch, overhead squat, "
+                     "handstand, overhead carry)",
+    "hanging": "hanging from a bar, rings or a rope (pull-up, toes-to-bar, muscle-up)",
+    "dip": "dipping on bars, rings or a bench",
+    "jumping": "jumps, hops and skipping: the feet leave the ground and land (box jump, jump squat, double-under)",
+    "burpee": "any burpee",
+    "running": "running and sprinting",
+    "deep_knee_flexion": "the knee bending past 90° under load (squats, lunges, pistols, leg press)",
+    "spinal_loading": "load on the spine (barbell squats, deadlifts, Olympic lifts, standing barbell presses, "
+                      "carries)",
+    "hip_hinge": "hinging at the hips under load (deadlifts, swings, good mornings, bent-over rows)",
+    "wrist_extension": "body weight on extended wrists (push-ups, handstands, bear crawls, burpees)",
+}
+assert tuple(MOVEMENT_PATTERNS) == get_args(MovementPattern), "one vocabulary: the Literal and its descriptions"
 
 MilestoneType = Literal["distance", "weight", "time", "event", "other"]
 MILESTONE_TYPES: tuple[str, ...] = ("distance", "weight", "time", "event", "other")

@@ -1,22 +1,28 @@
-"""Check a generated workout against one member's record: their units, current location, recovery and history.
+"""Check a workout against one member's record: their injuries and hard preferences (first: a member's safety),
+then units, current location, exercise order, recovery and history.
 
-The pure rule is `validation.check_workout`; this reads what it needs and turns the first error into the
-typed failure the model must fix (`equipment_unavailable`, `unit_mismatch`).
+The pure rules are `validation.check_workout` and `constraints.check` (through `enforce_preferences`, the one
+constraint check); this reads what they need and turns the first error into the typed failure the model must fix
+(`injury_conflict`, `preference_conflict`, `equipment_unavailable`, `unit_mismatch`, `exercise_order`).
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import datetime, timedelta
+from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
 from gym.training.logs import as_entry, logs_since
+from gym.training.preferences import enforce_preferences
 from gym.training.profiles import current_location, get_units
-from gym.training.record import PROGRESSION_DAYS
+from gym.training.progression import PROGRESSION_DAYS
 from gym.training.recovery import recovering_muscles
-from gym.training.validation import WorkoutCheck, check_workout
+from gym.training.validation import Problem, WorkoutCheck, check_workout
 from gym.training.workout import Workout
 
 HINTS = {
@@ -27,19 +33,58 @@ HINTS = {
 
 
 async def check_member_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, workout: Workout,
-                               now: datetime) -> WorkoutCheck:
-    """Errors, recovery warnings and suggested loads; raises the first error as a typed GymError."""
+                               now: datetime, *, touched: Collection[str] | None = None,
+                               check_order: bool = True) -> WorkoutCheck:
+    """Errors, warnings, per-exercise recovery and suggested loads; raises the first error as a typed GymError.
+
+    `touched`: the ids of the exercises a change added or altered (None: all, a new workout); only they are
+    checked against the member's preferences, so an unrelated edit is never blocked by an older exercise."""
+    changed = [e for e in workout.exercises if touched is None or e.id in touched]
+    notes = await enforce_preferences(session, org_id, member_id, changed, at=now)
     units = await get_units(session, org_id, member_id)
     location = await current_location(session, org_id, member_id)
     equipment = list(location.equipment) if location else None
     rows = await logs_since(session, org_id, member_id, now - timedelta(days=PROGRESSION_DAYS), until=now)
     entries = [as_entry(r) for r in rows]
     check = check_workout(workout, weight_unit=units.weight_unit, distance_unit=units.distance_unit,
-                          equipment=equipment, recovering=recovering_muscles(entries, now), history=entries)
+                          equipment=equipment, recovering=recovering_muscles(entries, now), history=entries,
+                          check_order=check_order)
     if not check.ok:
-        problem = check.errors[0]
-        hint = HINTS.get(problem.code, "Fix the exercise and generate the workout again.").format(
+        first = check.errors[0]
+        same = [p for p in check.errors if p.code == first.code]
+        hint = first.hint or HINTS.get(first.code, "Fix the exercise and try again.").format(
             equipment=", ".join(equipment) if equipment else "none: no current location",
             weight_unit=units.weight_unit, distance_unit=units.distance_unit)
-        raise GymError(problem.code, "; ".join(p.message for p in check.errors), hint)
+        raise GymError(first.code, "; ".join(p.message for p in same), hint)
+    check.warnings += [Problem("soft_preference", n.message, n.order) for n in notes]
     return check
+
+
+async def check_planned_exercises(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+                                  exercises: list[Any], *, at: datetime) -> list[dict[str, Any]]:
+    """The pre-planned exercises of a scheduled workout (001 §4.7), checked as a workout is — against the injuries
+    and hard preferences active at `at` (when it happens), in the member's units, in order — except equipment
+    (where it happens is not known yet). Returns them stored-ready, with ids ex_001.. in order."""
+    if not exercises:
+        return []
+    try:
+        workout = Workout.model_validate({"exercises": [_plain(e) for e in exercises]})
+    except ValidationError as exc:
+        raise GymError("invalid_workout", "; ".join(e["msg"] for e in exc.errors()[:5]),
+                       "Number the exercises 1..n and keep each group's fields on its first member.") from exc
+    await enforce_preferences(session, org_id, member_id, workout.exercises, at=at)
+    units = await get_units(session, org_id, member_id)
+    kit = [name for ex in workout.exercises for name in ex.equipment]
+    check = check_workout(workout, weight_unit=units.weight_unit, distance_unit=units.distance_unit,
+                          equipment=kit, recovering={})
+    if not check.ok:
+        first = check.errors[0]
+        raise GymError(first.code, "; ".join(p.message for p in check.errors if p.code == first.code),
+                       first.hint or HINTS.get(first.code, "").format(equipment="", weight_unit=units.weight_unit,
+                                                                      distance_unit=units.distance_unit) or None)
+    ordered = sorted(workout.exercises, key=lambda e: e.order)
+    return [{**ex.model_dump(mode="json"), "id": f"ex_{n:03d}"} for n, ex in enumerate(ordered, start=1)]
+
+
+def _plain(exercise: Any) -> Any:
+    return exercise.model_dump(mode="json") if hasattr(exercise, "model_dump") else exercise

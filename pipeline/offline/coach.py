@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.red_flags import LABELS
+from gym.nutrition.red_flags import LABELS
 
 GYM = (("Goblet Squat", "quads"), ("Hip Thrust", "glutes"), ("Lat Pulldown", "lats"),
        ("Dumbbell Bench Press", "chest"), ("Romanian Deadlift", "hamstrings"), ("Seated Cable Row", "upper back"))

@@ -1,13 +1,13 @@
 """Deterministic NUTRITIONIST, DIETITIAN and CHEF for the offline provider: valid under every check of
-`pipeline.checks` by construction (pass-through macros, days summing to the daily targets exactly,
+`gym.nutrition.checks` by construction (pass-through macros, days summing to the daily targets exactly,
 recipes solved to their slot's calories and protein)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from gym.nutrition.payloads.common import DAYS, MEALS
 from pipeline.offline.foods import FOODS, RECIPES, RecipeTemplate
-from pipeline.payloads.common import DAYS, MEALS
 
 SHARES = {"breakfast": 0.25, "lunch": 0.25, "snack": 0.15, "dinner": 0.25, "presleep": 0.10}
 PROTEINS = ("chicken", "salmon", "beef", "tofu", "eggs", "yogurt", "cottage cheese")

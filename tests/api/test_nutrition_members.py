@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from gym import members
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 
 
 async def _member(db, org, first: str, last: str, user=None):

@@ -154,7 +154,11 @@ async def test_dani_trains_with_the_offline_trainer(dani, db, request) -> None:
     await expect(page.get_by_test_id("user-text")).to_have_count(5)
     await expect(page.get_by_test_id("user-text").first).to_have_text("give me a quick chest workout")
     await expect(page.get_by_test_id("assistant-text").filter(has_text="Noted")).to_have_count(1)
-    await expect(page.get_by_test_id("workout-summary")).not_to_have_count(0)
+    # the cards it showed, not a text summary, and no internal id anywhere on the page
+    await expect(page.get_by_test_id("workout-card")).to_have_count(2)
+    await expect(page.get_by_test_id("workout-summary")).to_have_count(0)
+    shown = await page.locator("#chat-log").inner_text()
+    assert not re.search(r"\bex_\d+|\bworkout_\d+|\b[a-z]+__[a-z_]+\b|[0-9a-f]{8}-[0-9a-f]{4}-", shown), shown
 
 
 async def test_a_message_sent_while_a_new_session_opens_goes_to_it(dani) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from gym import members
 from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 

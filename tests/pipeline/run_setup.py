@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 from gym import members
-from pipeline import runs
-from tests.pipeline import samples
+from gym.nutrition import runs
+from tests.gym.nutrition import samples
 
 
 async def start_dani_run(db, factory, *, budget: int | None = None):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from gym import members
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.sse import frames_with_ids
 
 STATES = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",

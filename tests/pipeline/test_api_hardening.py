@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import func, select
 
 from gym import members
-from pipeline.models import MedicalClearance, NutritionCheckin, NutritionRun
+from gym.nutrition.models import MedicalClearance, NutritionCheckin, NutritionRun
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.sse import frames_with_ids, sse
 
 CHECKIN = {"weight_kg": 56.4, "waist_cm": 68.5, "hip_cm": 92.5}

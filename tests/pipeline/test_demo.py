@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date
 
 from gym import members
-from pipeline import runs
+from gym.nutrition import runs
 from pipeline.demo import DANI_INTAKE, seed_finished_run
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 
 
 async def test_the_demo_run_is_finished_and_seeding_again_adds_nothing(db, factory) -> None:

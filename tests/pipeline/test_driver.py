@@ -9,11 +9,11 @@ import pytest
 
 from core.errors import Conflict
 from gym import members
-from pipeline import lifecycle, runs
+from gym.nutrition import lifecycle, runs
+from gym.nutrition.envelope import parse_envelope
 from pipeline.driver import Driver, Limits
-from pipeline.envelope import parse_envelope
 from pipeline.offline import OfflineAgents
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.fakes import ScriptedAgents, edit, hang
 
 CHAIN = ["intake_pending", "scientist_processing", "nutritionist_processing", "dietitian_processing",

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from agent.costs import PriceBook
 from agent.metering import Meter
-from pipeline import runs
+from gym.nutrition import runs
 from pipeline.driver import Driver, Limits
 from pipeline.model_agents import ModelAgents, select_agents
 from pipeline.offline import AGENTS, OfflineAgents

@@ -14,10 +14,9 @@ import httpx
 import pytest
 
 from api.app import create_app
-from core import nutrition_port
 from gym import members
 from tests.fakes.anthropic_server import ApiError
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
 from tests.servers import ThreadedServer
 from tests.sse import frames_with_ids
@@ -30,14 +29,11 @@ CHAIN = ["scientist_processing", "nutritionist_processing", "dietitian_processin
 @pytest.fixture(scope="module")
 def model_server(app_settings) -> Iterator[ThreadedServer]:
     """`spotter serve` with a key: its worker (on a queue of its own) and health questions use the model."""
-    before = list(nutrition_port._registered)
     settings = app_settings.model_copy(update={"nutrition_agents": "auto",
                                                "nutrition_queue": f"nutrition_model_{uuid.uuid4().hex[:8]}"})
     srv = ThreadedServer(create_app(settings)).start()
     yield srv
     srv.stop()
-    if before:
-        nutrition_port.register_nutrition(before[0])
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ server: a CHEF recipe 12 % off its slot re-runs CHEF with the constraint in its 
 
 from __future__ import annotations
 
-from pipeline import runs
+from gym.nutrition import runs
 from pipeline.driver import Driver
 from tests.pipeline.model_script import agent_of, agents_asked, by_agent, call_of, submit
 from tests.pipeline.run_setup import run_with_events, start_dani_run

@@ -6,9 +6,9 @@ re-run and COACH unchanged, version 2; a stall → COACH only; luteal → DIETIT
 from __future__ import annotations
 
 from gym import members
-from pipeline import runs
+from gym.nutrition import runs
 from pipeline.driver import Driver
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of
 from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin
 

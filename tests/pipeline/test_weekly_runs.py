@@ -7,10 +7,10 @@ import pytest
 
 from core.errors import Conflict, InvalidInput
 from gym import members
-from pipeline import runs
+from gym.nutrition import runs
+from gym.nutrition.errors import PayloadInvalid
 from pipeline.driver import Driver
-from pipeline.errors import PayloadInvalid
-from tests.pipeline import samples
+from tests.gym.nutrition import samples
 from tests.pipeline.fakes import ScriptedAgents
 from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin
 

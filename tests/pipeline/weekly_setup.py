@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from sqlalchemy import text
 
-from pipeline import lifecycle
+from gym.nutrition import lifecycle
 
 START = date(2026, 1, 5)  # the run's start (backdated): weeks are counted from it
 M = {"waist_cm": 68.5, "hip_cm": 92.5}  # the biweekly measurements

@@ -58,7 +58,7 @@ MEMBER_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
     "stats": {a: (M, "never", None) for a in ("get_workout_statistics", "get_exercise_breakdown",
                                                 "get_progress_trends", "generate_stats_summary")},
     "workout": {a: (M, "never", None) for a in ("generate_workout", "swap_exercise", "adjust_exercise",
-                                                  "remove_exercise")},
+                                                  "remove_exercise", "add_exercise_to_workout")},
     "location": {"set_current_location": (M, "never", None)},
 }
 MEMBER_READS = {"coach", "data", "stats", "timers"}
@@ -86,9 +86,10 @@ def test_the_nutrition_tools_match_nutrition_md() -> None:
     assert registry.lookup("nutrition", "record_medical_clearance").audit is not None
 
 
-def test_twenty_eight_member_actions_in_ten_routers() -> None:
+def test_twenty_nine_member_actions_in_ten_routers() -> None:
+    """TRAINER.md's 28 plus workout.add_exercise_to_workout (issue 24 item 7)."""
     assert len(MEMBER_TOOLS) == 10
-    assert sum(len(actions) for actions in MEMBER_TOOLS.values()) == 28
+    assert sum(len(actions) for actions in MEMBER_TOOLS.values()) == 29
 
 
 def test_member_tools_match_trainer_md() -> None:

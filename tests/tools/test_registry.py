@@ -57,7 +57,7 @@ def test_registry_is_built_per_role_and_member_gets_only_the_trainer() -> None:
     names = {spec.name for spec in registry.for_role("front_desk")}
     assert {"tasks__create", "read__get_current_context"} <= names
     member = registry.for_role("member")
-    assert len(member) == 28 and all(spec.roles == {"member"} for spec in member)
+    assert len(member) == 29 and all(spec.roles == {"member"} for spec in member)
     assert not {spec.name for spec in member} & {s.name for r in ("owner", "admin", "coach", "front_desk")
                                                  for s in registry.for_role(r)}
     for spec in registry.specs.values():

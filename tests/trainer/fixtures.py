@@ -56,3 +56,11 @@ def chest_workout() -> dict[str, Any]:
         reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14),
         reps(2, "Push-up", muscles={"Chest": 0.8, "Triceps": 0.2}),
         hold(3)]}
+
+
+CARD_FIELDS = ("recovery", "suggestion", "conflicts")
+
+
+def schema_part(exercise: dict[str, Any]) -> dict[str, Any]:
+    """A card's exercise without what the rules add for the card (recovery, suggestion, conflicts): the §4.9 part."""
+    return {k: v for k, v in exercise.items() if k not in CARD_FIELDS}

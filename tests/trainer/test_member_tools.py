@@ -153,3 +153,20 @@ async def test_location_by_name_is_case_insensitive_and_unknown_is_typed(tools, 
     assert out["name"] == "Harbor Strength"
     await _fail(tools, t, "location__set_current_location", {"location_name": "Moon Base"}, "location_not_found")
     await _fail(tools, t, "location__set_current_location", {}, "validation_failed")
+
+
+async def test_a_log_of_a_current_workout_exercise_is_measured_against_its_prescription(tools, db, factory) -> None:
+    """Logging 3×8 of a 3×10 bench press from the current workout is a miss: the next suggestion repeats the load."""
+    t = await trainee(db, factory)
+    await _run(tools, t, "workout__generate_workout", chest_workout())
+    await _run(tools, t, "logbook__log_completed_exercise", {
+        "exercise_name": "dumbbell bench press", "exercise_type": "strength", "sets": 3, "reps": 8, "load": 14,
+        "rpe": 8})
+    progression = (await _run(tools, t, "data__fetch_data", {"sources": {"progression": {}}}))["sources"]
+    bench = progression["progression"]["data"][0]
+    assert bench["last"]["targetReps"] == [10, 10, 10] and bench["last"]["outcome"] == "miss"
+    assert (bench["suggestedLoad"], bench["why"]["code"]) == (14.0, "repeat_after_miss")
+    async with db.owner() as session:
+        kit = await session.scalar(text("SELECT equipment FROM exercise_logs WHERE member_id = :m"),
+                                   {"m": t.member_id})
+    assert kit == ["Dumbbells"]

@@ -18,6 +18,7 @@ from gym.demo.training_record import seed_dani
 from gym.training.equipment import missing_equipment
 from gym.training.record import statistics_view
 from gym.training.workout import Workout
+from tests.trainer.fixtures import schema_part
 from tests.trainer.members import link_member
 
 
@@ -51,7 +52,7 @@ async def test_dani_offline_flows(app_settings, db, factory) -> None:
         first = messages(await say("give me a quick chest workout"))
         assert len(first) == 1 and first[0]["content"].startswith("[Offline demo model — not an LLM]")
         workout = first[0]["attachments"][0]["workout"]
-        Workout.model_validate({"exercises": workout["exercises"]})
+        Workout.model_validate({"exercises": [schema_part(e) for e in workout["exercises"]]})
         for ex in workout["exercises"]:
             assert not missing_equipment(ex["equipment"], ["dumbbell", "band", "mat"]), ex
             assert "Shoulder Press" not in ex["name"]  # the injury preference: no overhead pressing

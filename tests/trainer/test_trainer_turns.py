@@ -11,7 +11,7 @@ from sqlalchemy import text
 from gym.training.workout import Workout
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.sse import sse
-from tests.trainer.fixtures import chest_workout, trainee
+from tests.trainer.fixtures import chest_workout, schema_part, trainee
 from tests.trainer.scripted import Trainer
 
 
@@ -52,7 +52,8 @@ async def test_smoke_quick_chest_workout(client, db, factory, fake_model) -> Non
     assert workout["id"] == "workout_1"
     for ex in workout["exercises"]:
         assert ex["muscles"] and ex["goals"]
-    Workout.model_validate({"exercises": [{k: v for k, v in e.items()} for e in workout["exercises"]]})
+    Workout.model_validate({"exercises": [schema_part(e) for e in workout["exercises"]]})
+    assert all("recovery" in e and "suggestion" in e for e in workout["exercises"])
     session_id = done["sessionId"]
     async with db.owner() as session:
         types = set((await session.execute(text("SELECT type FROM trainer_events WHERE session_id = :s"),

@@ -61,7 +61,14 @@ async def test_recovering_muscles_are_warned(tools, db, factory) -> None:
     out = await _run(tools, t, "workout__generate_workout", chest_workout())
     assert any("Chest" in w for w in out["warnings"])
     status = await _run(tools, t, "data__fetch_data", {"sources": {"recovery_status": {}}})
-    assert [r["muscle"] for r in status["sources"]["recovery_status"]["data"]] == ["Chest"]
+    rows = status["sources"]["recovery_status"]["data"]
+    assert len(rows) == 16 and [r["muscle"] for r in rows if r["recovering"]] == ["Chest"]
+    chest = next(r for r in rows if r["muscle"] == "Chest")
+    assert chest["percent"] == 41 and {r["percent"] for r in rows if r["muscle"] != "Chest"} == {100}
+    # the card and the tool result show it per exercise: the press loads recovering Chest (20 h of 48 h: 41 %)
+    assert out["details"][0]["recovery"] == [{"muscle": "Chest", "percent": 41,
+                                              "readyAt": (NOW + timedelta(hours=28)).isoformat()}]
+    assert out["details"][2]["recovery"] == []  # the plank loads Abs only
 
 
 async def test_swap_adjust_remove_by_id_and_by_order(tools, db, factory) -> None:
@@ -93,10 +100,10 @@ async def test_a_one_shot_preference_is_gone_after_the_next_workout(tools, db, f
         "delete_after_use": True})
     await _run(tools, t, "prefs__set_preference", {
         "type": "injury", "description": "left shoulder", "guidance": "no overhead pressing",
-        "expires_at": (NOW + timedelta(days=10)).isoformat()})
+        "exclusions": {"patterns": ["overhead_press"]}, "expires_at": (NOW + timedelta(days=10)).isoformat()})
     out = await _run(tools, t, "workout__generate_workout", chest_workout())
     assert out["consumedPreferences"] == [once["id"]]
-    assert "workout: keep it under 20 minutes" in out["honour"]
+    assert out["honour"] == ["workout: keep it under 20 minutes"]  # the injury is enforced, not echoed
     async with db.scope(org_id=t.org.id) as session:
         left = await preferences.active_preferences(session, t.org.id, t.member_id, NOW)
     assert [p.description for p in left] == ["left shoulder"]

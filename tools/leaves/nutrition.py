@@ -1,6 +1,7 @@
 """nutrition: the staff side of the nutrition pipeline (NUTRITION.md "Staff and trainer tools"): start a
 run (confirm: always), read the current plan, submit a weekly check-in, record a medical clearance
-(owner, admin; confirm: always; audited). The pipeline sits above tools, so these call its port in core."""
+(owner, admin; confirm: always; audited). They call the nutrition domain's service (gym/nutrition/service.py)
+in the tool's own transaction, as the HTTP endpoints do: a started run's job is queued in that transaction."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.nutrition_port import nutrition_port
+from core.errors import Conflict
+from gym.nutrition.envelope import validate_intake
+from gym.nutrition.service import NutritionService
 from tools.context import ToolContext
 from tools.registry import HEALTH_DATA, OWNER_ADMIN, Audit, ToolRouter
 
@@ -36,9 +39,9 @@ class RunStarted(BaseModel):
                       input=StartRunInput, roles=HEALTH_DATA, side_effects="write", confirm="always",
                       audit=Audit("nutrition_run", "nutrition.run.start"))
 async def start_run(ctx: ToolContext, input: StartRunInput) -> RunStarted:
-    out = await nutrition_port().start_run(ctx.session, ctx.org_id, input.membershipId, input.intake,
-                                           started_by=ctx.caller.user_id)
-    return RunStarted.model_validate(out)
+    run = await NutritionService(ctx.session, ctx.org_id).start_run(
+        input.membershipId, validate_intake(input.intake), started_by=ctx.caller.user_id)
+    return RunStarted(id=str(run.id), state=run.state, version=run.version)
 
 
 class MemberInput(BaseModel):
@@ -54,8 +57,9 @@ class PlanOut(BaseModel):
                       "macros, strategy, weekly meal plan, recipes, training program, adjustments.",
                       input=MemberInput, roles=HEALTH_DATA)
 async def get_plan(ctx: ToolContext, input: MemberInput) -> PlanOut:
-    plan = await nutrition_port().current_plan(ctx.session, ctx.org_id, input.membershipId)
-    return PlanOut(found=plan is not None, plan=plan)
+    nutrition = NutritionService(ctx.session, ctx.org_id)
+    run = await nutrition.current_run(input.membershipId)
+    return PlanOut(found=False) if run is None else PlanOut(found=True, plan=await nutrition.detail(run))
 
 
 class CheckinInput(BaseModel):
@@ -76,9 +80,12 @@ class CheckinOut(BaseModel):
                       "answers the adjustment (and re-plans in the background when a trigger fired).",
                       input=CheckinInput, roles=HEALTH_DATA, side_effects="write")
 async def submit_checkin(ctx: ToolContext, input: CheckinInput) -> CheckinOut:
-    out = await nutrition_port().submit_checkin(ctx.session, ctx.org_id, input.membershipId, input.checkin,
-                                                submitted_by=ctx.caller.user_id)
-    return CheckinOut.model_validate(out)
+    nutrition = NutritionService(ctx.session, ctx.org_id)
+    run = await nutrition.current_run(input.membershipId)
+    if run is None:
+        raise Conflict("run_not_ready", detail="the member has no nutrition plan yet")
+    out = await nutrition.submit_checkin(run.id, input.checkin, submitted_by=ctx.caller.user_id)
+    return CheckinOut(id=str(out.checkin_id), runId=str(run.id), version=out.version, adjustment=out.adjustment)
 
 
 class ClearanceInput(BaseModel):
@@ -96,6 +103,6 @@ class ClearanceOut(BaseModel):
                       input=ClearanceInput, roles=OWNER_ADMIN, side_effects="write", confirm="always",
                       audit=Audit("medical_clearance", "nutrition.clearance.record"))
 async def record_medical_clearance(ctx: ToolContext, input: ClearanceInput) -> ClearanceOut:
-    out = await nutrition_port().record_clearance(ctx.session, ctx.org_id, input.membershipId, input.note,
-                                                  recorded_by=ctx.caller.user_id)
-    return ClearanceOut.model_validate(out)
+    clearance = await NutritionService(ctx.session, ctx.org_id).record_clearance(
+        input.membershipId, input.note, recorded_by=ctx.caller.user_id)
+    return ClearanceOut(id=str(clearance.id), membershipId=str(input.membershipId))

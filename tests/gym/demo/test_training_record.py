@@ -37,6 +37,10 @@ async def test_dani_distribution_through_the_member_endpoint(demo, client, dev_k
     assert {n: r["actualPct"] for n, r in rows.items()} == {"Strength": 38.0, "Hypertrophy": 28.0,
                                                            "Conditioning": 22.0, "Mobility": 12.0}
     assert rows["Strength"]["primary"] and not rows["Hypertrophy"]["primary"]
+    # Dani has muscle goals, so muscle debt has numbers: chest most under-trained, quads over
+    muscles = {r["name"]: r["debtPct"] for r in response.json()["muscles"]}
+    assert len(muscles) == 11 and max(muscles, key=lambda m: muscles[m]) == "Chest"
+    assert muscles["Chest"] == 8.8 and muscles["Shoulders"] == 5.0 and muscles["Quadriceps"] == -5.0
 
 
 async def test_a_coach_reads_danis_numbers_and_injury_through_the_tool(demo, db) -> None:
@@ -55,6 +59,9 @@ async def test_a_coach_reads_danis_numbers_and_injury_through_the_tool(demo, db)
     strength = next(r for r in out["goals"]["categories"] if r["name"] == "Strength")
     assert (strength["targetPct"], strength["actualPct"], strength["debtPct"]) == (45.0, 38.0, 7.0)
     assert [i["description"] for i in out["injuries"]] == ["left shoulder: no overhead pressing"]
+    assert out["injuries"][0]["exclusions"] == {"patterns": ["overhead_press", "overhead_hold"]}
+    assert [(p["description"], p["enforced"], p["exclusions"]) for p in out["preferences"]] == [
+        ("Dislikes burpees", True, {"exercises": ["Burpee"], "patterns": ["burpee"]})]
     assert out["currentLocation"]["name"] == "Home"
     assert out["currentLocation"]["equipment"] == ["dumbbell", "band", "mat"]
     assert {r["muscle"] for r in out["recovering"]} >= {"Quadriceps", "Glutes", "Hamstrings"}
@@ -70,7 +77,10 @@ async def test_danis_legs_were_last_trained_20_hours_before_seeding(demo, db) ->
                                                                                instant)}
     assert rows["Quadriceps"]["hoursSince"] == 20.0 and rows["Quadriceps"]["recovering"]
     assert "Chest" not in rows  # last trained 116 h ago: outside any recovery window
-    assert (progression["Back Squat"]["lastLoad"], progression["Back Squat"]["suggestedLoad"]) == (82.5, 87.5)
+    assert (progression["Back Squat"]["last"]["load"], progression["Back Squat"]["suggestedLoad"]) == (82.5, 87.5)
+    front = progression["Front Squat"]  # the latest front squat missed its last rep: repeat it
+    assert (front["suggestedLoad"], front["suggestedReps"], front["why"]["code"]) == (56.25, [5] * 4,
+                                                                                      "repeat_after_miss")
     assert summary["trainer"][HARBOR.slug]["dani_logs"] == 6 * 20
     assert summary["trainer"][HARBOR.slug]["thin_members"] == 320 // 20
 

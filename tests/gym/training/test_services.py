@@ -120,7 +120,8 @@ async def test_history_shows_loads_in_the_members_unit(db, factory, members) -> 
         item = (await record.history_view(session, org.id, member, NOW, 7))["items"][0]
         assert (item["load"], item["loadUnit"]) == (132.3, "lbs")
         progression = await record.progression_view(session, org.id, member, NOW)
-        assert (progression[0]["lastLoad"], progression[0]["suggestedLoad"]) == (132.3, 140.0)
+        assert (progression[0]["last"]["load"], progression[0]["suggestedLoad"]) == (132.3, 140.0)
+        assert progression[0]["why"] == {"code": "load_up", "from": 132.3, "to": 140.0, "unit": "lbs", "pct": 5.8}
 
 
 async def test_preferences_expire_and_one_shot_ones_are_consumed(db, factory, members) -> None:
@@ -161,6 +162,7 @@ async def test_schedule_refuses_the_past_and_foreign_ids(db, factory, members) -
         with pytest.raises(GymError) as info:
             await schedule.delete_scheduled_workout(session, org.id, other, row.id)
         assert info.value.code == "scheduled_workout_not_found"
-        plan = await schedule.create_plan(session, org.id, member, name="Murph prep", start_date=NOW.date(),
-                                          duration_weeks=8, workouts_per_week=4)
+        plan, sessions = await schedule.create_plan(session, org.id, member, name="Murph prep",
+                                                    start_date=NOW.date(), duration_weeks=8, workouts_per_week=4)
         assert (plan.end_date - plan.start_date).days == 55
+        assert len(sessions) == 32 and all(s.plan_id == plan.id for s in sessions)

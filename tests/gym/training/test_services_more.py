@@ -87,8 +87,11 @@ async def test_member_workout_check_reads_location_units_and_recovery(db, factor
             exercise_name="Goblet Squat", exercise_type="strength", sets=3, reps=10, load_kg=18,
             muscles=["Quadriceps"], performed_at=NOW - timedelta(hours=20)), now=NOW)
         check = await check_member_workout(session, org.id, member, workout(["Dumbbell"]), NOW)
-        assert [w.code for w in check.warnings] == ["muscle_recovering"]
-        assert check.suggestions[0]["suggestedLoad"] == 20.0     # 18 × 1.05 = 18.9 → 20
+        assert [w.code for w in check.warnings] == ["muscle_recovering", "load_above_suggestion"]
+        # 18 kg × [1.05, 1.10] = [18.9, 19.8] holds no 2.5 kg step: same load, one more rep per set
+        assert (check.suggestions[0]["suggestedLoad"], check.suggestions[0]["suggestedReps"]) == (18.0, [11, 11, 11])
+        assert check.recovery[1] == [{"muscle": "Quadriceps", "percent": 41,
+                                      "readyAt": (NOW + timedelta(hours=28)).isoformat()}]
 
 
 async def test_milestones_schedule_updates_and_profile(db, factory, members) -> None:

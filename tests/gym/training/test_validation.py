@@ -27,7 +27,7 @@ def check(*exercises: dict, equipment=HOME, weight_unit="kg", history=(), recove
 
 def test_equipment_matches_case_and_plural_insensitively() -> None:
     result = check(ex(1, "Dumbbell Bench Press", ["dumbbell", "Mat"], load=20, unit="kg"),
-                   ex(2, "Band Pull-Apart", ["Band"]), ex(3, "Push-up", []))
+                   ex(2, "Push-up", []), ex(3, "Band Pull-Apart", ["Band"]))
     assert result.ok, result.errors
 
 
@@ -59,11 +59,52 @@ def test_recovering_muscles_warn_without_failing() -> None:
                    recovering=recovering_muscles(legs, NOW))
     assert result.ok
     assert [(w.code, w.exercise_order) for w in result.warnings] == [("muscle_recovering", 1)]
-    assert "Quadriceps (ready in 28 h)" in result.warnings[0].message
+    assert "Quadriceps (41 % recovered, ready in 28 h)" in result.warnings[0].message
+    assert result.recovery[1] == [
+        {"muscle": "Quadriceps", "percent": 41, "readyAt": (NOW + timedelta(hours=28)).isoformat()},
+        {"muscle": "Glutes", "percent": 41, "readyAt": (NOW + timedelta(hours=28)).isoformat()}]
+    assert result.recovery[2] == []
 
 
 def test_suggested_loads_for_exercises_with_history() -> None:
-    history = [LogEntry("Goblet Squat", NOW - timedelta(days=3), load_kg=20, reps=8)]
-    result = check(ex(1, "Goblet Squat", ["dumbbell"], load=22.5, unit="kg"), ex(2, "Floor Press", ["dumbbell"]),
-                   history=history)
-    assert [(s["order"], s["suggestedLoad"]) for s in result.suggestions] == [(1, 22.5)]
+    history = [LogEntry("Goblet Squat", NOW - timedelta(days=3), sets=3, load_kg=40, reps=8, rpe=8)]
+    result = check(ex(1, "Goblet Squat", ["dumbbell"], load=42.5, unit="kg"), ex(2, "Floor Press", ["dumbbell"]),
+                   ex(3, "Dumbbell Row", ["dumbbell"], load=12, unit="kg"), history=history)
+    assert [(s["order"], s["suggestedLoad"], s["why"]["code"]) for s in result.suggestions] == [
+        (1, 42.5, "load_up"), (3, None, "new_exercise")]
+    assert result.ok and not result.warnings
+
+
+def test_a_load_above_the_suggestion_is_a_warning() -> None:
+    history = [LogEntry("Goblet Squat", NOW - timedelta(days=3), sets=3, load_kg=40, reps=8, rpe=8)]
+    result = check(ex(1, "Goblet Squat", ["dumbbell"], load=50, unit="kg"), history=history)
+    assert result.ok
+    assert [(w.code, w.message) for w in result.warnings] == [
+        ("load_above_suggestion", "Goblet Squat: 50 kg is above the suggested 42.5 kg (last 40 kg, +25 %)")]
+
+
+def test_exercise_order_is_warm_up_compound_isolation_cool_down() -> None:
+    """001 §4.9 rule 4 in code: each break is an `exercise_order` error naming the exercises."""
+    warm = {"id": "w", "type": "warmup", "position": 1}
+    cool = {"id": "c", "type": "cooldown", "position": 1}
+    curl = ex(1, "Dumbbell Curl", ["dumbbell"], load=8, unit="kg")
+    press = ex(2, "Dumbbell Bench Press", ["dumbbell"], load=16, unit="kg")
+    result = check(curl, press)
+    assert [p.code for p in result.errors] == ["exercise_order"]
+    assert "Dumbbell Bench Press (exercise 2) comes after the isolation exercise Dumbbell Curl" in result.errors[0].message
+    assert "move Dumbbell Bench Press before Dumbbell Curl" in (result.errors[0].hint or "")
+    assert check({**press, "order": 1}, {**curl, "order": 2}).ok
+    late_warmup = check({**press, "order": 1}, {**ex(2, "Band Pull-Apart", ["band"]), "group": warm})
+    assert "warm-up Band Pull-Apart (exercise 2)" in late_warmup.errors[0].message
+    early_cooldown = check({**ex(1, "Push-up", []), "group": cool}, {**press, "order": 2})
+    assert "cool-down Push-up (exercise 1)" in early_cooldown.errors[0].message
+    # a superset is one block; conditioning and holds after isolation work are fine
+    pair = [{**press, "order": 1, "group": {"id": "s", "type": "superset", "position": 1}},
+            {**curl, "order": 2, "group": {"id": "s", "type": "superset", "position": 2}},
+            {**ex(3, "Goblet Squat", ["dumbbell"], load=16, unit="kg"),
+             "group": {"id": "t", "type": "superset", "position": 1}},
+            {**ex(4, "Lateral Raise", ["dumbbell"], load=6, unit="kg"),
+             "group": {"id": "t", "type": "superset", "position": 2}},
+            {"name": "Burpees", "type": "intervals", "order": 5, "rounds": 5, "work_sec": 30, "rest_sec": 30,
+             "muscles": [], "goals": [], "reasoning": "", "equipment": []}]
+    assert check(*pair).ok, check(*pair).errors

@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from gym.training.trainer_workouts import current_workout
+from gym.training.trainer_workouts import current_workout, workout_by_key
+from gym.training.workout_view import workout_view
 from tools.context import ToolContext
 from tools.leaves.trainer.member import MEMBER, me
-from tools.leaves.trainer.sources import workout_dict
 from tools.registry import ToolRouter
 
 coach = ToolRouter("coach")
@@ -37,13 +37,23 @@ class IdleInput(BaseModel):
                   summary="Send the member a message, optionally with workout or exercise cards (attachments by id). "
                           "Attach the workout after generating or changing it.")
 async def notify(ctx: ToolContext, input: NotifyInput) -> dict:
+    """Workout ids resolve to any of the member's workouts (the current one, or an earlier one by its id);
+    exercise ids to the current workout's exercises. Each card carries the workout view (gym.training.workout_view):
+    per exercise, recovery percentages and the progression suggestion; a printable summary."""
     member_id = await me(ctx)
-    workout = workout_dict(await current_workout(ctx.session, ctx.org_id, member_id))
+
+    async def view(row):
+        return await workout_view(ctx.session, ctx.org_id, member_id, row, ctx.now, ctx.locale)
+
+    workout = await view(await current_workout(ctx.session, ctx.org_id, member_id))
     attachments: list[dict[str, Any]] = []
     warnings: list[str] = []
     for ref in input.attachments:
         if workout and ref == workout["id"]:
             attachments.append({"type": "workout", "workout": workout})
+            continue
+        if ref.startswith("workout_") and (earlier := await workout_by_key(ctx.session, ctx.org_id, member_id, ref)):
+            attachments.append({"type": "workout", "workout": await view(earlier)})
             continue
         exercise = next((e for e in (workout or {}).get("exercises", []) if e.get("id") == ref), None)
         if exercise is not None:

@@ -1,20 +1,18 @@
 """The member's current workout as the workout, logbook and timer tools use it: lookup, exercise references by
-id (`ex_003`) or order number, and the rule check (equipment, units, recovery, progression) a change must pass."""
+id (`ex_003`) or order number, the rule check a change must pass (injuries and hard preferences, equipment,
+units, exercise order; recovery and progression notes), and the per-exercise details a result carries."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from collections.abc import Collection
 from typing import Any
 
-from gym.training.logs import as_entry, logs_since
 from gym.training.models import TrainerWorkout
-from gym.training.profiles import Units, current_location
-from gym.training.record import PROGRESSION_DAYS
-from gym.training.recovery import LARGE_HOURS, recovering_muscles
 from gym.training.trainer_workouts import current_workout
-from gym.training.validation import WorkoutCheck, check_workout
+from gym.training.validation import WorkoutCheck
 from gym.training.workout import Workout
+from gym.training.workout_check import check_member_workout
 from tools.context import ToolContext
 from tools.errors import ToolFailed
 
@@ -43,22 +41,12 @@ def find_exercise(exercises: list[dict[str, Any]], ref: ExerciseRef) -> int:
                      "Use an exercise id (ex_001) or order number from the current workout.")
 
 
-async def check(ctx: ToolContext, member_id: uuid.UUID, workout: Workout, units: Units) -> WorkoutCheck:
-    """The rules in code; a failing check raises the first error as a typed tool error the model must fix."""
-    location = await current_location(ctx.session, ctx.org_id, member_id)
-    recent = [as_entry(r) for r in await logs_since(ctx.session, ctx.org_id, member_id,
-                                                    ctx.now - timedelta(days=PROGRESSION_DAYS), until=ctx.now)]
-    recovering = recovering_muscles([e for e in recent if e.performed_at > ctx.now - timedelta(hours=LARGE_HOURS)],
-                                    ctx.now)
-    result = check_workout(workout, weight_unit=units.weight_unit, distance_unit=units.distance_unit,
-                           equipment=list(location.equipment) if location else None, recovering=recovering,
-                           history=recent)
-    if result.errors:
-        first = result.errors[0]
-        raise ToolFailed(first.code, "; ".join(p.message for p in result.errors),
-                         "Pick exercises the current location's equipment allows, in the member's units."
-                         if first.code == "equipment_unavailable" else None)
-    return result
+async def check(ctx: ToolContext, member_id: uuid.UUID, workout: Workout, *, touched: Collection[str] | None = None,
+                check_order: bool = True) -> WorkoutCheck:
+    """The rules in code (gym.training.workout_check); a failing check raises a typed error the model must fix.
+    `touched`: the ids of the exercises this change adds or alters (None: a whole new workout)."""
+    return await check_member_workout(ctx.session, ctx.org_id, member_id, workout, ctx.now, touched=touched,
+                                      check_order=check_order)
 
 
 def renumber(exercises: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -75,3 +63,15 @@ def as_workout(row: TrainerWorkout, exercises: list[dict[str, Any]]) -> Workout:
 def brief(exercises: list[dict[str, Any]]) -> list[str]:
     """One short line per exercise: what the model needs to refer to them."""
     return [f"{e['order']}. {e['id']} {e['name']} ({e['type']})" for e in sorted(exercises, key=lambda e: e["order"])]
+
+
+def details(exercises: list[dict[str, Any]], result: WorkoutCheck) -> list[dict[str, Any]]:
+    """Per exercise, what the card shows beside the prescription: recovering muscles with their recovery
+    percentage, and the progression suggestion for loaded work (None otherwise)."""
+    out = []
+    for e in sorted(exercises, key=lambda e: e["order"]):
+        suggestion = result.suggestion_for(e["order"])
+        out.append({"id": e["id"], "order": e["order"], "name": e["name"],
+                    "recovery": result.recovery.get(e["order"], []),
+                    "suggestion": {k: v for k, v in suggestion.items() if k != "order"} if suggestion else None})
+    return out

@@ -16,7 +16,7 @@ data = ToolRouter("data")
 
 SourceName = Literal["user_profile", "user_settings", "category_goals", "muscle_goals", "active_preferences",
                      "workout_history", "recovery_status", "progression", "current_location", "all_locations",
-                     "current_workout", "scheduled_workouts", "workout_plans", "milestone_goals"]
+                     "current_workout", "scheduled_workouts", "workout_plans", "milestone_goals", "nutrition_plan"]
 
 
 class SourceParams(BaseModel):
@@ -39,7 +39,7 @@ async def fetch_data(ctx: ToolContext, input: FetchInput) -> dict:
         params = params_for(name, given.model_dump(exclude_none=True))
         try:
             loaded[name] = {"params": params, "data": await load(ctx.session, ctx.org_id, member_id, name, params,
-                                                                 ctx.now)}
+                                                                 ctx.now, ctx.tz)}
         except KeyError as exc:
             raise ToolFailed("unknown_source", f"No data source {name}.") from exc
     return {"sources": loaded}

@@ -1,21 +1,27 @@
 """logbook: what the member did. Loads and distances come in the member's units and are stored in kg / km.
-Logging can be undone (its inverse marks the log undone); completing every exercise of the current workout
-closes it."""
+A log keeps the reps each set reached and, for an exercise of the workout, what each set was prescribed, so
+progression can tell a success from a miss. Marking an exercise done without actuals never invents them: a
+uniform prescription (3×10) is logged as prescribed and the result says so; an uneven one (10/8/8/6) needs the
+member's reps per set (or their word that they did exactly that). Logging can be undone (its inverse marks the
+log undone); completing every exercise of the current workout closes it."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from gym.training.logs import LoggedExercise, log_exercise, undo_log
+from gym.training.models import ExerciseLog, TrainerWorkout
+from gym.training.movements import same_exercise
 from gym.training.profiles import Units
 from gym.training.trainer_workouts import current_workout, finish_workout
-from gym.training.units import to_kg, to_km
+from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
 from tools.context import ToolContext
+from tools.errors import ToolFailed
 from tools.leaves.trainer.current import ExerciseRef, find_exercise, require_current
 from tools.leaves.trainer.member import MEMBER, me, units
 from tools.registry import Audit, Inverse, ToolRouter, by_id
@@ -23,11 +29,20 @@ from tools.registry import Audit, Inverse, ToolRouter, by_id
 logbook = ToolRouter("logbook")
 
 
+SetReps = Annotated[int, Field(ge=1, le=1000)]
+
+
 class LogInput(BaseModel):
     exercise_name: str = Field(min_length=1, max_length=120)
     exercise_type: ExerciseType
     sets: int | None = Field(None, ge=1, le=100)
-    reps: int | None = Field(None, ge=1, le=1000)
+    reps: int | None = Field(None, ge=1, le=1000, description="The reps of every set (when they were the same).")
+    reps_per_set: list[SetReps] | None = Field(None, min_length=1, max_length=100,
+                                               description="The reps each set reached, when they differ: [10, 8, 8, 6].")
+    target_reps: list[SetReps] | None = Field(None, min_length=1, max_length=100,
+                                              description="What each set was meant to reach, if the member says.")
+    equipment: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(
+        default_factory=list, max_length=10, description="Library equipment names.")
     load: float | None = Field(None, ge=0, le=2000, description="Per rep, in the member's weight unit.")
     duration_min: float | None = Field(None, gt=0, le=1440)
     distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
@@ -44,16 +59,21 @@ class UndoInput(BaseModel):
 
 class Actuals(BaseModel):
     sets: int | None = Field(None, ge=1, le=100)
-    reps: int | None = Field(None, ge=1, le=1000)
+    reps: int | None = Field(None, ge=1, le=1000, description="The reps of every set, when they were the same.")
+    reps_per_set: list[SetReps] | None = Field(None, min_length=1, max_length=100,
+                                               description="The reps each set reached: [10, 8, 8, 5].")
+    as_prescribed: bool = Field(False, description="True only when the member said they did exactly the "
+                                                   "prescription (every set, every rep).")
     load: float | None = Field(None, ge=0, le=2000)
     duration_min: float | None = Field(None, gt=0, le=1440)
     distance: float | None = Field(None, gt=0, le=2000)
-    rpe: float | None = Field(None, ge=1, le=10)
+    rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
 
 
 class MarkInput(BaseModel):
     exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
-    actuals: Actuals = Field(default_factory=Actuals, description="What was done, if it differs from the plan.")
+    actuals: Actuals = Field(default_factory=Actuals, description="What was done: reps per set (or as_prescribed), "
+                                                                  "load and RPE if they differ from the plan.")
 
 
 class LogWorkoutInput(BaseModel):
@@ -78,13 +98,14 @@ def _log_type(ex: dict[str, Any]) -> str:
 
 
 def _planned(ex: dict[str, Any], u: Units) -> dict[str, Any]:
-    """What the workout planned for one exercise, as a log in the member's units."""
+    """What the workout planned for one exercise, as a log in the member's units (reps: the prescription per set)."""
     out: dict[str, Any] = {"exercise_name": ex["name"], "exercise_type": _log_type(ex),
-                           "muscles": ex.get("muscles", []), "goals": ex.get("goals", [])}
+                           "muscles": ex.get("muscles", []), "goals": ex.get("goals", []),
+                           "equipment": ex.get("equipment", [])}
     if ex["type"] in ("reps", "hold"):
         out["sets"] = ex["sets"]
     if ex["type"] == "reps":
-        out["reps"] = max(ex["reps"])
+        out["target_reps"] = list(ex["reps"])
         if ex.get("load") is not None:
             out["load"] = ex["load"]
     elif ex["type"] == "duration":
@@ -96,13 +117,31 @@ def _planned(ex: dict[str, Any], u: Units) -> dict[str, Any]:
     return out
 
 
+def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
+    """A log of an exercise of the current workout, done since it was built, is measured against its prescription
+    (target reps per set, equipment) unless the log says otherwise, so progression can tell a miss."""
+    when = data.get("performed_at")
+    if current is None or (when is not None and (when.tzinfo is None or when < current.created_at)):
+        return data
+    ex = next((e for e in current.exercises if e.get("type") == "reps"
+               and same_exercise(e["name"], data["exercise_name"])), None)
+    if ex is None:
+        return data
+    if data.get("target_reps") is None:
+        data["target_reps"] = list(ex["reps"])
+    if not data.get("equipment"):
+        data["equipment"] = list(ex.get("equipment") or [])
+    return data
+
+
 @logbook.agent_tool(action="log_completed_exercise", input=LogInput, roles=MEMBER, side_effects="write",
                     audit=Audit("exercise_log", "trainer.log.create"),
                     inverse=Inverse("logbook", "undo_logged_exercise", by_id),
                     summary="Log one exercise the member did (load and distance in the member's units).")
 async def log_one(ctx: ToolContext, input: LogInput) -> dict:
     member_id = await me(ctx)
-    row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(input.model_dump(), await units(ctx, member_id)),
+    data = _with_prescription(input.model_dump(), await current_workout(ctx.session, ctx.org_id, member_id))
+    row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, await units(ctx, member_id)),
                              now=ctx.now)
     return {"id": str(row.id), "logged": row.name}
 
@@ -115,15 +154,40 @@ async def undo(ctx: ToolContext, input: UndoInput) -> dict:
     return {"id": str(row.id), "undone": True}
 
 
+def _reps_done(ex: dict[str, Any], actuals: Actuals) -> tuple[list[int], bool]:
+    """The reps each set reached, and whether they were assumed from the prescription. An uneven prescription is
+    never assumed: the member's reps per set are asked for (`actuals_required`)."""
+    prescribed = list(ex["reps"])
+    if actuals.reps_per_set is not None:
+        return list(actuals.reps_per_set), False
+    if actuals.reps is not None:
+        return [actuals.reps] * (actuals.sets or len(prescribed)), False
+    if actuals.as_prescribed:
+        return prescribed, False
+    if actuals.sets is None and len(set(prescribed)) == 1:
+        return prescribed, True
+    plan = "/".join(str(r) for r in prescribed)
+    raise ToolFailed("actuals_required", f"{ex['name']} was prescribed as {len(prescribed)} sets of {plan} reps; "
+                                         "what each set reached is not known.",
+                     "Ask the member how many reps each set reached and pass actuals.reps_per_set, or "
+                     "actuals.as_prescribed=true if they say they did exactly the prescription.")
+
+
 @logbook.agent_tool(action="mark_exercise_complete", input=MarkInput, roles=MEMBER, side_effects="write",
-                    summary="Mark one exercise of the current workout done (logs it, with actuals if they differ); "
-                            "the workout closes when every exercise is done.")
+                    summary="Mark one exercise of the current workout done (logs it with the reps each set reached; "
+                            "an uneven prescription needs actuals.reps_per_set or as_prescribed); the workout closes "
+                            "when every exercise is done.")
 async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     member_id = await me(ctx)
     u = await units(ctx, member_id)
     row = await require_current(ctx, member_id)
     ex = row.exercises[find_exercise(row.exercises, input.exercise_id)]
-    data = {**_planned(ex, u), **input.actuals.model_dump(exclude_none=True)}
+    data = {**_planned(ex, u), **input.actuals.model_dump(exclude_none=True,
+                                                          exclude={"reps", "reps_per_set", "as_prescribed"})}
+    assumed = False
+    if ex["type"] == "reps":
+        done, assumed = _reps_done(ex, input.actuals)
+        data.update(sets=len(done), reps_per_set=done)
     log = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, u), now=ctx.now, workout_id=row.id,
                              exercise_key=ex["id"])
     row.completed = {**(row.completed or {}), ex["id"]: str(log.id)}
@@ -131,7 +195,22 @@ async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     remaining = [e["id"] for e in row.exercises if e["id"] not in row.completed]
     if not remaining:
         await finish_workout(ctx.session, ctx.org_id, member_id, row.id, now=ctx.now)
-    return {"id": str(log.id), "exercise": ex["id"], "remaining": remaining, "workoutCompleted": not remaining}
+    out: dict[str, Any] = {"id": str(log.id), "exercise": ex["id"], "logged": _logged(log, u), "remaining": remaining,
+                           "workoutCompleted": not remaining}
+    if assumed:
+        out["assumed"] = "prescription"
+        out["note"] = (f"Logged as prescribed ({_logged(log, u)}) because no actuals were given; tell the member, "
+                       "and log what they really did if it differed.")
+    return out
+
+
+def _logged(log: ExerciseLog, u: Units) -> str:
+    """What was logged, in the member's unit: "3×10 at 40 kg" / "4 sets: 10/8/8/5 at 40 kg"."""
+    reps = list(log.reps_per_set or ([log.reps] * (log.sets or 1) if log.reps else []))
+    sets = f"{len(reps)}×{reps[0]}" if reps and len(set(reps)) == 1 else (
+        f"{len(reps)} sets: {'/'.join(map(str, reps))}" if reps else f"{log.sets or 1} sets")
+    load = show_load(log.load_kg, u.weight_unit)
+    return sets if load is None else f"{sets} at {load:g} {u.weight_unit}"
 
 
 @logbook.agent_tool(action="log_workout", input=LogWorkoutInput, roles=MEMBER, side_effects="write",
@@ -143,7 +222,7 @@ async def log_workout(ctx: ToolContext, input: LogWorkoutInput) -> dict:
     current = await current_workout(ctx.session, ctx.org_id, member_id)
     ids = []
     for item in input.completed_exercises:
-        data = item.model_dump()
+        data = _with_prescription(item.model_dump(), current)
         if input.notes and not data.get("notes"):
             data["notes"] = input.notes
         row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, u), now=ctx.now,

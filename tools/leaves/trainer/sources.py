@@ -7,12 +7,13 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.training.goals import list_milestones, milestone_dict
+from gym.training.nutrition_plan import nutrition_plan_source
 from gym.training.preferences import active_preferences, pref_dict
 from gym.training.profiles import (
     current_location,
@@ -22,16 +23,17 @@ from gym.training.profiles import (
     location_dict,
     profile_dict,
 )
-from gym.training.record import distribution_view, history_view, progression_view, recovery_view
+from gym.training.record import distribution_view, history_view, progression_view, recovery_overview
 from gym.training.schedule import list_plans, plan_dict, upcoming
 from gym.training.trainer_workouts import current_workout
+from gym.training.workout_view import workout_view
 
 SOURCES: dict[str, str] = {
     "user_profile": "Profile", "user_settings": "Units", "category_goals": "Category goals",
     "muscle_goals": "Muscle goals", "active_preferences": "Preferences", "workout_history": "Workout history",
     "recovery_status": "Recovery", "progression": "Progression", "current_location": "Current location",
     "all_locations": "Locations", "current_workout": "Current workout", "scheduled_workouts": "Scheduled workouts",
-    "workout_plans": "Workout plans", "milestone_goals": "Milestones",
+    "workout_plans": "Workout plans", "milestone_goals": "Milestones", "nutrition_plan": "Nutrition plan",
 }
 DEFAULTS: dict[str, dict[str, Any]] = {"workout_history": {"days_back": 14}, "scheduled_workouts": {"days_ahead": 7},
                                        "workout_plans": {"status": "active"}, "milestone_goals": {"status": "active"}}
@@ -46,15 +48,9 @@ def params_for(name: str, given: dict[str, Any] | None) -> dict[str, Any]:
     return base
 
 
-def workout_dict(row) -> dict[str, Any] | None:
-    if row is None:
-        return None
-    return {"id": row.workout_key, "title": row.title, "exercises": row.exercises, "summary": row.summary,
-            "completed": row.completed, "status": row.status}
-
-
 async def load(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, name: str, params: dict[str, Any],
-               now: datetime) -> Any:
+               now: datetime, tz: tzinfo = UTC) -> Any:
+    """`tz`: the gym's timezone, for what "today" means (the nutrition plan's meals)."""
     if name not in SOURCES:
         raise KeyError(name)
     if name == "user_profile":
@@ -70,7 +66,7 @@ async def load(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, n
         view = await history_view(session, org_id, member_id, now, int(params.get("days_back", 14)))
         return {"days": view["days"], "items": view["items"]}
     if name == "recovery_status":
-        return [r for r in await recovery_view(session, org_id, member_id, now) if r.get("recovering", True)]
+        return await recovery_overview(session, org_id, member_id, now)
     if name == "progression":
         return await progression_view(session, org_id, member_id, now)
     if name == "current_location":
@@ -79,10 +75,12 @@ async def load(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, n
     if name == "all_locations":
         return [location_dict(r) for r in await list_locations(session, org_id, member_id)]
     if name == "current_workout":
-        return workout_dict(await current_workout(session, org_id, member_id))
+        return await workout_view(session, org_id, member_id, await current_workout(session, org_id, member_id), now)
     if name == "scheduled_workouts":
         return await upcoming(session, org_id, member_id, now=now, days_ahead=int(params.get("days_ahead", 7)))
     if name == "workout_plans":
         return [plan_dict(r) for r in await list_plans(session, org_id, member_id, params.get("status", "active"))]
+    if name == "nutrition_plan":
+        return await nutrition_plan_source(session, org_id, member_id, now.astimezone(tz).date())
     return [milestone_dict(r) for r in await list_milestones(session, org_id, member_id,
                                                              params.get("status", "active"))]

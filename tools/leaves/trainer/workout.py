@@ -1,19 +1,26 @@
 """workout: build the member's structured workout (001 §4.9) and change it during the session.
 
-`generate_workout` validates the schema, then the rules in code (equipment at the current location, units,
-recovery warnings, progression suggestions), stores it as the current workout with server ids (`workout_N`,
-`ex_NNN`) and removes the one-shot preferences it used. swap / adjust / remove take an exercise id or order
-number; `adjust_exercise` may not change `id` or `type`.
+`generate_workout` validates the schema, then the rules in code — injuries and hard preferences (refused with
+`injury_conflict` / `preference_conflict`), equipment at the current location, units, exercise order (warm-up
+first, compounds before isolation, cool-down last) — stores it as the current workout with server ids
+(`workout_N`, `ex_NNN`) and removes the one-shot preferences it used. swap / adjust / add run the same check on
+the exercise they change; remove needs none. Every result lists the exercises (ids for the model) and, per
+exercise, its recovering muscles with their recovery percentage and the progression suggestion. swap / adjust /
+remove take an exercise id or order number; `adjust_exercise` may not change `id` or `type`.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from gym.training.models import TrainerWorkout
 from gym.training.preferences import active_preferences, consume_after_generation
-from gym.training.trainer_workouts import save_workout
+from gym.training.trainer_workouts import issue_exercise_id, save_workout
+from gym.training.validation import WorkoutCheck
 from gym.training.workout import Exercise, Workout
 from tools.context import ToolContext
 from tools.errors import ToolFailed
@@ -22,14 +29,16 @@ from tools.leaves.trainer.current import (
     as_workout,
     brief,
     check,
+    details,
     find_exercise,
     renumber,
     require_current,
 )
-from tools.leaves.trainer.member import MEMBER, me, session_uuid, units
+from tools.leaves.trainer.member import MEMBER, me, session_uuid
 from tools.registry import ToolRouter
 
 workout = ToolRouter("workout")
+ORDER_FIELDS = frozenset({"order", "name", "group", "type"})  # changes that can break the exercise order
 
 
 class SwapInput(BaseModel):
@@ -47,22 +56,28 @@ class RemoveInput(BaseModel):
     exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
 
 
-def _result(row, result, extra: dict | None = None) -> dict:
-    out: dict[str, Any] = {"workoutId": row.workout_key, "exercises": brief(row.exercises)}
+class AddInput(BaseModel):
+    exercise: Exercise = Field(description="The exercise to add (same schema as generate_workout's); its id is "
+                                           "assigned and its order is set by position.")
+    position: int | None = Field(None, ge=1, le=31, description="Where it goes (1 = first); default: the end.")
+
+
+def _result(row: TrainerWorkout, result: WorkoutCheck, extra: dict | None = None) -> dict:
+    out: dict[str, Any] = {"workoutId": row.workout_key, "exercises": brief(row.exercises),
+                           "details": details(row.exercises, result)}
     if result.warnings:
         out["warnings"] = [w.message for w in result.warnings]
-    if result.suggestions:
-        out["loadSuggestions"] = result.suggestions
     return {**out, **(extra or {})}
 
 
-async def _save_changed(ctx: ToolContext, member_id, row, exercises: list[dict[str, Any]]):
+async def _save_changed(ctx: ToolContext, member_id: uuid.UUID, row: TrainerWorkout, exercises: list[dict[str, Any]],
+                        *, touched: Collection[str], check_order: bool = True) -> WorkoutCheck:
     try:
         candidate = as_workout(row, exercises)
     except ValidationError as exc:
         raise ToolFailed("invalid_workout", "; ".join(e["msg"] for e in exc.errors()[:5]),
                          "Fix the exercise so it matches the schema of its type.") from exc
-    result = await check(ctx, member_id, candidate, await units(ctx, member_id))
+    result = await check(ctx, member_id, candidate, touched=touched, check_order=check_order)
     row.exercises = exercises
     row.updated_at = ctx.now
     await ctx.session.flush()
@@ -72,16 +87,18 @@ async def _save_changed(ctx: ToolContext, member_id, row, exercises: list[dict[s
 @workout.agent_tool(action="generate_workout", input=Workout, roles=MEMBER, side_effects="write",
                     summary="Build the member's workout: exercises of type reps, hold, duration or intervals with "
                             "muscles and goals shares (each summing to 1), equipment from the current location, "
-                            "loads in the member's unit. Stored as the current workout; ids are assigned.")
+                            "loads in the member's unit, warm-up first, compound lifts before isolation, cool-down "
+                            "last. Injuries and never-rules are enforced. Stored as the current workout; ids are "
+                            "assigned.")
 async def generate(ctx: ToolContext, input: Workout) -> dict:
     member_id = await me(ctx)
-    result = await check(ctx, member_id, input, await units(ctx, member_id))
+    result = await check(ctx, member_id, input)
     prefs = await active_preferences(ctx.session, ctx.org_id, member_id, ctx.now)
     row = await save_workout(ctx.session, ctx.org_id, member_id, input, now=ctx.now, session_id=session_uuid(ctx))
     consumed = await consume_after_generation(ctx.session, ctx.org_id, member_id, ctx.now)
     extra: dict[str, Any] = {}
-    if prefs:
-        extra["honour"] = [f"{p.type}: {p.guidance}" for p in prefs]
+    if soft := [p for p in prefs if not p.enforced]:
+        extra["honour"] = [f"{p.type}: {p.guidance}" for p in soft]
     if consumed:
         extra["consumedPreferences"] = [str(i) for i in consumed]
     return _result(row, result, extra)
@@ -96,7 +113,7 @@ async def swap(ctx: ToolContext, input: SwapInput) -> dict:
     i = find_exercise(exercises, input.exercise_id)
     old = exercises[i]
     exercises[i] = {**input.new_exercise.model_dump(mode="json"), "id": old["id"], "order": old["order"]}
-    result = await _save_changed(ctx, member_id, row, exercises)
+    result = await _save_changed(ctx, member_id, row, exercises, touched={old["id"]})
     return _result(row, result, {"swapped": f"{old['name']} → {exercises[i]['name']}"})
 
 
@@ -116,7 +133,8 @@ async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
     exercises[i] = {**exercises[i], **input.changes}
     if "order" in input.changes:
         exercises = renumber(exercises)
-    result = await _save_changed(ctx, member_id, row, exercises)
+    result = await _save_changed(ctx, member_id, row, exercises, touched={target},
+                                 check_order=bool(ORDER_FIELDS & set(input.changes)))
     return _result(row, result, {"adjusted": target})
 
 
@@ -131,5 +149,23 @@ async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
         raise ToolFailed("last_exercise", "A workout needs at least one exercise.",
                          "Generate a new workout instead.")
     gone = exercises.pop(i)
-    result = await _save_changed(ctx, member_id, row, renumber(exercises))
+    result = await _save_changed(ctx, member_id, row, renumber(exercises), touched=(), check_order=False)
     return _result(row, result, {"removed": f"{gone['id']} {gone['name']}"})
+
+
+@workout.agent_tool(action="add_exercise_to_workout", input=AddInput, roles=MEMBER, side_effects="write",
+                    summary="Add one exercise to the current workout at a position (default: the end); the same "
+                            "rules as generate_workout apply to it.")
+async def add(ctx: ToolContext, input: AddInput) -> dict:
+    member_id = await me(ctx)
+    row = await require_current(ctx, member_id)
+    exercises = sorted((dict(e) for e in row.exercises), key=lambda e: e["order"])
+    position = input.position or len(exercises) + 1
+    if position > len(exercises) + 1:
+        raise ToolFailed("invalid_position", f"The workout has {len(exercises)} exercises; position must be "
+                                             f"1..{len(exercises) + 1}.", "Leave position out to add it at the end.")
+    new_id = issue_exercise_id(row)
+    exercises.insert(position - 1, {**input.exercise.model_dump(mode="json"), "id": new_id})
+    exercises = [{**e, "order": n} for n, e in enumerate(exercises, start=1)]
+    result = await _save_changed(ctx, member_id, row, exercises, touched={new_id})
+    return _result(row, result, {"added": f"{new_id} {input.exercise.name}", "addedId": new_id})

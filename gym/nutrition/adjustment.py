@@ -1,0 +1,71 @@
+"""The weekly loop's outcome for one check-in: new SCIENTIST state, agents to re-run, the version
+and the `adjustment_result` delta of 004 §7.4 (only changed fields; `no_change` when nothing fired)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gym.nutrition.payloads.feedback import AdjustmentResult, NewMacros
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.payloads.nutrition import MacroTargets
+from gym.nutrition.reexecution import agents_to_rerun, next_version
+from gym.nutrition.scientist import ScientistState, macro_targets
+from gym.nutrition.triggers import TIER_WEEKS, Evaluation, Point
+
+DELTA_FIELDS = ("adjustment_amount_kcal", "new_target_intake_kcal", "new_macros")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: ScientistState
+    targets: MacroTargets
+    agents_re_run: tuple[str, ...]
+    version: int
+    result: AdjustmentResult
+
+
+def advance(state: ScientistState, ev: Evaluation, new: Point) -> ScientistState:
+    """The SCIENTIST's inputs after the fired triggers: only what a trigger names moves."""
+    fired = set(ev.triggers)
+    weight = new.checkin.weight_kg
+    return replace(
+        state, current_weight_kg=weight, weeks_on_program=new.week,
+        kcal_offset=state.kcal_offset + ev.kcal_change,
+        tdee_weight_kg=weight if "tdee_recalculation" in fired else state.tdee_weight_kg,
+        protein_weight_kg=weight if "protein_recalculation" in fired else state.protein_weight_kg,
+        tier=TIER_WEEKS[new.week] if "tier_progression" in fired else state.tier)
+
+
+def weekly_outcome(intake: IntakeData, state: ScientistState, ev: Evaluation, new: Point, *,
+                   version: int) -> Outcome:
+    before = macro_targets(intake, state)
+    after_state = advance(state, ev, new)
+    after = macro_targets(intake, after_state)
+    rerun, unchanged = agents_to_rerun(ev.triggers)
+    notes = list(ev.notes)
+    kcal_delta = after.target_intake_kcal - before.target_intake_kcal
+    macros_changed = any(getattr(after, n) != getattr(before, n) for n in ("protein_g", "fat_g", "carbs_g"))
+    if ev.kcal_change > 0:
+        notes.append(f"Added {ev.kcal_change} kcal primarily from carbohydrates")
+    elif ev.kcal_change < 0:
+        notes.append(f"Removed {-ev.kcal_change} kcal primarily from carbohydrates")
+    result = AdjustmentResult(
+        triggers_fired=list(ev.triggers), adjustment_type=ev.triggers[0] if ev.triggers else None,
+        adjustment_amount_kcal=kcal_delta if kcal_delta else None,
+        new_target_intake_kcal=after.target_intake_kcal if kcal_delta else None,
+        new_macros=NewMacros(protein_g=after.protein_g, fat_g=after.fat_g, carbs_g=after.carbs_g)
+        if macros_changed else None,
+        agents_re_run=list(rerun), agents_unchanged=list(unchanged), notes=notes)
+    return Outcome(after_state if rerun else replace(state, current_weight_kg=new.checkin.weight_kg,
+                                                     weeks_on_program=new.week),
+                   after if rerun else before, rerun, next_version(version, rerun), result)
+
+
+def delta(result: AdjustmentResult) -> dict[str, Any]:
+    """The wire form: the optional delta fields appear only when they changed."""
+    data = result.model_dump(mode="json")
+    for name in DELTA_FIELDS:
+        if data[name] is None:
+            del data[name]
+    return data

@@ -1,0 +1,45 @@
+"""INTAKE -> SCIENTIST (`intake_data`, 004 §4.1), plus `sex` (NUTRITION.md: Mifflin-St Jeor needs it).
+
+`menstrual_status` is required for women and optional for men (Spotter serves every member; the spec
+was written for one female client). `food_aversions` may be empty for the same reason.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from gym.nutrition.payloads.common import Payload, Short
+
+
+class MedicalHistory(Payload):
+    medications: list[Short] = Field(default_factory=list, max_length=50)
+    conditions: list[Short] = Field(default_factory=list, max_length=50)
+    injuries: list[Short] = Field(default_factory=list, max_length=50)
+
+
+class IntakeData(Payload):
+    sex: Literal["female", "male"]
+    age: Annotated[float, Field(ge=14, le=100)]
+    height_cm: Annotated[float, Field(ge=100, le=250)]
+    current_weight_kg: Annotated[float, Field(ge=25, le=350)]
+    target_weight_kg: Annotated[float, Field(ge=25, le=350)]
+    training_phase: Literal["pre_training", "active_training"]
+    estimated_daily_intake_kcal: Annotated[float, Field(ge=0, le=15_000)]
+    avg_daily_steps: Annotated[float, Field(ge=0, le=100_000)]
+    menstrual_status: Literal["regular", "irregular", "amenorrhea"] | None = None
+    training_experience: Literal["none", "beginner", "intermediate"]
+    food_aversions: list[Short] = Field(default_factory=list, max_length=100)
+    appetite_level: Literal["low", "normal", "high"]
+    cooking_skill: Literal["basic", "intermediate", "advanced"]
+    partner_cooks: bool
+    equipment_access: Literal["home_minimal", "home_full", "commercial_gym", "both"]
+    gym_anxiety_level: Literal["high", "moderate", "low"]
+    medical_history: MedicalHistory = Field(default_factory=MedicalHistory)
+
+    @model_validator(mode="after")
+    def _menstrual_status_for_women(self) -> IntakeData:
+        if self.sex == "female" and self.menstrual_status is None:
+            raise ValueError("menstrual_status is required when sex is female")
+        return self

@@ -1,0 +1,183 @@
+"""Injuries and "never" preferences as constraints enforced in code (TRAINER.md "Preferences and injuries").
+
+A preference or injury carries structured exclusions: exercises (library names and aliases; a name also excludes
+the exercises whose name contains it, "Burpee" → "Burpee Box Jump Over"), movement patterns (the vocabulary of
+gym.training.vocab), muscles (an exercise loads a muscle it gives a share ≥ 0.3, or its library prime mover) and
+equipment (what it lists, or its name says). A hard one (every injury; a "never" preference) refuses the exercise
+with a typed error naming it and the rule; a soft one ("prefers kettlebells") is guidance and yields a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gym.errors import GymError
+from gym.training.equipment import VOCABULARY, equipment_key
+from gym.training.movements import (
+    canonical_name,
+    name_forms,
+    name_key,
+    named_equipment,
+    patterns_for,
+    primary_muscle,
+)
+from gym.training.preference_rules import Pref
+from gym.training.vocab import MOVEMENT_PATTERNS, MUSCLES, MovementPattern, Muscle
+
+LOAD_SHARE = 0.3
+PATTERN_HELP = "; ".join(f"{name}: {about}" for name, about in MOVEMENT_PATTERNS.items())
+
+
+class Exclusions(BaseModel):
+    """What a preference or injury rules out. Empty lists rule out nothing (a soft wish with words only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exercises: list[str] = Field(default_factory=list, max_length=30, description=(
+        'Exercise names from the library (aliases accepted), e.g. ["Burpee"]; a name also rules out exercises '
+        'whose name contains it.'))
+    patterns: list[MovementPattern] = Field(default_factory=list, max_length=len(MOVEMENT_PATTERNS),
+                                            description="Movement patterns ruled out. " + PATTERN_HELP)
+    muscles: list[Muscle] = Field(default_factory=list, max_length=16,
+                                  description="Muscles that must not be loaded (of the 16).")
+    equipment: list[str] = Field(default_factory=list, max_length=20,
+                                 description="Equipment ruled out (library names: barbell, kettlebell, box, ...).")
+
+    def is_empty(self) -> bool:
+        return not (self.exercises or self.patterns or self.muscles or self.equipment)
+
+    def canonical(self) -> Exclusions:
+        """Library names, vocabulary order, no duplicates: two ways of saying the same exclusions compare equal."""
+        exercises = {name_key(canonical_name(n)): canonical_name(n) for n in self.exercises if n.strip()}
+        vocabulary = {equipment_key(e): e for e in VOCABULARY}
+        equipment = {equipment_key(e): vocabulary.get(equipment_key(e), " ".join(e.split()).lower())
+                     for e in self.equipment if e.strip()}
+        return Exclusions(exercises=[exercises[k] for k in sorted(exercises)],
+                          patterns=[p for p in MOVEMENT_PATTERNS if p in self.patterns],
+                          muscles=[m for m in MUSCLES if m in self.muscles],
+                          equipment=[equipment[k] for k in sorted(equipment)])
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {k: list(v) for k, v in self.model_dump().items() if v}
+
+
+def exclusions_of(raw: Mapping[str, Any] | None) -> Exclusions:
+    """Stored exclusions as the model; a pattern or muscle name the vocabulary no longer has is dropped rather than
+    breaking every check (what a row holds was valid when it was saved)."""
+    data = dict(raw or {})
+    known = {"patterns": set(MOVEMENT_PATTERNS), "muscles": set(MUSCLES)}
+    return Exclusions.model_validate({k: [v for v in data.get(k) or [] if k not in known or v in known[k]]
+                                      for k in ("exercises", "patterns", "muscles", "equipment")})
+
+
+@dataclass(frozen=True)
+class ExerciseFacts:
+    """An exercise as the constraint check sees it."""
+
+    name: str
+    order: int | None
+    forms: frozenset[str]
+    patterns: frozenset[str]
+    muscles: frozenset[str]
+    equipment: frozenset[str]
+
+
+def _get(exercise: Any, field: str, default: Any = None) -> Any:
+    return exercise.get(field, default) if isinstance(exercise, Mapping) else getattr(exercise, field, default)
+
+
+def facts(exercise: Any) -> ExerciseFacts:
+    """From a §4.9 exercise (a model or its dict): name, declared muscle shares and equipment, order."""
+    name = str(_get(exercise, "name", ""))
+    shares = {(_get(m, "name")): float(_get(m, "share", 0)) for m in _get(exercise, "muscles", []) or []}
+    loaded = {m for m, s in shares.items() if s >= LOAD_SHARE - 1e-9}
+    if (prime := primary_muscle(name)) is not None:
+        loaded.add(prime)
+    equipment = {equipment_key(e) for e in _get(exercise, "equipment", []) or [] if str(e).strip()}
+    return ExerciseFacts(name, _get(exercise, "order"), frozenset(name_forms(name)), frozenset(patterns_for(name)),
+                         frozenset(loaded), frozenset(equipment | named_equipment(name)))
+
+
+@dataclass(frozen=True)
+class Conflict:
+    exercise: str
+    order: int | None
+    preference_id: object
+    injury: bool
+    hard: bool
+    description: str
+    rule: str            # exercise | pattern | muscle | equipment
+    values: tuple[str, ...]
+
+    @property
+    def code(self) -> str:
+        return "injury_conflict" if self.injury else "preference_conflict"
+
+    @property
+    def what(self) -> str:
+        return ", ".join(v.replace("_", " ") for v in self.values)
+
+    @property
+    def message(self) -> str:
+        where = f" (exercise {self.order})" if self.order is not None else ""
+        kind = "injury" if self.injury else ("preference" if self.hard else "soft preference")
+        return f'{self.exercise}{where} breaks the {kind} "{self.description}": {self.rule} {self.what}'
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "exercise": self.exercise, "order": self.order,
+                "preferenceId": str(self.preference_id), "description": self.description, "rule": self.rule,
+                "values": list(self.values), "hard": self.hard}
+
+
+def _contains(whole: str, part: str) -> bool:
+    return f" {part} " in f" {whole} "
+
+
+def _matches(exercise: ExerciseFacts, rules: Exclusions) -> tuple[str, tuple[str, ...]] | None:
+    """The first kind of exclusion the exercise hits, with the values it hits."""
+    hit = tuple(x for x in rules.exercises
+                if any(_contains(form, name_key(x)) for form in exercise.forms) or name_forms(x) & exercise.forms)
+    if hit:
+        return "exercise", hit
+    if hit := tuple(p for p in rules.patterns if p in exercise.patterns):
+        return "pattern", hit
+    if hit := tuple(m for m in rules.muscles if m in exercise.muscles):
+        return "muscle", hit
+    if hit := tuple(e for e in rules.equipment if equipment_key(e) in exercise.equipment):
+        return "equipment", hit
+    return None
+
+
+def conflicts(exercise: ExerciseFacts, prefs: Iterable[Pref]) -> list[Conflict]:
+    """Every active preference this exercise breaks, injuries first."""
+    found = []
+    for pref in prefs:
+        rules = exclusions_of(pref.exclusions).canonical()
+        if rules.is_empty():
+            continue
+        match = _matches(exercise, rules)
+        if match is not None:
+            found.append(Conflict(exercise.name, exercise.order, pref.id, pref.type == "injury", pref.enforced,
+                                  pref.description, *match))
+    return sorted(found, key=lambda c: (not c.injury, not c.hard))
+
+
+def check(exercises: Iterable[Any], prefs: Iterable[Pref]) -> list[Conflict]:
+    """Raise the hard conflicts of these exercises as one typed error (`injury_conflict` first, else
+    `preference_conflict`); return the soft ones, which are guidance only."""
+    live = list(prefs)
+    found = [c for ex in exercises for c in conflicts(facts(ex), live)]
+    hard = sorted((c for c in found if c.hard), key=lambda c: (not c.injury, c.order or 0))
+    if hard:
+        first = hard[0]
+        values = ", ".join(dict.fromkeys(v.replace("_", " ") for c in hard for v in c.values))
+        names = ", ".join(dict.fromkeys(c.exercise for c in sorted(hard, key=lambda c: c.order or 0)))
+        raise GymError(first.code, "; ".join(c.message for c in hard),
+                       f"Replace {names} with an exercise without {values}, or leave it out. Injuries and never-"
+                       "rules are enforced on every workout change; only the member can lift one (then delete or "
+                       "change the preference).")
+    return [c for c in found if not c.hard]

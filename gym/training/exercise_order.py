@@ -1,0 +1,87 @@
+"""Exercise order (001 §4.9 generation rule 4), checked in code: warm-up first, compound lifts before isolation
+work, cool-down last.
+
+A warm-up is an exercise in a `warmup` group, a cool-down one in a `cooldown` group. Compound and isolation are
+the library's (gym.training.movements.movement_kind) and only set-and-rep work (`reps` exercises) is ranked: a
+conditioning finisher or a plank after the curls is fine. A superset, circuit or giant set is done as one block,
+so it ranks as compound when any member is compound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from gym.training.movements import movement_kind
+
+BLOCK_GROUPS = frozenset({"circuit", "superset", "giant_set"})
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    message: str
+    hint: str
+
+
+def _get(exercise: Any, field: str) -> Any:
+    return exercise.get(field) if isinstance(exercise, dict) else getattr(exercise, field, None)
+
+
+def _group_type(exercise: Any) -> str | None:
+    group = _get(exercise, "group")
+    return None if group is None else str(_get(group, "type"))
+
+
+def _group_id(exercise: Any) -> str | None:
+    group = _get(exercise, "group")
+    return None if group is None else str(_get(group, "id"))
+
+
+def _label(exercise: Any) -> str:
+    return f"{_get(exercise, 'name')} (exercise {_get(exercise, 'order')})"
+
+
+def _blocks(main: list[Any]) -> list[tuple[str | None, list[Any]]]:
+    """Consecutive members of one block group together; every other exercise is a block of its own. Each block's
+    kind: compound if any ranked member is, isolation if all ranked members are, else None."""
+    blocks: list[list[Any]] = []
+    for ex in main:
+        gid = _group_id(ex) if _group_type(ex) in BLOCK_GROUPS else None
+        if gid is not None and blocks and _group_id(blocks[-1][0]) == gid:
+            blocks[-1].append(ex)
+        else:
+            blocks.append([ex])
+    out = []
+    for block in blocks:
+        kinds = {movement_kind(str(_get(ex, "name"))) for ex in block if _get(ex, "type") == "reps"} - {None}
+        out.append(("compound" if "compound" in kinds else "isolation" if kinds else None, block))
+    return out
+
+
+def order_problems(exercises: Iterable[Any]) -> list[OrderProblem]:
+    """What breaks rule 4 in this workout (empty when its order is fine)."""
+    ordered = sorted(exercises, key=lambda e: _get(e, "order"))
+    problems: list[OrderProblem] = []
+    warmups = [i for i, ex in enumerate(ordered) if _group_type(ex) == "warmup"]
+    cooldowns = [i for i, ex in enumerate(ordered) if _group_type(ex) == "cooldown"]
+    others = [i for i, ex in enumerate(ordered) if _group_type(ex) not in ("warmup", "cooldown")]
+    if warmups and others and max(warmups) > min(others):
+        problems.append(OrderProblem(
+            f"the warm-up {_label(ordered[max(warmups)])} comes after {_label(ordered[min(others)])}",
+            "Put every warm-up exercise first."))
+    if cooldowns and others and min(cooldowns) < max(others):
+        problems.append(OrderProblem(
+            f"the cool-down {_label(ordered[min(cooldowns)])} comes before {_label(ordered[max(others)])}",
+            "Put every cool-down exercise last."))
+    isolation: Any = None
+    for kind, block in _blocks([ordered[i] for i in others]):
+        if kind == "isolation" and isolation is None:
+            isolation = block[0]
+        elif kind == "compound" and isolation is not None:
+            problems.append(OrderProblem(
+                f"the compound lift {_label(block[0])} comes after the isolation exercise {_label(isolation)}",
+                f"Put compound lifts before isolation work: move {_get(block[0], 'name')} before "
+                f"{_get(isolation, 'name')} (position {_get(isolation, 'order')})."))
+            break
+    return problems

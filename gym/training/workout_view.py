@@ -1,0 +1,67 @@
+"""A trainer workout as the member's card shows it and the model reads it (the `current_workout` source, a
+`message` attachment): the stored §4.9 exercises, each with what the rules in code say about it now —
+
+- `recovery`: the recovering muscles it loads, each with its recovery percentage and when it is ready;
+- `suggestion`: for loaded set-and-rep work, the progression suggestion (load, reps, why: a reason code and its
+  numbers; the words are `console.member.progression.<code>` in locales/);
+- `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built).
+
+`summary` is a printable line ("35 min · Strength · Chest, Triceps", never an object); `summaryDetail` keeps the
+structured summary of 001 §4.9.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.i18n import translate
+from gym.training import constraints
+from gym.training.logs import as_entry, logs_since
+from gym.training.models import TrainerWorkout
+from gym.training.preferences import active_preferences
+from gym.training.profiles import get_units
+from gym.training.progression import PROGRESSION_DAYS
+from gym.training.recovery import recovering_muscles
+from gym.training.validation import exercise_notes
+
+
+def summary_text(summary: dict[str, Any] | None, locale: str = "en") -> str | None:
+    """The 001 §4.9 summary as one printable line, in the member's language where it has words."""
+    if not summary:
+        return None
+    parts = []
+    minutes = summary.get("estimated_duration_min")
+    if minutes:
+        parts.append(translate("console.member.min", locale, n=f"{float(minutes):g}"))
+    for key in ("primary_goals", "muscles_targeted"):
+        names = [str(n) for n in summary.get(key) or [] if str(n).strip()]
+        if names:
+            parts.append(", ".join(names))
+    return " · ".join(parts) or None
+
+
+async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout | None,
+                       now: datetime, locale: str = "en") -> dict[str, Any] | None:
+    if row is None:
+        return None
+    units = await get_units(session, org_id, member_id)
+    entries = [as_entry(r) for r in await logs_since(session, org_id, member_id,
+                                                     now - timedelta(days=PROGRESSION_DAYS), until=now)]
+    recovering = recovering_muscles(entries, now)
+    prefs = [p for p in await active_preferences(session, org_id, member_id, now) if p.enforced]
+    exercises = []
+    for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
+        recovery, suggestion = exercise_notes(ex, recovering=recovering, history=entries,
+                                              weight_unit=units.weight_unit)
+        item = {**ex, "recovery": recovery, "suggestion": suggestion}
+        broken = constraints.conflicts(constraints.facts(ex), prefs)
+        if broken:
+            item["conflicts"] = [c.as_dict() for c in broken]
+        exercises.append(item)
+    return {"id": row.workout_key, "title": row.title, "exercises": exercises,
+            "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,
+            "completed": row.completed, "status": row.status}

@@ -1,0 +1,116 @@
+"""TRAINER.md's context budget, over HTTP with the fake model (tokens counted from the requests it receives, as
+it bills them; nothing timed): a turn that logs one set adds at most 1,500 tokens; fetch_data's data reaches the
+context once; a changed source is sent as what changed."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import text
+
+from agent.trainer import delta
+from gym.demo.training_record import seed_dani
+from tests.fakes.anthropic_server import Reply, ToolUse
+from tests.sse import sse
+from tests.trainer.members import link_member
+from tests.trainer.scripted import Trainer
+from tests.trainer.session_script import ScriptedModel, prompt_tokens, session
+
+BUDGET_PER_LOGGED_SET = 1_500
+
+
+@pytest.fixture(autouse=True)
+def clean_fake_model(fake_model):
+    fake_model.reset()
+    yield fake_model
+    fake_model.reset()
+
+
+async def dani(db, factory):
+    """A member with Dani's demo record: six weeks of logs, the injury, home and Harbor Strength."""
+    org = await factory.org(timezone="UTC")
+    user = await factory.user(org, "member")
+    member_id = await link_member(db, org.id, user.id)
+    async with db.owner() as session:
+        await seed_dani(session, org.id, member_id, datetime.now(UTC))
+    return org, user, member_id
+
+
+async def test_each_logged_set_adds_at_most_1500_tokens_of_context(client, db, factory, fake_model) -> None:
+    """A workout, then eight turns that fetch the history and log one set (the issue-24 case: ~5,900 each)."""
+    org, user, _ = await dani(db, factory)
+    model = ScriptedModel(fake_model)
+    sid, contexts = None, []
+    for scripted in session(9):
+        model.play(scripted)
+        seen = len(fake_model.requests)
+        result = await sse(client, f"/organizations/{org.id}/trainer/messages",
+                           json_body={"message": scripted.message, "sessionId": sid}, headers=user.headers)
+        assert result.names[-1] == "done" and not result.of("error"), result.events
+        sid = result.one("done")["sessionId"]
+        turns = [r for r in fake_model.requests[seen:] if r.body.get("tools")]
+        contexts.append((scripted.kind, prompt_tokens(turns[-1].usage)))
+    growth = [after - before for (_, before), (kind, after) in zip(contexts, contexts[1:], strict=False)
+              if kind == "log_set"]
+    assert len(growth) == 8
+    assert max(growth) <= BUDGET_PER_LOGGED_SET, growth
+    async with db.owner() as session_:
+        updates = (await session_.execute(text(
+            "SELECT payload FROM trainer_events WHERE session_id = :s AND type = 'knowledge_update'"),
+            {"s": sid})).scalars().all()
+    history = [u for u in updates if u["source"] == "workout_history"]
+    assert history and all("changes" in u and "data" not in u for u in history)  # the new log, not the history
+    assert all(len(u["changes"]["items"]["added"]) == 1 for u in history[1:])
+
+
+async def test_fetch_data_puts_its_data_in_the_context_once(client, db, factory, fake_model) -> None:
+    """The selector loaded 14 days of history; fetch_data asks for 30, then again: every log reaches the model
+    once, and fetch_data's own result is a one-line acknowledgement."""
+    org, user, member_id = await dani(db, factory)
+    fetch = {"sources": {"workout_history": {"days_back": 30}}}
+    script = Trainer(fake_model, [Reply(ToolUse("data__fetch_data", fetch, id="f1")),
+                                  Reply(ToolUse("data__fetch_data", fetch, id="f2")),
+                                  Reply(ToolUse("coach__idle", {}, id="i1"))],
+                     selection={"sources": {"workout_history": {"days_back": 14}}})
+    result = await sse(client, f"/organizations/{org.id}/trainer/messages",
+                       json_body={"message": "what did I do this month?"}, headers=user.headers)
+    assert result.names[-1] == "done" and not result.of("error"), result.events
+    async with db.owner() as session_:
+        ids = [str(i) for i in (await session_.execute(text(
+            "SELECT id FROM exercise_logs WHERE member_id = :m AND performed_at > now() - interval '30 days'"),
+            {"m": member_id})).scalars()]
+    assert len(ids) > 40
+    last = json.dumps(script.turn_requests()[-1]["messages"], ensure_ascii=False)
+    assert {i: last.count(i) for i in ids if last.count(i) != 1} == {}
+    results = [b for m in script.turn_requests()[-1]["messages"] for b in m["content"]
+               if isinstance(b, dict) and b.get("type") == "tool_result"]
+    assert [r["content"] for r in results] == ["<result>ok: workout_history in context</result>"] * 2
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ({"days": 14, "items": [{"id": "a", "reps": 8}, {"id": "b", "reps": 5}]},
+     {"days": 30, "items": [{"id": "b", "reps": 6}, {"id": "c", "reps": 3}]}),
+    ([{"muscle": "Chest", "hoursRemaining": 20}], [{"muscle": "Chest", "hoursRemaining": 19.5},
+                                                    {"muscle": "Back", "hoursRemaining": 3}]),
+    ({"id": "workout_1", "exercises": [{"id": "ex_001", "name": "Row", "muscles": ["Back"]}], "summary": {"a": 1}},
+     {"id": "workout_1", "exercises": [{"id": "ex_001", "name": "Curl", "muscles": ["Biceps"]}]}),
+    ({"title": "x", "tags": ["a", "b"]}, {"title": "x", "tags": ["b"], "new": {"k": [1]}}),
+])
+def test_changes_rebuild_the_source(old, new) -> None:
+    changes = delta.diff(old, new)
+    rebuilt = delta.apply(old, changes)
+    if isinstance(new, dict) and "items" in new:
+        rebuilt["items"] = sorted(rebuilt["items"], key=lambda i: i["id"])
+    if isinstance(new, list):
+        rebuilt, new = sorted(rebuilt, key=lambda i: i["muscle"]), sorted(new, key=lambda i: i["muscle"])
+    assert rebuilt == new
+
+
+def test_a_change_of_shape_is_sent_whole() -> None:
+    with pytest.raises(delta.Whole):
+        delta.diff({"a": [1]}, {"a": {"b": 1}})
+    with pytest.raises(delta.Whole):
+        delta.diff([1, 2], [2, 3])
+    assert delta.compact({"a": None, "b": [{"c": None, "d": 1}]}) == {"b": [{"d": 1}]}
