@@ -19,6 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from evals import nutrition
+from evals.values import local_day
 from gym import attendance, billing, forms, member_analytics
 from gym.assignments import comments_in_program
 from gym.classes import list_sessions_for_date
@@ -131,8 +132,6 @@ async def pending_forms(session: AsyncSession, now: datetime) -> Expected:
 @answer
 async def sessions_on(session: AsyncSession, now: datetime, *, day: str, class_type: str | None = None) -> Expected:
     """Class sessions (not cancelled) on a local day, optionally of one class type."""
-    from evals.values import local_day
-
     rows = await list_sessions_for_date(session, HARBOR.id, local_day(day, now), TZ, include_cancelled=False)
     wanted = [r for r in rows if class_type is None or r.class_type_name.lower() == class_type.lower()]
     return Expected((float(len(wanted)),))
