@@ -8,6 +8,7 @@ COPY tools tools
 COPY agent agent
 COPY api api
 COPY pipeline pipeline
+COPY evals evals
 COPY migrations migrations
 COPY locales locales
 RUN pip install --no-cache-dir -c requirements.lock -e .

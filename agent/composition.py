@@ -80,24 +80,26 @@ def build_model(settings: Settings) -> ModelClient:
 
 
 def build_agent(settings: Settings, db: Database, redis: Any, *, observability: Observability | None = None,
-                titles: bool | None = None,
-                rag_worker: bool | None = None) -> AgentServices:
+                titles: bool | None = None, rag_worker: bool | None = None, model: ModelClient | None = None,
+                registry: ToolRegistry | None = None, embedder: Embedder | None = None) -> AgentServices:
     """`titles` None follows AGENT_TITLES (default: on in production only). A background title request is an
     extra model call that scripted model servers (tests, demos) would answer with a reply meant for a turn.
-    `rag_worker` None means on except under APP_ENV=test, where tests drain the RAG outbox themselves."""
+    `rag_worker` None means on except under APP_ENV=test, where tests drain the RAG outbox themselves.
+    `model`, `registry` and `embedder` default to the ones settings give; a caller that builds many agents
+    (evals/: one per database copy) passes its own, so a model client and an embedding model are made once."""
     prices = PriceBook(settings.model_prices)
     try:
         prices.check_models(settings.agent_model, settings.summarizer_model)
     except ValueError as exc:
         raise SettingsError(f"invalid settings: AGENT_MODEL/SUMMARIZER_MODEL: {exc}") from None
-    registry = build_registry()
-    model = build_model(settings)
+    registry = registry if registry is not None else build_registry()
+    model = model if model is not None else build_model(settings)
     observability = observability if observability is not None else build_observability(settings)
     compactor = Compactor(db, model, settings.summarizer_model, prices=prices, observability=observability)
     if titles is None:
         titles = settings.agent_titles if settings.agent_titles is not None else settings.is_production
     title_generator = TitleGenerator(db, model, settings.summarizer_model, prices=prices) if titles else None
-    embedder = build_embedder(settings)
+    embedder = embedder if embedder is not None else build_embedder(settings)
     if rag_worker is None:
         rag_worker = settings.app_env != "test"
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,

@@ -1,4 +1,4 @@
-"""The `spotter` command line: serve, migrate, worker, seed-demo, dev-token, demo, reindex, snapshot."""
+"""The `spotter` command line: serve, migrate, worker, seed-demo, dev-token, demo, reindex, snapshot, eval."""
 
 from __future__ import annotations
 
@@ -257,6 +257,27 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Run the evaluation suite (evals/) against a fresh copy of the demo gym per try; prints the tables."""
+    from pathlib import Path
+
+    from core import migrations
+    from core.embedded import embedded_services
+    from core.logging import configure_logging
+    from evals.command import EvalArgs, eval_command
+
+    configured = _settings()
+    # the tables on stdout; the engine's own logs (a line per turn) only from warnings up, on stderr, unless asked
+    configure_logging(configured.log_level if "LOG_LEVEL" in os.environ else "warning", stream=sys.stderr)
+    with embedded_services(configured) as settings:
+        assert settings.database_url
+        migrations.upgrade(settings.database_url)  # the server's own database; the template gets its own copy
+        return asyncio.run(eval_command(settings, EvalArgs(
+            model=args.model, k=args.k, tasks=args.tasks, concurrency=args.concurrency, user=args.user,
+            user_model=args.user_model, compare=Path(args.compare) if args.compare else None,
+            no_index=args.no_index, fail_under=args.fail_under, out=Path(args.out) if args.out else None)))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spotter", description="Spotter staff copilot service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +309,23 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.set_defaults(fn=cmd_reindex)
     sub.add_parser("snapshot", help="emit the storage snapshot (rows and bytes per table) as one JSON line") \
         .set_defaults(fn=cmd_snapshot)
+    evaluate = sub.add_parser("eval", help="run the evaluation suite (evals/tasks) and print pass^k, cost per task")
+    evaluate.add_argument("--model", default=None,
+                          help="a Claude model id, `offline` (the rule-based demo model) or `reference` (each task's "
+                               "scripted right answer); default AGENT_MODEL with a key, else offline")
+    evaluate.add_argument("--k", type=int, default=1, help="tries per task (pass^k)")
+    evaluate.add_argument("--tasks", default=None, help="families, family prefixes (staff) or task ids, comma-separated")
+    evaluate.add_argument("--concurrency", type=int, default=2, help="tries at once")
+    evaluate.add_argument("--user", choices=("auto", "scripted", "model"), default="auto",
+                          help="the simulated person: the task's scripted turns, or the summarizer model playing the "
+                               "task's instructions (auto: the model when a Claude model is under test)")
+    evaluate.add_argument("--user-model", default=None, help="the simulated person's model (default SUMMARIZER_MODEL)")
+    evaluate.add_argument("--compare", default=None,
+                          help="a previous results.jsonl (default: the newest run of the same model)")
+    evaluate.add_argument("--no-index", action="store_true", help="skip building the template's search index")
+    evaluate.add_argument("--fail-under", type=float, default=None, help="exit 1 when pass^1 is below this (0..1)")
+    evaluate.add_argument("--out", default=None, help="where runs are written (default DATA_DIR/evals)")
+    evaluate.set_defaults(fn=cmd_eval)
     return parser
 
 

@@ -1,5 +1,6 @@
 """The project's import graph, read from the source (every import, lazy and TYPE_CHECKING ones included):
-no module cycle in any package, and imports point down api -> pipeline -> agent -> tools -> rag -> gym -> core."""
+no module cycle in any package, and imports point down api -> evals -> pipeline -> agent -> tools -> rag -> gym
+-> core."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("core", "gym", "rag", "tools", "agent", "pipeline", "api")  # lowest first
+LAYERS = ("core", "gym", "rag", "tools", "agent", "pipeline", "evals", "api")  # lowest first
 
 
 def _modules() -> dict[str, Path]:
