@@ -22,6 +22,7 @@ from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
 from api.middleware import trace_middleware
+from api.options import allow_routed_methods
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
 from api.resources import Resources, open_resources
@@ -85,6 +86,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         lifespan=[lifespan],
         dependencies=APP_DEPENDENCIES,  # what handlers may name (api/dependencies.py); no service locator
         middleware=middleware,
+        before_send=[allow_routed_methods],
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema", components=Components(

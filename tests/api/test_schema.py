@@ -7,8 +7,11 @@ dict), lists its error statuses with `error_responses(...)`, and its controller 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+
+from tests.trainer.members import link_member
 
 PUBLIC = {"/health", "/health/live", "/.well-known/jwks.json"}
 TRAINER_SSE_TYPES = {"session_started", "knowledge", "status", "tool_started", "tool_completed", "message",
@@ -121,3 +124,22 @@ def test_bearer_scheme_guards_every_authenticated_operation(schema) -> None:
             assert not operation.get("security"), f"{method} {path}"
         else:
             assert operation.get("security") == [{"bearer": []}], f"{method} {path}"
+
+
+async def test_options_allows_exactly_the_documented_methods_of_every_path(client, factory, db, schema) -> None:
+    """`Allow` on OPTIONS lists the methods /schema documents for the path (plus OPTIONS), also where a path's
+    handlers were registered one after another (Litestar 2 kept only the first one's)."""
+    org = await factory.org()
+    member = await factory.user(org, "member")
+    await link_member(db, org.id, member.id)  # passes the trainer's guard too
+    answered = 0
+    for path, item in schema["paths"].items():
+        documented = {method.upper() for method in item if method in {"get", "post", "put", "patch", "delete"}}
+        url = path.replace("{org_id}", str(org.id))
+        url = re.sub(r"\{[a-z_]+_id\}", "00000000-0000-4000-8000-000000000000", url.replace("{tool_use_id}", "toolu_x"))
+        response = await client.options(url, headers=member.headers)
+        assert response.status_code in {204, 401, 403, 404}, (path, response.status_code)
+        if response.status_code == 204:
+            answered += 1
+            assert set(response.headers["allow"].split(", ")) == documented | {"OPTIONS"}, path
+    assert answered >= 20
