@@ -26,6 +26,7 @@ from api.options import allow_routed_methods
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
 from api.resources import Resources, open_resources
+from api.sse import EventStreamSchemaPlugin
 from core.i18n import LOCALES_DIR
 from core.logging import configure_logging
 from core.settings import Settings
@@ -87,6 +88,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         dependencies=APP_DEPENDENCIES,  # what handlers may name (api/dependencies.py); no service locator
         middleware=middleware,
         before_send=[allow_routed_methods],
+        plugins=[EventStreamSchemaPlugin()],
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema", components=Components(

@@ -12,7 +12,7 @@ from typing import Any
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct, field
 
-from api.sse import SSE_MEDIA_TYPE
+from api.sse import event_stream
 from gym.nutrition.models import NutritionEvent
 
 
@@ -78,9 +78,9 @@ class _Frame(Struct, rename="camel", tag_field="type"):
 
 
 class StateFrame(_Frame, tag="state"):
-    from_: str | None = field(default=None, name="from")
-    to: str = ""
-    at: str = ""
+    from_: str | None = field(name="from")
+    to: str
+    at: str
 
 
 class EnvelopeFrame(_Frame, tag="envelope"):
@@ -127,7 +127,6 @@ def sse_frame(event: NutritionEvent) -> bytes:
 
 def run_stream_response() -> dict[int, ResponseSpec]:
     """The 200 of the run events stream: `id: <seq>` / `event: <type>` / `data: <json>` frames."""
-    return {200: ResponseSpec(data_container=RunFrame, media_type=SSE_MEDIA_TYPE,  # type: ignore[arg-type]
-                              description="Replays the run's frames after Last-Event-ID, then follows until the "
-                                          "run rests (output_ready, error, or paused awaiting the user).",
-                              generate_examples=False)}
+    return event_stream(RunFrame, "Replays the run's frames after Last-Event-ID, then follows until the run rests "
+                                  "(output_ready, error, or paused awaiting the user). Each frame's `id` is its "
+                                  "sequence number in the run.", ids=True)

@@ -1,20 +1,26 @@
 """SSE framing: `event: <type>\\ndata: <json>\\n\\n` for each agent event, and the documented frame types.
 
-Each frame's data repeats its type (`{"type": <event>, ...}`), so the frames are documented as one tagged
-union (`SseFrame`, discriminated by `type`) under the `text/event-stream` success response.
+Each frame's data repeats its type (`{"type": <event>, ...}`); the frame types form one tagged union (`SseFrame`).
+/schema documents a stream by its events (`EventStream`): `{event, data}` with the frame as `data`'s content schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIType, Reference, Schema
+from litestar.plugins import OpenAPISchemaPlugin
 from litestar.response import Stream
+from litestar.typing import FieldDefinition
 from msgspec import UNSET, Struct, UnsetType
 
 from agent.events import Event
+
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
 
 SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no", "connection": "keep-alive"}
 SSE_MEDIA_TYPE = "text/event-stream"
@@ -154,7 +160,48 @@ STREAM_DESCRIPTION = (
     "Every stream ends with exactly one `done`, also after an `error`.")
 
 
+class EventStream:
+    """A `text/event-stream` body as /schema documents it: one schema per event, as an SSE parser reads it.
+
+    An event is `{event, data}` (plus `id` when the stream sends one): `event` is the frame's type and `data` the
+    JSON text of its frame, whose schema rides in `contentSchema` (JSON Schema's way to type a string's content;
+    OpenAPI 3.2 documents event streams the same way).
+    """
+
+    frames: ClassVar[tuple[type[Struct], ...]] = ()
+    ids: ClassVar[bool] = False
+
+
+class EventStreamSchemaPlugin(OpenAPISchemaPlugin):
+    """Renders an `EventStream` as the `oneOf` of its events; each frame struct becomes a component."""
+
+    @staticmethod
+    def is_plugin_supported_type(value: Any) -> bool:
+        return isinstance(value, type) and issubclass(value, EventStream)
+
+    def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: SchemaCreator) -> Schema:
+        stream: type[EventStream] = field_definition.annotation
+        return Schema(one_of=[_event_schema(frame, stream.ids, schema_creator) for frame in stream.frames])
+
+
+def _event_schema(frame: type[Struct], ids: bool, schema_creator: SchemaCreator) -> Schema:
+    properties: dict[str, Schema | Reference] = {
+        "event": Schema(type=OpenAPIType.STRING, const=frame.__struct_config__.tag),
+        "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json",
+                       content_schema=schema_creator.for_field_definition(FieldDefinition.from_annotation(frame)))}
+    if ids:
+        properties["id"] = Schema(type=OpenAPIType.STRING, pattern=r"^[1-9][0-9]*$")
+    return Schema(type=OpenAPIType.OBJECT, properties=properties, required=sorted(properties),
+                  additional_properties=False)
+
+
+def event_stream(frames: Any, description: str, *, ids: bool = False) -> dict[int, ResponseSpec]:
+    """The 200 of a streaming operation whose events carry `frames` (a union of frame structs)."""
+    stream = type("EventStream", (EventStream,), {"frames": get_args(frames), "ids": ids})
+    return {200: ResponseSpec(data_container=stream, media_type=SSE_MEDIA_TYPE, description=description,
+                              generate_examples=False)}
+
+
 def stream_response() -> dict[int, ResponseSpec]:
-    """The 200 of a streaming operation: `text/event-stream` whose frames' data is an `SseFrame`."""
-    return {200: ResponseSpec(data_container=SseFrame, media_type=SSE_MEDIA_TYPE,  # type: ignore[arg-type]
-                              description=STREAM_DESCRIPTION, generate_examples=False)}
+    """The 200 of a staff turn: `text/event-stream` whose frames' data is an `SseFrame`."""
+    return event_stream(SseFrame, STREAM_DESCRIPTION)

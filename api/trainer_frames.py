@@ -8,13 +8,13 @@ from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
 
 from api.sse import (
-    SSE_MEDIA_TYPE,
     ConfirmationPending,
     ErrorFrame,
     ToolCompleted,
     ToolStarted,
     TurnUsage,
     _Frame,
+    event_stream,
 )
 
 
@@ -72,8 +72,7 @@ TRAINER_STREAM_DESCRIPTION = (
 
 
 def trainer_stream_response() -> dict[int, ResponseSpec]:
-    return {200: ResponseSpec(data_container=TrainerFrame, media_type=SSE_MEDIA_TYPE,  # type: ignore[arg-type]
-                              description=TRAINER_STREAM_DESCRIPTION, generate_examples=False)}
+    return event_stream(TrainerFrame, TRAINER_STREAM_DESCRIPTION)
 
 
 class ChatMessage(Struct, rename="camel"):

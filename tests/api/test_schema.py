@@ -100,6 +100,8 @@ def test_error_statuses_are_documented_where_they_happen(schema, method, path, s
 
 
 def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> None:
+    """Each event is documented as an SSE parser reads it: `event` names the frame type, `data` is JSON text whose
+    `contentSchema` is that frame (its `type` the same name), `id` only on the run's replayable log."""
     streaming = [(p, m, o) for p, m, o in _operations(schema)
                  if "text/event-stream" in (o["responses"].get("200", {}).get("content") or {})]
     run_events = "/organizations/{org_id}/nutrition/runs/{run_id}/events"  # the pipeline's own frames
@@ -108,11 +110,18 @@ def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> 
     for path, method, operation in streaming:
         content = operation["responses"]["200"]["content"]
         assert list(content) == ["text/event-stream"], f"{method} {path}"
-        frames = [_resolve(schema, n) for n in content["text/event-stream"]["schema"]["oneOf"]]
+        events = content["text/event-stream"]["schema"]["oneOf"]
         expected = (RUN_FRAME_TYPES if path == run_events
                     else TRAINER_SSE_TYPES if "/trainer/" in path else SSE_TYPES)
-        assert {f["properties"]["type"]["const"] for f in frames} == expected, f"{method} {path}"
-        assert all("type" in f["required"] for f in frames)
+        assert {e["properties"]["event"]["const"] for e in events} == expected, f"{method} {path}"
+        for event in events:
+            assert set(event["required"]) == ({"event", "data", "id"} if path == run_events else {"event", "data"})
+            assert event["additionalProperties"] is False
+            data = event["properties"]["data"]
+            assert (data["type"], data["contentMediaType"]) == ("string", "application/json")
+            frame = _resolve(schema, data["contentSchema"])
+            assert frame["properties"]["type"]["const"] == event["properties"]["event"]["const"]
+            assert "type" in frame["required"]
 
 
 def test_bearer_scheme_guards_every_authenticated_operation(schema) -> None:
