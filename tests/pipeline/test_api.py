@@ -120,6 +120,19 @@ async def test_after_a_medical_abort_new_runs_are_409_until_clearance(client, db
     assert again.status_code == 202
 
 
+async def test_a_health_question_is_answered_for_any_intake_the_schema_allows(client, db, factory) -> None:
+    """The heaviest, shortest intake /schema allows (350 kg at 100 cm, BMI 350) still gets the PHYSICIAN's answer;
+    the question's user context refused a BMI over 100 with a 500 (found by schemathesis, issue 22)."""
+    org = await factory.org()
+    user, _ = await _member(db, factory, org)
+    intake = {**samples.INTAKE, "height_cm": 100, "current_weight_kg": 350, "target_weight_kg": 340}
+    started = await client.post(f"{_base(org)}/runs", json={"intake": intake}, headers=user.headers)
+    assert started.status_code == 202, started.text
+    question = await client.post(f"{_base(org)}/runs/{started.json()['runId']}/health-questions",
+                                 json={"query": "Is creatine safe while I train?"}, headers=user.headers)
+    assert question.status_code == 200, question.text
+
+
 async def test_a_nul_anywhere_in_a_body_is_400_and_nothing_is_written(client, db, factory) -> None:
     org = await factory.org()
     owner = await factory.user(org, role="owner")

@@ -12,7 +12,7 @@ from gym.nutrition.payloads.common import Payload, Requester, Short, Text
 
 class UserContext(Payload):
     current_weight_kg: Annotated[float, Field(gt=0, le=350)]
-    bmi: Annotated[float, Field(gt=0, le=100)]
+    bmi: Annotated[float, Field(gt=0, le=350)]  # any the intake allows: up to 350 kg at 100 cm
     symptoms: list[Text] = Field(max_length=30)
     menstrual_status: Literal["regular", "irregular", "amenorrhea"] | None
     training_weeks: Annotated[int, Field(ge=0, le=1_000)]
