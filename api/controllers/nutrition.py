@@ -15,14 +15,12 @@ from typing import Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.exceptions import SerializationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.bodies import check_storable
 from api.guards import require_org_member
 from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
@@ -69,26 +67,10 @@ class ClearanceBody(BaseModel):
     note: str = Field(default="", max_length=2_000)
 
 
-async def _storable_body(request: Request) -> None:
-    """A JSON body holding text the database cannot store (a NUL byte) is refused before any handler reads it
-    (400 validation_failed, as the agent endpoints answer it), never found by Postgres halfway through."""
-    if request.method != "POST" or not await request.body():
-        return
-    try:
-        body = await request.json()
-    except SerializationException:
-        return  # malformed JSON: the handler's own parsing answers it, as before
-    try:
-        check_storable(body, "the request body")
-    except ValueError as exc:
-        raise InvalidInput(status=400, detail=str(exc)) from None
-
-
 class NutritionController(Controller):
     path = "/organizations/{org_id:str}/nutrition"
     guards = [require_org_member]
     security = BEARER
-    before_request = _storable_body
     dependencies = {"nutrition": Provide(provide_nutrition), "run_events": Provide(provide_run_events),
                     "health_questions": Provide(provide_health_questions)}
 

@@ -53,7 +53,7 @@ class TrainerSendBody(BaseModel):
     @field_validator("message")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip() or "\x00" in value:
+        if not value.strip():
             raise ValueError("message must not be blank")
         return value
 

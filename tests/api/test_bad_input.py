@@ -8,6 +8,7 @@ import pytest
 
 from tests.fakes.anthropic_server import Reply, Text
 from tests.sse import sse
+from tests.trainer.members import link_member
 
 NUL = "\x00"
 
@@ -155,3 +156,20 @@ async def test_undecodable_org_id_is_org_not_found(client, gym, org) -> None:
     response = await client.get(f"/organizations/{org}/agent/usage", headers=gym.owner.headers)
     assert response.status_code == 404
     assert response.json()["code"] == "org_not_found"
+
+
+@pytest.mark.parametrize("body", [
+    {"message": "hi", "currentWorkoutId": f"w{NUL}1"},  # was a 500: Postgres refused it halfway through the turn
+    {"message": "hi", f"unknown{NUL}": 1},  # an ignored field is still JSON the body carries
+    {"message": "hi", "extra": {"deep": [f"x{NUL}"]}},
+])
+async def test_a_nul_anywhere_in_any_json_body_is_a_400_before_the_handler(client, factory, db, clean_model,
+                                                                          body) -> None:
+    """The one JSON gate (api/requests.py) covers every endpoint, here the trainer's chat, as /schema says."""
+    org = await factory.org()
+    member = await factory.user(org, "member")
+    await link_member(db, org.id, member.id)
+    response = await client.post(f"/organizations/{org.id}/trainer/chat", json=body, headers=member.headers)
+    assert (response.status_code, response.json()["code"]) == (400, "validation_failed")
+    assert "NUL" in response.json()["message"]
+    assert clean_model.requests == []
