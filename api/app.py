@@ -7,8 +7,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
 
 from agent.storage_snapshot import daily_snapshots
@@ -22,6 +20,7 @@ from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
 from api.middleware import trace_middleware
+from api.openapi import SCHEMA_PLUGINS, openapi_config
 from api.options import allow_routed_methods
 from api.rate_limit import STORE, turn_rate_limit
 from api.requests import JsonRequest
@@ -88,12 +87,10 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         dependencies=APP_DEPENDENCIES,  # what handlers may name (api/dependencies.py); no service locator
         middleware=middleware,
         before_send=[allow_routed_methods],
-        plugins=[EventStreamSchemaPlugin()],
+        plugins=[EventStreamSchemaPlugin(), *SCHEMA_PLUGINS],
         stores=stores,
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        openapi_config=OpenAPIConfig(title="Spotter", version="0.1.0", path="/schema", components=Components(
-            security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer", bearer_format="JWT",
-                                                       description="A session JWT (Clerk; dev tokens in dev mode)")})),
+        openapi_config=openapi_config(),
         request_class=JsonRequest,
         request_max_body_size=MAX_BODY_BYTES,
         debug=False,

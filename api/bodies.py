@@ -2,7 +2,7 @@
 
 Text the database cannot store (a NUL byte) and JSON nested deeper than any real page context or tool input
 never get this far: every JSON body passes `api.requests.JsonRequest` first (400 `validation_failed`). What
-is left here are the rules of each field.
+is left here are the rules of each field; /schema carries each one (`pattern`, api/openapi.py).
 """
 
 from __future__ import annotations
@@ -15,27 +15,43 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 MAX_PAGE_CONTEXT_BYTES = 16_000
 
+SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Every character `str.isspace()` calls whitespace (what `str.strip()` removes), as a character-class body."""
+
+
+def _escaped(characters: str) -> str:
+    return "".join(c if c == "-" else f"\\u{ord(c):04x}" for c in characters)
+
+
+NO_NUL = r"^[^\u0000]*$"
+"""A string the database can store: no NUL. The same in ECMA-262 (JSON Schema), Python and Rust regexes."""
+NOT_BLANK = rf"^[^\u0000]*[^\u0000{_escaped(SPACES)}][^\u0000]*$"
+"""A storable string with at least one character that is not whitespace (`value.strip()` is not empty)."""
+
+
+def is_blank(value: str) -> bool:
+    return not value.strip()
+
 
 class SendBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    message: str = Field(min_length=1, max_length=8000)
+    message: str = Field(min_length=1, max_length=8000, json_schema_extra={"pattern": NOT_BLANK})
     conversationId: uuid.UUID | None = None
-    pageContext: dict[str, Any] | None = None
+    pageContext: dict[str, Any] | None = Field(
+        None, description=f"What the caller's page shows; its JSON under {MAX_PAGE_CONTEXT_BYTES:,} bytes.")
 
     @field_validator("message")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+        if is_blank(value):
             raise ValueError("message must not be blank")
         return value
 
     @field_validator("pageContext")
     @classmethod
     def _small(cls, value: dict | None) -> dict | None:
-        if value is None:
-            return value
-        if len(json.dumps(value, default=str)) > MAX_PAGE_CONTEXT_BYTES:
+        if value is not None and len(json.dumps(value, default=str)) > MAX_PAGE_CONTEXT_BYTES:
             raise ValueError(f"pageContext must be under {MAX_PAGE_CONTEXT_BYTES} bytes")
         return value
 
@@ -65,11 +81,11 @@ class RenameBody(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    title: str = Field(min_length=1, max_length=200)
+    title: str = Field(min_length=1, max_length=200, json_schema_extra={"pattern": NOT_BLANK})
 
     @field_validator("title")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+        if is_blank(value):
             raise ValueError("title must not be blank")
         return value

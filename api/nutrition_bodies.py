@@ -1,4 +1,4 @@
-"""Typed response bodies and SSE frames of the nutrition endpoints (NUTRITION.md), for /schema.
+"""Typed bodies and SSE frames of the nutrition endpoints (NUTRITION.md), for /schema.
 
 Payloads of spec 004 keep their snake_case field names inside `outputs`, `medicalContext` and
 `adjustments` (they are the canonical names of 004 §3); the envelope of each response is camelCase.
@@ -7,13 +7,21 @@ Payloads of spec 004 keep their snake_case field names inside `outputs`, `medica
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct, field
 
+from api.openapi import DocumentedAs
 from api.sse import event_stream
 from gym.nutrition.models import NutritionEvent
+from gym.nutrition.payloads.feedback import WeeklyCheckin
+from gym.nutrition.payloads.intake import IntakeData
+
+IntakeBody = Annotated[dict[str, Any], DocumentedAs(IntakeData)]
+"""A run's `intake` (`intake_data`, 004 §4.1): the pipeline validates it, 422 `validation_failed` per field."""
+CheckinBody = Annotated[dict[str, Any], DocumentedAs(WeeklyCheckin)]
+"""A check-in (`weekly_checkin`, 004 §7.1); the pipeline validates it, then the rules that need the run's history."""
 
 
 class RunStarted(Struct, rename="camel"):

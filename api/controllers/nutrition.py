@@ -11,7 +11,6 @@ in the request's transaction and answered with 202.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
@@ -25,7 +24,9 @@ from api.guards import require_org_member
 from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
     CheckinAccepted,
+    CheckinBody,
     ClearanceRecorded,
+    IntakeBody,
     MedicalContextBody,
     RunDetail,
     RunList,
@@ -51,8 +52,9 @@ CLEARANCE_ROLES = frozenset({"owner", "admin"})
 class StartBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    membershipId: uuid.UUID | None = None
-    intake: dict[str, Any]
+    membershipId: uuid.UUID | None = Field(None, description="Staff: the member's id, required. A member omits it "
+                                                     "(their own record); either otherwise is 422 validation_failed.")
+    intake: IntakeBody
 
 
 class QuestionBody(BaseModel):
@@ -122,7 +124,7 @@ class NutritionController(Controller):
           responses={200: ResponseSpec(CheckinAccepted, description="The same check-in sent again for its date: "
                                        "the first one's result; nothing re-ran"),
                      **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
-    async def checkin(self, request: Request, run_id: FromPath[uuid.UUID], data: JSONBody[dict[str, Any]],
+    async def checkin(self, request: Request, run_id: FromPath[uuid.UUID], data: JSONBody[CheckinBody],
                       access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                       session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
                       idempotency_key: IdempotencyKey = None) -> Response[CheckinAccepted]:

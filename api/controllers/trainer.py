@@ -46,7 +46,10 @@ async def provide_member_id(request: ASGIConnection) -> uuid.UUID:
 
 
 class SettingsBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Either unit or both; a null one stays as it is."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"anyOf": [
+        {"required": [name], "properties": {name: {"type": "string"}}} for name in ("weightUnit", "distanceUnit")]})
 
     weightUnit: Literal["kg", "lbs"] | None = None
     distanceUnit: Literal["km", "mi"] | None = None

@@ -24,7 +24,7 @@ from agent.resume import Answer, Resumer
 from agent.threads import Opening
 from agent.trainer import store
 from agent.trainer.persona import TRAINER
-from api.bodies import ConfirmBody
+from api.bodies import NOT_BLANK, ConfirmBody, is_blank
 from api.controllers.trainer import member_profile_required, provide_member_id
 from api.rate_limit import OPENS_TURN
 from api.responses import BEARER, UndoBody, error_responses, shape
@@ -46,14 +46,14 @@ WORKOUT_ID = r"^[A-Za-z0-9_-]{1,20}$"  # the ids the trainer gives workouts (wor
 class TrainerSendBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    message: str = Field(min_length=1, max_length=8000)
+    message: str = Field(min_length=1, max_length=8000, json_schema_extra={"pattern": NOT_BLANK})
     sessionId: uuid.UUID | None = None
     currentWorkoutId: str | None = Field(None, max_length=20, pattern=WORKOUT_ID)
 
     @field_validator("message")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+        if is_blank(value):
             raise ValueError("message must not be blank")
         return value
 

@@ -152,3 +152,81 @@ async def test_options_allows_exactly_the_documented_methods_of_every_path(clien
             answered += 1
             assert set(response.headers["allow"].split(", ")) == documented | {"OPTIONS"}, path
     assert answered >= 20
+
+
+def _walk(node, path: str = ""):
+    """Every (path, node) of a schema document."""
+    yield path, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk(value, f"{path}/{index}")
+
+
+def test_every_reference_resolves(schema) -> None:
+    names = set(schema["components"]["schemas"])
+    refs = {node["$ref"] for _, node in _walk(schema) if isinstance(node, dict) and "$ref" in node}
+    assert refs and {ref for ref in refs if ref.rsplit("/", 1)[-1] not in names} == set()
+
+
+def _request_bodies(schema) -> dict[str, dict]:
+    bodies = {}
+    for path, method, operation in _operations(schema):
+        if "requestBody" in operation:
+            bodies[f"{method} {path}"] = operation["requestBody"]["content"]["application/json"]["schema"]
+    return bodies
+
+
+def test_request_bodies_say_which_unknown_fields_they_refuse(schema) -> None:
+    """A body that forbids unknown fields says additionalProperties: false; one that ignores them documents them as
+    storable JSON under names without NUL (the JSON gate refuses a NUL anywhere)."""
+    forbidding = {"StartBody", "QuestionBody", "ClearanceBody", "SettingsBody", "IntakeData", "MedicalHistory",
+                  "WeeklyCheckin", "TrainingLog", "LoggedExercise", "BestSet", "SubjectiveMarkers"}
+    ignoring = {"SendBody", "ConfirmBody", "PickBody", "RenameBody", "TrainerSendBody"}
+    components = schema["components"]["schemas"]
+    for name in forbidding:
+        assert components[name]["additionalProperties"] is False, name
+    for name in ignoring:
+        assert components[name]["additionalProperties"] == {"$ref": "#/components/schemas/StorableJson"}, name
+        assert components[name]["propertyNames"] == {"pattern": "^[^\\u0000]*$"}, name
+    documented = {ref.rsplit("/", 1)[-1] for body in _request_bodies(schema).values() for _, node in _walk(body)
+                  if isinstance(node, dict) for ref in [node.get("$ref", "")] if ref}
+    assert documented <= forbidding | ignoring, documented - forbidding - ignoring
+
+
+def test_every_string_a_body_carries_refuses_nul(schema) -> None:
+    """Free text carries a pattern no NUL gets past (NO_NUL, NOT_BLANK, a stricter one); enums, consts and formats
+    cannot hold a NUL anyway; a free-form object's values are StorableJson."""
+    components = schema["components"]["schemas"]
+    names = {"StorableJson"} | {ref.rsplit("/", 1)[-1] for body in _request_bodies(schema).values()
+                                for _, node in _walk(body) if isinstance(node, dict) for ref in [node.get("$ref", "")]
+                                if ref}
+    seen = set()
+    while names - seen:  # the body components and every component they refer to
+        name = (names - seen).pop()
+        seen.add(name)
+        names |= {node["$ref"].rsplit("/", 1)[-1] for _, node in _walk(components[name])
+                  if isinstance(node, dict) and "$ref" in node}
+    strings = 0
+    for name in seen:
+        for where, node in _walk(components[name]):
+            if "/if/" in where or "/then/" in where or not isinstance(node, dict):
+                continue  # a condition's schema describes a value that is already constrained elsewhere
+            types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+            if "string" in types:
+                strings += 1
+                assert node.keys() & {"enum", "const", "format"} or "pattern" in node and not any(
+                    re.search(node["pattern"], text) for text in ("\x00", "a\x00", "a\x00b")), f"{name}{where}: {node}"
+            if "object" in types and "properties" not in node:
+                assert node.get("additionalProperties") == {"$ref": "#/components/schemas/StorableJson"}, where
+    assert strings > 20
+
+
+def test_free_form_bodies_the_pipeline_validates_are_documented_as_its_payloads(schema) -> None:
+    checkin = schema["paths"]["/organizations/{org_id}/nutrition/runs/{run_id}/checkins"]["post"]["requestBody"]
+    assert checkin["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/WeeklyCheckin"}
+    intake = schema["components"]["schemas"]["StartBody"]["properties"]["intake"]
+    assert intake["title"] == "IntakeData" and intake["additionalProperties"] is False
+    assert intake["then"]["required"] == ["menstrual_status"]  # required for women, as its validator says

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from gym.nutrition.payloads.common import CyclePhase, Payload, Short, Text
 
@@ -42,6 +42,11 @@ class SubjectiveMarkers(Payload):
 
 
 class WeeklyCheckin(Payload):
+    model_config = ConfigDict(json_schema_extra={"allOf": [  # measured together (checkin_rules), for /schema
+        {"if": {"required": [one], "properties": {one: {"type": "number"}}},
+         "then": {"required": [other], "properties": {other: {"type": "number"}}}}
+        for one, other in (("waist_cm", "hip_cm"), ("hip_cm", "waist_cm"))]})
+
     weight_kg: Annotated[float, Field(ge=25, le=350)]
     waist_cm: Cm | None = None
     hip_cm: Cm | None = None

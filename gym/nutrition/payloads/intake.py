@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from gym.nutrition.payloads.common import Payload, Short
 
@@ -20,6 +20,10 @@ class MedicalHistory(Payload):
 
 
 class IntakeData(Payload):
+    model_config = ConfigDict(json_schema_extra={  # the rule of `_menstrual_status_for_women`, for /schema
+        "if": {"required": ["sex"], "properties": {"sex": {"const": "female"}}},
+        "then": {"required": ["menstrual_status"], "properties": {"menstrual_status": {"type": "string"}}}})
+
     sex: Literal["female", "male"]
     age: Annotated[float, Field(ge=14, le=100)]
     height_cm: Annotated[float, Field(ge=100, le=250)]
