@@ -133,6 +133,24 @@ async def test_a_health_question_is_answered_for_any_intake_the_schema_allows(cl
     assert question.status_code == 200, question.text
 
 
+async def test_a_check_in_on_a_superseded_run_is_409_and_changes_nothing(client, db, factory) -> None:
+    """Once a newer run holds the member's plan, the old run takes no check-in (409 run_not_ready): it re-ran the
+    superseded plan, or, while the newer run worked, broke the one-active-run index with a 500 (schemathesis)."""
+    org = await factory.org()
+    user, _ = await _member(db, factory, org)
+    old = (await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)).json()
+    await frames_with_ids(client, f"{_base(org)}/runs/{old['runId']}/events", user.headers)
+    new = (await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)).json()
+    await frames_with_ids(client, f"{_base(org)}/runs/{new['runId']}/events", user.headers)
+
+    late = await client.post(f"{_base(org)}/runs/{old['runId']}/checkins", headers=user.headers,
+                             json={"weight_kg": 70.0, "waist_cm": 68.5, "hip_cm": 92.5})
+
+    assert (late.status_code, late.json()["code"]) == (409, "run_not_ready")
+    detail = (await client.get(f"{_base(org)}/runs/{old['runId']}", headers=user.headers)).json()
+    assert detail["run"]["version"] == 1 and detail["adjustments"] == [] and detail["run"]["supersededAt"]
+
+
 async def test_a_nul_anywhere_in_a_body_is_400_and_nothing_is_written(client, db, factory) -> None:
     org = await factory.org()
     owner = await factory.user(org, role="owner")
