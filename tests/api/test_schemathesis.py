@@ -1,111 +1,208 @@
-"""A peer's test suite: schemathesis fuzzes every documented operation of the live app (issue 12).
+"""Schemathesis over the live app as an owner, a member and front desk, with every check it has (issue 22).
 
-Bounded budget (fixed seed, a few examples per operation and mode), authenticated as an org owner, with
-the org and a real conversation fixed in the path half of the time so the fuzz reaches past the guards.
-It must find no 5xx, no response the schema does not document, and no stream that ends in `internal`.
+Each role's run is what `st run --checks all` does with this repository's `schemathesis.toml`: the coverage,
+fuzzing and stateful phases with a fixed seed and a bounded budget, as that role, with a second user of the same
+role in the same org as the peer `object_level_authorization` replays the role's reads as. The org is pinned; a
+real conversation (staff), trainer session (member), nutrition run and member are pinned half the time, so the
+fuzz gets past the 404s. Every check the installed schemathesis registers runs, plus one of ours: a turn's stream
+(agent or trainer) ends with exactly one `done` and never reports `internal`.
+
+Where a check has nothing to judge, that is the API, not a gap in the run: the examples phase has no examples
+to send (the schema documents none); `response_headers_conformance` checks documented response headers and
+/schema documents none; `missing_required_header` has only `Authorization` to drop (no operation takes a
+required header parameter). The three exemptions, each a rule a schema cannot carry, live in
+`schemathesis.toml` with their reasons.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
 
-import msgspec
-import requests
+import pytest
 import schemathesis
-import schemathesis.specs.openapi.schemas  # imported eagerly: see EXAMPLES below
-from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
-from api.sse import SseFrame
-from tests.fakes.anthropic_server import Reply, Text
-from tests.sse import parse_frames, sse
-
-# schemathesis imports parts of itself lazily; the fuzz runs in a worker thread, and CPython 3.11.7 can fail
-# to compile a module there after deep recursion elsewhere in the session ("AST constructor recursion depth
+# schemathesis imports parts of itself lazily; the fuzz runs in a worker thread, and CPython 3.11.7 can fail to
+# compile a module there after deep recursion elsewhere in the session ("AST constructor recursion depth
 # mismatch"). Importing them here, in the main thread at collection, avoids that.
-EXAMPLES = 10
+import schemathesis.engine.core
+import schemathesis.specs.openapi.schemas
+from schemathesis.checks import CHECKS, CheckContext
+from schemathesis.config import SchemathesisConfig
+from schemathesis.engine import Status, events, from_schema
+from schemathesis.generation.case import Case
+
+from tests.fakes.anthropic_server import Reply, Text
+from tests.gym.nutrition import samples
+from tests.sse import parse_frames, sse
+from tests.trainer.members import link_member
+
 SEED = 20261123
-CHECKS = [status_code_conformance, content_type_conformance, response_schema_conformance]
+EXAMPLES = 15
+REPOSITORY_CONFIG = Path(__file__).resolve().parents[2] / "schemathesis.toml"
+ROLES = ("owner", "member", "front_desk")
 
 
-def _problems_of(case: Any, response: schemathesis.Response, headers: dict[str, str]) -> list[str]:
-    label = f"{case.method} {case.formatted_path}"
-    text = response.content.decode("utf-8", "replace")
-    if response.status_code >= 500:
-        return [f"{label}: {response.status_code} {text[:200]}"]
-    if (response.headers.get("content-type") or [""])[0].startswith("text/event-stream"):
-        frames = parse_frames(text)
-        found = [f"{label}: frame {name} does not match its schema: {exc}"
-                 for name, data in frames for exc in _frame_error(data)]
-        if not frames or frames[-1][0] != "done":
-            found.append(f"{label}: stream does not end with done: {[n for n, _ in frames]}")
-        found += [f"{label}: stream error internal" for name, data in frames
-                  if name == "error" and data.get("code") == "internal"]
-        return found
-    try:
-        case.validate_response(response, checks=CHECKS, headers=headers)
-    except (AssertionError, BaseExceptionGroup) as exc:  # schemathesis' Failure / FailureGroup
-        return [f"{label}: {response.status_code} {str(exc)[:400]}"]
-    return []
+def turn_stream_problems(text: str) -> list[str]:
+    """What is wrong with a turn's SSE stream: it must end with exactly one `done` and never report `internal`.
+    A run's replayable log (its frames carry `id:`) may end anywhere: a replay after its last frame is empty."""
+    if "\nid: " in f"\n{text}":
+        return []
+    frames = parse_frames(text)
+    names = [name for name, _ in frames]
+    problems = [] if names[-1:] == ["done"] and names.count("done") == 1 else [f"{names} do not end in one done"]
+    return problems + [f"error frame {data.get('code')}" for name, data in frames
+                       if name == "error" and data.get("code") == "internal"]
 
 
-def _frame_error(data: dict) -> list[str]:
-    try:
-        msgspec.convert(data, SseFrame)  # type: ignore[arg-type]
-    except msgspec.ValidationError as exc:
-        return [str(exc)]
-    return []
+@schemathesis.check
+def turn_stream_ends_with_one_done(ctx: CheckContext, response: schemathesis.Response, case: Case) -> bool | None:
+    if (response.headers.get("content-type") or [""])[0].startswith("text/event-stream") \
+            and not response.stream_cut_short:
+        problems = turn_stream_problems(response.content.decode("utf-8", "replace"))
+        assert not problems, "; ".join(problems)
+    return None
 
 
-def _fuzz(base_url: str, token: str, fixed: dict[str, str]) -> tuple[int, list[str]]:
-    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json")
-    headers = {"authorization": f"Bearer {token}"}
-    problems: list[str] = []
-    calls = 0
-    with requests.Session() as session:
-        for result in schema.get_all_operations():
-            operation = result.ok()
-            names = {p.name for p in operation.path_parameters}
-            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-                for path_parameters in ({k: v for k, v in fixed.items() if k in names}, {})[:2 if names else 1]:
-                    strategy = operation.as_strategy(generation_mode=mode, path_parameters=path_parameters)
-
-                    @seed(SEED)
-                    @settings(max_examples=EXAMPLES, deadline=None, database=None, phases=[Phase.generate],
-                              suppress_health_check=list(HealthCheck))
-                    @given(case=strategy)
-                    def run(case: Any) -> None:
-                        nonlocal calls
-                        calls += 1
-                        response = case.call(base_url=base_url, session=session, headers=headers, timeout=30)
-                        problems.extend(_problems_of(case, response, headers))
-
-                    try:
-                        run()
-                    except Unsatisfiable:  # nothing negative to send (no parameters, no body)
-                        continue
-    return calls, problems
+ALL_CHECKS = sorted(check.__name__ for check in CHECKS.get_all())
 
 
-async def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(server, client, factory,
-                                                                             clean_model) -> None:
+@dataclass
+class World:
+    """One role's run: who calls, who the peer is, and the ids pinned half the time."""
+
+    role: str
+    org_id: str
+    token: str
+    peer_token: str
+    pinned: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    calls: int = 0
+    seconds: float = 0.0
+    failures: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+
+    def by_check(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for check, _, _ in self.failures:
+            counts[check] = counts.get(check, 0) + 1
+        return counts
+
+
+def _config(world: World, auth_file: Path) -> SchemathesisConfig:
+    settings = tomllib.loads(REPOSITORY_CONFIG.read_text()) if REPOSITORY_CONFIG.exists() else {}
+    dictionaries = {name: {"values": [value]} for name, value in world.pinned.items()}
+    settings.update({
+        "seed": SEED,
+        "workers": 1,
+        "continue-on-failure": True,
+        "request-timeout": 30,
+        "cache": {"enabled": False},  # no .schemathesis/ left behind, nothing learnt from an earlier run
+        "generation": {"max-examples": EXAMPLES, "database": "none"},
+        "checks": {"enabled": True},
+        "auth": {"wfc": {"path": str(auth_file), "user": world.role, "peers": [world.role, "peer"]}},
+        "dictionaries": dictionaries,
+        "parameters": {"path.org_id": world.org_id,
+                       **{f"path.{name}": {"dictionary": name, "probability": 0.5} for name in world.pinned}},
+    })
+    return SchemathesisConfig.from_dict(settings)
+
+
+def _fuzz(base_url: str, world: World, auth_file: Path) -> Report:
+    auth_file.write_text(json.dumps({"auth": [
+        {"name": world.role, "fixedHeaders": [{"name": "Authorization", "value": f"Bearer {world.token}"}]},
+        {"name": "peer", "fixedHeaders": [{"name": "Authorization", "value": f"Bearer {world.peer_token}"}]}]}))
+    config = _config(world, auth_file)
+    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json", config=config)
+    report = Report()
+    started = time.monotonic()
+    for event in from_schema(schema).execute():
+        if isinstance(event, events.ScenarioFinished):
+            report.calls += len(event.recorder.interactions)
+            for case_id, checks in event.recorder.checks.items():
+                for check in checks:
+                    if check.status == Status.FAILURE and check.failure_info is not None:
+                        failure = check.failure_info.failure
+                        key = (check.name, failure.operation, failure.title)
+                        response = event.recorder.find_response(case_id=case_id)
+                        answer = f"{response.status_code} {response.content[:300]!r}" if response else "no response"
+                        report.failures.setdefault(key, []).append(
+                            f"{failure.message[:300]}\n-> {answer}\n{check.failure_info.code_sample[:600]}")
+        elif isinstance(event, events.NonFatalError | events.FatalError):
+            error = event.value if isinstance(event, events.NonFatalError) else event.exception
+            report.failures.setdefault(("engine_error", getattr(event, "label", ""), type(error).__name__), []).append(
+                str(error)[:600])
+    report.seconds = time.monotonic() - started
+    return report
+
+
+async def _world(role: str, factory, db, client) -> World:
     org = await factory.org(tier="elite")
     owner = await factory.user(org, "owner", name="Fuzz Owner")
+    caller = owner if role == "owner" else await factory.user(org, role, name=f"Fuzz {role}")
+    peer = await factory.user(org, role, name=f"Peer {role}")
+    pinned: dict[str, str] = {}
+    if role == "member":
+        member_id = await link_member(db, org.id, caller.id, "Fuzz Member")
+        await link_member(db, org.id, peer.id, "Peer Member")
+        created = await client.post(f"/organizations/{org.id}/trainer/sessions", headers=caller.headers)
+        pinned["session_id"] = created.json()["id"]
+        started = await client.post(f"/organizations/{org.id}/nutrition/runs", json={"intake": samples.INTAKE},
+                                    headers=caller.headers)
+    else:
+        member_id = await link_member(db, org.id, None, "Pinned Member")
+        turn = await sse(client, f"/organizations/{org.id}/agent/messages", json_body={"message": "hi"},
+                         headers=caller.headers)
+        pinned["conversation_id"] = turn.one("conversation_started")["conversationId"]
+        started = await client.post(f"/organizations/{org.id}/nutrition/runs",
+                                    json={"membershipId": str(member_id), "intake": samples.INTAKE},
+                                    headers=owner.headers)
+    assert started.status_code == 202, started.text
+    pinned["run_id"] = started.json()["runId"]
+    pinned["member_id"] = str(member_id)
+    return World(role, str(org.id), caller.token, peer.token, pinned)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")  # schemathesis' own use
+async def test_schemathesis_with_every_check_finds_nothing(role, server, client, factory, db, clean_model,
+                                                           tmp_path) -> None:
+    """Every check of the installed schemathesis, as `role`: no 5xx, no undocumented status, header or body, no
+    schema-valid request refused or invalid one accepted, no OPTIONS `Allow` beyond the schema, no object of one
+    user readable by their peer, and every turn stream ending in one `done`."""
     clean_model.respond_with(lambda body: Reply(Text("Noted.")))
-    started = await sse(client, f"/organizations/{org.id}/agent/messages", json_body={"message": "hi"},
-                        headers=owner.headers)
-    fixed = {"org_id": str(org.id), "conversation_id": started.one("conversation_started")["conversationId"],
-             "tool_use_id": "toolu_missing"}
+    world = await _world(role, factory, db, client)
 
-    calls, problems = await asyncio.to_thread(_fuzz, server.url, owner.token, fixed)
+    report = await asyncio.to_thread(_fuzz, server.url, world, tmp_path / "auth.json")
 
-    assert calls >= 100
-    assert problems == [], json.dumps(problems[:20], indent=1)
+    print(f"{role}: {report.calls} calls in {report.seconds:.1f} s; failures by check: {report.by_check()}")
+    assert report.calls >= 500
+    assert report.failures == {}, json.dumps({" | ".join(k): v[:2] for k, v in report.failures.items()}, indent=1)
+
+
+def test_the_fuzz_runs_every_check_schemathesis_has() -> None:
+    """The run enables all registered checks, so a check added by a schemathesis upgrade is run, not skipped."""
+    config = _config(World("owner", "o", "t", "p"), Path("auth.json"))
+    project = config.projects.get_default()
+    enabled = {name for name in ALL_CHECKS if project.checks.get_by_name(name=name).enabled}
+    assert set(ALL_CHECKS) - enabled == set()
+    assert {"not_a_server_error", "positive_data_acceptance", "negative_data_rejection", "use_after_free",
+            "ensure_resource_availability", "ignored_auth", "object_level_authorization", "allow_header_conformance",
+            "unsupported_method", "missing_required_header", "turn_stream_ends_with_one_done"} <= set(ALL_CHECKS)
+
+
+def test_the_stream_check_catches_a_turn_without_one_done_or_with_internal() -> None:
+    done = 'event: done\ndata: {"type": "done"}\n\n'
+    internal = 'event: error\ndata: {"type": "error", "code": "internal"}\n\n'
+    assert turn_stream_problems('event: text_delta\ndata: {"delta": "hi"}\n\n' + done) == []
+    assert turn_stream_problems('event: text_delta\ndata: {"delta": "hi"}\n\n') != []
+    assert turn_stream_problems(done + done) != []
+    assert turn_stream_problems(internal + done) == ["error frame internal"]
+    assert turn_stream_problems("") != []
+    assert turn_stream_problems('id: 4\nevent: state\ndata: {"type": "state"}\n\n') == []  # a run's log
