@@ -195,10 +195,11 @@ _STATUS_TEXT = {
     409: "Conflicts with the current state (conversation_busy, tool_already_resolved, already_undone).",
     413: "The body is over the size limit (payload_too_large).",
     415: "The body is not JSON (unsupported_media_type).",
-    422: ("Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input); nutrition: "
-          "validation_failed for a rule the body's schema cannot carry (membershipId is required when staff start a "
-          "run and refused when a member does; a check-in's date and biweekly measurements, which depend on the "
-          "run's history), with per-field errors."),
+    422: ("Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input). Nutrition, "
+          "for rules a schema cannot carry: validation_failed with per-field errors (membershipId is required when "
+          "staff start a run and refused when a member does; a check-in's date and biweekly measurements depend on "
+          "the run's history), implausible_change (a weight too far from the last one, unless confirmed), "
+          "idempotency_key_reused (the Idempotency-Key came before with another request)."),
     429: "Too many requests (rate_limited).",
     503: "A dependency could not answer (physician_unavailable: the PHYSICIAN's model call failed).",
 }

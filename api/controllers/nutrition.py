@@ -153,7 +153,7 @@ class NutritionController(Controller):
         return shape(answer, MedicalContextBody)
 
     @post("/members/{member_id:uuid}/medical-clearance", status_code=201,
-          responses=error_responses(400, 401, 403, 404, 413, 415))
+          responses=error_responses(400, 401, 403, 404, 413, 415, 422))
     async def clearance(self, request: Request, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody],
                         access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                         session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
