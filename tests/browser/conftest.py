@@ -25,7 +25,7 @@ from tests.factories import TestOrg, TestUser
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 5_000
+TIMEOUT_MS = 15_000  # a wait, not a budget: two pytest workers share 2 cores with Chromium and Postgres
 HERE = Path(__file__).resolve().parent
 
 
