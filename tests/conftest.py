@@ -116,6 +116,14 @@ def fake_model() -> Iterator[FakeAnthropic]:
     fake.stop()
 
 
+@pytest.fixture
+def clean_model(fake_model):
+    """The shared fake model with no script or recorded request before and after the test."""
+    fake_model.reset()
+    yield fake_model
+    fake_model.reset()
+
+
 @pytest.fixture(scope="session")
 def app_settings(base_settings: Settings, fake_model: FakeAnthropic) -> Settings:
     # nutrition runs stay offline here: the shared fake model is scripted per test (tests/pipeline/test_model_agents)

@@ -9,13 +9,6 @@ import pytest
 from tests.factories import TestOrg, TestUser
 
 
-@pytest.fixture
-def clean_model(fake_model):
-    fake_model.reset()
-    yield fake_model
-    fake_model.reset()
-
-
 @dataclass
 class Gym:
     org: TestOrg

@@ -21,6 +21,19 @@ async def start_dani_run(db, factory, *, budget: int | None = None):
     return org, owner, run.id
 
 
+async def signed_in_member(db, factory, org, name: str = "Dani"):
+    """(user, member id): a member of `org` signed in as themself (what the member endpoints need)."""
+    user = await factory.user(org, role="member", name=name)
+    async with db.scope(org_id=org.id) as session:
+        member = await members.create_member(session, org.id, first_name=name, user_id=user.id,
+                                             joined_at=date(2026, 1, 5))
+    return user, member.id
+
+
+def nutrition_base(org) -> str:
+    return f"/organizations/{org.id}/nutrition"
+
+
 async def run_with_events(db, org, run_id):
     async with db.scope(org_id=org.id) as session:
         run = await runs.get_run(session, org.id, run_id)

@@ -9,39 +9,24 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
-from gym import members
 from gym.nutrition.models import MedicalClearance, NutritionCheckin, NutritionRun
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.gym.nutrition import samples
+from tests.pipeline.run_setup import nutrition_base, signed_in_member
 from tests.sse import frames_with_ids, sse
 
 CHECKIN = {"weight_kg": 56.4, "waist_cm": 68.5, "hip_cm": 92.5}
 
 
-@pytest.fixture
-def clean_model(fake_model):
-    fake_model.reset()
-    yield fake_model
-    fake_model.reset()
 
 
-async def _member(db, factory, org, name: str = "Dani"):
-    user = await factory.user(org, role="member", name=name)
-    async with db.scope(org_id=org.id) as session:
-        member = await members.create_member(session, org.id, first_name=name, user_id=user.id,
-                                             joined_at=date(2026, 1, 5))
-    return user, member.id
-
-
-def _base(org) -> str:
-    return f"/organizations/{org.id}/nutrition"
 
 
 async def _finished_run(client, org, user) -> str:
-    started = await client.post(f"{_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
+    started = await client.post(f"{nutrition_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
     assert started.status_code == 202, started.text
     run_id = started.json()["runId"]
-    frames = await frames_with_ids(client, f"{_base(org)}/runs/{run_id}/events", user.headers)
+    frames = await frames_with_ids(client, f"{nutrition_base(org)}/runs/{run_id}/events", user.headers)
     assert frames[-1][2] == {"type": "done", "state": "output_ready"}
     return run_id
 
@@ -61,14 +46,14 @@ async def test_front_desk_reads_no_health_data_anywhere(client, db, factory, cle
     org = await factory.org()
     desk = await factory.user(org, role="front_desk")
     coach = await factory.user(org, role="coach")
-    user, member_id = await _member(db, factory, org)
+    user, member_id = await signed_in_member(db, factory, org)
     run_id = await _finished_run(client, org, user)
-    run_url = f"{_base(org)}/runs/{run_id}"
-    for method, url, body in (("GET", f"{_base(org)}/runs", None), ("GET", run_url, None),
-                              ("GET", f"{run_url}/events", None), ("GET", f"{_base(org)}/members", None),
+    run_url = f"{nutrition_base(org)}/runs/{run_id}"
+    for method, url, body in (("GET", f"{nutrition_base(org)}/runs", None), ("GET", run_url, None),
+                              ("GET", f"{run_url}/events", None), ("GET", f"{nutrition_base(org)}/members", None),
                               ("POST", f"{run_url}/health-questions", {"query": "Is creatine safe?"}),
                               ("POST", f"{run_url}/checkins", CHECKIN),
-                              ("POST", f"{_base(org)}/runs", {"membershipId": str(member_id),
+                              ("POST", f"{nutrition_base(org)}/runs", {"membershipId": str(member_id),
                                                               "intake": samples.INTAKE})):
         refused = await client.request(method, url, json=body, headers=desk.headers)
         assert (refused.status_code, refused.json()["code"]) == (403, "forbidden"), (method, url, refused.text)
@@ -93,9 +78,9 @@ async def test_front_desk_reads_no_health_data_anywhere(client, db, factory, cle
 
 async def test_the_same_checkin_three_times_is_stored_once_and_a_different_one_is_409(client, db, factory) -> None:
     org = await factory.org()
-    user, _ = await _member(db, factory, org)
+    user, _ = await signed_in_member(db, factory, org)
     run_id = await _finished_run(client, org, user)
-    url = f"{_base(org)}/runs/{run_id}/checkins"
+    url = f"{nutrition_base(org)}/runs/{run_id}/checkins"
     answers = [await client.post(url, json=CHECKIN, headers=user.headers) for _ in range(3)]
     assert [a.status_code for a in answers] == [202, 200, 200], [a.text for a in answers]
     assert len({a.json()["checkinId"] for a in answers}) == 1
@@ -116,27 +101,27 @@ async def test_idempotency_key_answers_a_retry_with_the_first_answer(client, db,
     nothing; another body under a used key is 422 idempotency_key_reused; a malformed key is 400."""
     org = await factory.org()
     owner = await factory.user(org, role="owner")
-    user, member_id = await _member(db, factory, org)
+    user, member_id = await signed_in_member(db, factory, org)
     start = {"intake": samples.INTAKE}
-    first = await client.post(f"{_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "k-start"})
-    again = await client.post(f"{_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "k-start"})
+    first = await client.post(f"{nutrition_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "k-start"})
+    again = await client.post(f"{nutrition_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "k-start"})
     assert (first.status_code, again.status_code) == (202, 202) and first.json() == again.json()
     assert await _count(db, org, NutritionRun) == 1
-    reused = await client.post(f"{_base(org)}/runs", json={"intake": {**samples.INTAKE, "age": 29}},
+    reused = await client.post(f"{nutrition_base(org)}/runs", json={"intake": {**samples.INTAKE, "age": 29}},
                                headers={**user.headers, "Idempotency-Key": "k-start"})
     assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
-    bad = await client.post(f"{_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "a b"})
+    bad = await client.post(f"{nutrition_base(org)}/runs", json=start, headers={**user.headers, "Idempotency-Key": "a b"})
     assert (bad.status_code, bad.json()["code"]) == (400, "validation_failed")
     run_id = first.json()["runId"]
-    await frames_with_ids(client, f"{_base(org)}/runs/{run_id}/events", user.headers)
+    await frames_with_ids(client, f"{nutrition_base(org)}/runs/{run_id}/events", user.headers)
 
-    checkin_url = f"{_base(org)}/runs/{run_id}/checkins"
+    checkin_url = f"{nutrition_base(org)}/runs/{run_id}/checkins"
     key = {**user.headers, "Idempotency-Key": "k-checkin"}
     one, two = [await client.post(checkin_url, json=CHECKIN, headers=key) for _ in range(2)]
     assert (one.status_code, two.status_code) == (202, 202) and one.json() == two.json()
     assert await _count(db, org, NutritionCheckin) == 1
 
-    clear_url = f"{_base(org)}/members/{member_id}/medical-clearance"
+    clear_url = f"{nutrition_base(org)}/members/{member_id}/medical-clearance"
     key = {**owner.headers, "Idempotency-Key": "k-clear"}
     one, two = [await client.post(clear_url, json={"note": "GP letter"}, headers=key) for _ in range(2)]
     assert (one.status_code, two.status_code) == (201, 201) and one.json() == two.json()
@@ -152,9 +137,9 @@ async def test_idempotency_key_answers_a_retry_with_the_first_answer(client, db,
 async def test_a_last_event_id_it_could_not_have_sent_replays_the_whole_stream(client, db, factory,
                                                                                 last_event_id) -> None:
     org = await factory.org()
-    user, _ = await _member(db, factory, org)
+    user, _ = await signed_in_member(db, factory, org)
     run_id = await _finished_run(client, org, user)
-    url = f"{_base(org)}/runs/{run_id}/events"
+    url = f"{nutrition_base(org)}/runs/{run_id}/events"
     full = await frames_with_ids(client, url, user.headers)
     replay = await frames_with_ids(client, url, {**user.headers, "last-event-id": last_event_id})
     assert [f[0] for f in replay] == [f[0] for f in full] == list(range(1, len(full) + 1))
@@ -163,9 +148,9 @@ async def test_a_last_event_id_it_could_not_have_sent_replays_the_whole_stream(c
 
 async def test_an_implausible_weight_is_422_until_the_member_confirms_it(client, db, factory) -> None:
     org = await factory.org()
-    user, _ = await _member(db, factory, org)
+    user, _ = await signed_in_member(db, factory, org)
     run_id = await _finished_run(client, org, user)
-    url = f"{_base(org)}/runs/{run_id}/checkins"
+    url = f"{nutrition_base(org)}/runs/{run_id}/checkins"
     heavy = {**CHECKIN, "weight_kg": samples.INTAKE["current_weight_kg"] + 25}
     refused = await client.post(url, json=heavy, headers=user.headers)
     assert (refused.status_code, refused.json()["code"]) == (422, "implausible_change"), refused.text

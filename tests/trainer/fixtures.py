@@ -64,3 +64,16 @@ CARD_FIELDS = ("recovery", "suggestion", "conflicts")
 def schema_part(exercise: dict[str, Any]) -> dict[str, Any]:
     """A card's exercise without what the rules add for the card (recovery, suggestion, conflicts): the §4.9 part."""
     return {k: v for k, v in exercise.items() if k not in CARD_FIELDS}
+
+
+async def scheduled_legs(db, t: Trainee) -> str:
+    """A Legs workout scheduled two days ahead for the trainee; its id."""
+    from datetime import timedelta
+
+    from gym.training import schedule
+
+    now = datetime.now(UTC)
+    async with db.scope(org_id=t.org.id) as session:
+        row = await schedule.schedule_workout(session, t.org.id, t.member_id, now=now,
+                                              scheduled_at=now + timedelta(days=2), workout_type="Legs")
+        return str(row.id)

@@ -3,15 +3,12 @@ goes on, rejecting keeps it; a logged exercise and a preference are undone throu
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from sqlalchemy import text
 
-from gym.training import schedule
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.sse import sse
-from tests.trainer.fixtures import trainee
+from tests.trainer.fixtures import scheduled_legs, trainee
 from tests.trainer.scripted import Trainer
 
 
@@ -22,12 +19,6 @@ def clean_fake_model(fake_model):
     fake_model.reset()
 
 
-async def _scheduled(db, t) -> str:
-    now = datetime.now(UTC)
-    async with db.scope(org_id=t.org.id) as session:
-        row = await schedule.schedule_workout(session, t.org.id, t.member_id, now=now,
-                                              scheduled_at=now + timedelta(days=2), workout_type="Legs")
-        return str(row.id)
 
 
 async def _count(db, sid: str) -> int:
@@ -38,7 +29,7 @@ async def _count(db, sid: str) -> int:
 @pytest.mark.parametrize("approved", [True, False])
 async def test_delete_waits_for_the_members_confirmation(client, db, factory, fake_model, approved) -> None:
     t = await trainee(db, factory)
-    scheduled = await _scheduled(db, t)
+    scheduled = await scheduled_legs(db, t)
     Trainer(fake_model, [Reply(ToolUse("calendar__delete_scheduled_workout", {"id": scheduled}, id="del1")),
                          Reply(ToolUse("coach__idle", {}, id="i1"))])
     base = f"/organizations/{t.org.id}/trainer"

@@ -10,7 +10,7 @@ import asyncio
 import json
 import threading
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -22,12 +22,11 @@ from agent.threads import Opening
 from agent.trainer.persona import TRAINER
 from api.app import create_app
 from core.tenancy import find_caller_in_org
-from gym.training import schedule
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.fakes.sentry_transport import sentry_sink
 from tests.servers import ThreadedServer
 from tests.sse import sse
-from tests.trainer.fixtures import trainee
+from tests.trainer.fixtures import scheduled_legs, trainee
 from tests.trainer.scripted import SELECTOR, Trainer
 from tools.registry import Inverse, ToolRouter, by_id
 
@@ -67,12 +66,6 @@ def base(t) -> str:
     return f"/organizations/{t.org.id}/trainer"
 
 
-async def _scheduled(db, t) -> str:
-    now = datetime.now(UTC)
-    async with db.scope(org_id=t.org.id) as session:
-        row = await schedule.schedule_workout(session, t.org.id, t.member_id, now=now,
-                                              scheduled_at=now + timedelta(days=2), workout_type="Legs")
-        return str(row.id)
 
 
 async def _scheduled_count(db, sid: str) -> int:
@@ -83,7 +76,7 @@ async def _scheduled_count(db, sid: str) -> int:
 async def test_a_trainer_turn_its_confirm_and_an_undo_go_through_the_one_engine(client, db, factory, fake_model,
                                                                                observed) -> None:
     t = await trainee(db, factory)
-    scheduled = await _scheduled(db, t)
+    scheduled = await scheduled_legs(db, t)
     Trainer(fake_model, [Reply(ToolUse("calendar__delete_scheduled_workout", {"id": scheduled}, id="del1")),
                          Reply(ToolUse("logbook__log_completed_exercise", {
                              "exercise_name": "Bench Press", "exercise_type": "strength", "sets": 3, "reps": 8,
@@ -172,7 +165,7 @@ async def test_a_broken_trainer_history_is_repaired_not_refused(client, db, fact
 
 async def test_a_confirm_when_the_daily_cap_is_spent_runs_nothing(client, db, factory, fake_model) -> None:
     t = await trainee(db, factory)
-    scheduled = await _scheduled(db, t)
+    scheduled = await scheduled_legs(db, t)
     Trainer(fake_model, [Reply(ToolUse("calendar__delete_scheduled_workout", {"id": scheduled}, id="del1"))])
     first = await sse(client, f"{base(t)}/messages", json_body={"message": "cancel Thursday"}, headers=t.user.headers)
     sid = first.one("done")["sessionId"]
@@ -212,7 +205,7 @@ class _HeldTurn:
 async def test_a_confirm_on_a_busy_session_waits_for_the_turn(client, db, factory, fake_model) -> None:
     """A confirm while another turn of the session runs waits for it (the staff engine's 5 s), then resolves."""
     t = await trainee(db, factory)
-    scheduled = await _scheduled(db, t)
+    scheduled = await scheduled_legs(db, t)
     Trainer(fake_model, [Reply(ToolUse("calendar__delete_scheduled_workout", {"id": scheduled}, id="del1"))])
     first = await sse(client, f"{base(t)}/messages", json_body={"message": "cancel Thursday"}, headers=t.user.headers)
     sid = first.one("done")["sessionId"]
