@@ -51,6 +51,7 @@ class RunList(Struct, rename="camel"):
 class RunDetail(Struct):
     run: RunSummary
     outputs: dict[str, Any]
+    display: dict[str, Any]  # body numbers in the member's units (metric as stored, or lb and in)
     medicalContext: list[dict[str, Any]]
     errors: list[dict[str, Any]]
     adjustments: list[dict[str, Any]]

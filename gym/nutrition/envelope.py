@@ -20,6 +20,7 @@ from gym.nutrition.names import non_canonical_errors
 from gym.nutrition.payloads import EDGES, SCHEMAS
 from gym.nutrition.payloads.common import Recipient, Sender
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.units import metric_intake
 
 SCHEMA_VERSION: Final = "1.0"
 
@@ -77,7 +78,11 @@ def validate_payload(data_type: str, payload: Any) -> BaseModel:
 
 
 def validate_intake(payload: Any) -> IntakeData:
-    """The member's intake (004 §4.1 with NUTRITION.md's additions) as `IntakeData`; raises PayloadInvalid."""
+    """The member's intake (004 §4.1 with NUTRITION.md's additions, imperial values converted to the metric
+    canonical names) as `IntakeData`; raises PayloadInvalid naming the fields as the member sent them."""
+    payload, unit_errors = metric_intake(payload)
+    if unit_errors:
+        raise PayloadInvalid("intake_data", unit_errors)
     intake = validate_payload("intake_data", payload)
     assert isinstance(intake, IntakeData)
     return intake

@@ -3,7 +3,8 @@
 BMR (Mifflin-St Jeor) = 10·kg + 6.25·cm − 5·age + (5 male, −161 female); TDEE = BMR × the step
 multiplier, + 0.1 × BMR in active training; target = TDEE + rate × 1,100, never below
 max(BMR, 1,200 female / 1,500 male), rounded to 10; a low appetite with a surplus over 300 kcal ramps
-by tier (½, ¾, all). Protein 1.8 g/kg (2.0 in a deficit), fat 25 % of kcal, carbs the remainder.
+by tier (½, ¾, all). Protein 1.8 g/kg (2.0 when the direction is loss) of the reference weight (the
+adjusted body weight from BMI 30), fat 25 % of kcal, carbs the remainder.
 
 Intermediate values stay exact; only outputs are rounded, half up (kcal to 1, target to 10, grams to
 1, litres to 0.1). Carbs are the remainder of the exact protein and fat energy.
@@ -26,6 +27,9 @@ KCAL_PER_KG_PER_WEEK = 1_100  # 7,700 kcal per kg over 7 days
 RAMP_SHARE = {0: 0.5, 1: 0.75, 2: 1.0}
 RAMP_MIN_SURPLUS = 300
 FAT_SHARE = 0.25
+CM_PER_INCH = 2.54
+ABW_FROM_BMI = 30
+ABW_SHARE = 0.4  # adjusted body weight = IBW + 0.4 × (current − IBW)
 
 
 def round_half_up(value: float, step: float = 1) -> float:
@@ -96,10 +100,29 @@ class Macros:
     carbs_g: int
 
 
-def split_macros(kcal: float, protein_weight_kg: float, deficit: bool) -> tuple[float, Macros]:
-    """(protein g/kg, macros) for `kcal`: protein by weight, fat 25 % of kcal, carbs the remainder."""
-    per_kg = 2.0 if deficit else 1.8
-    protein = per_kg * protein_weight_kg
+def ideal_body_weight(sex: str, height_cm: float) -> float:
+    """Devine: 50 kg (male) / 45.5 kg (female) + 2.3 kg per inch of height over 60 in."""
+    return (50 if sex == "male" else 45.5) + 2.3 * max(0.0, height_cm / CM_PER_INCH - 60)
+
+
+def reference_weight(sex: str, weight_kg: float, height_cm: float) -> float:
+    """What protein is dosed on: the weight itself while BMI < 30, else the adjusted body weight
+    IBW + 0.4 × (weight − IBW) (NUTRITION.md: 1.8 g/kg of 150 kg is 54 % of a cut's calories)."""
+    if weight_kg / (height_cm / 100) ** 2 < ABW_FROM_BMI:
+        return weight_kg
+    ibw = ideal_body_weight(sex, height_cm)
+    return ibw + ABW_SHARE * (weight_kg - ibw)
+
+
+def protein_per_kg(goal: str) -> float:
+    """2.0 g/kg when the direction is loss, else 1.8: the direction decides, never the rounded target."""
+    return 2.0 if goal == "loss" else 1.8
+
+
+def split_macros(kcal: float, protein_reference_kg: float, goal: str) -> tuple[float, Macros]:
+    """(protein g/kg, macros) for `kcal`: protein by reference weight, fat 25 % of kcal, carbs the remainder."""
+    per_kg = protein_per_kg(goal)
+    protein = per_kg * protein_reference_kg
     fat = FAT_SHARE * kcal / 9
     carbs = max(0.0, (kcal - protein * 4 - fat * 9) / 4)
     return per_kg, Macros(whole(protein), whole(fat), whole(carbs))
@@ -140,7 +163,9 @@ def macro_targets(intake: IntakeData, state: ScientistState | None = None) -> Ma
     """The `macro_targets` payload (004 §4.2) for `intake` at `state` (initial state by default)."""
     state = state or ScientistState.initial(intake)
     base, expenditure, target = target_intake_kcal(intake, state)
-    per_kg, macros = split_macros(target, state.protein_weight_kg, deficit=target < expenditure)
+    reference = reference_weight(intake.sex, state.protein_weight_kg, intake.height_cm)
+    goal = direction(intake.current_weight_kg, intake.target_weight_kg)
+    per_kg, macros = split_macros(target, reference, goal)
     hydration = 0.035 * state.tdee_weight_kg + (0.5 if intake.training_phase == "active_training" else 0)
     return MacroTargets(
         bmr_kcal=whole(base), tdee_kcal=whole(expenditure), target_intake_kcal=target,

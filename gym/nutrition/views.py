@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gym.member_search import MemberHit, member_hits, search_members
 from gym.nutrition import runs
 from gym.nutrition.models import NutritionRun
+from gym.nutrition.units import display
+from gym.training.profiles import get_units
 
 OUTPUTS = ("macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes", "training_program")
 
@@ -29,8 +31,10 @@ def run_summary(run: NutritionRun) -> dict[str, Any]:
 async def run_detail(session: AsyncSession, run: NutritionRun) -> dict[str, Any]:
     stored = await runs.messages(session, run)
     outputs = await runs.latest_outputs(session, run, OUTPUTS)
+    units = await get_units(session, run.org_id, run.member_id)
     return {
         "run": run_summary(run), "outputs": outputs,
+        "display": display(run.intake, outputs["macro_targets"], weight_unit=units.weight_unit),
         "medicalContext": [m.payload for m in stored if m.data_type == "medical_context"],
         "errors": [run.error] if run.error else [],
         "adjustments": [m.payload for m in stored if m.data_type == "adjustment_result"],
