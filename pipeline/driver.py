@@ -35,6 +35,7 @@ from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
 from gym.nutrition.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
 from gym.nutrition.scientist import macro_targets
 from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, STATE_OF_AGENT, UPSTREAM, State
+from gym.nutrition.substitutions import check_substitutions
 from gym.nutrition.training_input import training_input
 from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 
@@ -103,6 +104,9 @@ class Driver:
             if state is State.INTAKE_PENDING:
                 run.plan = plans.initial(IntakeData.model_validate(run.intake), now=_now(),
                                          run_seconds=self.limits.run_seconds)
+                await runs.store_envelope(session, run, build_envelope(
+                    run_id=run.id, from_agent="INTAKE", to_agent="SCIENTIST", data_type="intake_data",
+                    payload=run.intake, run_version=run.version))
                 await runs.transition(session, run, NEXT[state])
                 return run.state
             if state is State.SCIENTIST_PROCESSING:
@@ -174,8 +178,8 @@ class Driver:
                 ("macro_targets", "NUTRITIONIST", targets.model_dump(mode="json")),
                 ("training_input", "COACH", training_input(
                     intake, checkins=[p.checkin for p in await runs.checkin_history(session, run)],
-                    weeks_on_program=state.weeks_on_program,
-                    stall=plan.get("stall", False), note=plan.get("note")).model_dump(mode="json"))):
+                    weeks_on_program=state.weeks_on_program, stall=plan.get("stall", False), note=plan.get("note"),
+                    phase=state.training_phase).model_dump(mode="json"))):
             envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent=to_agent, data_type=data_type,
                                       payload=payload, run_version=run.version)
             await runs.store_envelope(session, run, envelope)
@@ -273,7 +277,7 @@ class Driver:
             return check_strategy(upstream, model, tier=plans.scientist_state(plan).tier)
         if agent == "DIETITIAN":
             return check_meal_plan(upstream, model)
-        return check_recipes(upstream, model)
+        return [*check_recipes(upstream, model), *check_substitutions(upstream, model)]
 
     async def _upstream(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, answer: Answer) -> None:
         try:

@@ -11,7 +11,7 @@ from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.nutrition import MacroTargets
 from gym.nutrition.reexecution import agents_to_rerun, next_version
 from gym.nutrition.scientist import ScientistState, macro_targets
-from gym.nutrition.triggers import TIER_WEEKS, Evaluation, Point
+from gym.nutrition.triggers import PROTEIN_EVERY_WEEKS, Evaluation, Point, tier_reached
 
 DELTA_FIELDS = ("adjustment_amount_kcal", "new_target_intake_kcal", "new_macros")
 
@@ -29,12 +29,16 @@ def advance(state: ScientistState, ev: Evaluation, new: Point) -> ScientistState
     """The SCIENTIST's inputs after the fired triggers: only what a trigger names moves."""
     fired = set(ev.triggers)
     weight = new.checkin.weight_kg
+    phase = new.checkin.training_phase if "phase_transition" in fired else state.training_phase
+    tdee = "tdee_recalculation" in fired
     return replace(
         state, current_weight_kg=weight, weeks_on_program=new.week,
         kcal_offset=state.kcal_offset + ev.kcal_change,
-        tdee_weight_kg=weight if "tdee_recalculation" in fired else state.tdee_weight_kg,
+        tdee_weight_kg=weight if tdee else state.tdee_weight_kg,
         protein_weight_kg=weight if "protein_recalculation" in fired else state.protein_weight_kg,
-        tier=TIER_WEEKS[new.week] if "tier_progression" in fired else state.tier)
+        protein_period=new.week // PROTEIN_EVERY_WEEKS if "protein_recalculation" in fired else state.protein_period,
+        tier=tier_reached(new.week) if "tier_progression" in fired else state.tier,
+        training_phase=phase, tdee_training_phase=phase if tdee else state.tdee_training_phase)
 
 
 def weekly_outcome(intake: IntakeData, state: ScientistState, ev: Evaluation, new: Point, *,

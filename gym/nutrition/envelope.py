@@ -68,7 +68,7 @@ def validate_payload(data_type: str, payload: Any) -> BaseModel:
     schema = SCHEMAS.get(data_type)
     if schema is None:
         raise PipelineError("unknown_data_type", detail=f"unknown data_type {data_type!r}")
-    naming = non_canonical_errors(payload)
+    naming = non_canonical_errors(payload, data_type=data_type)
     if naming:
         raise PayloadInvalid(data_type, naming)
     try:

@@ -107,7 +107,8 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     loop = LoopState(goal=direction(intake.current_weight_kg, intake.target_weight_kg), start_date=run.started_on,
                      start_weight_kg=intake.current_weight_kg, tdee_weight_kg=scientist.tdee_weight_kg,
                      tier=scientist.tier, ramps=ramps(intake), calorie_reset=resets["calorie"],
-                     stall_reset=resets["stall"])
+                     stall_reset=resets["stall"], protein_period=scientist.protein_period,
+                     training_phase=scientist.training_phase or intake.training_phase)
     ev = evaluate(loop, history, point)
     flags = checkin_flags(checkin, goal=loop.goal, weekly_change_kg=ev.rate_kg_per_week)
     out = weekly_outcome(intake, scientist, ev, point, version=run.version)

@@ -23,19 +23,24 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "weekly_weight_target_kg": ("gain_rate",),
 }
 REPLACED: dict[str, str] = {old: canonical for canonical, olds in CANONICAL.items() for old in olds}
+# Where a payload names the thing differently from 004 §3's table: a check-in's weight is `weight_kg` (004 §7.1).
+REPLACED_IN: dict[str, dict[str, str]] = {"weekly_checkin": {"weight": "weight_kg", "body_weight": "weight_kg"}}
 
 
-def non_canonical_errors(payload: Any, loc: tuple[str | int, ...] = ()) -> list[dict[str, Any]]:
-    """One error per non-canonical key anywhere in `payload`, in pydantic's error shape."""
+def non_canonical_errors(payload: Any, loc: tuple[str | int, ...] = (), *,
+                         data_type: str | None = None) -> list[dict[str, Any]]:
+    """One error per non-canonical key anywhere in `payload`, in pydantic's error shape, naming the field the
+    payload of `data_type` uses instead."""
+    replaced = {**REPLACED, **REPLACED_IN.get(data_type or "", {})}
     errors: list[dict[str, Any]] = []
     if isinstance(payload, dict):
         for key, value in payload.items():
             where = (*loc, key)
-            if isinstance(key, str) and key in REPLACED:
-                errors.append({"loc": where, "type": "non_canonical_name", "canonical": REPLACED[key],
-                               "msg": f"'{key}' is not a canonical name; use '{REPLACED[key]}'"})
-            errors.extend(non_canonical_errors(value, where))
+            if isinstance(key, str) and key in replaced:
+                errors.append({"loc": where, "type": "non_canonical_name", "canonical": replaced[key],
+                               "msg": f"'{key}' is not a canonical name; use '{replaced[key]}'"})
+            errors.extend(non_canonical_errors(value, where, data_type=data_type))
     elif isinstance(payload, list):
         for index, item in enumerate(payload):
-            errors.extend(non_canonical_errors(item, (*loc, index)))
+            errors.extend(non_canonical_errors(item, (*loc, index), data_type=data_type))
     return errors

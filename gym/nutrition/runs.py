@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.errors import Conflict, NotFound
 from gym.members import Member
-from gym.nutrition.envelope import Envelope
+from gym.nutrition.envelope import Envelope, build_envelope
 from gym.nutrition.models import (
     MedicalClearance,
     NutritionAdjustment,
@@ -147,11 +147,15 @@ async def transition(session: AsyncSession, run: NutritionRun, target: State | s
 
 async def fail(session: AsyncSession, run: NutritionRun, error: PipelineErrorPayload, *,
                terminated_medical: bool = False, now: datetime | None = None) -> None:
-    """End the run in `error` (004 §6): the error payload stored, an `error` frame and a `done` frame."""
+    """End the run in `error` (004 §6): the error payload stored (on the run and as the orchestrator's
+    `pipeline_error` envelope to the user), an `error` frame and a `done` frame."""
     await transition(session, run, State.ERROR, now=now)
     run.error = error.model_dump(mode="json")
     run.terminated_medical = terminated_medical
     await session.flush()
+    await store_envelope(session, run, build_envelope(
+        run_id=run.id, from_agent="ORCHESTRATOR", to_agent="USER", data_type="pipeline_error", payload=run.error,
+        run_version=run.version, now=now))
     await append_event(session, run, "error", {
         "errorType": error.error_type, "failingAgent": error.failing_agent, "details": error.details,
         "recoverable": error.recoverable, "retryCount": error.retry_count})

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
 
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.nutrition import ClientConstraints, MacroTargets
@@ -27,6 +28,7 @@ KCAL_PER_KG_PER_WEEK = 1_100  # 7,700 kcal per kg over 7 days
 RAMP_SHARE = {0: 0.5, 1: 0.75, 2: 1.0}
 RAMP_MIN_SURPLUS = 300
 FAT_SHARE = 0.25
+Phase = Literal["pre_training", "active_training"]
 CM_PER_INCH = 2.54
 ABW_FROM_BMI = 30
 ABW_SHARE = 0.4  # adjusted body weight = IBW + 0.4 × (current − IBW)
@@ -138,6 +140,9 @@ class ScientistState:
     tier: int
     kcal_offset: int = 0
     weeks_on_program: int = 0
+    protein_period: int = 0  # the 4-week period of the last protein recalculation (week // 4)
+    training_phase: Phase | None = None  # the phase COACH plans for, once a check-in changed it (None: the intake's)
+    tdee_training_phase: Phase | None = None  # the phase the energy numbers use: it moves with a TDEE recalculation
 
     @classmethod
     def initial(cls, intake: IntakeData) -> ScientistState:
@@ -145,10 +150,16 @@ class ScientistState:
                    current_weight_kg=intake.current_weight_kg, tier=tier_for_week(0) if ramps(intake) else 2)
 
 
+def energy_phase(intake: IntakeData, state: ScientistState) -> Phase:
+    """The training phase TDEE and hydration use: the intake's until a TDEE recalculation picks up a changed one
+    (004 §10: a phase transition re-runs COACH only, so the nutrition numbers wait for their own trigger)."""
+    return state.tdee_training_phase or intake.training_phase
+
+
 def target_intake_kcal(intake: IntakeData, state: ScientistState) -> tuple[float, float, int]:
     """(BMR, TDEE, target kcal) for the intake at `state` (exact BMR/TDEE, target rounded to 10)."""
     base = bmr(intake.sex, state.tdee_weight_kg, intake.height_cm, intake.age)
-    expenditure = tdee(base, intake.avg_daily_steps, intake.training_phase)
+    expenditure = tdee(base, intake.avg_daily_steps, energy_phase(intake, state))
     surplus = weekly_rate(intake) * KCAL_PER_KG_PER_WEEK
     if ramps(intake):
         surplus *= RAMP_SHARE[state.tier]
@@ -166,14 +177,15 @@ def macro_targets(intake: IntakeData, state: ScientistState | None = None) -> Ma
     reference = reference_weight(intake.sex, state.protein_weight_kg, intake.height_cm)
     goal = direction(intake.current_weight_kg, intake.target_weight_kg)
     per_kg, macros = split_macros(target, reference, goal)
-    hydration = 0.035 * state.tdee_weight_kg + (0.5 if intake.training_phase == "active_training" else 0)
+    phase = energy_phase(intake, state)
+    hydration = 0.035 * state.tdee_weight_kg + (0.5 if phase == "active_training" else 0)
     return MacroTargets(
         bmr_kcal=whole(base), tdee_kcal=whole(expenditure), target_intake_kcal=target,
         protein_g=macros.protein_g, protein_g_per_kg=per_kg, fat_g=macros.fat_g,
         fat_percent=FAT_SHARE * 100, carbs_g=macros.carbs_g,
         fiber_g_min=whole(max(20, 14 * target / 1_000)), hydration_L=round_half_up(hydration, 0.1),
         current_weight_kg=state.current_weight_kg, target_weight_kg=intake.target_weight_kg,
-        weekly_weight_target_kg=weekly_rate(intake), training_phase=intake.training_phase,
+        weekly_weight_target_kg=weekly_rate(intake), training_phase=phase,
         weeks_on_program=state.weeks_on_program, adaptation_period_complete=state.weeks_on_program >= 4,
         client_constraints=ClientConstraints(food_aversions=list(intake.food_aversions),
                                              appetite_level=intake.appetite_level,

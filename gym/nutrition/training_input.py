@@ -22,7 +22,8 @@ PHASE_LENGTH_WEEKS = 8
 
 
 def training_input(intake: IntakeData, checkins: Sequence[WeeklyCheckin] = (), *, weeks_on_program: int = 0,
-                   stall: bool = False, note: str | None = None) -> TrainingInput:
+                   stall: bool = False, note: str | None = None, phase: str | None = None) -> TrainingInput:
+    """`phase`: the training phase a check-in moved the member to (None: the intake's)."""
     last = checkins[-1] if checkins else None
     log = last.training_log if last is not None and last.training_log is not None else None
     streaks = stall_streaks(checkins)
@@ -30,7 +31,7 @@ def training_input(intake: IntakeData, checkins: Sequence[WeeklyCheckin] = (), *
         client_data=ClientData(
             training_experience=intake.training_experience, equipment_access=intake.equipment_access,
             gym_anxiety_level=intake.gym_anxiety_level, weeks_on_program=weeks_on_program,
-            current_phase=intake.training_phase, injuries=list(intake.medical_history.injuries),
+            current_phase=phase or intake.training_phase, injuries=list(intake.medical_history.injuries),
             available_days=4 if intake.training_experience == "intermediate" else 3,
             menstrual_cycle_day=last.cycle_day if last is not None else None,
             cycle_phase=last.cycle_phase if last is not None else None),

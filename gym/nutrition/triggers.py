@@ -2,8 +2,11 @@
 
 Rates are kg/week between a check-in and the one before it (the run's start weight and date before
 the first). The two gain-rate triggers count only check-ins after the adaptation period (week 4 on)
-and after the last calorie adjustment, so one slow fortnight moves calories once. Week-bound triggers
-fire at their week: protein at weeks 4, 8, 12 ...; the ramp tier at weeks 2 and 4.
+and after the last calorie adjustment, so one slow fortnight moves calories once. A week-bound trigger (the
+4-weekly protein recalculation, the ramp's tiers at weeks 2 and 4) fires once, at the first check-in on or
+after its week: check-ins at weeks 3, 5, 7, 9 get the tier at 3, the last tier and protein at 5, protein at 9.
+Waist and hips flag a full review when the waist grew at least 1.0 cm more than the hips between the last two
+measurements; a check-in naming another `training_phase` re-runs COACH.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ TDEE_STEP_KG = 5
 PROTEIN_EVERY_WEEKS = 4
 TIER_WEEKS = {2: 1, 4: 2}
 MAX_MINIMUM_VIABLE_DAYS = 2
+WAIST_OVER_HIPS_CM = 1.0
 
 # Trigger names, in the order they are reported (the first fired is the adjustment_type).
 ORDER = ("calorie_increase", "calorie_decrease", "tdee_recalculation", "protein_recalculation",
-         "tier_progression", "waist_hip_flag", "training_stall", "compliance", "cycle_adjustment")
+         "tier_progression", "waist_hip_flag", "training_stall", "phase_transition", "compliance",
+         "cycle_adjustment")
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,13 @@ class LoopState:
     ramps: bool
     calorie_reset: int = 0  # check-ins (oldest first) up to and including the last calorie adjustment
     stall_reset: int = 0  # likewise for the last training-stall adjustment
+    protein_period: int = 0  # the last 4-week period whose protein recalculation fired (week // 4)
+    training_phase: str | None = None  # the phase the program is built for now
+
+
+def tier_reached(week: int) -> int:
+    """The ramp tier a run is due by `week`: the last of TIER_WEEKS at or before it (0 before week 2)."""
+    return max((tier for at, tier in TIER_WEEKS.items() if at <= week), default=0)
 
 
 @dataclass
@@ -133,7 +145,7 @@ def _waist_hip(points: Sequence[Point]) -> bool:
         return False
     (_, (waist_before, hips_before)), (_, (waist_now, hips_now)) = measured[-2], measured[-1]
     waist, hips = waist_now - waist_before, hips_now - hips_before
-    return waist > 0 and waist > hips
+    return waist > 0 and waist - hips >= WAIST_OVER_HIPS_CM - 1e-9
 
 
 def evaluate(state: LoopState, history: Sequence[Point], new: Point) -> Evaluation:
@@ -146,20 +158,25 @@ def evaluate(state: LoopState, history: Sequence[Point], new: Point) -> Evaluati
         ev.triggers.append("tdee_recalculation")
         ev.notes.append(f"Weight moved {new.checkin.weight_kg - state.tdee_weight_kg:+.1f} kg since the last "
                         "TDEE calculation")
-    if new.week > 0 and new.week % PROTEIN_EVERY_WEEKS == 0 and all(p.week != new.week for p in history):
+    if new.week // PROTEIN_EVERY_WEEKS > state.protein_period:
         ev.triggers.append("protein_recalculation")
-        ev.notes.append(f"Week {new.week}: monthly protein recalculation")
-    if state.ramps and new.week in TIER_WEEKS and TIER_WEEKS[new.week] > state.tier:
+        ev.notes.append(f"Week {new.week}: 4-weekly protein recalculation")
+    if state.ramps and tier_reached(new.week) > state.tier:
         ev.triggers.append("tier_progression")
-        ev.notes.append(f"Week {new.week}: calorie ramp moves to tier {TIER_WEEKS[new.week]}")
+        ev.notes.append(f"Week {new.week}: calorie ramp moves to tier {tier_reached(new.week)}")
     if _waist_hip(points):
         ev.triggers.append("waist_hip_flag")
-        ev.notes.append("Waist grew more than hips since the last measurement — full review")
+        ev.notes.append(f"Waist grew at least {WAIST_OVER_HIPS_CM:g} cm more than hips since the last measurement "
+                        "— full review")
     recent = [p.checkin for p in points[state.stall_reset:]]
     stalled = [n for n, count in stall_streaks(recent).items() if count >= STALL_CHECKINS]
     if new.checkin.training_log is not None and len(stalled) >= STALL_LIFTS:
         ev.triggers.append("training_stall")
         ev.notes.append(f"{len(stalled)} lifts without progress for {STALL_CHECKINS}+ consecutive check-ins")
+    phase = new.checkin.training_phase
+    if phase is not None and state.training_phase is not None and phase != state.training_phase:
+        ev.triggers.append("phase_transition")
+        ev.notes.append(f"Training phase changed to {phase}")
     if (new.checkin.minimum_viable_days_count or 0) > MAX_MINIMUM_VIABLE_DAYS:
         ev.triggers.append("compliance")
         ev.notes.append(f"{new.checkin.minimum_viable_days_count} minimum-viable days this week")

@@ -8,10 +8,12 @@ from typing import Any
 
 from pipeline.agents import AgentCall, Answer
 from pipeline.offline.coach import coach, physician
+from pipeline.offline.meal_plan import planned_with
 from pipeline.offline.nutrition import chef, dietitian, nutritionist
 
 AGENTS: dict[str, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
-    "NUTRITIONIST": nutritionist, "DIETITIAN": dietitian, "CHEF": chef, "COACH": coach, "PHYSICIAN": physician}
+    "NUTRITIONIST": nutritionist, "DIETITIAN": planned_with(dietitian, chef), "CHEF": chef, "COACH": coach,
+    "PHYSICIAN": physician}
 
 
 class OfflineAgents:

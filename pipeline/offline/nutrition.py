@@ -122,8 +122,10 @@ def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any
                 template, grams = ordered[0], {ordered[0].protein_food: 100.0}
             key = (template.recipe_id, spec["calories"], spec["protein_g"])
             if key not in recipes:
-                recipes[key] = {
-                    "recipe_id": f"{template.recipe_id}-{len(recipes) + 1}", "slots": [],
+                variants = sum(1 for other in recipes if other[0] == template.recipe_id)
+                recipes[key] = {  # the first of a template is the recipe the meal plan's substitutions name
+                    "recipe_id": f"{template.recipe_id}-{variants + 1}" if variants else template.recipe_id,
+                    "slots": [],
                     "recipe_name": template.name, "cuisine": template.cuisine, "servings": 1,
                     "ingredients": [{"item": n, "amount_g": g, "prep_notes": ""} for n, g in grams.items()],
                     "macros_per_serving": _macros(grams), "instructions": list(template.steps),

@@ -56,7 +56,7 @@ async def test_the_issues_intake_runs_in_order_to_output_ready(db, factory) -> N
                         "pipeline_run_id": str(run.id), "timestamp": message.created_at.isoformat(),
                         "version": message.schema_version, "run_version": message.run_version})
     assert [(m.from_agent, m.data_type) for m in stored] == [
-        ("SCIENTIST", "macro_targets"), ("SCIENTIST", "training_input"), ("NUTRITIONIST", "nutrition_strategy"),
+        ("INTAKE", "intake_data"), ("SCIENTIST", "macro_targets"), ("SCIENTIST", "training_input"), ("NUTRITIONIST", "nutrition_strategy"),
         ("DIETITIAN", "weekly_meal_plan"), ("CHEF", "recipes"), ("COACH", "training_program")]
     t = outputs["macro_targets"]
     assert (t["bmr_kcal"], t["tdee_kcal"], t["target_intake_kcal"], t["protein_g"], t["fat_g"], t["carbs_g"],

@@ -115,7 +115,7 @@ async def test_a_killed_worker_is_replaced_and_the_run_finishes_once(db, factory
         events = await runs.events_after(session, run)
     outputs = Counter((m.run_version, m.from_agent, m.data_type) for m in stored)
     assert outputs and max(outputs.values()) == 1  # no agent output twice
-    assert len(stored) == 6
+    assert len(stored) == 7  # the intake and six outputs
     assert [e.data["to"] for e in events if e.kind == "state"] == CHAIN  # resumed at CHEF, nothing redone
 
 
@@ -169,7 +169,7 @@ async def test_a_job_whose_step_fails_is_retried_by_the_queue_and_the_run_finish
     assert run.state == "output_ready"
     assert agents.agents_called() == ["NUTRITIONIST", "DIETITIAN", "CHEF", "CHEF", "COACH"]
     outputs = Counter((m.run_version, m.from_agent, m.data_type) for m in stored)
-    assert len(stored) == 6 and max(outputs.values()) == 1
+    assert len(stored) == 7 and max(outputs.values()) == 1  # the intake and six outputs
     assert [e.data["to"] for e in events if e.kind == "state"] == CHAIN
     async with db.owner() as session:
         retried = await session.scalar(text(

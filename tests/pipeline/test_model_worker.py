@@ -69,7 +69,7 @@ async def _finished_once(db, org, run_id) -> None:
         events = await runs.events_after(session, run)
     assert run.state == "output_ready"
     outputs = Counter((m.run_version, m.from_agent, m.data_type) for m in stored)
-    assert len(stored) == 6 and max(outputs.values()) == 1  # no agent output twice
+    assert len(stored) == 7 and max(outputs.values()) == 1  # the intake and six outputs, none twice
     assert [e.data["to"] for e in events if e.kind == "state"] == CHAIN
 
 

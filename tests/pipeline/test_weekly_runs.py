@@ -1,5 +1,5 @@
-"""The weekly loop on a stored run driven by the orchestrator: check-ins at week 5 and 6, the versions,
-which agents re-run (and that re-run agents see their previous output), no_change, stall, luteal."""
+"""The weekly loop on a stored run driven by the orchestrator: after week 4's check-in, check-ins at week 5 and 6,
+the versions, which agents re-run (and that re-run agents see their previous output), no_change, stall, luteal."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from gym.nutrition.errors import PayloadInvalid
 from pipeline.driver import Driver
 from tests.gym.nutrition import samples
 from tests.pipeline.fakes import ScriptedAgents
-from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin
+from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin, week_4
 
 
-async def _ready(db, factory):
-    """A run that reached output_ready, started on START (backdated: weeks are counted from it)."""
+async def _ready(db, factory, *, past_week_4: bool = True):
+    """A run that reached output_ready, started on START (backdated: weeks are counted from it), and (unless
+    told otherwise) past its week-4 check-in."""
     org = await factory.org()
     async with db.scope(org_id=org.id) as session:
         member = await members.create_member(session, org.id, first_name="Dani", joined_at=START)
@@ -25,6 +26,8 @@ async def _ready(db, factory):
     driver = Driver(db, agents)
     assert await driver.run_until_rest(org.id, run.id) == "output_ready"
     await backdate(db, run.id)
+    if past_week_4:
+        await week_4(db, org, run.id, driver)
     agents.calls.clear()
     return org, run.id, driver, agents
 
@@ -34,17 +37,17 @@ async def test_week_6_at_0_18_twice_adds_200_kcal_and_reruns_the_nutrition_chain
     await calorie_increase(db, org, run_id)
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["NUTRITIONIST", "DIETITIAN", "CHEF"]
-    assert all(call.previous_output is not None and call.run_version == 2 for call in agents.calls)
+    assert all(call.previous_output is not None and call.run_version == 3 for call in agents.calls)
     async with db.scope(org_id=org.id) as session:
         run = await runs.get_run(session, org.id, run_id)
         stored = await runs.messages(session, run)
         outputs = await runs.latest_outputs(session, run, ["macro_targets", "training_program"])
-    assert run.version == 2
-    assert outputs["macro_targets"]["target_intake_kcal"] == 2380
+    assert run.version == 3
+    assert outputs["macro_targets"]["target_intake_kcal"] == 2660
     by_version = {(m.run_version, m.from_agent, m.data_type) for m in stored}
-    assert (2, "COACH", "training_program") not in by_version  # COACH keeps its version-1 output
-    assert {(2, "NUTRITIONIST", "nutrition_strategy"), (2, "CHEF", "recipes"),
-            (2, "SCIENTIST", "adjustment_result")} <= by_version
+    assert {(v, "COACH", "training_program") for v in (2, 3)}.isdisjoint(by_version)  # COACH keeps version 1's
+    assert {(3, "NUTRITIONIST", "nutrition_strategy"), (3, "CHEF", "recipes"),
+            (3, "SCIENTIST", "adjustment_result")} <= by_version
 
 
 async def test_week_6_at_0_32_is_no_change_and_the_run_stays_ready(db, factory) -> None:
@@ -54,7 +57,7 @@ async def test_week_6_at_0_32_is_no_change_and_the_run_stays_ready(db, factory) 
     assert out.adjustment == {"triggers_fired": [], "adjustment_type": None, "agents_re_run": [],
                               "agents_unchanged": ["NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"],
                               "notes": ["Week 6: gain rate 0.32 kg/week — within target range"]}
-    assert not out.needs_worker and out.version == 1
+    assert not out.needs_worker and out.version == 2
     assert await driver.run_until_rest(org.id, run_id) == "output_ready" and agents.calls == []
 
 
@@ -63,7 +66,7 @@ async def test_a_stall_of_two_lifts_for_three_checkins_reruns_coach_only(db, fac
     await checkin(db, org, run_id, 5, 57.8, **M, **STALLED)
     await checkin(db, org, run_id, 6, 58.12, **STALLED)
     out = await checkin(db, org, run_id, 7, 58.44, **M, **STALLED)
-    assert out.adjustment["triggers_fired"] == ["training_stall"] and out.version == 2
+    assert out.adjustment["triggers_fired"] == ["training_stall"] and out.version == 3
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["COACH"]
     coach_input = agents.calls[0].inputs["training_input"]
@@ -80,7 +83,7 @@ async def test_luteal_reruns_dietitian_and_chef_only(db, factory) -> None:
 
 
 async def test_checkins_are_refused_while_processing_or_when_invalid(db, factory) -> None:
-    org, run_id, driver, agents = await _ready(db, factory)
+    org, run_id, driver, agents = await _ready(db, factory, past_week_4=False)
     with pytest.raises(InvalidInput):
         await checkin(db, org, run_id, 5, 57.8)  # the first check-in needs waist and hips
     with pytest.raises(PayloadInvalid):
@@ -95,7 +98,7 @@ async def test_a_red_flag_in_a_checkin_asks_the_physician(db, factory) -> None:
     org, run_id, driver, agents = await _ready(db, factory)
     out = await checkin(db, org, run_id, 5, 57.8, subjective_markers={"energy": 2, "sleep_quality": 5, "mood": 5,
                                                                          "appetite": 5}, **M)
-    assert out.needs_worker and out.version == 1  # no trigger: same version, but the physician is asked
+    assert out.needs_worker and out.version == 2  # no trigger: same version, but the physician is asked
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["PHYSICIAN"]
     assert "energy 2/10 or below" in agents.calls[0].inputs["health_query"]["query"]

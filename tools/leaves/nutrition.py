@@ -25,7 +25,8 @@ class StartRunInput(BaseModel):
     intake: dict[str, Any] = Field(description=(
         "The intake (spec 004 §4.1 canonical names): sex, age, height_cm, current_weight_kg, target_weight_kg, "
         "training_phase, avg_daily_steps, training_experience, appetite_level, menstrual_status, "
-        "medical_history, ... Ask the user for what you do not know; never guess numbers."))
+        "medical_history, ... (or height_in, current_weight_lb, target_weight_lb in imperial units). Ask the user "
+        "for what you do not know; never guess numbers."))
 
 
 class RunStarted(BaseModel):
@@ -66,7 +67,8 @@ class CheckinInput(BaseModel):
     membershipId: uuid.UUID = Field(description=MEMBER)
     checkin: dict[str, Any] = Field(description=(
         "The weekly check-in (spec 004 §7.1 canonical names): weight_kg, waist_cm, hip_cm, cycle_phase, "
-        "training_log, subjective_markers, minimum_viable_days_count, notes, as the member reported them."))
+        "training_log, subjective_markers, minimum_viable_days_count, notes, training_phase (when it changed), as the "
+        "member reported them."))
 
 
 class CheckinOut(BaseModel):

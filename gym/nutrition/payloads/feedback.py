@@ -2,13 +2,14 @@
 
 The schema holds what every check-in must satisfy on its own; the rules that need the member's
 history (waist and hips every two weeks, 004 §7.2) live in `gym.nutrition.checkin_rules`.
-Extension (NUTRITION.md): `checkin_date`, default today.
+Extensions (NUTRITION.md): `checkin_date`, default today; `training_phase`, when the member's phase changed
+(a change re-runs COACH).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -58,6 +59,7 @@ class WeeklyCheckin(Payload):
     notes: Annotated[str, Field(max_length=2_000)] | None = None
     checkin_date: Annotated[dt.date, Field(strict=False)] | None = None
     confirmed: bool | None = None  # extension (NUTRITION.md): the member confirms an implausible-looking weight
+    training_phase: Literal["pre_training", "active_training"] | None = None
 
 
 class NewMacros(Payload):

@@ -1,0 +1,67 @@
+"""What the offline DIETITIAN does on top of the packaged meal plan (NUTRITION.md, Weekly feedback and Checks):
+
+- the luteal-phase adjustment (004 §10: a luteal check-in re-runs DIETITIAN and CHEF with the NUTRITIONIST's
+  `cycle_adjustments`): a tenth of each day's carbohydrate moves to dinner, taken from the other slots in
+  proportion to their carbohydrate, with their calories (4 kcal per gram); each day's totals stay as they were;
+- substitutions only the kitchen can cook: the plan names (as alternatives, in the substitution bank, for the solo
+  week) only recipes the offline CHEF produces for it, so every substitution names a recipe of the run.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+LUTEAL_CARB_SHARE = 0.10
+KCAL_PER_G_CARB = 4
+Agent = Callable[[dict[str, Any], str | None], dict[str, Any]]
+
+
+def shift_carbs_to_dinner(plan: dict[str, Any], share: float = LUTEAL_CARB_SHARE) -> dict[str, Any]:
+    """The weekly meal plan with `share` of each day's carbohydrate moved to its dinner slot."""
+    out = copy.deepcopy(plan)
+    for slots in out["weekly_template"].values():
+        dinner = slots.get("dinner")
+        others = [meal for meal in slots if meal != "dinner" and slots[meal]["slot_spec"]["carbs_g"] > 0]
+        if dinner is None or not others:
+            continue
+        carbs = {meal: slots[meal]["slot_spec"]["carbs_g"] for meal in others}
+        moved = round(share * (sum(carbs.values()) + dinner["slot_spec"]["carbs_g"]))
+        taken = 0
+        for index, meal in enumerate(others):
+            take = moved - taken if index == len(others) - 1 else round(moved * carbs[meal] / sum(carbs.values()))
+            take = min(take, carbs[meal])
+            spec = slots[meal]["slot_spec"]
+            spec["carbs_g"] = carbs[meal] - take
+            spec["calories"] = spec["calories"] - KCAL_PER_G_CARB * take
+            taken += take
+        spec = dinner["slot_spec"]
+        spec["carbs_g"] += taken
+        spec["calories"] += KCAL_PER_G_CARB * taken
+        spec["constraints"] = [*spec["constraints"], f"Luteal phase: {taken} g carbohydrate moved here from the "
+                               "day's other meals"]
+    return out
+
+
+def name_only_cooked(plan: dict[str, Any], chef: Agent) -> dict[str, Any]:
+    """The plan naming, wherever it offers a substitution, only recipes `chef` produces for it."""
+    cooked = {recipe["recipe_id"] for recipe in chef({"weekly_meal_plan": plan}, None)["recipes"]}
+    out = copy.deepcopy(plan)
+    for slots in out["weekly_template"].values():
+        for slot in slots.values():
+            slot["alternatives"] = [r for r in slot["alternatives"] if r in cooked]
+    out["substitution_bank"] = {meal: [r for r in ids if r in cooked] for meal, ids in out["substitution_bank"].items()}
+    solo = out["solo_week_protocol"]
+    solo["recipe_ids"] = [r for r in solo["recipe_ids"] if r in cooked]
+    return out
+
+
+def planned_with(dietitian: Agent, chef: Agent) -> Agent:
+    """The offline DIETITIAN: the packaged plan, shifted in the luteal phase, naming only what `chef` cooks."""
+    def answer(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
+        plan = dietitian(inputs, constraint)
+        if inputs.get("cycle_phase") == "luteal":
+            plan = shift_carbs_to_dinner(plan)
+        return name_only_cooked(plan, chef)
+    return answer
