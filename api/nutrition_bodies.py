@@ -36,6 +36,8 @@ class RunSummary(Struct, rename="camel"):
     state: str
     previous_state: str | None
     version: int
+    ready_version: int | None  # the version that last reached output_ready (its outputs are the plan)
+    current: bool  # the member's current plan: ready, and no newer ready run replaced it
     terminated_medical: bool
     last_completed_agent: str | None
     created_at: str | None
@@ -55,6 +57,7 @@ class RunDetail(Struct):
     medicalContext: list[dict[str, Any]]
     errors: list[dict[str, Any]]
     adjustments: list[dict[str, Any]]
+    notice: dict[str, Any] | None  # after a medical abort: {code, key (a locale key), targetsHidden}
 
 
 class CheckinAccepted(Struct, rename="camel"):

@@ -108,7 +108,7 @@ class NutritionController(Controller):
                       caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService]) -> RunDetail:
         own = await nutrition.member_scope(access, caller.user_id)
         run = await nutrition.run(run_id, member_scope=own)
-        return shape(await nutrition.detail(run), RunDetail)
+        return shape(await nutrition.detail(run, for_member=own is not None), RunDetail)
 
     @get("/runs/{run_id:uuid}/events", responses={**run_stream_response(), **error_responses(400, 401, 403, 404)})
     async def events(self, request: Request, run_id: FromPath[uuid.UUID], access: NamedDependency[OrgAccess],

@@ -92,8 +92,10 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
         return replayed
     if run.state != State.OUTPUT_READY.value:
         raise Conflict("run_in_progress" if State(run.state) in ACTIVE else "run_not_ready")
-    if run.superseded_at is not None:  # a newer run holds the member's plan; this one stays readable, no more
-        raise Conflict("run_not_ready")
+    if run.superseded_at is not None:
+        raise Conflict("run_superseded", detail="check-ins go to the member's current plan")
+    if (newer := await runs.active_run(session, org_id, run.member_id)) is not None:
+        raise Conflict("run_in_progress", run_id=str(newer.id))  # one run works for a member at a time
     history = await runs.checkin_history(session, run)
     on = validate_checkin(checkin, started_on=run.started_on, today=today, history=history)
     intake = IntakeData.model_validate(run.intake)

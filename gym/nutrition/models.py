@@ -1,4 +1,5 @@
-"""Mapped tables of migration 0007: runs, their envelopes and events, check-ins, adjustments, clearances."""
+"""Mapped tables of migration 0007 (and 0020: `ready_version`): runs, their envelopes and events, check-ins,
+adjustments, clearances."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class NutritionRun(Base):
     state: Mapped[str] = mapped_column(String(32), default="intake_pending")
     previous_state: Mapped[str | None] = mapped_column(String(32))
     version: Mapped[int] = mapped_column(Integer, default=1)
+    ready_version: Mapped[int | None] = mapped_column(Integer)  # the version that last reached output_ready
     terminated_medical: Mapped[bool] = mapped_column(default=False)
     intake: Mapped[dict[str, Any]] = mapped_column(JSONB)
     last_completed_agent: Mapped[str | None] = mapped_column(String(16))

@@ -62,7 +62,8 @@ async def clearance_required(session: AsyncSession, org_id: uuid.UUID, member_id
 
 async def start_run(session: AsyncSession, org_id: uuid.UUID, *, member_id: uuid.UUID, intake: IntakeData,
                     created_by: uuid.UUID | None, now: datetime | None = None) -> NutritionRun:
-    """A new run in `intake_pending`; 409 while another is working or paused, or until medical clearance."""
+    """A new run in `intake_pending`; 409 while another is working or paused, or until medical clearance. The
+    member's current plan stays current until this run reaches `output_ready` (`transition`)."""
     member = await session.scalar(select(Member.id).where(Member.org_id == org_id, Member.id == member_id,
                                                           Member.deleted_at.is_(None)))
     if member is None:
@@ -84,10 +85,6 @@ async def start_run(session: AsyncSession, org_id: uuid.UUID, *, member_id: uuid
             await session.flush()
     except IntegrityError as exc:  # the partial unique index: a concurrent start won the race
         raise Conflict("run_in_progress") from exc
-    await session.execute(update(NutritionRun).where(
-        NutritionRun.org_id == org_id, NutritionRun.member_id == member_id, NutritionRun.id != run.id,
-        NutritionRun.state == State.OUTPUT_READY.value, NutritionRun.superseded_at.is_(None)
-    ).values(superseded_at=now))
     await append_event(session, run, "state", {"from": None, "to": run.state, "at": now.isoformat()})
     return run
 
@@ -140,9 +137,40 @@ async def transition(session: AsyncSession, run: NutritionRun, target: State | s
     run.updated_at = now
     if new in (State.OUTPUT_READY, State.ERROR):
         run.finished_at = now
+    if new is State.OUTPUT_READY:
+        await _ready(session, run, now)
     await session.flush()
     await append_event(session, run, "state", {"from": current.value, "to": new.value, "at": now.isoformat()})
     return new
+
+
+async def _ready(session: AsyncSession, run: NutritionRun, now: datetime) -> None:
+    """The run's version is ready: it is the member's current plan, and the one it replaces is superseded now
+    (not when this run started: a run that errors or is aborted leaves the previous plan current)."""
+    first = run.ready_version is None
+    run.ready_version = run.version
+    if first:
+        await session.execute(update(NutritionRun).where(
+            NutritionRun.org_id == run.org_id, NutritionRun.member_id == run.member_id, NutritionRun.id != run.id,
+            NutritionRun.ready_version.is_not(None), NutritionRun.superseded_at.is_(None)).values(superseded_at=now))
+
+
+def is_current(run: NutritionRun) -> bool:
+    """The member's current plan: a run that reached output_ready and no newer ready run replaced."""
+    return run.ready_version is not None and run.superseded_at is None
+
+
+async def current_plan(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> NutritionRun | None:
+    return await session.scalar(select(NutritionRun).where(
+        NutritionRun.org_id == org_id, NutritionRun.member_id == member_id, NutritionRun.ready_version.is_not(None),
+        NutritionRun.superseded_at.is_(None)).order_by(NutritionRun.created_at.desc(), NutritionRun.id).limit(1))
+
+
+async def active_run(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> NutritionRun | None:
+    """The member's run that is working or paused, if any (at most one: uq_nutrition_runs_member_active)."""
+    return await session.scalar(select(NutritionRun).where(
+        NutritionRun.org_id == org_id, NutritionRun.member_id == member_id,
+        NutritionRun.state.in_([s.value for s in ACTIVE])).limit(1))
 
 
 async def fail(session: AsyncSession, run: NutritionRun, error: PipelineErrorPayload, *,
@@ -186,13 +214,23 @@ async def messages(session: AsyncSession, run: NutritionRun, *, data_type: str |
     return (await session.scalars(query.order_by(NutritionMessage.created_at, NutritionMessage.id))).all()
 
 
-async def latest_outputs(session: AsyncSession, run: NutritionRun, data_types: Sequence[str]) -> dict[str, Any]:
-    """The newest accepted payload per data type (skipped agents keep their most recent output, 004 §10)."""
+async def latest_outputs(session: AsyncSession, run: NutritionRun, data_types: Sequence[str], *,
+                         upto_version: int | None = None) -> dict[str, Any]:
+    """The newest accepted payload per data type (skipped agents keep their most recent output, 004 §10), of
+    versions up to `upto_version` when given."""
     out: dict[str, Any] = {name: None for name in data_types}
     for message in await messages(session, run):
-        if message.data_type in out:
+        if message.data_type in out and (upto_version is None or message.run_version <= upto_version):
             out[message.data_type] = message.payload
     return out
+
+
+def shown_version(run: NutritionRun) -> int | None:
+    """Which version's outputs are the run's plan: the ready one while a newer version is under way or failed
+    (None: the newest outputs, for a run that is ready now or never was)."""
+    if run.ready_version is None or run.state == State.OUTPUT_READY.value:
+        return None
+    return run.ready_version
 
 
 async def events_after(session: AsyncSession, run: NutritionRun, after_seq: int = 0) -> Sequence[NutritionEvent]:

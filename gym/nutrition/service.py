@@ -57,14 +57,24 @@ class NutritionService:
         """The run (404 `run_not_found` for another org's, or another member's when `member_scope` is set)."""
         return await runs.get_run(self.session, self.org_id, run_id, member_scope=member_scope)
 
-    async def detail(self, run: NutritionRun) -> dict[str, Any]:
-        """The run with its outputs, medical context, errors and adjustments."""
-        return await views.run_detail(self.session, run)
+    async def detail(self, run: NutritionRun, *, for_member: bool = False) -> dict[str, Any]:
+        """The run with its outputs, medical context, errors and adjustments (`views.run_detail`; `for_member`: the
+        member reads it, so a medically aborted run shows no targets)."""
+        return await views.run_detail(self.session, run, for_member=for_member)
 
     async def current_run(self, member_id: uuid.UUID) -> NutritionRun | None:
-        """The member's newest run that no later run superseded."""
+        """The member's current plan: the run that reached output_ready last. A newer run replaces it only once it
+        is ready itself; one that errors or is aborted leaves it current."""
+        return await runs.current_plan(self.session, self.org_id, member_id)
+
+    async def latest_run(self, member_id: uuid.UUID) -> NutritionRun | None:
+        """The member's newest run, whatever its state."""
         found = await runs.list_runs(self.session, self.org_id, member_id=member_id)
-        return next((run for run in found if run.superseded_at is None), None)
+        return found[0] if found else None
+
+    async def medical_hold(self, member_id: uuid.UUID) -> bool:
+        """True while a new run waits for medical clearance."""
+        return await runs.clearance_required(self.session, self.org_id, member_id)
 
     async def submit_checkin(self, run_id: uuid.UUID, payload: Any, *, member_scope: uuid.UUID | None = None,
                              submitted_by: uuid.UUID | None) -> CheckinOutcome:

@@ -18,9 +18,13 @@ from gym.training.profiles import get_units
 OUTPUTS = ("macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes", "training_program")
 
 
+NOTICE_KEYS = {"member": "console.nutrition.notice.medicalHold", "staff": "console.nutrition.notice.medicalHoldStaff"}
+
+
 def run_summary(run: NutritionRun) -> dict[str, Any]:
     return {"runId": str(run.id), "membershipId": str(run.member_id), "state": run.state,
-            "previousState": run.previous_state, "version": run.version,
+            "previousState": run.previous_state, "version": run.version, "readyVersion": run.ready_version,
+            "current": runs.is_current(run),
             "terminatedMedical": run.terminated_medical, "lastCompletedAgent": run.last_completed_agent,
             "createdAt": run.created_at.isoformat() if run.created_at else None,
             "finishedAt": run.finished_at.isoformat() if run.finished_at else None,
@@ -28,16 +32,33 @@ def run_summary(run: NutritionRun) -> dict[str, Any]:
             "awaitingReferralAcknowledgement": bool(((run.plan or {}).get("physician") or {}).get("awaiting_user"))}
 
 
-async def run_detail(session: AsyncSession, run: NutritionRun) -> dict[str, Any]:
+def notice(run: NutritionRun, *, for_member: bool) -> dict[str, Any] | None:
+    """What happens next after a medical abort, as a locale key the console shows: the member is told to see a
+    clinician and that staff record the clearance; staff are told to record it from a clinician's note."""
+    if not run.terminated_medical:
+        return None
+    return {"code": "medical_hold", "key": NOTICE_KEYS["member" if for_member else "staff"],
+            "targetsHidden": for_member}
+
+
+async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bool = False) -> dict[str, Any]:
+    """The run with its plan (the outputs of its ready version while a newer one is under way or failed), medical
+    context, errors and adjustments. After a medical abort the member sees no calorie or macro numbers (none of
+    the plan's outputs, adjustments or body weights: risky with an eating-disorder history), only what happens
+    next; staff still see everything."""
     stored = await runs.messages(session, run)
-    outputs = await runs.latest_outputs(session, run, OUTPUTS)
+    outputs = await runs.latest_outputs(session, run, OUTPUTS, upto_version=runs.shown_version(run))
     units = await get_units(session, run.org_id, run.member_id)
+    hidden = for_member and run.terminated_medical
+    shown = display(run.intake, outputs["macro_targets"], weight_unit=units.weight_unit)
     return {
-        "run": run_summary(run), "outputs": outputs,
-        "display": display(run.intake, outputs["macro_targets"], weight_unit=units.weight_unit),
+        "run": run_summary(run),
+        "outputs": {name: None for name in OUTPUTS} if hidden else outputs,
+        "display": {"units": shown["units"]} if hidden else shown,
         "medicalContext": [m.payload for m in stored if m.data_type == "medical_context"],
         "errors": [run.error] if run.error else [],
-        "adjustments": [m.payload for m in stored if m.data_type == "adjustment_result"],
+        "adjustments": [] if hidden else [m.payload for m in stored if m.data_type == "adjustment_result"],
+        "notice": notice(run, for_member=for_member),
     }
 
 

@@ -21,10 +21,14 @@ TARGETS = ("target_intake_kcal", "protein_g", "carbs_g", "fat_g", "fiber_g_min",
 
 
 async def read_current_plan(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> dict[str, Any] | None:
-    """The member's current (not superseded) run with its latest outputs, or None when they have none."""
+    """The member's current plan (the run that reached output_ready last: a newer run that is under way, failed or
+    was aborted does not replace it) as the member reads it, with `medicalHold` while a new run waits for medical
+    clearance; None when they have none."""
     nutrition = NutritionService(session, org_id)
     run = await nutrition.current_run(member_id)
-    return None if run is None else await nutrition.detail(run)
+    if run is None:
+        return None
+    return {**await nutrition.detail(run, for_member=True), "medicalHold": await nutrition.medical_hold(member_id)}
 
 
 def plan_for_trainer(detail: dict[str, Any] | None, today: date) -> dict[str, Any]:
@@ -34,8 +38,9 @@ def plan_for_trainer(detail: dict[str, Any] | None, today: date) -> dict[str, An
     run = detail.get("run") or {}
     outputs = detail.get("outputs") or {}
     targets = outputs.get("macro_targets") or {}
-    out: dict[str, Any] = {"hasPlan": True, "state": run.get("state"), "version": run.get("version"),
-                           "targets": {k: targets[k] for k in TARGETS if k in targets} or None}
+    out: dict[str, Any] = {"hasPlan": True, "state": run.get("state"), "version": run.get("readyVersion") or run.get("version"),
+                           "targets": {k: targets[k] for k in TARGETS if k in targets} or None,
+                           "medicalHold": bool(detail.get("medicalHold"))}
     recipes = {r.get("recipe_id"): r.get("recipe_name") for r in (outputs.get("recipes") or {}).get("recipes", [])}
     template = (outputs.get("weekly_meal_plan") or {}).get("weekly_template") or {}
     day = DAYS[today.weekday()]

@@ -124,7 +124,7 @@ async def test_a_health_question_is_answered_for_any_intake_the_schema_allows(cl
 
 
 async def test_a_check_in_on_a_superseded_run_is_409_and_changes_nothing(client, db, factory) -> None:
-    """Once a newer run holds the member's plan, the old run takes no check-in (409 run_not_ready): it re-ran the
+    """Once a newer run holds the member's plan, the old run takes no check-in (409 run_superseded): it re-ran the
     superseded plan, or, while the newer run worked, broke the one-active-run index with a 500 (schemathesis)."""
     org = await factory.org()
     user, _ = await signed_in_member(db, factory, org)
@@ -136,7 +136,7 @@ async def test_a_check_in_on_a_superseded_run_is_409_and_changes_nothing(client,
     late = await client.post(f"{nutrition_base(org)}/runs/{old['runId']}/checkins", headers=user.headers,
                              json={"weight_kg": 70.0, "waist_cm": 68.5, "hip_cm": 92.5})
 
-    assert (late.status_code, late.json()["code"]) == (409, "run_not_ready")
+    assert (late.status_code, late.json()["code"]) == (409, "run_superseded")
     detail = (await client.get(f"{nutrition_base(org)}/runs/{old['runId']}", headers=user.headers)).json()
     assert detail["run"]["version"] == 1 and detail["adjustments"] == [] and detail["run"]["supersededAt"]
 

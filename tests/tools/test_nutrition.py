@@ -132,7 +132,7 @@ async def test_roles_each_tool_allows(db, factory, tools) -> None:
     await tools.fails("nutrition__get_plan", {"membershipId": str(member_id)}, code="forbidden_for_role", org=org,
                       user=desk)  # front desk reads no health data (NUTRITION.md "Who uses it")
     assert await tools.ok("nutrition__get_plan", {"membershipId": str(member_id)}, org=org, user=coach) == {
-        "found": False}
+        "found": False, "medicalHold": False}
 
 
 async def test_a_checkin_through_the_tool_answers_its_adjustment(db, factory, tools) -> None:
@@ -177,6 +177,6 @@ async def test_staff_of_another_org_see_no_plan(db, factory, tools) -> None:
     other = await factory.org()
     stranger = await factory.user(other, "owner")
     assert await tools.ok("nutrition__get_plan", {"membershipId": str(member_id)}, org=other, user=stranger) == {
-        "found": False}
+        "found": False, "medicalHold": False}
     await tools.fails("nutrition__submit_checkin", {"membershipId": str(member_id), "checkin": FIRST_CHECKIN},
                       code="run_not_ready", org=other, user=stranger)

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from core.errors import Conflict
+from gym.nutrition import views
 from gym.nutrition.envelope import validate_intake
 from gym.nutrition.service import NutritionService
 from tools.context import ToolContext
@@ -52,15 +53,23 @@ class MemberInput(BaseModel):
 class PlanOut(BaseModel):
     found: bool
     plan: dict[str, Any] | None = None
+    newerRun: dict[str, Any] | None = None  # a newer run that is not (yet) the plan: under way, failed or aborted
+    medicalHold: bool = False
 
 
-@nutrition.agent_tool(action="get_plan", summary="The member's current nutrition and training plan: run state, "
-                      "macros, strategy, weekly meal plan, recipes, training program, adjustments.",
+@nutrition.agent_tool(action="get_plan", summary="The member's current nutrition and training plan (the last run "
+                      "that reached output_ready): run state, macros, strategy, weekly meal plan, recipes, training "
+                      "program, adjustments; and a newer run that is under way, failed or was aborted, if any.",
                       input=MemberInput, roles=HEALTH_DATA)
 async def get_plan(ctx: ToolContext, input: MemberInput) -> PlanOut:
     nutrition = NutritionService(ctx.session, ctx.org_id)
     run = await nutrition.current_run(input.membershipId)
-    return PlanOut(found=False) if run is None else PlanOut(found=True, plan=await nutrition.detail(run))
+    latest = await nutrition.latest_run(input.membershipId)
+    newer = views.run_summary(latest) if latest is not None and (run is None or latest.id != run.id) else None
+    hold = await nutrition.medical_hold(input.membershipId)
+    if run is None:
+        return PlanOut(found=False, newerRun=newer, medicalHold=hold)
+    return PlanOut(found=True, plan=await nutrition.detail(run), newerRun=newer, medicalHold=hold)
 
 
 class CheckinInput(BaseModel):

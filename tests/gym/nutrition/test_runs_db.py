@@ -56,9 +56,14 @@ async def test_start_move_along_the_chain_and_supersede(db, factory) -> None:
             await runs.transition(session, run, state)
         assert (run.state, run.previous_state) == ("output_ready", "coach_processing")
         assert run.finished_at is not None
+        assert (run.ready_version, runs.is_current(run)) == (1, True)
         second = await runs.start_run(session, org.id, member_id=dani, intake=samples.intake(), created_by=None)
         await session.refresh(run)
-        assert run.superseded_at is not None and second.superseded_at is None
+        assert run.superseded_at is None and runs.is_current(run)  # the plan stays current while the next works
+        for state in CHAIN:
+            await runs.transition(session, second, state)
+        await session.refresh(run)
+        assert run.superseded_at is not None and second.superseded_at is None and runs.is_current(second)
         events = await runs.events_after(session, run)
     assert [e.seq for e in events] == list(range(1, 8))
     assert [(e.data["from"], e.data["to"]) for e in events][:2] == [
