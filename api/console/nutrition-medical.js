@@ -1,7 +1,7 @@
 /**
  * The PHYSICIAN on the nutrition page (NUTRITION.md, PHYSICIAN): a paused run's referral with the
  * acknowledge button, the user's health questions and their answers, and medical clearance after a run
- * ended on medical advice (owner, admin or the member themself).
+ * ended on medical advice (owner, admin or coach, from a clinician's note; never the member themself).
  */
 import { h } from './dom.js';
 import { enumLabel, tr } from './nutrition-words.js';
@@ -60,7 +60,7 @@ export function terminatedNotice(context) {
 }
 
 /**
- * Record medical clearance for a member (owner, admin or the member themself); other roles read who can.
+ * Record medical clearance for a member (owner, admin or coach, from a clinician's note); others read who can.
  * onRecord(note) → Promise that throws the endpoint's error; the panel shows it in words.
  */
 export function clearancePanel({ name, allowed, onRecord }) {
@@ -87,7 +87,7 @@ export function clearancePanel({ name, allowed, onRecord }) {
     allowed
       ? [h('label', { class: 'nt-field' }, h('span', { class: 'field-label', text: tr('clearanceNote', 'Note (who cleared, when)') }), note),
         message, done, h('div', { class: 'nt-actions' }, record)]
-      : h('p', { class: 'muted', testid: 'clearance-who', text: tr('clearanceWho', 'An owner or admin records medical clearance.') }));
+      : h('p', { class: 'muted', testid: 'clearance-who', text: tr('clearanceWho', "An owner, admin or coach records medical clearance from a clinician's note.") }));
 }
 
 /** Ask the PHYSICIAN a health question about this run; onAsk(query) → the medical_context, or throws. */

@@ -17,7 +17,7 @@ import { agentLabel, arrow, enumLabel, fieldErrorLabel, fieldLabel, num, stateLa
 
 const ORG_KEY = 'spotter.orgId';
 const UUID = /^[0-9a-f-]{36}$/i;
-const CLEARANCE_ROLES = ['owner', 'admin', 'member'];
+const CLEARANCE_ROLES = ['owner', 'admin', 'coach']; // never the member themself (NUTRITION.md, HTTP)
 const $ = (id) => document.getElementById(id);
 
 const page = { me: null, membership: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0 };

@@ -45,8 +45,11 @@ from gym.nutrition.envelope import validate_intake
 from gym.nutrition.events import RunEvents
 from gym.nutrition.service import NutritionService
 from pipeline.questions import HealthQuestions
+from tools.audit import audit_row, write_audit
 
-CLEARANCE_ROLES = frozenset({"owner", "admin"})
+# NUTRITION.md (HTTP): owner, admin or coach record clearance from a clinician's note; never the member themself.
+CLEARANCE_ROLES = frozenset({"owner", "admin", "coach"})
+CLEARANCE_AUDIT = "nutrition.clearance.record"  # the same action the nutrition__record_medical_clearance tool audits
 
 
 class StartBody(BaseModel):
@@ -64,9 +67,11 @@ class QuestionBody(BaseModel):
 
 
 class ClearanceBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Medical clearance is recorded from a clinician's note (who cleared the member, when): the note is required."""
 
-    note: str = Field(default="", max_length=2_000)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    note: str = Field(min_length=1, max_length=2_000)
 
 
 class NutritionController(Controller):
@@ -158,13 +163,17 @@ class NutritionController(Controller):
                         access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                         session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
                         idempotency_key: IdempotencyKey = None) -> Response[ClearanceRecorded]:
-        own = await nutrition.member_scope(access, caller.user_id)
-        if own is None and access.role not in CLEARANCE_ROLES:
+        own = await nutrition.member_scope(access, caller.user_id)  # front desk: 403 forbidden
+        if own is not None:
+            raise Forbidden("member_forbidden", detail="a member cannot record their own medical clearance")
+        if access.role not in CLEARANCE_ROLES:
             raise Forbidden("role_forbidden")
-        if own is not None and own != member_id:
-            raise Forbidden("member_forbidden")
         once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
         if (replay := await once.replay()) is not None:
             return replay
         clearance = await nutrition.record_clearance(member_id, data.note, recorded_by=caller.user_id)
+        await write_audit(session, audit_row(org_id=access.org_id, caller=caller, action=CLEARANCE_AUDIT,
+                                             resource="medical_clearance", resource_id=clearance.id,
+                                             metadata={"membershipId": str(member_id), "runId": str(clearance.run_id)
+                                                       if clearance.run_id else None}))
         return await once.answer(201, ClearanceRecorded(clearance_id=str(clearance.id), membership_id=str(member_id)))

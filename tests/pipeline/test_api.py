@@ -100,9 +100,12 @@ async def test_after_a_medical_abort_new_runs_are_409_until_clearance(client, db
     assert (error["errorType"], error["recoverable"]) == ("physician_abort", False)
     blocked = await client.post(f"{nutrition_base(org)}/runs", json={"intake": samples.INTAKE}, headers=user.headers)
     assert blocked.status_code == 409 and blocked.json()["code"] == "medical_clearance_required"
-    refused = await client.post(f"{nutrition_base(org)}/members/{member_id}/medical-clearance", json={},
-                                headers=coach.headers)
-    assert refused.status_code == 403
+    refused = await client.post(f"{nutrition_base(org)}/members/{member_id}/medical-clearance", json={"note": "fine"},
+                                headers=user.headers)
+    assert refused.status_code == 403  # never the member themself
+    noteless = await client.post(f"{nutrition_base(org)}/members/{member_id}/medical-clearance", json={},
+                                 headers=coach.headers)
+    assert noteless.status_code == 400  # from a clinician's note
     cleared = await client.post(f"{nutrition_base(org)}/members/{member_id}/medical-clearance",
                                 json={"note": "cleared by GP"}, headers=owner.headers)
     assert cleared.status_code == 201

@@ -101,7 +101,9 @@ async def submit_checkin(ctx: ToolContext, input: CheckinInput) -> CheckinOut:
 
 class ClearanceInput(BaseModel):
     membershipId: uuid.UUID = Field(description=MEMBER)
-    note: str = Field("", max_length=2_000, description="Who cleared the member and when, as the user said it.")
+    note: str = Field(min_length=1, max_length=2_000, description=(
+        "The clinician's note the clearance rests on: who cleared the member and when, as the user said it. "
+        "Required: ask for it; never record a clearance without one."))
 
 
 class ClearanceOut(BaseModel):
@@ -109,8 +111,9 @@ class ClearanceOut(BaseModel):
     membershipId: str
 
 
-@nutrition.agent_tool(action="record_medical_clearance", summary="Record that a member has medical clearance, "
-                      "so a new plan can start after a physician abort. Needs the user's confirmation.",
+@nutrition.agent_tool(action="record_medical_clearance", summary="Record that a clinician has cleared a member, from "
+                      "the clinician's note, so a new plan can start after a physician abort. Owner or admin; needs "
+                      "the user's confirmation.",
                       input=ClearanceInput, roles=OWNER_ADMIN, side_effects="write", confirm="always",
                       audit=Audit("medical_clearance", "nutrition.clearance.record"))
 async def record_medical_clearance(ctx: ToolContext, input: ClearanceInput) -> ClearanceOut:
