@@ -6,6 +6,7 @@ Training days are not part of the intake: none/beginner get 3 days, intermediate
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from gym.nutrition.payloads.feedback import WeeklyCheckin
 from gym.nutrition.payloads.intake import IntakeData
@@ -22,7 +23,7 @@ PHASE_LENGTH_WEEKS = 8
 
 
 def training_input(intake: IntakeData, checkins: Sequence[WeeklyCheckin] = (), *, weeks_on_program: int = 0,
-                   stall: bool = False, note: str | None = None, phase: str | None = None) -> TrainingInput:
+                   stall: bool = False, note: str | None = None, phase: Literal["pre_training", "active_training"] | None = None) -> TrainingInput:
     """`phase`: the training phase a check-in moved the member to (None: the intake's)."""
     last = checkins[-1] if checkins else None
     log = last.training_log if last is not None and last.training_log is not None else None
