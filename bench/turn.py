@@ -9,7 +9,9 @@ client against the same fake. Overhead per round trip = (p50 full − p50 raw) /
 same calls through Spotter's model client alone (agent/model.py: the SDK with the tool definitions encoded
 once), so the overhead is also printed without the part of the saving that is the request encoding. A second scenario adds
 a confirmation and its resume; then throughput at `--concurrency`, and last `--streams` new conversations
-opened at once (time to the first SSE frame and to the end). Prints one JSON document.
+opened at once (time to the first SSE frame and to the end). Before the timings, the same two conversations
+run through an in-process copy of the app (same settings, same routes) with the app engine's statements counted
+(bench/statements.py): statements, BEGINs and COMMITs per model round trip. Prints one JSON document.
 """
 
 from __future__ import annotations
@@ -35,10 +37,14 @@ import httpx
 from sqlalchemy import text
 
 from agent.model import AnthropicModel, ModelRequest, ModelResponse
+from api.app import create_app
 from api.auth import DevKeys
+from api.resources import open_resources
+from bench.statements import per_round_trip
 from core import migrations
 from core.database import Database
 from core.embedded import EmbeddedPostgres, EmbeddedRedis
+from core.settings import Settings
 from tests.servers import free_port
 from tests.sse import parse_frames
 
@@ -226,9 +232,16 @@ class Stack:
     base: str
     bases: list[str]  # every `spotter serve` process (base is the first)
     model_url: str
+    data_dir: Path
     org: str
     token: str
     task_ids: list[str]
+
+    def settings(self) -> Settings:
+        """What the `spotter serve` processes run with."""
+        return Settings(app_env="test", database_url=self.pg.url(), redis_url=self.redis_url, data_dir=self.data_dir,
+                        anthropic_api_key="sk-bench", anthropic_base_url=self.model_url, anthropic_max_retries=0,
+                        log_level="warning")
 
 
 @contextlib.asynccontextmanager
@@ -257,8 +270,8 @@ async def stack(servers: int = 1, turn_slots: int | None = None) -> AsyncIterato
             bases.append(f"http://127.0.0.1:{app_port}")
         for base in bases:
             _wait_http(f"{base}/health")
-        yield Stack(pg=pg, redis_url=rd.url, base=bases[0], bases=bases, model_url=model_url, org=org, token=token,
-                    task_ids=task_ids)
+        yield Stack(pg=pg, redis_url=rd.url, base=bases[0], bases=bases, model_url=model_url, data_dir=data_dir,
+                    org=org, token=token, task_ids=task_ids)
     finally:
         for proc in procs:
             proc.terminate()
@@ -275,9 +288,29 @@ def machine() -> dict:
             "python": platform.python_version()}
 
 
+async def statements(st: Stack, task_ids: list[str]) -> dict:
+    """Statements per model round trip of both scenarios, through an in-process app on the stack's servers."""
+    resources = await open_resources(st.settings())
+    engine = resources.db.app_engine.sync_engine
+    app = create_app(st.settings(), resources=resources)
+    transport = httpx.ASGITransport(app=app)  # this loop, so the resources stay on it
+    try:
+        async with app.lifespan(), httpx.AsyncClient(transport=transport, base_url="http://bench") as http:
+            await full_conversation(http, "", st.org, st.token)  # caches warm, as in the timed runs
+            await confirm_conversation(http, "", st.org, st.token, task_ids.pop())
+            full = await per_round_trip(engine, lambda: full_conversation(http, "", st.org, st.token), round_trips=3)
+            confirm = await per_round_trip(
+                engine, lambda: confirm_conversation(http, "", st.org, st.token, task_ids.pop()), round_trips=2)
+    finally:
+        await resources.close()
+    return {"tool_tool_text": full, "confirm_resume": confirm}
+
+
 async def run(args: argparse.Namespace) -> dict:
     async with stack(args.servers, args.turn_slots) as st:
-        base, org, token, task_ids = st.base, st.org, st.token, st.task_ids
+        base, org, token = st.base, st.org, st.token
+        task_ids = list(st.task_ids)
+        counted = await statements(st, task_ids)  # from the end of the list; the timed confirms use its start
         payload = raw_payload()
         raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
         model_client = AnthropicModel(api_key="sk-bench", base_url=st.model_url, max_retries=0)
@@ -332,6 +365,7 @@ async def run(args: argparse.Namespace) -> dict:
             "throughput": {"servers": args.servers, "concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
                            "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
             "concurrent_streams": streams, "turn_slots": args.turn_slots,
+            "statements_per_round_trip": counted,
         }
 
 

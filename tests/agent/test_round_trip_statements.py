@@ -1,54 +1,20 @@
-"""What a conversation costs the database, counted with SQLAlchemy engine events (never timed): a count that
-grows fails here first. The 3-round-trip conversation below (tool, tool, answer; a metered org) is the one
-bench/turn.py drives."""
+"""What a conversation costs the database, counted with SQLAlchemy engine events (never timed; bench/statements.py
+counts the same way for `python -m bench.turn`): a count that grows fails here first. The 3-round-trip
+conversation below (tool, tool, answer; a metered org) is the one bench/turn.py drives."""
 
 from __future__ import annotations
 
 import uuid
 
 import redis.asyncio as aioredis
-from sqlalchemy import event, text
-from sqlalchemy.engine.default import CacheStats
+from sqlalchemy import text
 
 from agent.composition import build_agent
 from agent.resume import Answer
 from agent.threads import Opening
+from bench.statements import StatementCounter
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
-
-
-class Sent:
-    """Statements, BEGINs and COMMITs the app engine sends while attached."""
-
-    def __init__(self, engine) -> None:
-        self.engine, self.statements, self.begins, self.commits = engine, [], 0, 0
-        self.uncacheable: list[str] = []  # statements SQLAlchemy compiles afresh every time (no cache key)
-
-    def _statement(self, conn, cursor, statement, parameters, context, executemany) -> None:
-        self.statements.append(" ".join(statement.split()))
-        savepoint = statement.startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))  # plain strings, nothing to compile
-        if not savepoint and context is not None and context.cache_hit == CacheStats.NO_CACHE_KEY:
-            self.uncacheable.append(self.statements[-1][:80])
-
-    def _begin(self, conn) -> None:
-        self.begins += 1
-
-    def _commit(self, conn) -> None:
-        self.commits += 1
-
-    def __enter__(self) -> Sent:
-        event.listen(self.engine, "before_cursor_execute", self._statement)
-        event.listen(self.engine, "begin", self._begin)
-        event.listen(self.engine, "commit", self._commit)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        event.remove(self.engine, "before_cursor_execute", self._statement)
-        event.remove(self.engine, "begin", self._begin)
-        event.remove(self.engine, "commit", self._commit)
-
-    def like(self, start: str) -> int:
-        return sum(1 for s in self.statements if s.startswith(start))
 
 
 async def test_a_three_round_trip_conversation_sends_few_statements(app_settings, db, factory, fake_model) -> None:
@@ -59,7 +25,7 @@ async def test_a_three_round_trip_conversation_sends_few_statements(app_settings
     caller, access = await owner_of_new_org(db, factory)
     names: list[str] = []
     try:
-        with Sent(db.app_engine.sync_engine) as sent:
+        with StatementCounter(db.app_engine.sync_engine) as sent:
             turn = await services.orchestrator.open_send(access=access, caller=caller, locale="en",
                                                          trace_id=uuid.uuid4().hex, opening=Opening("what is on my list?"),
                                                          thread_id=None)
@@ -123,11 +89,11 @@ async def test_a_follow_up_and_a_confirmation_send_few_statements(app_settings, 
                                                       thread_id=None)
         await _drive(first)
         conversation_id = first.turn.conversation_id
-        with Sent(db.app_engine.sync_engine) as follow_up:
+        with StatementCounter(db.app_engine.sync_engine) as follow_up:
             names = await _drive(await services.orchestrator.open_send(
                 **common, trace_id=uuid.uuid4().hex, opening=Opening("delete the rower task"), thread_id=conversation_id))
         assert "confirmation_pending" in names
-        with Sent(db.app_engine.sync_engine) as confirm:
+        with StatementCounter(db.app_engine.sync_engine) as confirm:
             names = await _drive(await services.resumer.open_confirm(
                 Answer(common["access"], common["caller"], common["locale"], uuid.uuid4().hex, "confirm",
                        conversation_id, "toolu_del"), approved=True, edited_input=None))
