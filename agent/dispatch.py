@@ -28,6 +28,7 @@ from agent.tracing import traceparent
 from agent.turns import Turn, TurnStore
 from core.settings import Settings
 from tools import executions
+from tools.errors import failure
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome, ToolRunner, validation_error
@@ -183,8 +184,8 @@ class ToolDispatcher:
             spec = self.spec_for(turn, name)
             if spec is None:
                 router, _, action = name.partition("__")
-                error = {"code": "unknown_tool", "message": f"No tool named {name} is available to you.",
-                         "hint": "Use only the tools listed for this conversation."}
+                error = failure("unknown_tool", turn.locale, detail=f"No tool named {name} is available to you.",
+                                hint="Use only the tools listed for this conversation.", tool=name)
                 trip.add(_row(turn, use, router, action, status="failed", error=error))
                 results.append(ToolResult(use.tool_use_id, name, None, error))
                 pending += self.completed(turn, use.tool_use_id, router, action, events.failed(error))
@@ -194,7 +195,7 @@ class ToolDispatcher:
                     try:
                         validated = self.runner.validate(spec, use.raw_input).model_dump(mode="json")
                     except ValidationError as exc:
-                        error = validation_error(exc)
+                        error = validation_error(exc, turn.locale, spec.name)
                         trip.add(_row(turn, use, spec.router, spec.action, status="failed", error=error, spec=spec))
                         results.append(ToolResult(use.tool_use_id, name, None, error))
                         pending += self.completed(turn, use.tool_use_id, spec.router, spec.action,

@@ -30,6 +30,7 @@ from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
 from agent.persona import Persona
+from agent.policy import undoable_names
 from agent.replay import guard, synthesized_results, validate_replay
 from agent.request import build_request, tool_definitions
 from agent.round_trip import RoundTrip
@@ -143,7 +144,8 @@ class Orchestrator:
         key = (persona.name, role)
         if key not in self._tools:
             specs = persona.tools(self.registry, role)
-            self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools))
+            undoable = undoable_names(self.registry, specs, role)
+            self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools, undoable=undoable))
         return self._tools[key]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.model import ModelRequest
+from agent.policy import UNDO_NOTE
 from agent.prompts import STATIC_SYSTEM_PROMPT
 from agent.tool_search import with_deferred
 from core.tenancy import Caller, OrgAccess
@@ -58,10 +59,15 @@ def user_text(content: Any) -> str:
     return "\n".join(texts)
 
 
-def tool_definitions(specs: list[ToolSpec], loaded: frozenset[str] | None = None) -> list[dict[str, Any]]:
+def tool_definitions(specs: list[ToolSpec], loaded: frozenset[str] | None = None, *,
+                     undoable: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """The tool definitions, the last one in the prompt carrying the 1 h breakpoint; with `loaded`, the
-    tools outside it are deferred behind tool search (agent/tool_search.py)."""
+    tools outside it are deferred behind tool search (agent/tool_search.py). The tools in `undoable` say so in
+    their description (agent/policy.py, the one rule), so the model promises an Undo only for them."""
     tools = [spec.to_anthropic() for spec in specs]
+    for tool in tools:
+        if tool["name"] in undoable:
+            tool["description"] = f"{tool['description']} {UNDO_NOTE}"
     if loaded is not None:
         return with_deferred(tools, loaded, CACHE_1H)
     if tools:

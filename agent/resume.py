@@ -304,6 +304,9 @@ class Resumer:
         spec = self.registry.lookup(original.router, original.action)
         if not can_undo(self.registry, spec, turn.access.role, succeeded=original.status == "succeeded"):
             raise InvalidInput("not_undoable")
+        if not can_undo(self.registry, spec, turn.access.role, succeeded=True,
+                        ran_at=original.resolved_at or original.created_at, now=datetime.now(UTC)):
+            raise InvalidInput("not_undoable", detail="Undo lasts 24 hours; this ran earlier")
         assert spec is not None and spec.inverse is not None
         if original.undone_by is not None:
             raise Conflict("already_undone")

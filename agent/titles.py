@@ -13,6 +13,7 @@ import re
 
 import structlog
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.compaction import record_cost
 from agent.conversations import Conversation, Message
@@ -30,6 +31,19 @@ INSTRUCTIONS = (
 )
 MAX_WORDS = 6
 _QUOTES = "\"'“”„«»‘’`*#"
+
+
+async def distinct_title(session: AsyncSession, conversation: Conversation, title: str) -> str:
+    """`title`, or "title (2)", "(3)"...: the caller's conversations are told apart, never three "Find Saar"."""
+    taken = set((await session.scalars(select(Conversation.title).where(
+        Conversation.org_id == conversation.org_id, Conversation.user_id == conversation.user_id,
+        Conversation.id != conversation.id, Conversation.title.like(f"{title[:180]}%")))).all())
+    if title not in taken:
+        return title
+    n = 2
+    while f"{title[:180]} ({n})" in taken:
+        n += 1
+    return f"{title[:180]} ({n})"
 
 
 def clean_title(raw: str) -> str | None:
@@ -102,6 +116,7 @@ class TitleGenerator:
         if title is None:
             return None
         async with self.db.scope(org_id=conversation.org_id, user_id=conversation.user_id) as session:
+            title = await distinct_title(session, conversation, title)
             condition = (Conversation.title.is_(None) if provisional is None else Conversation.title == provisional)
             result = await session.execute(update(Conversation).where(Conversation.id == conversation.id, condition)
                                            .values(title=title))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations
-from agent.policy import can_undo
+from agent.policy import can_undo, undo_until
 from agent.request import user_text
 from core.errors import NotFound
 from tools import executions
@@ -28,21 +30,40 @@ async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: 
                        "updatedAt": _iso(c.updated_at)} for c in rows]}
 
 
-def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str) -> dict[str, Any]:
+def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str,
+               names: dict[uuid.UUID, str] | None = None) -> dict[str, Any]:
     spec = registry.lookup(row.router, row.action)
+    ran_at = row.resolved_at or row.created_at
+    undoable = row.undone_by is None and can_undo(registry, spec, role, succeeded=row.status == "succeeded",
+                                                  ran_at=ran_at, now=datetime.now(UTC))
     call: dict[str, Any] = {
         "toolUseId": row.tool_use_id, "router": row.router, "action": row.action, "status": row.status,
         "input": row.input, "output": {k: v for k, v in (row.output or {}).items() if k != "_editedInput"}
         if row.output is not None else None,
         "error": row.error, "confirm": row.confirm, "kind": row.kind, "durationMs": row.duration_ms,
         "undone": row.undone_by is not None,
-        "inverseAvailable": row.undone_by is None and can_undo(registry, spec, role,
-                                                               succeeded=row.status == "succeeded"),
+        "inverseAvailable": undoable,
     }
+    if undoable and ran_at is not None:
+        call["undoUntil"] = _iso(undo_until(ran_at))
+    if row.confirm != "never" and row.status not in ("pending", "running", "superseded", "expired"):
+        # a decided confirmation says who decided and when ("Approved by Maya · 14:02")
+        call["resolvedBy"] = (names or {}).get(row.actor_user_id) if row.actor_user_id else None
+        call["resolvedAt"] = _iso(row.resolved_at)
+        call = {k: v for k, v in call.items() if k not in ("resolvedBy", "resolvedAt") or v is not None}
     if row.kind == "user_picker":
         call["prompt"] = (row.input or {}).get("prompt")
         call["candidates"] = (row.input or {}).get("candidates", [])
     return call
+
+
+async def _user_names(session: AsyncSession, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """Who approved: the users' names (or emails) by id."""
+    if not ids:
+        return {}
+    rows = await session.execute(text("SELECT id, coalesce(nullif(name, ''), email) FROM users WHERE id = ANY(:ids)"),
+                                 {"ids": list(ids)})
+    return {row[0]: row[1] for row in rows}
 
 
 async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
@@ -56,8 +77,10 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
         raise NotFound("conversation_not_found")
     rows = await conversations.all_messages(session, conversation_id)
     by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
-    for execution in await executions.for_conversation(session, conversation_id):
-        call = _tool_call(execution, registry, role)
+    found = await executions.for_conversation(session, conversation_id)
+    names = await _user_names(session, {e.actor_user_id for e in found if e.actor_user_id and e.confirm != "never"})
+    for execution in found:
+        call = _tool_call(execution, registry, role, names)
         spec = registry.lookup(execution.router, execution.action)
         if execution.status == "pending" and execution.kind != "user_picker" and spec is not None:
             call["inputSchema"] = spec.input_schema()

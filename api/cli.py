@@ -95,8 +95,19 @@ def cmd_dev_token(args: argparse.Namespace) -> int:
     if token is None:
         print(f"spotter: no user with email {args.email} (run `spotter seed-demo`?)", file=sys.stderr)
         return 2
+    print(f"console: {_console_base(settings, args.url)}/console/#token={token}")
     print(token)
     return 0
+
+
+def _console_base(settings: Settings, url: str | None) -> str:
+    """Where the console is: --url, else the running demo's address (its instance lock), else the default."""
+    from core.instance_lock import InstanceLock
+
+    if url:
+        return url.rstrip("/")
+    holder = InstanceLock(settings.data_dir, "demo").holder() or {}
+    return str(holder.get("url") or "http://127.0.0.1:8000").rstrip("/")
 
 
 def _serve(settings: Settings, host: str, port: int, banner: str | None = None) -> None:
@@ -293,9 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("--members", type=int, default=None)
     seed.add_argument("--reset", action="store_true", help="regenerate the demo gym, discarding changes to it")
     seed.set_defaults(fn=cmd_seed_demo)
-    token = sub.add_parser("dev-token", help="print a dev-mode session token")
+    token = sub.add_parser("dev-token", help="print the console URL that signs in as E, then the token alone")
     token.add_argument("--email", required=True)
     token.add_argument("--ttl", type=int, default=8 * 3600)
+    token.add_argument("--url", default=None, help="the server's address (default: the running demo's, else "
+                                                     "http://127.0.0.1:8000)")
     token.set_defaults(fn=cmd_dev_token)
     demo = sub.add_parser("demo", help="migrate, seed, serve, print the console URL")
     demo.add_argument("--host", default="127.0.0.1")

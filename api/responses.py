@@ -108,6 +108,9 @@ class ToolCall(Struct, rename="camel", omit_defaults=True):
     candidates: list[dict[str, Any]] | UnsetType = UNSET
     summary: str | UnsetType = UNSET  # a pending confirmation: the action in words, localized (beyond the spec)
     input_schema: dict[str, Any] | UnsetType = UNSET  # a pending confirmation: the tool's input JSON schema
+    resolved_by: str | UnsetType = UNSET  # a resolved confirmation: who approved or rejected it
+    resolved_at: str | UnsetType = UNSET  # and when (ISO 8601)
+    undo_until: str | UnsetType = UNSET  # an undoable write: the end of its Undo window (ISO 8601)
 
 
 class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=True):
@@ -180,6 +183,20 @@ class HealthBody(Struct):
 
 class JwksBody(Struct):
     keys: list[dict[str, Any]]
+
+
+class DevLogin(Struct, rename="camel"):
+    email: str
+    name: str
+    role: str
+    org_name: str
+    token: str
+
+
+class DevLogins(Struct):
+    """Dev auth only: the demo's logins, each with a fresh token (the console's role switcher)."""
+
+    items: list[DevLogin]
 
 
 def shape(value: Any, body_type: type[T]) -> T:

@@ -1,14 +1,33 @@
-"""Localized strings from `locales/{en,he,ru}.json` and locale negotiation."""
+"""Localized strings from `locales/{en,he,ru}.json`, the one language registry, and locale negotiation.
+
+The languages are written once, in `locales/languages.json` (code, own name, English name, direction); the
+server reads them here and the console reads the same file. Messages are ICU MessageFormat for what varies:
+`{name}` inserts a parameter, `{n, plural, one {# member} other {# members}}` picks the CLDR plural category
+of `n` in the locale (Babel's rules; the console uses `Intl.PluralRules` on the same messages) and
+`{kind, select, coaching {…} other {…}}` picks by value.
+"""
 
 from __future__ import annotations
 
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-SUPPORTED_LOCALES = ("en", "he", "ru")
-DEFAULT_LOCALE = "en"
+from babel import Locale
+from babel.numbers import format_decimal
+
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+_REGISTRY = json.loads((LOCALES_DIR / "languages.json").read_text(encoding="utf-8"))
+LANGUAGES: tuple[dict[str, str], ...] = tuple(_REGISTRY["languages"])
+SUPPORTED_LOCALES: tuple[str, ...] = tuple(lang["code"] for lang in LANGUAGES)
+DEFAULT_LOCALE: str = _REGISTRY["default"]
+RTL_LOCALES = frozenset(lang["code"] for lang in LANGUAGES if lang["dir"] == "rtl")
+
+
+def language_name(locale: str) -> str:
+    """The language's English name ("Hebrew"), for prompts that tell a model which language to write."""
+    return next((lang["english"] for lang in LANGUAGES if lang["code"] == locale), locale)
 
 
 @cache
@@ -49,17 +68,120 @@ def resolve_locale(x_locale: str | None, accept_language: str | None) -> str:
     return DEFAULT_LOCALE
 
 
+# --- ICU messages ----------------------------------------------------------------------------------------
+
+@cache
+def _plural_locale(locale: str) -> Locale:
+    return Locale.parse(locale if locale in SUPPORTED_LOCALES else DEFAULT_LOCALE)
+
+
+def plural_category(n: float, locale: str) -> str:
+    """CLDR's plural category of `n` in `locale`: zero, one, two, few, many or other."""
+    return str(_plural_locale(locale).plural_form(abs(n)))
+
+
+def format_number(n: Any, locale: str) -> str:
+    try:
+        return str(format_decimal(n, locale=_plural_locale(locale)))
+    except (TypeError, ValueError, ArithmeticError):
+        return str(n)
+
+
+def _closing(text: str, start: int) -> int:
+    """Index of the `}` that closes the `{` at `start` (nesting counted), or -1."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _cases(body: str) -> dict[str, str]:
+    """`one {…} other {…}` → {"one": "…", "other": "…"}."""
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(body):
+        brace = body.find("{", i)
+        if brace == -1:
+            break
+        key = body[i:brace].strip()
+        end = _closing(body, brace)
+        if end == -1 or not key:
+            break
+        out[key] = body[brace + 1:end]
+        i = end + 1
+    return out
+
+
+def _argument(spec: str, locale: str, params: dict[str, Any], number: str | None) -> str | None:
+    name, _, rest = spec.partition(",")
+    name = name.strip()
+    if not rest:
+        if name in params:
+            return str(params[name])
+        return None
+    kind, _, body = rest.strip().partition(",")
+    kind = kind.strip()
+    cases = _cases(body)
+    value = params.get(name)
+    if kind == "plural" and value is not None:
+        try:
+            n = float(value)
+        except (TypeError, ValueError):
+            n = 0.0
+        exact = f"={int(n)}" if n == int(n) else ""
+        text = cases.get(exact) or cases.get(plural_category(n, locale)) or cases.get("other", "")
+        return format_message(text, locale, params, number=format_number(value, locale))
+    if kind == "select":
+        text = cases.get(str(value), cases.get("other", ""))
+        return format_message(text, locale, params, number=number)
+    return None
+
+
+def format_message(template: str, locale: str, params: dict[str, Any] | None = None, *,
+                   number: str | None = None) -> str:
+    """An ICU message with `params`; an unknown placeholder stays as written."""
+    params = params or {}
+    out: list[str] = []
+    i = 0
+    while i < len(template):
+        char = template[i]
+        if char == "{":
+            end = _closing(template, i)
+            if end == -1:
+                out.append(template[i:])
+                break
+            value = _argument(template[i + 1:end], locale, params, number)
+            out.append(template[i:end + 1] if value is None else value)
+            i = end + 1
+            continue
+        out.append(number if char == "#" and number is not None else char)
+        i += 1
+    return "".join(out)
+
+
+def lookup(key: str, locale: str) -> str | None:
+    """The raw message at dotted `key` in `locale`, or None."""
+    node: object = catalog(locale) if locale in SUPPORTED_LOCALES else {}
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node if isinstance(node, str) else None
+
+
+def has_key(key: str, locale: str = DEFAULT_LOCALE) -> bool:
+    return lookup(key, locale) is not None
+
+
 def translate(key: str, locale: str, **params: object) -> str:
-    """The string at dotted `key` in `locale` (falling back to en, then the key), formatted with params."""
+    """The message at dotted `key` in `locale` (falling back to en, then the key), formatted with params."""
     for loc in (locale, DEFAULT_LOCALE):
-        node: object = catalog(loc) if loc in SUPPORTED_LOCALES else {}
-        for part in key.split("."):
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, str):
-            try:
-                return node.format(**params)
-            except (KeyError, IndexError):
-                return node
+        text = lookup(key, loc)
+        if text is not None:
+            return format_message(text, loc, params)
     return key
 
 

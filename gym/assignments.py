@@ -195,6 +195,7 @@ class BulkPreview:
 class BulkResult:
     count: int
     ids: list[uuid.UUID]
+    changed: list[uuid.UUID] | None = None  # the rows whose state it changed (what its Undo reverts)
 
 
 async def _matching_ids(session: AsyncSession, org_id: uuid.UUID, flt: AssignmentFilter, *,
@@ -248,11 +249,14 @@ async def bulk_publish(session: AsyncSession, org_id: uuid.UUID, flt: Assignment
                        expected_fingerprint: str | None = None) -> BulkResult:
     """Publish (or unpublish) exactly the filter's set; refuses if it differs from the expected preview."""
     ids = await _confirmed_ids(session, org_id, flt, expected_ids, expected_fingerprint)
+    changed: list[uuid.UUID] = []
     if ids:
-        await session.execute(update(Assignment).where(Assignment.org_id == org_id, Assignment.id.in_(ids))
-                              .values(published=published, updated_at=func.now())
-                              .execution_options(synchronize_session=False))
-    return BulkResult(len(ids), ids)
+        changed = list((await session.scalars(
+            update(Assignment).where(Assignment.org_id == org_id, Assignment.id.in_(ids),
+                                     Assignment.published.is_not(published))
+            .values(published=published, updated_at=func.now()).returning(Assignment.id)
+            .execution_options(synchronize_session=False))).all())
+    return BulkResult(len(ids), ids, changed)
 
 
 async def bulk_delete(session: AsyncSession, org_id: uuid.UUID, flt: AssignmentFilter, now: datetime, *,
@@ -264,7 +268,7 @@ async def bulk_delete(session: AsyncSession, org_id: uuid.UUID, flt: AssignmentF
         await session.execute(update(Assignment).where(Assignment.org_id == org_id, Assignment.id.in_(ids))
                               .values(deleted_at=now, updated_at=func.now())
                               .execution_options(synchronize_session=False))
-    return BulkResult(len(ids), ids)
+    return BulkResult(len(ids), ids, ids)
 
 
 # --- comments -----------------------------------------------------------------------------------------

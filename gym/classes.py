@@ -191,7 +191,8 @@ async def _refuse_overlap(session: AsyncSession, org_id: uuid.UUID, class_type: 
     if clash:
         raise GymError("session_overlap", f"{len(clash)} {class_type.name} session(s) already overlap that time.",
                        "Tell the user it would overlap the existing session(s) and ask whether to schedule it "
-                       "anyway; only if they agree, call class_sessions__create again with allowOverlap=true.")
+                       "anyway; only if they agree, call class_sessions__create again with allowOverlap=true.",
+                       count=len(clash), type=class_type.name, next_step="schedule_anyway")
 
 
 async def create_session(session: AsyncSession, org_id: uuid.UUID, *, class_type_id: uuid.UUID, starts_at: datetime,

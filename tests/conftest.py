@@ -6,6 +6,7 @@ Nothing here mocks our own code; a guard makes any attempt to reach a real model
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import sys
@@ -98,12 +99,15 @@ def embedded_redis(data_dir: Path) -> Iterator[EmbeddedRedis]:
 
 @pytest.fixture(scope="session")
 def base_settings(data_dir: Path, embedded_pg: EmbeddedPostgres, embedded_redis: EmbeddedRedis) -> Settings:
-    """Settings for the app under test; agent-level conftests extend them (fake model URL, ...)."""
+    """Settings for the app under test; agent-level conftests extend them (fake model URL, ...). The app logs
+    warnings and up unless LOG_LEVEL says otherwise: a request log line from a server thread would land between
+    pytest's progress dots."""
     from core.settings import load_settings
 
+    quiet = {} if os.environ.get("LOG_LEVEL") else {"log_level": "warning"}
     return load_settings(app_env="test", data_dir=data_dir, database_url=embedded_pg.url(),
                          redis_url=embedded_redis.url, auth_mode="dev", agent_model_provider="anthropic",
-                         anthropic_api_key=None)
+                         anthropic_api_key=None, **quiet)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from babel.dates import format_date, format_interval
 from sqlalchemy import text
 
 from core.i18n import translate
@@ -27,27 +28,25 @@ def _t(ctx: ToolContext, key: str, **params: object) -> str:
 
 
 def day(ctx: ToolContext, value: dt.date | dt.datetime | str | None) -> str:
-    """'12 Oct' (month names from the locale file)."""
+    """'Nov 23, 2026' / '23 нояб. 2026 г.': the medium date of the locale (CLDR, as the console's Intl shows it),
+    a moment taken in the gym's time zone."""
     if value is None:
         return ""
     if isinstance(value, str):
         value = dt.date.fromisoformat(value[:10])
     if isinstance(value, dt.datetime):
         value = value.astimezone(ctx.tz).date()
-    months = translate("agent.confirm.months", ctx.locale).split(",")
-    month = months[value.month - 1] if len(months) == 12 else str(value.month)
-    return f"{value.day} {month}"
+    return str(format_date(value, "medium", locale=ctx.locale))
 
 
 def span(ctx: ToolContext, first: dt.date | str | None, last: dt.date | str | None) -> str:
+    """'Nov 17 – 23, 2026': the locale's own interval format."""
     if first is None or last is None:
         return day(ctx, first or last)
     first, last = (dt.date.fromisoformat(str(v)[:10]) for v in (first, last))
     if first == last:
         return day(ctx, first)
-    if (first.year, first.month) == (last.year, last.month):
-        return f"{first.day}–{day(ctx, last)}"  # 17–23 Nov
-    return f"{day(ctx, first)}–{day(ctx, last)}"
+    return str(format_interval(first, last, "yMMMd", locale=ctx.locale))
 
 
 async def _one(ctx: ToolContext, sql: str, **params: object) -> Any:
@@ -66,8 +65,7 @@ async def delete_workout(ctx: ToolContext, input: Any) -> str | None:
                           "AND w.deleted_at IS NULL", id=input.id)
     if row is None:
         return None
-    key = "deleteWorkoutUsedOnce" if row.used == 1 else "deleteWorkout"
-    return _t(ctx, key, title=row.title, created=day(ctx, row.created_at), count=row.used)
+    return _t(ctx, "deleteWorkout", title=row.title, created=day(ctx, row.created_at), count=row.used)
 
 
 async def delete_program(ctx: ToolContext, input: Any) -> str | None:

@@ -22,16 +22,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from core.errors import ServiceError
+from core.i18n import translate
 from core.row_inserts import Row
 from core.tenancy import Caller, OrgAccess
 from rag.embeddings import Embedder
 from tools.audit import audit_row, write_audit
 from tools.context import ToolContext
-from tools.errors import tool_error
+from tools.errors import failure, tool_error
 from tools.registry import ToolSpec
 from tools.storable import nul_path
 
 log = structlog.get_logger("tools.runner")
+MEMBER_ONLY = frozenset({"member"})
 SuccessHook = Callable[[AsyncSession, "ToolOutcome"], Awaitable[None]]
 
 
@@ -58,10 +60,12 @@ def to_jsonable(value: Any) -> dict[str, Any]:
     return {"result": value}
 
 
-def validation_error(exc: ValidationError) -> dict[str, Any]:
-    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()[:5])
-    return {"code": "validation_failed", "message": f"Invalid input: {problems}",
-            "hint": "Fix the listed fields and call the tool again."}
+def validation_error(exc: ValidationError, locale: str = "en", tool: str | None = None) -> dict[str, Any]:
+    errors = exc.errors()[:5]
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in errors)
+    fields = ", ".join(dict.fromkeys(".".join(str(p) for p in e["loc"]) or "input" for e in errors))
+    return failure("tool_invalid_input", locale, detail=f"Invalid input: {problems}", tool=tool, fields=fields,
+                   hint="Fix the listed fields and call the tool again.") | {"code": "validation_failed"}
 
 
 class ToolRunner:
@@ -106,19 +110,22 @@ class ToolRunner:
             return ToolOutcome(ok, output, error, int((time.perf_counter() - started) * 1000), audit_id, validated,
                                audit)
 
+        plain = spec.roles <= MEMBER_ONLY  # the member's trainer words its own refusals (TRAINER.md)
         if not spec.allows(access.role):  # defence in depth: the registry already filtered by role
-            return done(False, error={"code": "forbidden_for_role",
-                                      "message": f"Your role ({access.role}) may not use {spec.name}.",
-                                      "hint": "Tell the user this needs a different staff role."})
+            return done(False, error=failure(
+                "forbidden_for_role", locale, detail=f"Your role ({access.role}) may not use {spec.name}.",
+                tool=spec.name, plain=plain,
+                role=translate(f"console.roles.{access.role}", locale),
+                hint="Tell the user in plain words that their role cannot do this; never name the tool."))
         if spec.handler is None:
-            return done(False, error={"code": "not_executable", "message": f"{spec.name} is not executable.",
-                                      "hint": None})
+            return done(False, error=failure("not_executable", locale, detail=f"{spec.name} is not executable.",
+                                             tool=spec.name, hint=None))
         try:
             now = now or datetime.now(UTC)
             today = now.astimezone(ZoneInfo(access.timezone)).date()
             validated = self.validate(spec, raw_input if isinstance(raw_input, dict) else {}, today=today)
         except ValidationError as exc:
-            return done(False, error=validation_error(exc))
+            return done(False, error=validation_error(exc, locale, spec.name))
         try:
             async with self._unit(session, access, caller) as session:
                 ctx = ToolContext(session=session, org=access, caller=caller, locale=locale, now=now,
@@ -139,13 +146,15 @@ class ToolRunner:
                     await on_success(session, outcome)
             return outcome
         except ServiceError as exc:  # ToolFailed, GymError, RagError...: the one translation to a tool result
-            return done(False, error=tool_error(exc))
+            return done(False, error=tool_error(exc, locale, spec.name, plain=plain))
         except ValidationError as exc:
-            return done(False, error=validation_error(exc))
+            return done(False, error=validation_error(exc, locale, spec.name))
         except Exception as exc:  # a bug in a tool must not abort the turn
             log.exception("tool.crashed", tool=spec.name, error_type=type(exc).__name__)
-            return done(False, error={"code": "internal", "message": "The tool failed unexpectedly.",
-                                      "hint": "Apologize and suggest trying again; do not retry blindly."})
+            return done(False, error=failure("tool_internal", locale, detail="The tool failed unexpectedly.",
+                                             tool=spec.name,
+                                             hint="Apologize and suggest trying again; do not retry blindly.")
+                        | {"code": "internal"})
 
     async def describe(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                        locale: str = "en", now: datetime | None = None,

@@ -13,17 +13,19 @@ import hashlib
 import json
 import re
 from collections.abc import AsyncIterator
+from datetime import date
 from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
 from agent.offline.rules import Episode, Line, Reply, Step, respond
 from agent.offline.title import offline_title
+from agent.policy import UNDO_NOTE
 from agent.request import user_text
-from core.i18n import catalog
+from core.i18n import SUPPORTED_LOCALES, catalog, format_message
 
 MODEL_ID = "spotter-offline-rules"
-SUPPORTED = ("en", "he", "ru")
+SUPPORTED = SUPPORTED_LOCALES
 
 def _strings(locale: str) -> dict[str, Any]:
     """The offline model's strings in `locale` (locales/<locale>.json, key `offline`)."""
@@ -58,12 +60,15 @@ def render(lines: tuple[Line, ...], locale: str) -> str:
     for key, params in lines:
         params = dict(params)
         if key == "help":
-            params["examples"] = "\n".join(f"• {example}" for example in _strings("en")["examples"])
+            examples = _strings(locale).get("examples") or _strings("en")["examples"]
+            params["examples"] = "\n".join(f"• {example}" for example in examples)
         for name, table in (("weekday", "weekdays"), ("period", "periods")):
             if name in params:
                 params[name] = _word(table, params[name], locale)
-        out.append(_text(key, locale).format(**params))
-    return "\n".join(out)
+        text = format_message(_text(key, locale), locale, params)
+        # a table is a block of its own: markdown needs the blank line before and after it
+        out.append(f"\n{text}\n" if key == "table" else text)
+    return "\n".join(out).strip()
 
 
 def chunks(text: str, parts: int = 3) -> list[str]:
@@ -113,27 +118,46 @@ def _context(content: Any) -> dict[str, str]:
         for block in content:
             text = block.get("text", "") if block.get("type") == "text" else ""
             if text.startswith("<turn_context>"):
-                for key in ("Reply locale", "Caller"):
+                for key in ("Reply locale", "Caller", "Now"):
                     if m := re.search(rf"^{key}: (.+)$", text, re.MULTILINE):
                         found[key] = m.group(1).strip()
     return found
 
 
+def _is_words(message: dict[str, Any]) -> bool:
+    return message["role"] == "user" and bool(user_text(message["content"]).strip())
+
+
+def _today(now: str | None) -> date | None:
+    found = re.search(r"\d{4}-\d{2}-\d{2}", now or "")
+    return date.fromisoformat(found.group(0)) if found else None
+
+
 def read_episode(request: ModelRequest) -> Episode:
-    """The person's latest words, their locale and role, and every tool call (with result) made since."""
+    """The person's latest words, their locale and role, every tool call (with result) made since, and the
+    previous request's tool calls; which tools this caller can undo is read off their descriptions."""
     messages = request.messages
-    start = next((i for i in range(len(messages) - 1, -1, -1)
-                  if messages[i]["role"] == "user" and user_text(messages[i]["content"]).strip()), None)
+    start = next((i for i in range(len(messages) - 1, -1, -1) if _is_words(messages[i])), None)
     tools = frozenset(t["name"] for t in request.tools if "name" in t)
+    undoable = frozenset(t["name"] for t in request.tools if UNDO_NOTE in str(t.get("description", "")))
     if start is None:
-        return Episode(words="", tools=tools)
+        return Episode(words="", tools=tools, undoable=undoable)
     content = messages[start]["content"]
     context = _context(content)
     locale = context.get("Reply locale", "en").lower()
     role = m.group(1) if (m := re.search(r"\(([^()]+)\)\s*$", context.get("Caller", ""))) else None
+    previous = next((i for i in range(start - 1, -1, -1) if _is_words(messages[i])), None)
+    before = _steps(messages[previous + 1:start]) if previous is not None else ()
+    return Episode(words=user_text(content), locale=locale if locale in SUPPORTED else "en", role=role,
+                   steps=_steps(messages[start + 1:]), tools=tools, undoable=undoable, before=before,
+                   today=_today(context.get("Now")))
+
+
+def _steps(messages: list[dict[str, Any]]) -> tuple[Step, ...]:
+    """The tool calls of these messages, each with its result (calls without one yet are left out)."""
     uses: list[dict[str, Any]] = []
     results: dict[str, dict[str, Any]] = {}
-    for message in messages[start + 1:]:
+    for message in messages:
         blocks = message["content"] if isinstance(message["content"], list) else []
         for block in blocks:
             if message["role"] == "assistant" and block.get("type") == "tool_use":
@@ -153,8 +177,7 @@ def read_episode(request: ModelRequest) -> Episode:
         edited = isinstance(body, dict) and set(body) == {"note", "input", "result"}
         steps.append(Step(use["name"], use.get("input") or {}, output=body["result"] if edited else body,
                           edited=edited))
-    return Episode(words=user_text(content), locale=locale if locale in SUPPORTED else "en", role=role,
-                   steps=tuple(steps), tools=tools)
+    return tuple(steps)
 
 
 def answer(request: ModelRequest) -> ModelResponse:

@@ -11,10 +11,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
+from agent.offline.reports import REPORTS, table
 from agent.offline.words import classify
 from core.i18n import translate
+from tools.errors import tool_label
 
 MAX_STEPS = 8           # tool calls per episode before the rules give up and answer
 CLOSE_SCORE = 0.25      # member hits within this of the best score are equally plausible
@@ -41,9 +44,16 @@ class Episode:
     role: str | None = None
     steps: tuple[Step, ...] = ()
     tools: frozenset[str] = frozenset()
+    undoable: frozenset[str] = frozenset()  # the tools this caller can undo (their description says so)
+    before: tuple[Step, ...] = ()  # the previous request's tool calls ("schedule it anyway")
+    today: date | None = None  # the gym's today, from the turn context
 
     def last(self, name: str) -> Step | None:
         return next((s for s in reversed(self.steps) if s.name == name), None)
+
+    def undo(self, tool: str) -> list[Line]:
+        """The Undo promise, only where the card will show the button (agent/policy.can_undo decided)."""
+        return [("undo", {})] if tool in self.undoable else []
 
 
 @dataclass(frozen=True)
@@ -143,9 +153,11 @@ def member_lines(m: dict, focus: str) -> list[Line]:
               "paid": pay.get("lastPaidAt") or "—", "count": pay.get("overdueCount", 0),
               "overdue": pay.get("overdueAmount") or "?", "oldest": pay.get("oldestOverdueOn") or "?"}
     lines.append((f"member_pay_{state}" if state in ("ok", "failed", "overdue") else "member_pay_none", params))
-    notes = [n for n in m.get("attention") or [] if not n.startswith("Last payment FAILED") and "overdue" not in n]
-    if notes:  # the payment line above already says failed/overdue
-        lines.append(("member_attention", {"items": " ".join(notes)}))
+    # the payment line above already says failed/overdue; the rest of the tool's attention notes, in words
+    if pay.get("failedLast90Days") and not pay.get("overdueCount") and state == "ok":
+        lines.append(("member_recovered", {"n": pay["failedLast90Days"]}))
+    if m.get("pendingForms"):
+        lines.append(("member_forms", {"n": m["pendingForms"]}))
     if focus == "profile":
         if m.get("coach"):
             lines.append(("member_coach", {"coach": m["coach"].get("name") or "?"}))
@@ -182,8 +194,7 @@ def _workout_create(ep: Episode, text: str, title: str) -> Reply:
         lines.append(("workout_freeform", {}))
     if out.get("unresolved"):
         lines.append(("workout_unresolved", {"names": ", ".join(u.get("name", "?") for u in out["unresolved"])}))
-    lines.append(("undo", {}))
-    return say(*lines)
+    return say(*lines, *ep.undo("workouts__create"))
 
 
 def _workout_delete(ep: Episode, name: str) -> Reply:
@@ -195,7 +206,7 @@ def _workout_delete(ep: Episode, name: str) -> Reply:
     if done is not None:
         if done.error:
             return say(("kept", {}))
-        return say(("deleted", {"title": (done.output or {}).get("title", name)}))
+        return say(("deleted", {"title": (done.output or {}).get("title", name)}), *ep.undo("workouts__delete"))
     if not hits:
         return say(("workout_none", {"query": name}))
     picked = ep.last("read__ask_user_to_pick")
@@ -225,7 +236,20 @@ def _schedule(ep: Episode, **session: Any) -> Reply:
                 {"type": out.get("classType") or out.get("title") or session["classType"],
                  "weekday": out.get("weekday", ""), "date": out.get("date", session["date"]),
                  "start": starts[11:16] or session["start"], "end": ends[11:16] or session["end"]}),
-               ("undo", {}))
+               *ep.undo("class_sessions__create"))
+
+
+def _anyway(ep: Episode) -> Reply:
+    """"Schedule it anyway": the previous request's refused call again, with what the refusal asked for."""
+    if ep.steps:
+        first = ep.steps[0]
+        if first.name == "class_sessions__create":
+            return _schedule(ep, **first.input)
+    refused = next((s for s in reversed(ep.before) if s.error and (s.error.get("nextStep") or {}).get("key")
+                    == "schedule_anyway"), None)
+    if refused is None:
+        return _help(ep)
+    return call(refused.name, {**refused.input, "allowOverlap": True})
 
 
 def _match_program(programs: list[dict], name: str) -> dict | None:
@@ -297,21 +321,119 @@ def _at_risk(ep: Episode) -> Reply:
     rows = out.get("members") or []
     if not rows:
         return say(("at_risk_none", {"days": out.get("days", 21)}))
-    lines: list[Line] = [("at_risk_head", {"n": out.get("count", len(rows)), "shown": len(rows),
-                                           "days": out.get("days", 21)})]
-    for r in rows:
-        key = "at_risk_row" if r.get("lastVisitOn") else "at_risk_row_never"
-        lines.append((key, {"name": r.get("name", "?"), "days": r.get("daysSinceLastVisit", "?"),
-                            "last": r.get("lastVisitOn", "?"), "joined": r.get("joinedOn", "?"),
-                            "extra": "".join(f" · {r[k]}" for k in ("plan", "coach") if r.get(k))}))
-    return say(*lines)
+    shown = [{**r, "daysSinceLastVisit": r.get("daysSinceLastVisit") if r.get("lastVisitOn") else
+              translate("offline.text.never_visited", ep.locale)} for r in rows]
+    return say(("at_risk_head", {"n": out.get("count", len(rows)), "shown": len(rows), "days": out.get("days", 21)}),
+               table(shown, ["name", "daysSinceLastVisit", "lastVisitOn", "joinedOn", "plan", "coach"], ep.locale,
+                     link=("name", "id")))
+
+
+def _report(ep: Episode, name: str, period: str | None = None, date: str | None = None) -> Reply:
+    """One read tool and its numbers (agent/offline/reports.py)."""
+    report = REPORTS["members_summary" if name == "churn" else name]
+    step = ep.last(report.tool)
+    if step is None:
+        args: dict[str, Any] = {"date": date} if date else {"period": period} if period else {}
+        if name == "tasks":
+            args = {"status": "open"}
+        return call(report.tool, args)
+    out = step.output or {}
+    if name == "churn":
+        span = out.get("period") or {}
+        return say(("churn", {"from": span.get("from", "?"), "to": span.get("to", "?"),
+                              "churned": out.get("churned", 0), "active": (out.get("byStatus") or {}).get("active", 0)}),
+                   ("churn_no_rate", {}))
+    return say(*report.render(out, ep.locale))
+
+
+def _quarter(day: date, back: int = 0) -> tuple[date, date]:
+    """The calendar quarter `back` quarters before the one holding `day`: its first and last day."""
+    index = (day.year * 4 + (day.month - 1) // 3) - back
+    year, quarter = divmod(index, 4)
+    first = date(year, quarter * 3 + 1, 1)
+    nxt = date(year + (quarter == 3), (quarter * 3 + 3) % 12 + 1, 1)
+    return first, nxt - timedelta(days=1)
+
+
+def _churn_compare(ep: Episode) -> Reply:
+    """Cancellations this quarter and last: two calls of the same tool; the tools give no churn rate."""
+    calls = [s for s in ep.steps if s.name == "analytics__members_summary"]
+    today = ep.today or date.today()
+    first, last = _quarter(today, 1)
+    if not calls:
+        return call("analytics__members_summary", {"period": "this_quarter"})
+    if len(calls) == 1:
+        return call("analytics__members_summary", {"from": first.isoformat(), "to": last.isoformat()})
+    now, before = calls[0].output or {}, calls[1].output or {}
+    span = now.get("period") or {}
+    return say(("churn_compare", {"now_from": span.get("from", "?"), "now_to": span.get("to", "?"),
+                                  "now": now.get("churned", 0), "before_from": first.isoformat(),
+                                  "before_to": last.isoformat(), "before": before.get("churned", 0)}),
+               ("churn_no_rate", {}))
+
+
+def _cancel_class(ep: Episode, name: str, date: str, time: str | None) -> Reply:
+    listing = ep.last("class_sessions__list_for_date")
+    if listing is None:
+        return call("class_sessions__list_for_date", {"date": date})
+    done = ep.last("class_sessions__cancel")
+    if done is not None:
+        if done.error:
+            return say(("kept", {}))
+        out = done.output or {}
+        return say(("class_cancelled", {"title": out.get("title") or out.get("classType") or name,
+                                        "date": out.get("date", date), "time": str(out.get("startsAt", ""))[11:16]}),
+                   *ep.undo("class_sessions__cancel"))
+    sessions = [s for s in (listing.output or {}).get("sessions", []) if not s.get("cancelled")]
+    words = [w for w in name.lower().split() if len(w) > 1]
+    hits = [s for s in sessions
+            if (not time or s.get("start") == time)
+            and all(w in f"{s.get('title', '')} {s.get('classType', '')}".lower() for w in words)]
+    if not hits:
+        return say(("class_none", {"name": name or "—", "date": (listing.output or {}).get("date", date),
+                                   "time": time or ""}))
+    picked = ep.last("read__ask_user_to_pick")
+    chosen = next((h for h in hits if picked and h.get("id") == (picked.output or {}).get("pickedId")), None)
+    if chosen is None and len(hits) == 1:
+        chosen = hits[0]
+    if chosen is None:
+        return call("read__ask_user_to_pick", {"kind": "class_session",
+                                               "prompt": _prompt(ep, "class", name or time or date),
+                                               "candidates": [{"id": h["id"], "label": f"{h.get('start')} {h.get('title')}",
+                                                               "sublabel": h.get("coach") or h.get("date", "")}
+                                                              for h in hits[:MAX_CANDIDATES]]})
+    return call("class_sessions__cancel", {"id": chosen["id"]},
+                ("class_confirm", {"title": chosen.get("title", name), "date": chosen.get("date", date),
+                                   "time": chosen.get("start", "")}))
+
+
+def _task_done(ep: Episode, title: str) -> Reply:
+    listing = ep.last("tasks__list")
+    if listing is None:
+        return call("tasks__list", {"status": "open"})
+    done = ep.last("tasks__complete")
+    if done is not None:
+        return say(("task_done", {"title": (done.output or {}).get("title", title)}))
+    tasks = (listing.output or {}).get("tasks", [])
+    titles = {t.get("title", "").lower(): t for t in tasks}
+    match = [t for t in tasks if title.lower() in t.get("title", "").lower()]
+    close = difflib.get_close_matches(title.lower(), list(titles), n=1, cutoff=0.5)
+    task = match[0] if len(match) == 1 else titles[close[0]] if close else None
+    if task is None:
+        return say(("task_none", {"title": title}))
+    return call("tasks__complete", {"id": task["id"]})
+
+
+def _cant(ep: Episode, what: str) -> Reply:
+    """A request no tool serves: said plainly, with what the demo can do and how to connect Claude."""
+    return say((what, {}), ("offline_can", {}), ("connect_claude", {}))
 
 
 def _task(ep: Episode, title: str) -> Reply:
     step = ep.last("tasks__create")
     if step is None:
         return call("tasks__create", {"title": title})
-    return say(("task_created", {"title": (step.output or {}).get("title", title)}), ("undo", {}))
+    return say(("task_created", {"title": (step.output or {}).get("title", title)}), *ep.undo("tasks__create"))
 
 
 def _publish(ep: Episode, period: str) -> Reply:
@@ -325,8 +447,9 @@ def _publish(ep: Episode, period: str) -> Reply:
         if done.error:
             return say(("publish_kept", {}))
         result = done.output or {}
-        return say(("published", {"n": result.get("count", 0), "from": result.get("dateFrom", span["from"]),
-                                  "to": result.get("dateTo", span["to"])}))
+        return say(("published", {"n": len(result.get("changedIds") or []) or result.get("count", 0),
+                                  "from": result.get("dateFrom", span["from"]), "to": result.get("dateTo", span["to"])}),
+                   *ep.undo("assignments__bulk_publish"))
     if not out.get("count"):
         return say(("publish_none", span))
     return call("assignments__bulk_publish", {"period": period, "expectedFingerprint": out.get("fingerprint")},
@@ -334,25 +457,30 @@ def _publish(ep: Episode, period: str) -> Reply:
 
 
 def _help(ep: Episode) -> Reply:
-    return say(("help", {}))
+    """Words no rule reads: say it is the offline demo, what it can do, and how to connect Claude."""
+    return say(("not_understood", {}), ("help", {}), ("connect_claude", {}))
 
 
 PLANNERS: dict[str, Callable[..., Reply]] = {
     "whoami": _whoami, "programs": _programs, "find": lambda ep, name: _member(ep, name, "profile"),
     "plan": lambda ep, name: _member(ep, name, "billing"), "workout_create": _workout_create,
     "workout_delete": _workout_delete, "schedule": _schedule, "comments": _comments, "revenue": _revenue,
-    "at_risk": _at_risk, "task": _task, "publish": _publish, "help": _help,
+    "at_risk": _at_risk, "task": _task, "publish": _publish, "help": _help, "report": _report,
+    "churn_compare": _churn_compare, "cancel_class": _cancel_class, "task_done": _task_done, "cant": _cant,
+    "anyway": _anyway,
 }
-HANDLES_REJECTION = {"workout_delete", "publish"}
+HANDLES_REJECTION = {"workout_delete", "publish", "cancel_class"}
 
 
-def failure(step: Step) -> Reply:
+def failure(ep: Episode, step: Step) -> Reply:
+    """A refused call in the person's words (the tool's message is already theirs); never the hint or code."""
     error = step.error or {}
-    lines: list[Line] = [("tool_failed", {"tool": step.name.replace("__", "."),
-                                          "message": error.get("message") or error.get("code") or "unknown error",
-                                          "code": error.get("code", "error")})]
-    if error.get("hint"):
-        lines.append(("hint", {"hint": error["hint"]}))
+    lines: list[Line] = [("tool_failed", {"tool": tool_label(step.name, ep.locale),
+                                          "message": error.get("message") or translate(
+                                              "agent.errors.tool_refused", ep.locale,
+                                              tool=tool_label(step.name, ep.locale))})]
+    if (error.get("nextStep") or {}).get("label"):
+        lines.append(("next_step", {"label": error["nextStep"]["label"]}))
     return say(*lines)
 
 
@@ -363,15 +491,17 @@ def respond(ep: Episode) -> Reply:
         last = ep.steps[-1]
         rejected = (last.error or {}).get("code") == "rejected_by_user"
         if last.error and not (rejected and intent.kind in HANDLES_REJECTION):
-            return failure(last)
+            return failure(ep, last)
         if len(ep.steps) >= MAX_STEPS:
-            return say(("loop", {"tool": last.name.replace("__", ".")}))
+            return say(("loop", {"tool": tool_label(last.name, ep.locale)}))
     reply = PLANNERS[intent.kind](ep, **intent.args)
     for planned in reply.calls:
         if planned.name not in ep.tools:
-            return say(("tool_unavailable", {"tool": planned.name.replace("__", "."), "role": ep.role or "?"}))
+            return say(("tool_unavailable", {"tool": tool_label(planned.name, ep.locale),
+                                             "role": translate(f"console.roles.{ep.role}", ep.locale)
+                                             if ep.role else "?"}))
         if any(s.name == planned.name and s.input == planned.input for s in ep.steps):
-            return say(("loop", {"tool": planned.name.replace("__", ".")}))
+            return say(("loop", {"tool": tool_label(planned.name, ep.locale)}))
     if ep.steps and ep.steps[-1].edited:
         reply = Reply(lines=(("edited", {}), *reply.lines), calls=reply.calls)
     return reply

@@ -111,6 +111,8 @@ const conv = (org, cid) => `${agent(org)}/conversations/${encodeURIComponent(cid
 
 export const api = {
   me: () => json('/me'),
+  /** Dev auth only: the demo logins with a fresh token each, for the role switcher (404 otherwise). */
+  devLogins: () => json('/dev/logins'),
   /** The caller in one org: {org, user, role, permissions: {healthData}} (the service's policies decide). */
   orgMe: (org) => json(`/organizations/${encodeURIComponent(org)}/me`),
   usage: (org) => json(`${agent(org)}/usage`),

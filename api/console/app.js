@@ -3,7 +3,7 @@
  * wiring between sidebar, chat, composer and usage footer.
  */
 import { api, getToken, setToken, clearToken, takeTokenFromUrl, onAuthFailure } from './api.js';
-import { setLocale, initialLocale, currentLocale, applyStrings, t } from './i18n.js';
+import { setLocale, initialLocale, currentLocale, applyStrings, t, loadLanguages, fillLanguageSelect, setTimeZone } from './i18n.js';
 import { h } from './dom.js';
 import { state, isStaff, orgId } from './state.js';
 import {
@@ -16,6 +16,7 @@ import {
   supersedePending,
   stopStream,
   showPaneNotice,
+  rerenderChat,
 } from './chat.js';
 import { mountComposer, unmountComposer, focusComposer, setComposerBusy, clearComposer, fillComposer } from './composer.js';
 import { initSidebar, refreshConversations, setActiveConversation, clearSidebar, render as renderSidebar } from './sidebar.js';
@@ -128,6 +129,7 @@ async function startSession() {
     showPaneNotice(paneNotice('no-org-notice', 'noOrg.title', 'noOrg.body'));
     return;
   }
+  showRoleSwitcher();
   const stored = localStorage.getItem(ORG_KEY);
   enterOrg(memberships.find((m) => m.orgId === stored) ?? memberships[0]);
 }
@@ -144,11 +146,40 @@ function paneNotice(testid, titleKey, bodyKey) {
 /** The Nutrition link only for a role the service lets read members' health data (GET /organizations/{id}/me). */
 function showHealthPages(org) {
   const link = $('nav-nutrition');
-  if (!link) return;
-  link.hidden = true;
+  if (link) link.hidden = true;
   api.orgMe(org).then((me) => {
-    if (orgId() === org) link.hidden = !me?.permissions?.healthData;
+    if (orgId() !== org) return;
+    if (link) link.hidden = !me?.permissions?.healthData;
+    // Every date and time the console shows is in the gym's time zone, not the browser's.
+    setTimeZone(me?.org?.timezone);
+    renderSidebar();
+    renderUsage();
   }).catch(() => {});
+}
+
+/** Dev auth only: the demo's logins (owner, admin, coach, front desk, member) one click away. */
+async function showRoleSwitcher() {
+  const area = $('role-switch-area');
+  const select = $('role-switch');
+  let logins = [];
+  try {
+    logins = (await api.devLogins())?.items ?? [];
+  } catch {
+    logins = []; // not dev auth (404) or not signed in: no switcher
+  }
+  area.hidden = logins.length < 2;
+  if (area.hidden) return;
+  select.replaceChildren(...logins.map((l) => h('option', { value: l.email, dir: 'auto',
+    text: `${l.name} · ${t(`roles.${l.role}`, undefined, l.role)} · ${l.orgName}` })));
+  select.value = state.me?.email ?? '';
+  select.onchange = async () => {
+    const chosen = logins.find((l) => l.email === select.value);
+    if (!chosen) return;
+    setToken(chosen.token);
+    localStorage.removeItem(ORG_KEY);
+    setConversationUrl(null);
+    await startSession();
+  };
 }
 
 function enterOrg(membership) {
@@ -262,6 +293,8 @@ async function onLocaleChange(event) {
   await setLocale(event.target.value);
   renderSidebar();
   renderUsage();
+  rerenderChat();
+  if (!$('role-switch-area').hidden) showRoleSwitcher();
 }
 
 function onOrgChange(event) {
@@ -278,13 +311,17 @@ function onGlobalKey(event) {
 }
 
 async function boot() {
+  await loadLanguages();
   await setLocale(initialLocale());
+  fillLanguageSelect($('locale-select'));
   $('locale-select').value = currentLocale();
   $('locale-select').addEventListener('change', onLocaleChange);
   $('org-select').addEventListener('change', onOrgChange);
   $('sign-out').addEventListener('click', () => signOut());
   $('new-conversation').addEventListener('click', newConversation);
   document.addEventListener('keydown', onGlobalKey);
+  // A card's next step ("Schedule anyway"), Regenerate and a member link send a message as if typed.
+  document.addEventListener('spotter:send', (event) => send(String(event.detail ?? '')));
   onAuthFailure((err) => signOut(err.message || t('auth.sessionEnded')));
   initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
   initFollow($('chat-log'), $('jump-slot'));

@@ -5,8 +5,15 @@
  * {onConfirm(card, approved, input), onPick(card, candidate), onUndo(card)}.
  */
 import { h, pretty } from './dom.js';
-import { translateNode, t, toolLabel } from './i18n.js';
+import { translateNode, t, toolLabel, formatDateTime } from './i18n.js';
 import { buildConfirmSection, buildPickerSection } from './suspensions.js';
+import { state } from './state.js';
+
+/** What the person reads of a failure: the message in their language; the code only under Details. */
+function technicalError(error) {
+  const { code, detail } = error ?? {};
+  return detail ? { code, detail } : { code };
+}
 
 const PICKER_ACTION = 'ask_user_to_pick';
 
@@ -66,6 +73,7 @@ export class ToolCard {
     if (router) this.router = router;
     if (action) this.action = action;
     if (input !== undefined) this.input = input;
+    if (this.router && this.action) this.el.dataset.tool = `${this.router}__${this.action}`;
     this.renderTitle();
   }
 
@@ -103,6 +111,8 @@ export class ToolCard {
     }
     this.output = call.output ?? undefined;
     this.error = call.error ?? null;
+    this.confirm = call.confirm ?? null;
+    if (call.resolvedBy || call.resolvedAt) this.resolution = { by: call.resolvedBy ?? '', at: call.resolvedAt ?? null };
     this.inverseAvailable = Boolean(call.inverseAvailable) && !call.undone;
     this.setStatus(call.undone ? 'undone' : call.status || 'pending');
     this.render();
@@ -111,6 +121,7 @@ export class ToolCard {
   /** confirmation_pending: {router, action, input, confirm} */
   showConfirm(data, canEdit) {
     this.setMeta(data);
+    this.confirm = data.confirm ?? null;
     this.setStatus('pending');
     const section = buildConfirmSection({
       toolUseId: this.id,
@@ -177,6 +188,7 @@ export class ToolCard {
 
   /** The resume stream opened: reflect the decision until the server reports the outcome. */
   resolving(approved) {
+    this.resolution = { by: state.me?.name || state.me?.email || '', at: new Date().toISOString(), approved };
     if (approved) {
       this.settleInteractive('approved');
       this.setStatus('running');
@@ -208,6 +220,17 @@ export class ToolCard {
     if (!section) return;
     this.lock(null);
     section.dataset.resolved = section.dataset.resolved || how;
+    // A decided confirmation no longer asks for approval: it says who decided and when.
+    const lead = section.querySelector('.confirm-lead');
+    if (lead && this.resolution) {
+      lead.dataset.i18n = section.dataset.resolved === 'rejected' ? 'confirm.rejectedBy' : 'confirm.approvedBy';
+      lead.dataset.i18nVars = JSON.stringify({ name: this.resolution.by, time: formatDateTime(this.resolution.at) });
+      lead.setAttribute('data-testid', 'confirm-resolution');
+      translateNode(lead);
+    } else if (lead && how !== 'approved' && how !== 'rejected') {
+      lead.dataset.i18n = `confirm.settled.${how}`;
+      translateNode(lead);
+    }
   }
 
   markUndone(inverse) {
@@ -250,8 +273,26 @@ export class ToolCard {
     const parts = [];
     const s = this.status;
     if (s === 'failed' && this.error) {
-      parts.push(h('p', { class: 'card-error', dir: 'auto', text: this.error.message || this.error.code }));
-      if (this.error.hint) parts.push(note('tool.hint', { hint: this.error.hint }, 'card-hint'));
+      parts.push(h('p', { class: 'card-error', testid: 'tool-error', dir: 'auto', text: this.error.message || t('tool.failedGeneric') }));
+      const step = this.error.nextStep;
+      if (step?.message && !this.nextStepTaken) {
+        const button = h('button', {
+          type: 'button', class: 'btn small primary', testid: 'next-step', dir: 'auto',
+          i18n: `nextSteps.${step.key}`, 'data-i18n-fallback': step.label || step.key,
+        });
+        button.addEventListener('click', () => {
+          this.nextStepTaken = true;
+          button.disabled = true;
+          document.dispatchEvent(new CustomEvent('spotter:send', { detail: step.message }));
+        });
+        parts.push(h('div', { class: 'btn-row' }, button));
+      }
+    }
+    if (this.resolution && !this.interactive.firstElementChild && this.confirm && this.confirm !== 'never'
+        && ['succeeded', 'failed', 'rejected_by_user', 'undone'].includes(s)) {
+      parts.push(note(s === 'rejected_by_user' ? 'confirm.rejectedBy' : 'confirm.approvedBy',
+        { name: this.resolution.by, time: formatDateTime(this.resolution.at) }, 'card-note confirm-resolution'));
+      parts[parts.length - 1].setAttribute('data-testid', 'confirm-resolution');
     }
     if (s === 'rejected_by_user') parts.push(note('tool.rejectedNote'));
     if (s === 'superseded') parts.push(note('tool.supersededNote'));
@@ -260,10 +301,7 @@ export class ToolCard {
     if (this.output && typeof this.output === 'object' && 'pickedLabel' in this.output) {
       parts.push(note('picker.picked', { label: this.output.pickedLabel ?? this.output.pickedId }, 'card-picked'));
     }
-    if (s === 'undone') {
-      const inv = this.inverse;
-      parts.push(note('tool.undoneShort'));
-    }
+    if (s === 'undone') parts.push(note('tool.undoneShort'));
     this.summary.replaceChildren(...parts);
   }
 
@@ -281,7 +319,7 @@ export class ToolCard {
     const confirmOpen = this.awaitingPerson && this.interactive.querySelector('.confirm');
     if (this.input != null && !confirmOpen) rows.push(h('h4', { i18n: 'tool.input' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.input) }));
     if (this.output != null && this.status !== 'running') rows.push(h('h4', { i18n: 'tool.output' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.output) }));
-    if (this.error) rows.push(h('h4', { i18n: 'tool.error' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.error) }));
+    if (this.error) rows.push(h('h4', { i18n: 'tool.error' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(technicalError(this.error)) }));
     if (this.inverse?.output != null) {
       rows.push(h('h4', { i18n: 'tool.inverseOutput' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.inverse.output) }));
     }

@@ -7,7 +7,7 @@ import { readSse } from './sse.js';
 import { h } from './dom.js';
 import { follow, jumpToLatest } from './follow.js';
 import { renderMarkdown } from './markdown.js';
-import { t, formatNumber, formatUsd } from './i18n.js';
+import { t, formatNumber, formatUsd, translateNode } from './i18n.js';
 import { ToolCard } from './cards.js';
 import { showError, clearError, showBudgetNotice } from './notices.js';
 import { state, orgId, canEditInput } from './state.js';
@@ -41,6 +41,12 @@ const handlers = {
 export function initChat(logEl, callbacks) {
   log = logEl;
   hooks = { ...hooks, ...callbacks };
+  log.addEventListener('click', (event) => {
+    const link = event.target.closest?.('a.member-link');
+    if (!link) return;
+    event.preventDefault();
+    document.dispatchEvent(new CustomEvent('spotter:send', { detail: t('chat.memberAsk', { name: link.dataset.memberName }) }));
+  });
 }
 
 function emptyState() {
@@ -109,8 +115,78 @@ function assistantBubble(text) {
 
 /** Replace the bubble's plain text with rendered (DOM-built, never innerHTML) markdown. */
 function showMarkdown(bubble, text) {
+  bubble.dataset.source = text;
   bubble.replaceChildren(renderMarkdown(text));
   bubble.classList.add('md');
+}
+
+/** A language switch: re-render the answers so their dates, amounts and tables follow the new language. */
+export function rerenderChat() {
+  log?.querySelectorAll('.bubble.md').forEach((bubble) => showMarkdown(bubble, bubble.dataset.source ?? ''));
+  refreshTurnActions();
+}
+
+// ---- copy, regenerate, edit ---------------------------------------------------------------------
+
+/** Tools that change data; a turn that ran none of them successfully "wrote nothing" and may be edited. */
+const WRITES = /(?:^|_)(?:create|update|delete|cancel|publish|unpublish|restore|complete|enroll|assign|apply|set|mark|start|submit|record)/;
+
+function wroteSomething(turn) {
+  return [...(turn?.querySelectorAll('[data-testid="tool-card"]') ?? [])].some((card) =>
+    ['succeeded', 'undone', 'running'].includes(card.dataset.status) && WRITES.test((card.dataset.tool ?? '').split('__')[1] ?? ''));
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = h('textarea', { class: 'sr-only' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+}
+
+function actionButton(key, testid, onclick) {
+  return h('button', { type: 'button', class: 'btn ghost small', testid, i18n: key, onclick });
+}
+
+/** Copy on every answer; Regenerate on the last one; Edit on the last message when its turn wrote nothing. */
+export function refreshTurnActions() {
+  if (!log) return;
+  log.querySelectorAll('.turn-actions').forEach((node) => node.remove());
+  if (state.stream) return;
+  const turns = [...log.querySelectorAll(':scope > .turn')];
+  const lastAssistant = [...turns].reverse().find((turn) => turn.classList.contains('turn-assistant'));
+  const lastUser = [...turns].reverse().find((turn) => turn.classList.contains('turn-user'));
+  for (const turn of turns.filter((t) => t.classList.contains('turn-assistant'))) {
+    const text = [...turn.querySelectorAll('.bubble-assistant')].map((b) => b.dataset.source ?? b.textContent).join('\n\n').trim();
+    const row = h('div', { class: 'turn-actions', role: 'group' });
+    if (text) {
+      const copy = actionButton('chat.copy', 'copy-answer', async () => {
+        await copyText(text);
+        copy.dataset.i18n = 'chat.copied';
+        translateNode(copy);
+      });
+      row.append(copy);
+    }
+    if (turn === lastAssistant && lastUser) {
+      const words = lastUser.querySelector('[data-testid="user-text"]')?.textContent ?? '';
+      if (words && !wroteSomething(turn)) {
+        row.append(actionButton('chat.regenerate', 'regenerate', () =>
+          document.dispatchEvent(new CustomEvent('spotter:send', { detail: words }))));
+      }
+    }
+    if (row.childElementCount) turn.append(row);
+  }
+  const after = lastUser?.nextElementSibling;
+  if (lastUser && !wroteSomething(after)) {
+    const words = lastUser.querySelector('[data-testid="user-text"]')?.textContent ?? '';
+    lastUser.append(h('div', { class: 'turn-actions' }, actionButton('chat.edit', 'edit-message', () =>
+      document.dispatchEvent(new CustomEvent('spotter:suggest', { detail: words })))));
+  }
 }
 
 function addCard(turn, toolUseId, place) {
@@ -149,6 +225,7 @@ export function renderConversation(detail) {
   // Saved before the model was called, never answered: stopped or reloaded mid-turn.
   if (!answered) newAssistantTurn().append(stoppedNote());
   if (!log.childElementCount) log.append(emptyState());
+  refreshTurnActions();
   jumpToLatest();
 }
 
@@ -302,6 +379,7 @@ export async function runStream(open, { turn = null, onOpened } = {}) {
     if (broken) console.warn('spotter: stream broke', err);
   } finally {
     finish();
+    refreshTurnActions();
   }
   if (controller.signal.aborted) place(ctx, h('p', { class: 'turn-note', i18n: 'chat.stopped' }));
   else if (!ctx.sawDone) showError({ code: 'stream_incomplete', message: t(broken ? 'errors.streamBroken' : 'errors.streamIncomplete') });

@@ -4,7 +4,7 @@
  * text are rewritten with the browser's Intl (NumberFormat currency, DateTimeFormat) in the UI language.
  * A timestamp keeps the wall-clock time it states (the gym's local time), not the browser's.
  */
-import { currentLocale } from './i18n.js';
+import { currentLocale, formatDateTime, DATE, DATE_TIME } from './i18n.js';
 
 const SYMBOL_CODES = { '₪': 'ILS', $: 'USD', '€': 'EUR', '£': 'GBP' };
 const AMOUNT = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?`;
@@ -30,8 +30,7 @@ function formatIso(iso) {
   const [year, month, day, hour, minute] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)));
   if (month < 1 || month > 12 || day < 1 || day > 31) return iso;
   const wall = new Date(Date.UTC(year, month - 1, day, hour ?? 0, minute ?? 0));
-  const options = hour === undefined ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' };
-  return new Intl.DateTimeFormat(currentLocale(), { ...options, timeZone: 'UTC' }).format(wall);
+  return formatDateTime(wall, hour === undefined ? DATE : DATE_TIME, 'UTC');
 }
 
 /** The text with its amounts and ISO dates in the UI language's one format. */

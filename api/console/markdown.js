@@ -4,6 +4,7 @@
  * **bold**, *italic*, `code` and [links](https://…) (http/https only).
  */
 import { localizeText } from './localize.js';
+import { translateNode } from './i18n.js';
 
 const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|`[^`]+`|\*[^*\s][^*]*\*|\[[^\]]+\]\([^)\s]+\))/g;
 
@@ -22,7 +23,18 @@ function inline(text) {
       node.textContent = token.slice(1, -1);
     } else if (token.startsWith('[')) {
       const [, label, href] = token.match(/^\[([^\]]+)\]\(([^)\s]+)\)$/);
-      if (/^https?:\/\//i.test(href)) {
+      const member = href.match(/^member:([0-9a-f-]{36})$/i);
+      if (member) {
+        // A member the answer names: the console opens it (chat.js asks "find <name>" in the UI language).
+        node = document.createElement('a');
+        node.href = `#member=${member[1]}`;
+        node.className = 'member-link';
+        node.dataset.memberId = member[1];
+        node.dataset.memberName = label;
+        node.dataset.testid = 'member-link';
+        node.setAttribute('data-testid', 'member-link');
+        node.append(...inline(label));
+      } else if (/^https?:\/\//i.test(href)) {
         node = document.createElement('a');
         node.href = href;
         node.target = '_blank';
@@ -50,6 +62,32 @@ const cells = (line) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split(
 const isDivider = (line) => /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(line);
 const BULLET = /^\s*[-*+]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
+
+/** The table's cells as CSV (RFC 4180 quoting), headers first. */
+export function tableCsv(table) {
+  const quote = (text) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  return [...table.rows].map((row) => [...row.cells].map((cell) => quote(cell.textContent.trim())).join(',')).join('\r\n');
+}
+
+function csvButton(table) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'btn ghost small csv-export';
+  button.setAttribute('data-testid', 'csv-export');
+  button.setAttribute('data-i18n', 'chat.exportCsv');
+  translateNode(button);
+  button.addEventListener('click', () => {
+    const blob = new Blob([`\ufeff${tableCsv(table)}`], { type: 'text/csv;charset=utf-8' });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = 'spotter-table.csv';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  });
+  return button;
+}
 
 /** The reply as a DocumentFragment. */
 export function renderMarkdown(source) {
@@ -89,9 +127,11 @@ export function renderMarkdown(source) {
       }
       const table = el('table', [el('thead', [head]), el('tbody', body)]);
       table.className = 'md-table';
+      table.dataset.testid = 'answer-table';
+      table.setAttribute('data-testid', 'answer-table');
       const wrap = el('div', [table]);
       wrap.className = 'md-table-wrap';
-      frag.append(wrap);
+      frag.append(wrap, csvButton(table));
       continue;
     }
     const listKind = BULLET.test(line) ? BULLET : NUMBERED.test(line) ? NUMBERED : null;

@@ -1,7 +1,7 @@
 /** The conversation list: GET .../agent/conversations, newest first, the open one marked. */
 import { api } from './api.js';
 import { h } from './dom.js';
-import { formatDateTime, t } from './i18n.js';
+import { formatDate, formatNumber, formatTime, gymDay, t } from './i18n.js';
 import { showError } from './notices.js';
 import { state, orgId } from './state.js';
 
@@ -92,9 +92,35 @@ export function render() {
     listEl.replaceChildren(h('li', { class: 'conv-empty muted', i18n: loaded ? 'sidebar.empty' : 'sidebar.loading' }));
     return;
   }
-  listEl.replaceChildren(
-    ...shown.map((item) => {
-      const when = item.updatedAt ?? item.createdAt;
+  // Grouped by the gym's day (Today, Yesterday, then the date); a title several conversations share gets
+  // its time, so three "Find Saar" are told apart.
+  const today = gymDay(new Date());
+  const yesterday = gymDay(new Date(Date.now() - 86_400_000));
+  // Same title: numbered by age ("Find Saar", "Find Saar · 2"), the number outside the ellipsis.
+  const seen = new Map();
+  const number = new Map();
+  for (const item of [...items].sort((a, b) => Date.parse(a.createdAt ?? '') - Date.parse(b.createdAt ?? ''))) {
+    const key = item.title ?? '';
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    number.set(item.id, seen.get(key));
+  }
+  const rows = [];
+  let day = null;
+  for (const item of shown) {
+    const when = item.updatedAt ?? item.createdAt;
+    const itemDay = when ? gymDay(when) : '';
+    if (itemDay !== day) {
+      day = itemDay;
+      const label = itemDay === today ? h('span', { i18n: 'sidebar.today' })
+        : itemDay === yesterday ? h('span', { i18n: 'sidebar.yesterday' }) : formatDate(when);
+      rows.push(h('li', { class: 'conv-day muted', testid: 'conversation-day', role: 'presentation' }, label));
+    }
+    rows.push(row(item, when, item.title ? number.get(item.id) : 1));
+  }
+  listEl.replaceChildren(...rows);
+}
+
+function row(item, when, nth) {
       return h(
         'li',
         { class: 'conv-row' },
@@ -109,9 +135,10 @@ export function render() {
             onclick: () => onOpen(item.id),
           },
           item.title
-            ? h('span', { class: 'conv-title', dir: 'auto', text: item.title })
+            ? h('span', { class: 'conv-title', dir: 'auto', testid: 'conversation-title' },
+              h('bdi', { text: item.title }), nth > 1 ? h('span', { class: 'conv-nth', text: ` · ${formatNumber(nth)}` }) : null)
             : h('span', { class: 'conv-title untitled', i18n: 'sidebar.untitled' }),
-          when ? h('time', { class: 'conv-time', datetime: when, text: formatDateTime(when) }) : null,
+          when ? h('time', { class: 'conv-time', datetime: when, text: formatTime(when) }) : null,
         ),
         h(
           'div',
@@ -120,6 +147,4 @@ export function render() {
           h('button', { type: 'button', class: 'icon-btn small', testid: 'conversation-delete', 'data-i18n-title': 'sidebar.delete', 'data-i18n-aria-label': 'sidebar.delete', text: '×', onclick: () => deleteItem(item) }),
         ),
       );
-    }),
-  );
 }

@@ -1,7 +1,7 @@
 /** The usage footer: today's AI spend against the org's cap, polled every 30 s and after `done`. */
 import { api } from './api.js';
 import { h } from './dom.js';
-import { formatUsd, formatDateTime } from './i18n.js';
+import { formatUsd, formatTime } from './i18n.js';
 import { state, orgId } from './state.js';
 
 const POLL_MS = 30_000;
@@ -60,9 +60,10 @@ export function renderUsage() {
   footer.dataset.percentUsed = String(ratio);
   footer.dataset.unmetered = String(unmetered);
 
+  // Each amount is isolated (<bdi>): in Hebrew "$0.00 / 5.00 $" must not be reordered by the text around it.
   const amount = unmetered
-    ? h('span', { class: 'usage-amount', testid: 'usage-amount', dir: 'ltr' }, `${spent} / `, h('span', { i18n: 'usage.unmetered' }))
-    : h('span', { class: 'usage-amount', testid: 'usage-amount', dir: 'ltr', text: `${spent} / ${formatUsd(cap)}` });
+    ? h('bdi', { class: 'usage-amount', testid: 'usage-amount' }, h('bdi', { text: spent }), ' / ', h('bdi', { i18n: 'usage.unmetered' }))
+    : h('bdi', { class: 'usage-amount', testid: 'usage-amount' }, h('bdi', { text: spent }), ' / ', h('bdi', { text: formatUsd(cap) }));
   const bar = unmetered
     ? null
     : h(
@@ -78,7 +79,7 @@ export function renderUsage() {
         h('span', { class: 'usage-fill' }),
       );
   if (bar) bar.firstChild.style.inlineSize = `${Math.min(100, Math.max(0, ratio * 100))}%`;
-  const resets = formatDateTime(usage.resetsAt, { timeStyle: 'short' });
+  const resets = formatTime(usage.resetsAt);
 
   const line = h(
     'div',

@@ -5,10 +5,16 @@ from __future__ import annotations
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
+from sqlalchemy import text
 
 from api.auth import DevKeys
-from api.responses import HealthBody, JwksBody, LiveBody
+from api.guards import require_caller
+from api.responses import BEARER, DevLogins, HealthBody, JwksBody, LiveBody, error_responses, shape
+from core.database import Database
 from core.readiness import Readiness
+from gym.demo.tenancy import DEMO_LOGINS, DEMO_ORGS, clerk_id_for
+
+DEV_LOGIN_TTL_SECONDS = 8 * 3600
 
 
 class SystemController(Controller):
@@ -27,8 +33,22 @@ class SystemController(Controller):
 
 
 class DevJwksController(Controller):
-    """Served only when AUTH_MODE=dev."""
+    """Served only when AUTH_MODE=dev: the dev JWKS, and the demo logins for the console's role switcher."""
 
     @get("/.well-known/jwks.json")
     async def jwks(self, dev_keys: NamedDependency[DevKeys]) -> JwksBody:
         return JwksBody(**dev_keys.jwks())
+
+    @get("/dev/logins", guards=[require_caller], security=BEARER, responses=error_responses(401))
+    async def logins(self, dev_keys: NamedDependency[DevKeys], db: NamedDependency[Database]) -> DevLogins:
+        """The demo gym's seeded logins (gym/demo/tenancy.py) with a dev token each, to a signed-in caller;
+        only in dev auth, where `spotter dev-token` signs the same tokens for anyone at the machine."""
+        async with db.owner() as session:
+            found = set((await session.execute(text("SELECT clerk_id FROM users WHERE clerk_id = ANY(:ids)"),
+                                                {"ids": [clerk_id_for(d.email) for d in DEMO_LOGINS]})).scalars())
+        orgs = {org.slug: org.name for org in DEMO_ORGS}
+        items = [{"email": d.email, "name": d.name, "role": d.role, "orgName": orgs[d.org_slug],
+                  "token": dev_keys.sign(sub=clerk_id_for(d.email), email=d.email,
+                                         ttl_seconds=DEV_LOGIN_TTL_SECONDS)}
+                 for d in DEMO_LOGINS if clerk_id_for(d.email) in found]
+        return shape({"items": items}, DevLogins)

@@ -18,7 +18,7 @@ async def test_a_nul_in_a_model_made_tool_input_is_a_typed_tool_error(client, gy
     assert set(completed) == {"toolu_nul1", "toolu_nul2"}
     for outcome in completed.values():
         assert outcome["ok"] is False and outcome["error"]["code"] == "validation_failed"
-        assert "NUL" in outcome["error"]["message"]
+        assert "NUL" in outcome["error"]["detail"] and "\x00" not in outcome["error"]["message"]
     assert result.text == "That input was not valid."
     fed = fake_model.requests[-1].body["messages"][-1]["content"]
     assert [(b["tool_use_id"], b.get("is_error")) for b in fed] == [("toolu_nul1", True), ("toolu_nul2", True)]

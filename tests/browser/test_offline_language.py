@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from agent.offline.model import LABEL
-from core.i18n import catalog
+from core.i18n import translate
 from tests.browser.test_offline_demo import demo_gym, offline_server, owner_console  # noqa: F401 (fixtures)
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
@@ -28,7 +28,7 @@ async def test_offline_model_answers_in_the_ui_language(owner_console, viewport,
     await expect(page.locator("html")).to_have_attribute("lang", locale)
     await console.send("find Saar")
     await expect(page.get_by_test_id("picker-card")).to_be_visible()
-    several = catalog(locale)["offline"]["text"]["member_several"].format(n=2, query="Saar")
+    several = translate("offline.text.member_several", locale, n=2, query="Saar")
     reply = console.assistant_text(several)
     await expect(reply).to_be_visible()
     await expect(reply).to_contain_text(LABEL[locale])

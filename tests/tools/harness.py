@@ -28,11 +28,11 @@ class ToolHarness:
     runner: ToolRunner
 
     async def run(self, name: str, input: dict[str, Any], *, org: TestOrg, user: TestUser, role: str | None = None,
-                  now: datetime | None = None) -> ToolOutcome:
+                  now: datetime | None = None, locale: str = "en") -> ToolOutcome:
         spec = REGISTRY.get(name)
         assert spec is not None, f"no tool {name}"
         return await self.runner.run(spec, input, access=access_for(org, role or user.role or "owner"),
-                                     caller=caller_for(user), now=now)
+                                     caller=caller_for(user), now=now, locale=locale)
 
     async def ok(self, name: str, input: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         outcome = await self.run(name, input, **kwargs)

@@ -12,19 +12,25 @@ EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
         "exercises_resolve_batch", "ask_user_to_pick", "search_anything", "lookup_by_id",
         "workout_comments_in_program", "workout_comments_for_assignment")},
     "workouts": {"create": (OAC, "never", "workouts.delete"), "update": (OAC, "never", None),
-                 "set_sections": (OAC, "never", None), "delete": (OAC, "destructive", None)},
+                 "set_sections": (OAC, "never", None), "delete": (OAC, "destructive", "workouts.restore"),
+                 "restore": (OAC, "never", None)},
     "programs": {"create": (OA, "never", "programs.delete"), "update": (OA, "never", None),
-                 "delete": (OA, "destructive", None), "enroll_member": (STAFF, "never", None)},
+                 "delete": (OA, "destructive", "programs.restore"), "enroll_member": (STAFF, "never", None),
+                 "restore": (OA, "never", None)},
     "assignments": {"assign_personal": (OAC, "never", None), "update": (OAC, "never", None),
-                    "set_published": (OAC, "never", None), "delete": (OAC, "destructive", None),
+                    "set_published": (OAC, "never", None), "delete": (OAC, "destructive", "assignments.restore"),
                     "mark_comments_read": (OAC, "never", None), "bulk_preview": (OAC, "never", None),
-                    "bulk_delete": (OAC, "destructive", None), "bulk_publish": (OAC, "always", None)},
+                    "bulk_delete": (OAC, "destructive", "assignments.bulk_restore"),
+                    "bulk_publish": (OAC, "always", "assignments.bulk_unpublish"),
+                    **{a: (OAC, "never", None) for a in ("restore", "bulk_restore", "bulk_unpublish")}},
     "bookings": {a: (STAFF, "never", None) for a in ("list_mine", "attendance_summary", "attendance_trend")},
     "class_sessions": {"list_for_date": (STAFF, "never", None), "create": (OACF, "never", "class_sessions.cancel"),
                        "update": (OACF, "never", None), "publish": (OACF, "never", "class_sessions.unpublish"),
-                       "unpublish": (OACF, "never", None), "cancel": (OA, "destructive", None),
-                       "bulk_preview": (OA, "never", None), "bulk_delete": (OA, "destructive", None),
-                       "bulk_publish": (OA, "always", None)},
+                       "unpublish": (OACF, "never", None), "cancel": (OA, "destructive", "class_sessions.restore"),
+                       "bulk_preview": (OA, "never", None),
+                       "bulk_delete": (OA, "destructive", "class_sessions.bulk_restore"),
+                       "bulk_publish": (OA, "always", "class_sessions.bulk_unpublish"),
+                       **{a: (OA, "never", None) for a in ("restore", "bulk_restore", "bulk_unpublish")}},
     "class_types": {"list_for_program": (STAFF, "never", None)},
     "analytics": {**{a: (OA, "never", None) for a in ("revenue_summary", "revenue_trend", "plan_distribution",
                                                        "coach_overview")},
@@ -33,7 +39,7 @@ EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
                                                         "org_insights", "workouts_summary")}},
     "tasks": {"list": (STAFF, "never", None), "create": (STAFF, "never", "tasks.delete"),
               "update": (STAFF, "never", None), "complete": (STAFF, "never", None),
-              "delete": (STAFF, "destructive", None)},
+              "delete": (STAFF, "destructive", "tasks.restore"), "restore": (STAFF, "never", None)},
     "program_templates": {"list": (OAC, "never", None), "create": (OAC, "never", None),
                           "apply": (OAC, "always", None), "from_history": (OAC, "always", None)},
     "forms": {a: (OACF, "never", None) for a in ("list_pending_for_org", "compliance_status_for_member")},
@@ -70,10 +76,11 @@ NUTRITION_TOOLS: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
                   "submit_checkin": (OAC, "never", None), "record_medical_clearance": (OA, "always", None)}}
 
 
-def test_sixty_four_actions_in_eleven_routers() -> None:
-    """TOOLS.md's 63 actions plus read.member_training from TRAINER.md."""
+def test_seventy_three_actions_in_eleven_routers() -> None:
+    """TOOLS.md's 63 actions plus read.member_training from TRAINER.md, plus the 9 inverses that undo a soft
+    delete or a bulk publish (issue 27: restore within 24 hours, unpublish exactly what was published)."""
     assert len(EXPECTED) == 11
-    assert sum(len(actions) for actions in EXPECTED.values()) == 64
+    assert sum(len(actions) for actions in EXPECTED.values()) == 73
 
 
 def test_the_nutrition_tools_match_nutrition_md() -> None:

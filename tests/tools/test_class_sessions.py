@@ -134,7 +134,8 @@ async def test_create_ambiguous_type_name_asks_for_a_choice(tools, db, gym) -> N
     assert exact["classType"] == "Open Gym"
     ambiguous = await tools.fails("class_sessions__create", {**OPEN_GYM, "classType": "gym"}, "class_type_ambiguous",
                                   org=gym.org, user=gym.owner)
-    assert "Open Gym Kids" in ambiguous["message"]
+    assert "Open Gym Kids" in ambiguous["detail"]  # for the model; people read the localized message
+    assert ambiguous["message"] == "Several class types match that name. Say which one."
 
 
 @pytest.mark.parametrize("bad", [

@@ -31,7 +31,7 @@ async def test_workout_delete_names_the_workout_its_creation_day_and_assignment_
         await install_library(session, org.id)
     workout = await tools.ok("workouts__create", {"title": "Murph", "text": "run 1 mile"}, org=org, user=user)
     en = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user)
-    assert re.fullmatch(r"Delete the workout Murph \(created \d{1,2} [A-Z][a-z]{2}, used in 0 assignments\)\.", en), en
+    assert re.fullmatch(r"Delete the workout Murph \(created [A-Z][a-z]{2} \d{1,2}, \d{4}, used in no assignment\)\.", en), en
     he = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user, locale="he")
     assert "Murph" in he and "מחיקת האימון" in he
     ru = await _describe(tools, "workouts__delete", {"id": workout["id"]}, org, user, locale="ru")
@@ -52,7 +52,7 @@ async def test_bulk_publish_counts_and_spans_the_days(factory, tools) -> None:
     user = await factory.user(org, "owner")
     text = await _describe(tools, "assignments__bulk_publish",
                            {"from": "2026-11-17", "to": "2026-11-23"}, org, user)
-    assert text == "Publish 0 assignments, 17–23 Nov."
+    assert " ".join(text.split()) == "Publish 0 assignments, Nov 17 – 23, 2026."  # CLDR's thin spaces as plain
 
 
 async def test_program_template_apply_and_from_history_name_the_template_program_and_days(db, factory, tools) -> None:
@@ -69,9 +69,10 @@ async def test_program_template_apply_and_from_history_name_the_template_program
                               org=org, user=user)
     apply = {"templateId": template["id"], "programId": str(program), "startDate": "2026-11-16"}
     assert await _describe(tools, "program_templates__apply", apply, org, user) == (
-        "Apply the template Squat block (3 workouts) to CrossFit from 16 Nov, as drafts.")
+        "Apply the template Squat block (3 workouts) to CrossFit from Nov 16, 2026, as drafts.")
     published = await _describe(tools, "program_templates__apply", {**apply, "published": True}, org, user, "ru")
-    assert published == "Применить шаблон Squat block (тренировок: 3) к CrossFit с 16 ноя, с публикацией."
+    assert published is not None
+    assert " ".join(published.split()) == "Применить шаблон Squat block (3 тренировки) к CrossFit с 16 нояб. 2026 г., с публикацией."
     saved = await _describe(tools, "program_templates__from_history",
                             {"programId": str(program), "name": "Autumn", "from": "2026-11-02", "to": "2026-11-15"},
                             org, user, "he")

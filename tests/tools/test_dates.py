@@ -58,7 +58,8 @@ async def test_a_class_or_a_task_on_an_absurd_day_is_a_typed_validation_error(to
     session = await tools.fails("class_sessions__create", {"classType": "open gym", "date": absurd,
                                                             "start": "13:00"}, "validation_failed",
                                 org=org, user=owner, now=NOW)
-    assert "date" in session["message"] and "outside" in session["message"]
+    assert "date" in session["detail"] and "outside" in session["detail"]
+    assert session["message"] == "Some details were missing or not valid: date."
     task = await tools.fails("tasks__create", {"title": "Renew the lease", "dueOn": absurd}, "validation_failed",
                              org=org, user=owner, now=NOW)
     assert "dueOn" in task["message"]

@@ -110,7 +110,7 @@ async def test_a_failed_start_queues_nothing_and_names_the_problem(db, factory, 
     bad = {**samples.INTAKE, "daily_calories": 1700}
     error = await tools.fails("nutrition__start_run", {"membershipId": str(member_id), "intake": bad},
                               code="validation_failed", org=org, user=owner)
-    assert "use 'target_intake_kcal'" in error["message"]
+    assert "use 'target_intake_kcal'" in error["detail"]
     await tools.fails("nutrition__start_run", {"membershipId": str(uuid.uuid4()), "intake": samples.INTAKE},
                       code="member_not_found", org=org, user=owner)
     async with db.owner() as session:

@@ -132,7 +132,8 @@ async def test_enroll_into_a_class_program_fails_with_a_clear_code(tools, db, fa
     error = await tools.fails("programs__enroll_member",
                               {"programId": str(ids["crossfit"]), "memberId": str(ids["dani"])},
                               "program_not_enrollable", org=org, user=owner)
-    assert "class program" in error["message"] and "book" in error["hint"]
+    assert "class program" in error["detail"] and "book" in error["hint"]
+    assert error["message"] == "Members can't enroll in this kind of program."
     async with db.scope(org_id=org.id) as s:
         assert await programs.member_program_ids(s, org.id, ids["dani"]) == []
 

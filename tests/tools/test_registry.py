@@ -109,7 +109,9 @@ async def test_runner_turns_exceptions_into_typed_results_and_rolls_back(runner,
         raise ZeroDivisionError
 
     failed = await runner.run(router.specs["typed"], {}, access=_access(org, "owner"), caller=_caller(user))
-    assert failed.error == {"code": "thing_locked", "message": "The thing is locked.", "hint": "Unlock it first."}
+    # a code with no words in locales/ keeps the service's sentence; the model also gets it as the detail
+    assert failed.error == {"code": "thing_locked", "message": "The thing is locked.", "detail": "The thing is locked.",
+                            "hint": "Unlock it first."}
     crashed = await runner.run(router.specs["bug"], {}, access=_access(org, "owner"), caller=_caller(user))
     assert crashed.error["code"] == "internal"
     async with db.owner() as session:
@@ -136,7 +138,8 @@ async def test_runner_turns_any_service_error_into_the_typed_result(runner, fact
         raise ServiceError("index_unavailable")
 
     gym = await runner.run(router.specs["gym"], {}, access=_access(org, "owner"), caller=_caller(user))
-    assert gym.error == {"code": "session_full", "message": "the session is full", "hint": "Offer the waitlist."}
+    assert gym.error == {"code": "session_full", "message": "That class is full.", "detail": "the session is full",
+                         "hint": "Offer the waitlist."}
     plain = await runner.run(router.specs["other"], {}, access=_access(org, "owner"), caller=_caller(user))
     assert plain.error["code"] == "index_unavailable"
     assert plain.error["message"] and plain.error["hint"]
@@ -152,7 +155,8 @@ async def test_a_nul_anywhere_in_a_tool_input_is_a_typed_validation_error(runner
     spec = build_registry().get("tasks__create")
     outcome = await runner.run(spec, raw, access=_access(org, "owner"), caller=_caller(user))
     assert not outcome.ok and outcome.error["code"] == "validation_failed"
-    assert "NUL" in outcome.error["message"] and "\x00" not in outcome.error["message"]
+    assert "NUL" in outcome.error["detail"] and "\x00" not in outcome.error["detail"]
+    assert "\x00" not in outcome.error["message"]
     async with db.owner() as session:
         assert await session.scalar(text("SELECT count(*) FROM tasks WHERE org_id = :o"), {"o": org.id}) == 0
 

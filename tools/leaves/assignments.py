@@ -25,6 +25,15 @@ from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, ToolRouter
+from tools.restore import (
+    BULK_RESTORE,
+    BULK_UNPUBLISH,
+    add_bulk_restore,
+    add_bulk_unpublish,
+    add_restore,
+    bulk_inverse,
+    restore_inverse,
+)
 
 assignments = ToolRouter("assignments")
 IDS_CAP = 100
@@ -178,6 +187,7 @@ class BulkResultOut(BaseModel):
     idsComplete: bool
     published: bool | None = None
     deleted: bool | None = None
+    changedIds: list[uuid.UUID] | None = None  # the rows it changed, all of them: what its Undo reverts
 
 
 class MarkReadOut(BaseModel):
@@ -228,7 +238,7 @@ async def _filter(ctx: ToolContext, input: AssignmentFilterInput) -> service.Ass
 
 def _bulk_out(flt: service.AssignmentFilter, result: service.BulkResult, **flags: bool) -> BulkResultOut:
     return BulkResultOut(count=result.count, dateFrom=flt.date_from, dateTo=flt.date_to, ids=result.ids[:IDS_CAP],
-                         idsComplete=result.count <= IDS_CAP, **flags)
+                         idsComplete=result.count <= IDS_CAP, changedIds=result.changed, **flags)
 
 
 async def _assignment(ctx: ToolContext, assignment_id: uuid.UUID) -> service.Assignment:
@@ -291,7 +301,7 @@ async def set_published(ctx: ToolContext, input: SetPublishedInput) -> Assignmen
     action="delete",
     summary="Delete one assignment (soft delete; the workout itself stays). Needs the user's confirmation.",
     input=AssignmentIdInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("assignment", "assignment.delete"))
+    audit=Audit("assignment", "assignment.delete"), inverse=restore_inverse("assignments"))
 async def delete_assignment(ctx: ToolContext, input: AssignmentIdInput) -> AssignmentOut:
     assignment = await service.soft_delete_assignment(ctx.session, ctx.org_id, input.id, ctx.now)
     if assignment is None:
@@ -345,7 +355,7 @@ async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPr
             "assignments__bulk_preview and pass the same filter plus its fingerprint; refused with stale_preview "
             "if the set changed. Always asks the user to confirm.",
     input=BulkPublishInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
-    audit=Audit("assignment", "assignment.bulk_publish"))
+    audit=Audit("assignment", "assignment.bulk_publish"), inverse=bulk_inverse("assignments", BULK_UNPUBLISH))
 async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
     result = await service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
@@ -360,9 +370,14 @@ async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultO
             "the same filter plus its fingerprint; refused with stale_preview if the set changed. Needs the "
             "user's confirmation.",
     input=BulkChangeInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("assignment", "assignment.bulk_delete"))
+    audit=Audit("assignment", "assignment.bulk_delete"), inverse=bulk_inverse("assignments", BULK_RESTORE))
 async def bulk_delete(ctx: ToolContext, input: BulkChangeInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
     result = await service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,
                                    expected_fingerprint=input.expectedFingerprint)
     return _bulk_out(flt, result, deleted=True)
+
+
+add_restore(assignments, model=service.Assignment, entity="assignment", roles=OWNER_ADMIN_COACH)
+add_bulk_restore(assignments, model=service.Assignment, entity="assignment", roles=OWNER_ADMIN_COACH)
+add_bulk_unpublish(assignments, model=service.Assignment, entity="assignment", roles=OWNER_ADMIN_COACH)

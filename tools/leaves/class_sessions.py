@@ -20,10 +20,20 @@ from gym.errors import GymError
 from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
+from gym.restore import unpublished
 from tools.context import ToolContext
 from tools.dates import WINDOW_NOTE, ToolDate, check_window
 from tools.errors import ToolFailed, not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
+from tools.restore import (
+    BULK_RESTORE,
+    BULK_UNPUBLISH,
+    add_bulk_restore,
+    add_bulk_unpublish,
+    add_restore,
+    bulk_inverse,
+    restore_inverse,
+)
 
 class_sessions = ToolRouter("class_sessions")
 
@@ -308,7 +318,7 @@ async def unpublish(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
     action="cancel",
     summary="Cancel one session (soft: it stays on record, flagged cancelled). Needs the user's confirmation.",
     input=SessionIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-    audit=Audit(AUDIT, "class_session.cancel"))
+    audit=Audit(AUDIT, "class_session.cancel"), inverse=restore_inverse("class_sessions"))
 async def cancel(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
     await _session(ctx, input.id)
     await service.cancel_session(ctx.session, ctx.org_id, input.id, ctx.now)
@@ -411,6 +421,7 @@ class BulkResult(BaseModel):
     fingerprint: str
     ids: list[uuid.UUID]
     idsTruncated: bool = False
+    changedIds: list[uuid.UUID] | None = None  # the rows it changed, all of them: what its Undo reverts
 
 
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
@@ -421,9 +432,9 @@ async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
                                                expected_fingerprint=input.expectedFingerprint)
 
 
-def _result(action: str, ids: list[uuid.UUID]) -> BulkResult:
+def _result(action: str, ids: list[uuid.UUID], changed: list[uuid.UUID]) -> BulkResult:
     return BulkResult(action=action, count=len(ids), fingerprint=fingerprint(ids), ids=ids[:MAX_IDS],
-                      idsTruncated=len(ids) > MAX_IDS)
+                      idsTruncated=len(ids) > MAX_IDS, changedIds=changed)
 
 
 @class_sessions.agent_tool(
@@ -431,11 +442,11 @@ def _result(action: str, ids: list[uuid.UUID]) -> BulkResult:
     summary="Cancel (soft delete) every session the filter hits: exactly the set class_sessions__bulk_preview "
             "showed (pass its expectedFingerprint; a changed set is refused). Needs the user's confirmation.",
     input=BulkActInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-    audit=Audit(AUDIT, "class_session.bulk_delete"))
+    audit=Audit(AUDIT, "class_session.bulk_delete"), inverse=bulk_inverse("class_sessions", BULK_RESTORE))
 async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
     touched = await service.bulk_delete(ctx.session, ctx.org_id, now=ctx.now, ids=ids)
-    return _result("cancelled", touched)
+    return _result("cancelled", touched, touched)
 
 
 @class_sessions.agent_tool(
@@ -443,8 +454,15 @@ async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     summary="Publish every session the filter hits: exactly the set class_sessions__bulk_preview showed (pass "
             "its expectedFingerprint; a changed set is refused). Always needs the user's confirmation.",
     input=BulkActInput, roles=OWNER_ADMIN, side_effects="write", confirm="always",
-    audit=Audit(AUDIT, "class_session.bulk_publish"))
+    audit=Audit(AUDIT, "class_session.bulk_publish"), inverse=bulk_inverse("class_sessions", BULK_UNPUBLISH))
 async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
+    changed = await unpublished(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
     touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
-    return _result("published", touched)
+    return _result("published", touched, changed)
+
+
+add_restore(class_sessions, model=service.ClassSession, entity="class_session", roles=OWNER_ADMIN, column="cancelled_at")
+add_bulk_restore(class_sessions, model=service.ClassSession, entity="class_session", roles=OWNER_ADMIN,
+                 column="cancelled_at")
+add_bulk_unpublish(class_sessions, model=service.ClassSession, entity="class_session", roles=OWNER_ADMIN)

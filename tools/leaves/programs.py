@@ -12,6 +12,7 @@ from gym import programs as service
 from tools.context import ToolContext
 from tools.errors import not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
+from tools.restore import add_restore, restore_inverse
 
 programs = ToolRouter("programs")
 Kind = Literal["coaching", "class", "feed"]
@@ -40,7 +41,7 @@ class CreateProgramInput(BaseModel):
     active: bool = Field(True, description="Inactive programs are hidden from the active list.")
 
 
-@programs.agent_tool(action="create", summary="Create a training program (coaching, class or feed). Undoable.",
+@programs.agent_tool(action="create", summary="Create a training program (coaching, class or feed).",
                      input=CreateProgramInput, roles=OWNER_ADMIN, side_effects="write",
                      audit=Audit("program", "program.create"), inverse=Inverse("programs", "delete", by_id))
 async def create_program(ctx: ToolContext, input: CreateProgramInput) -> ProgramOut:
@@ -81,7 +82,7 @@ class ProgramIdInput(BaseModel):
 @programs.agent_tool(action="delete",
                      summary="Delete a program (soft delete: its history stays). Needs the user's confirmation.",
                      input=ProgramIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-                     audit=Audit("program", "program.delete"))
+                     audit=Audit("program", "program.delete"), inverse=restore_inverse("programs"))
 async def delete_program(ctx: ToolContext, input: ProgramIdInput) -> ProgramOut:
     program = await service.soft_delete_program(ctx.session, ctx.org_id, input.id, ctx.now)
     if program is None:
@@ -116,3 +117,6 @@ async def enroll_member(ctx: ToolContext, input: EnrollInput) -> EnrollmentOut:
     return EnrollmentOut(id=enrollment.id, programId=enrollment.program_id, programName=program.name if program else "",
                          memberId=enrollment.member_id, status=enrollment.status,
                          enrolledAt=enrollment.enrolled_at.astimezone(ctx.tz))
+
+
+add_restore(programs, model=service.Program, entity="program", roles=OWNER_ADMIN)

@@ -260,17 +260,23 @@ def _payments(ctx: ToolContext, raw: dict[str, Any]) -> PaymentStatus:
             "paid_at": local_when(ctx, last["paid_at"])})})
 
 
+def _count(n: int, noun: str) -> str:
+    """'1 form', '3 forms': the model reads these notes in English (people read the offline model's own words)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _attention(pay: PaymentStatus, pending_forms: int) -> list[str]:
     notes = []
     if pay.last_payment and pay.last_payment.status == "failed":
         notes.append(f"Last payment FAILED: {pay.last_payment.amount} due {pay.last_payment.due_on}.")
     if pay.overdue_count:
-        notes.append(f"{pay.overdue_count} payment(s) overdue, {pay.overdue_amount}, oldest due "
+        notes.append(f"{_count(pay.overdue_count, 'payment')} overdue, {pay.overdue_amount}, oldest due "
                      f"{pay.oldest_overdue_on}.")
     if pay.failed_last90_days and not pay.overdue_count and pay.state == "ok":
-        notes.append(f"{pay.failed_last90_days} failed payment attempt(s) in the last 90 days, since recovered.")
+        notes.append(f"{_count(pay.failed_last90_days, 'failed payment attempt')} in the last 90 days, since "
+                     "recovered.")
     if pending_forms:
-        notes.append(f"{pending_forms} form(s) waiting to be signed.")
+        notes.append(f"{_count(pending_forms, 'form')} waiting to be signed.")
     return notes
 
 

@@ -13,6 +13,7 @@ from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.registry import STAFF, Audit, Inverse, ToolRouter, by_id
+from tools.restore import add_restore, restore_inverse
 
 tasks = ToolRouter("tasks")
 Priority = Literal["low", "normal", "high"]
@@ -58,7 +59,7 @@ class CreateTaskInput(BaseModel):
     priority: Priority = "normal"
 
 
-@tasks.agent_tool(action="create", summary="Create a staff task. Undoable.", input=CreateTaskInput, roles=STAFF,
+@tasks.agent_tool(action="create", summary="Create a staff task.", input=CreateTaskInput, roles=STAFF,
                   side_effects="write", audit=Audit("task", "task.create"),
                   inverse=Inverse("tasks", "delete", by_id))
 async def create_task(ctx: ToolContext, input: CreateTaskInput) -> TaskOut:
@@ -103,6 +104,9 @@ async def complete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
 
 @tasks.agent_tool(action="delete", summary="Delete a task (soft delete). Needs the user's confirmation.",
                   input=TaskIdInput, roles=STAFF, side_effects="write", confirm="destructive",
-                  audit=Audit("task", "task.delete"))
+                  audit=Audit("task", "task.delete"), inverse=restore_inverse("tasks"))
 async def delete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
     return _out(_found(await service.soft_delete_task(ctx.session, ctx.org_id, input.id, ctx.now), input.id))
+
+
+add_restore(tasks, model=service.Task, entity="task", roles=STAFF)

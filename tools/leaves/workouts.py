@@ -20,6 +20,7 @@ from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
 from tools.registry import OWNER_ADMIN_COACH, Audit, Inverse, ToolRouter, by_id
+from tools.restore import add_restore, restore_inverse
 
 workouts = ToolRouter("workouts")
 TEXT_PREVIEW = 600
@@ -273,9 +274,12 @@ async def set_sections(ctx: ToolContext, input: SetSectionsInput) -> WorkoutOut:
     summary="Delete a workout (soft delete: it disappears from programs and search). Needs the user's "
             "confirmation.",
     input=WorkoutIdInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("workout", "workout.delete"))
+    audit=Audit("workout", "workout.delete"), inverse=restore_inverse("workouts"))
 async def delete_workout(ctx: ToolContext, input: WorkoutIdInput) -> WorkoutRef:
     workout = await service.soft_delete_workout(ctx.session, ctx.org_id, input.id, ctx.now)
     if workout is None:
         raise not_found("workout", input.id)
     return WorkoutRef(id=workout.id, title=workout.title)
+
+
+add_restore(workouts, model=service.Workout, entity="workout", roles=OWNER_ADMIN_COACH)
