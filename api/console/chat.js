@@ -5,7 +5,7 @@
 import { api, ApiError } from './api.js';
 import { readSse } from './sse.js';
 import { h } from './dom.js';
-import { follow, jumpToLatest } from './follow.js';
+import { follow, jumpToLatest, isFollowing } from './follow.js';
 import { renderMarkdown } from './markdown.js';
 import { t, formatNumber, formatUsd, translateNode } from './i18n.js';
 import { ToolCard } from './cards.js';
@@ -156,6 +156,16 @@ function actionButton(key, testid, onclick) {
 /** Copy on every answer; Regenerate on the last one; Edit on the last message when its turn wrote nothing. */
 export function refreshTurnActions() {
   if (!log) return;
+  // The buttons move between turns: a reader at the newest content stays there (the layout shifts under them).
+  const following = isFollowing();
+  try {
+    placeTurnActions();
+  } finally {
+    if (following) jumpToLatest();
+  }
+}
+
+function placeTurnActions() {
   log.querySelectorAll('.turn-actions').forEach((node) => node.remove());
   if (state.stream) return;
   const turns = [...log.querySelectorAll(':scope > .turn')];

@@ -35,3 +35,16 @@ async def test_the_demo_titles_a_conversation_with_a_short_cleaned_phrase(offlin
     assert await _wait_for_title(db, conversation_id, message) == title
     assert fake_model.requests == []  # the offline model, never the API
 
+
+
+async def test_the_same_first_message_twice_gets_titles_told_apart(offline_titled, gym, fake_model, db) -> None:
+    """Issue 27 item 7: never three "Find Saar" in one list: the second is "Find Saar (2)"."""
+    titles = []
+    async with httpx.AsyncClient(base_url=offline_titled.url, timeout=30) as client:
+        for _ in range(2):
+            result = await sse(client, f"{gym.base}/messages", json_body={"message": "please find Saar"},
+                               headers=gym.owner.headers)
+            assert result.names[-1] == "done"
+            conversation_id = result.one("conversation_started")["conversationId"]
+            titles.append(await _wait_for_title(db, conversation_id, "please find Saar"))
+    assert titles == ["Find Saar", "Find Saar (2)"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent.policy import UNDO_NOTE
 from gym import classes
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.sse import sse
@@ -26,6 +27,10 @@ async def test_undo_is_offered_only_to_a_role_that_may_run_the_inverse(client, g
     completed = result.one("tool_completed")
     assert completed["ok"] is True, completed
     assert completed["inverseAvailable"] is offered
+    # the model is told the same (issue 27 item 2): it may promise an Undo only where the card shows one
+    described = {t["name"]: t.get("description", "") for t in fake_model.requests[0].body["tools"]}
+    assert (UNDO_NOTE in described["class_sessions__create"]) is offered
+    assert UNDO_NOTE not in described["class_sessions__update"]  # no inverse, never promised
     conversation_id = result.one("conversation_started")["conversationId"]
     detail = await client.get(f"{gym.base}/conversations/{conversation_id}", headers=user.headers)
     calls = [c for m in detail.json()["messages"] for c in m["toolCalls"]]

@@ -33,7 +33,8 @@ async def test_reply_money_and_dates_share_one_intl_format(console, fake_model, 
         const money = (n) => new Intl.NumberFormat(loc, {style: 'currency', currency: 'ILS'}).format(n);
         const utc = {timeZone: 'UTC'};
         return [money(69580), money(420),
-                new Intl.DateTimeFormat(loc, {dateStyle: 'medium', timeStyle: 'short', ...utc})
+                new Intl.DateTimeFormat(loc, {year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit',
+                                              minute: '2-digit', hourCycle: 'h23', ...utc})
                   .format(Date.UTC(2026, 10, 23, 21, 12)),
                 new Intl.DateTimeFormat(loc, {dateStyle: 'medium', ...utc}).format(Date.UTC(2026, 10, 24))];
     }""", locale)
@@ -42,7 +43,8 @@ async def test_reply_money_and_dates_share_one_intl_format(console, fake_model, 
         assert part in text, (part, text)
     assert "ILS" not in text and "2026-11-2" not in text and "T21:12" not in text
     if locale == "en":
-        assert "₪69,580.00" in text and "₪420.00" in text and "9:12 PM" in text
+        # one clock for every language (issue 27 item 6): 24 hours, as the gym's own schedule reads
+        assert "₪69,580.00" in text and "₪420.00" in text and "21:12" in text and "PM" not in text
     else:
         assert "21:12" in text and "ноя" in text
     usage = await page.get_by_test_id("usage-amount").inner_text()

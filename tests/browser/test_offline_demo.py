@@ -17,6 +17,7 @@ from sqlalchemy import text
 
 from agent.offline.model import LABEL
 from api.app import create_app
+from core.i18n import translate
 from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
 from gym.demo.tenancy import HARBOR, clerk_id_for, demo_id
 from tests import factories
@@ -160,7 +161,7 @@ async def test_undo_a_created_task(owner_console, db) -> None:
     await expect(card).to_contain_text("tasks · create")
     created = console.assistant_text(f"Created the task “{PLUMBER}”.")
     await expect(created).to_contain_text(OFFLINE_LABEL)
-    await expect(created).to_contain_text("You can undo this from its action card.")
+    await expect(created).to_contain_text(translate("offline.text.undo", "en"))
     new = {k: v for k, v in (await _tasks(db, PLUMBER)).items() if k not in before}
     assert list(new.values()) == [None], f"expected one new live task, got {new}"
 
