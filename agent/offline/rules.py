@@ -137,6 +137,12 @@ def _member(ep: Episode, name: str, focus: str) -> Reply:
                 ("member_several", {"n": len(close), "query": name}))
 
 
+def _wall(when: str | None) -> str:
+    """A tool's '2026-11-16 18:30 (7 days ago)' without the English parenthesis (the console shows the date in
+    the reader's format)."""
+    return when.split(" (")[0] if when else "—"
+
+
 def member_lines(m: dict, focus: str) -> list[Line]:
     lines: list[Line] = [("member_head", {"name": m.get("name", "?"), "status": m.get("status", "?"),
                                           "email": m.get("email") or "—"})]
@@ -150,7 +156,7 @@ def member_lines(m: dict, focus: str) -> list[Line]:
     last = pay.get("lastPayment") or {}
     state = pay.get("state", "none")
     params = {"amount": last.get("amount", "?"), "status": last.get("status", "?"), "due": last.get("dueOn", "?"),
-              "paid": pay.get("lastPaidAt") or "—", "count": pay.get("overdueCount", 0),
+              "paid": _wall(pay.get("lastPaidAt")), "count": pay.get("overdueCount", 0),
               "overdue": pay.get("overdueAmount") or "?", "oldest": pay.get("oldestOverdueOn") or "?"}
     lines.append((f"member_pay_{state}" if state in ("ok", "failed", "overdue") else "member_pay_none", params))
     # the payment line above already says failed/overdue; the rest of the tool's attention notes, in words
@@ -161,7 +167,7 @@ def member_lines(m: dict, focus: str) -> list[Line]:
     if focus == "profile":
         if m.get("coach"):
             lines.append(("member_coach", {"coach": m["coach"].get("name") or "?"}))
-        lines.append(("member_visits", {"last": m.get("lastVisit") or "—", "n": m.get("visitsLast30Days", 0)}))
+        lines.append(("member_visits", {"last": _wall(m.get("lastVisit")), "n": m.get("visitsLast30Days", 0)}))
         if m.get("programs"):
             lines.append(("member_programs", {"names": ", ".join(p.get("name", "?") for p in m["programs"])}))
     return lines
@@ -281,7 +287,7 @@ def _comments(ep: Episode, name: str) -> Reply:
     if not comments:
         return say(("comments_none", {"program": program["name"]}))
     rows: list[Line] = [("comment_row", {"author": c.get("author") or "?", "workout": c.get("workoutTitle", "?"),
-                                         "at": c.get("at", "?"), "body": _clip(c.get("body", ""), 160)})
+                                         "at": _wall(c.get("at")), "body": _clip(c.get("body", ""), 160)})
                         for c in comments[:10]]
     more = [("more", {"n": len(comments) - 10})] if len(comments) > 10 else []
     return say(("comments_head", {"n": len(comments), "program": program["name"]}), *rows, *more)

@@ -91,7 +91,7 @@ class Chat:
 
 
 def _hit(member_id: str, name: str, score: float, email: str) -> dict[str, Any]:
-    return {"id": member_id, "label": name, "sublabel": email, "detail": "Last visit Mon 16 Nov 2026 18:30",
+    return {"id": member_id, "label": name, "sublabel": email, "detail": "Last visit 2026-11-16 18:30",
             "status": "active", "score": score}
 
 
@@ -105,7 +105,7 @@ SAAR_LEVI_DETAIL = {
     "subscription": {"status": "active", "startedOn": "2026-01-05"},
     "payments": {"state": "failed", "lastPayment": {"amount": "520.00 ILS", "status": "failed", "dueOn": "2026-11-05"},
                  "failedLast90Days": 1, "overdueCount": 0},
-    "programs": [{"id": str(uuid.uuid4()), "name": "CrossFit", "kind": "class"}], "lastVisit": "Mon 16 Nov 2026",
+    "programs": [{"id": str(uuid.uuid4()), "name": "CrossFit", "kind": "class"}], "lastVisit": "2026-11-16 18:30 (7 days ago)",
     "visitsLast30Days": 7, "upcomingBookings": 1, "pendingForms": 1,
     "attention": ["Last payment FAILED: 520.00 ILS due 2026-11-05.", "1 form waiting to be signed."]}
 
@@ -139,13 +139,14 @@ async def test_find_with_two_close_matches_asks_to_pick_then_shows_the_picked_me
     assert pick["kind"] == "member" and pick["prompt"] == "Which Saar?"
     assert [c["id"] for c in pick["candidates"]] == [SAAR_COHEN, SAAR_LEVI]  # Shira Saar is not a close match
     assert pick["candidates"][0] == {"id": SAAR_COHEN, "label": "Saar Cohen", "sublabel": "saar.cohen@example.test",
-                                     "detail": "Last visit Mon 16 Nov 2026 18:30"}
+                                     "detail": "Last visit 2026-11-16 18:30"}
     chat.result({"pickedId": SAAR_LEVI, "pickedLabel": "Saar Levi", "kind": "member"})
     await chat.expect_tool("read__members_get", {"memberId": SAAR_LEVI})
     chat.result(SAAR_LEVI_DETAIL)
     reply = await chat.expect_text()
     assert "Saar Levi — active" in reply and "Plan: Unlimited, 520.00 ILS per month" in reply
     assert "FAILED" in reply and "Coach" not in reply and "Programs: CrossFit" in reply
+    assert "Last visit: 2026-11-16 18:30;" in reply and "days ago" not in reply  # one date format (item 6)
 
 
 async def test_find_with_one_clear_match_skips_the_picker_and_none_says_so() -> None:
@@ -295,10 +296,11 @@ async def test_new_comments_find_the_program_then_read_unread_comments() -> None
                                           {"id": crossfit, "name": "CrossFit", "kind": "class"}]})
     await chat.expect_tool("read__workout_comments_in_program", {"programId": crossfit, "unreadOnly": True})
     chat.result({"program": {"id": crossfit, "name": "CrossFit"}, "count": 1, "unread": 1, "comments": [
-        {"author": "Dani Mizrahi", "workoutTitle": "Murph", "at": "Sun 22 Nov 2026 19:00 (yesterday)",
+        {"author": "Dani Mizrahi", "workoutTitle": "Murph", "at": "2026-11-22 19:00 (yesterday)",
          "body": "Knees hurt on the lunges", "unread": True}]})
     reply = await chat.expect_text()
-    assert "1 unread comment in CrossFit" in reply and "Dani Mizrahi on “Murph”" in reply
+    assert "1 unread comment in CrossFit" in reply and "Dani Mizrahi on “Murph”, 2026-11-22 19:00:" in reply
+    assert "yesterday" not in reply  # the date alone: the console writes it in the reader's format
 
     busy = Chat("any unread comments on crossfit")
     await busy.expect_tool("read__programs_list", {})

@@ -159,7 +159,7 @@ async def test_saar_search_ranks_both_saars_first_with_picker_ready_labels(tools
     assert out["members"][2]["label"] == "Shira Saar"
     cohen, levi = top["Saar Cohen"], top["Saar Levi"]
     assert cohen["id"] == str(here.ids["Saar Cohen"]) and cohen["sublabel"] == "saar.cohen@example.test"
-    assert cohen["detail"] == "Last visit Mon 16 Nov 2026 18:30 (7 days ago)"  # Jerusalem time, not UTC
+    assert cohen["detail"] == "Last visit 2026-11-16 18:30"  # Jerusalem time, not UTC
     assert levi["sublabel"] == "Ten Pack" and levi["detail"] == "No visits yet"  # no email: the plan
     assert str(there.ids["Saar Cohen"]) not in {hit["id"] for hit in out["members"]}
     picker = AskUserToPickInput.model_validate({"kind": "member", "prompt": "Which Saar?", "candidates": [
@@ -195,7 +195,7 @@ async def test_members_get_reports_a_failed_overdue_payment(tools, gyms) -> None
     assert pay["state"] == "overdue"
     assert pay["lastPayment"] == {"amount": "₪450.00", "status": "failed", "dueOn": "2026-11-05"}
     assert pay["overdueCount"] == 1 and pay["overdueAmount"] == "₪450.00" and pay["failedLast90Days"] == 1
-    assert pay["lastPaidAt"].startswith("Mon 05 Oct 2026 09:00")  # 06:00 UTC in Jerusalem summer time
+    assert pay["lastPaidAt"].startswith("2026-10-05 09:00")  # 06:00 UTC in Jerusalem summer time
     assert any("FAILED" in note for note in out["attention"])
     assert [p["name"] for p in out["programs"]] == ["Coaching"]
     assert out["coach"] == {"id": str(here.coach.id), "name": "Coach One"}
@@ -205,7 +205,7 @@ async def test_members_get_reports_a_failed_overdue_payment(tools, gyms) -> None
 async def test_members_get_of_a_visitor_and_of_another_gym(tools, gyms) -> None:
     here, there = gyms
     cohen = await run_ok(tools, here, "read__members_get", {"memberId": str(here.ids["Saar Cohen"])})
-    assert cohen["lastVisit"] == "Mon 16 Nov 2026 18:30 (7 days ago)" and cohen["visitsLast30Days"] == 1
+    assert cohen["lastVisit"] == "2026-11-16 18:30 (7 days ago)" and cohen["visitsLast30Days"] == 1
     assert cohen["payments"]["state"] == "none" and cohen["attention"] == []
     await tools.fails("read__members_get", {"memberId": str(there.ids["Saar Cohen"])}, "member_not_found",
                       org=here.org, user=here.owner)
@@ -289,7 +289,7 @@ async def test_comment_thread_for_an_assignment_is_oldest_first_with_read_state(
     assert [c["body"] for c in out["comments"]] == ["Legs are toast", "Great job, rest tomorrow", "Thanks coach!"]
     assert [c["unread"] for c in out["comments"]] == [True, False, True]
     assert [c["byMember"] for c in out["comments"]] == [True, False, True]
-    assert out["comments"][0]["author"] == "Dani Mizrahi" and out["comments"][0]["at"].startswith("Fri 20 Nov 2026 10:00")
+    assert out["comments"][0]["author"] == "Dani Mizrahi" and out["comments"][0]["at"].startswith("2026-11-20 10:00")
     assert out["count"] == 3 and out["unread"] == 2
     await tools.fails("read__workout_comments_for_assignment", {"assignmentId": str(there.ids["assignment"])},
                       "assignment_not_found", org=here.org, user=here.owner)

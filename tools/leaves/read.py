@@ -79,13 +79,14 @@ async def ask_user_to_pick(ctx: ToolContext, input: AskUserToPickInput) -> dict:
 # --- shared formatting ------------------------------------------------------------------------------------
 
 def local_when(ctx: ToolContext, instant: datetime | None) -> str | None:
-    """An instant as local wall time with how long ago it was: 'Mon 16 Nov 2026 18:30 (7 days ago)'."""
+    """An instant as local wall time with how long ago it was: '2026-11-16 18:30 (7 days ago)' (ISO, so the
+    console shows it in the reader's one date format; the parenthesis is for the model)."""
     if instant is None:
         return None
     local = instant.astimezone(ctx.tz)
     days = (ctx.local_now.date() - local.date()).days
     ago = {0: "today", 1: "yesterday"}.get(days, f"{days} days ago" if days > 1 else f"in {-days} days")
-    return f"{local:%a %d %b %Y %H:%M} ({ago})"
+    return f"{local:%Y-%m-%d %H:%M} ({ago})"
 
 
 def _money(cents: int | None, currency: str | None) -> str | None:
@@ -168,8 +169,9 @@ class MemberSearchResult(BaseModel):
 
 def member_hit_out(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitOut:
     visit = hit.last_visit_at.astimezone(ctx.tz) if hit.last_visit_at else None
-    when = (local_when(ctx, hit.last_visit_at) if ctx.locale == "en" else f"{visit:%d.%m.%Y %H:%M}") if visit else ""
-    # The detail is shown to the person on picker cards: in their language.
+    when = f"{visit:%Y-%m-%d %H:%M}" if visit else ""
+    # The detail is shown to the person on picker cards: in their language, the date as ISO wall time that the
+    # console writes in the reader's one format (api/console/localize.js).
     detail = translate("agent.member.lastVisit", ctx.locale, when=when) if visit else \
         translate("agent.member.noVisits", ctx.locale)
     if hit.status != "active":
