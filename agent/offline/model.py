@@ -22,7 +22,7 @@ from agent.offline.rules import Episode, Line, Reply, Step, respond
 from agent.offline.title import offline_title
 from agent.policy import UNDO_NOTE
 from agent.request import user_text
-from core.i18n import SUPPORTED_LOCALES, catalog, format_message
+from core.i18n import SUPPORTED_LOCALES, catalog, format_message, has_key, translate
 
 MODEL_ID = "spotter-offline-rules"
 SUPPORTED = SUPPORTED_LOCALES
@@ -65,6 +65,8 @@ def render(lines: tuple[Line, ...], locale: str) -> str:
         for name, table in (("weekday", "weekdays"), ("period", "periods")):
             if name in params:
                 params[name] = _word(table, params[name], locale)
+        if key == "member_head" and has_key(f"agent.member.status.{params.get('status')}"):
+            params["status"] = translate(f"agent.member.status.{params['status']}", locale)
         text = format_message(_text(key, locale), locale, params)
         # a table is a block of its own: markdown needs the blank line before and after it
         out.append(f"\n{text}\n" if key == "table" else text)

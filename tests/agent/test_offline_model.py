@@ -177,6 +177,7 @@ async def test_find_in_hebrew_and_russian(words, locale, prompt) -> None:
     reply = await chat.expect_text()
     assert reply.startswith(LABEL[locale]) and "Saar Levi" in reply
     assert ("מנוי: Unlimited" if locale == "he" else "План: Unlimited") in reply
+    assert ("פעיל" if locale == "he" else "активен") in reply and "active" not in reply  # the status in words
 
 
 async def test_plan_and_payment_status_focuses_on_billing() -> None:

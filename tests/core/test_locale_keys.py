@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import LANGUAGES, LOCALES_DIR, SUPPORTED_LOCALES, format_message
+from core.i18n import LANGUAGES, LOCALES_DIR, SUPPORTED_LOCALES, _cases, _closing, format_message
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE = ROOT / "api" / "console"
@@ -117,7 +117,25 @@ def test_the_locale_files_hold_the_same_keys(locale: str) -> None:
     assert sorted(en - other) == [] and sorted(other - en) == []
 
 
-_PLACEHOLDER = re.compile(r"\{(\w+)[,}]")
+def placeholders(message: str) -> set[str]:
+    """The arguments an ICU message reads ({name}, {n, plural, …}, {kind, select, …}), its cases' included;
+    a case's own words ("active {active}") are not arguments."""
+    names: set[str] = set()
+    i = 0
+    while i < len(message):
+        if message[i] != "{":
+            i += 1
+            continue
+        end = _closing(message, i)
+        if end == -1:
+            break
+        name, _, rest = message[i + 1:end].partition(",")
+        names.add(name.strip())
+        if rest:
+            for case in _cases(rest.partition(",")[2]).values():
+                names |= placeholders(case)
+        i = end + 1
+    return names
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -126,9 +144,9 @@ def test_messages_are_icu_with_the_same_placeholders_and_no_parenthesized_plural
         if not (_owned(key) and isinstance(value, str)):
             continue
         assert value.count("{") == value.count("}"), key
-        assert set(_PLACEHOLDER.findall(value)) == set(_PLACEHOLDER.findall(str(FLAT["en"].get(key, value)))), key
+        assert placeholders(value) == placeholders(str(FLAT["en"].get(key, value))), key
         assert not re.search(r"\w\((?:s|es|ов|а|ы)\)", value), f"{locale} {key}: {value}"
-        format_message(value, locale, {name: 2 for name in _PLACEHOLDER.findall(value)})
+        format_message(value, locale, {name: 2 for name in placeholders(value)})
 
 
 def test_plural_messages_use_each_language_s_categories() -> None:
@@ -141,6 +159,12 @@ def test_plural_messages_use_each_language_s_categories() -> None:
     english = FLAT["en"]["offline.text.published"]
     assert isinstance(english, str)
     assert format_message(english, "en", {"n": 1, "from": "a", "to": "b"}) == "Published 1 assignment for a – b."
+
+
+def test_placeholders_are_the_arguments_not_the_cases() -> None:
+    assert placeholders("{n, plural, one {# day} other {# days}} at {time}") == {"n", "time"}
+    assert placeholders("{sub, select, active {active} other {{sub}}}") == {"sub"}
+    assert placeholders("Hi {name}") == {"name"}
 
 
 def test_one_language_registry() -> None:

@@ -173,6 +173,9 @@ async def test_members_search_filters_by_email_status_and_role(tools, gyms) -> N
     by_email = await run_ok(tools, here, "read__members_search", {"email": "noa.peretz@"})
     assert [h["label"] for h in by_email["members"]] == ["Noa Peretz"]
     assert by_email["members"][0]["detail"].startswith("Frozen · ")
+    in_russian = await tools.ok("read__members_search", {"email": "noa.peretz@"}, org=here.org, user=here.owner,
+                                now=NOW, locale="ru")
+    assert in_russian["members"][0]["detail"].startswith("Заморожен · ")  # the picker card in the reader's words
     frozen = await run_ok(tools, here, "read__members_search", {"status": "frozen"})
     assert [h["label"] for h in frozen["members"]] == ["Noa Peretz"]
     coaches = await run_ok(tools, here, "read__members_search", {"role": "coach"})  # Noa's login is a coach

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, Field
 from pydantic_core import to_jsonable_python
 
-from core.i18n import translate
+from core.i18n import has_key, translate
 from core.tenancy import find_org_access
 from gym import (
     member_profile,
@@ -77,6 +77,12 @@ async def ask_user_to_pick(ctx: ToolContext, input: AskUserToPickInput) -> dict:
 
 
 # --- shared formatting ------------------------------------------------------------------------------------
+
+def member_status(status: str, locale: str) -> str:
+    """'frozen' in the reader's language (agent.member.status.*); an unknown status as stored."""
+    key = f"agent.member.status.{status}"
+    return translate(key, locale) if has_key(key) else status
+
 
 def local_when(ctx: ToolContext, instant: datetime | None) -> str | None:
     """An instant as local wall time with how long ago it was: '2026-11-16 18:30 (7 days ago)' (ISO, so the
@@ -175,7 +181,7 @@ def member_hit_out(ctx: ToolContext, hit: member_search.MemberHit) -> MemberHitO
     detail = translate("agent.member.lastVisit", ctx.locale, when=when) if visit else \
         translate("agent.member.noVisits", ctx.locale)
     if hit.status != "active":
-        detail = f"{hit.status.capitalize()} · {detail}"
+        detail = f"{member_status(hit.status, ctx.locale).capitalize()} · {detail}"
     return MemberHitOut(id=hit.id, label=clip(hit.full_name) or "", sublabel=clip(hit.email or hit.plan_name),
                         detail=clip(detail) or "", status=hit.status, plan=hit.plan_name, score=hit.score)
 
