@@ -243,10 +243,19 @@ class EmbeddedRedis:
 def leftover_servers(under: Path) -> list[psutil.Process]:
     """Embedded postgres / redis-server processes whose command line names a path under `under`."""
     root = str(under.resolve())
+
+    def names_root(arg: str) -> bool:  # /tmp/run as a path, not as the prefix of /tmp/run2
+        at = arg.find(root)
+        while at != -1:
+            if arg[at + len(root):at + len(root) + 1] in ("", "/", " ", "=", ":", "'", '"'):
+                return True
+            at = arg.find(root, at + 1)
+        return False
+
     found = []
     for proc in psutil.process_iter(["name", "cmdline"]):
         with contextlib.suppress(psutil.Error):
-            if proc.info["name"] in SERVER_NAMES and any(root in arg for arg in proc.info["cmdline"] or ()) \
+            if proc.info["name"] in SERVER_NAMES and any(names_root(arg) for arg in proc.info["cmdline"] or ()) \
                     and proc.status() != psutil.STATUS_ZOMBIE:  # exited, waiting for a parent to reap it
                 found.append(proc)
     return found

