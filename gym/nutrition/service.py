@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,10 +20,12 @@ from core.errors import Forbidden
 from core.health_data import require_health_data
 from core.tenancy import OrgAccess
 from gym.nutrition import lifecycle, runs, views
+from gym.nutrition.intake_draft import intake_draft
 from gym.nutrition.lifecycle import CheckinOutcome
 from gym.nutrition.models import MedicalClearance, NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.queue import enqueue_run
+from gym.training.profiles import require_member
 
 
 class NutritionService:
@@ -97,6 +100,12 @@ class NutritionService:
         """Medical clearance: new runs are allowed again after a `terminated_medical` one."""
         return await runs.record_clearance(self.session, self.org_id, member_id=member_id, recorded_by=recorded_by,
                                            note=note)
+
+    async def intake_draft(self, member_id: uuid.UUID) -> dict[str, Any]:
+        """What a new intake form starts from: the member's own last answers or profile, never a sample (404
+        `member_not_found` for a member not in this org)."""
+        await require_member(self.session, self.org_id, member_id)
+        return await intake_draft(self.session, self.org_id, member_id, today=datetime.now(UTC).date())
 
     async def member_choices(self, *, query: str | None = None,
                              only: uuid.UUID | None = None) -> list[dict[str, Any]]:
