@@ -67,6 +67,8 @@ export const nutritionApi = {
   acknowledge: (org, id) => json(`${run(org, id)}/referral-acknowledged`, { method: 'POST' }),
   /** Members by name (staff), or the member themself: [{membershipId, name, latestRunState, clearanceRequired}]. */
   members: (org, query) => json(`${base(org)}/members${query ? `?q=${encodeURIComponent(query)}` : ''}`),
+  /** What a new intake form starts from for the member: {intake, source, sourceDate, units}. */
+  intakeDraft: (org, memberId) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/intake-draft`),
   ask: (org, id, query) => json(`${run(org, id)}/health-questions`, { method: 'POST', body: { query } }),
   clearance: (org, memberId, note, key) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/medical-clearance`,
     { method: 'POST', body: { note }, headers: once(key) }),

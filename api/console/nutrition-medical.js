@@ -4,6 +4,7 @@
  * ended on medical advice (owner, admin or coach, from a clinician's note; never the member themself).
  */
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import { enumLabel, tr } from './nutrition-words.js';
 
 /** A button that stays disabled while its action runs. */
@@ -51,11 +52,17 @@ export function referralPanel(context, onAcknowledge) {
     onAcknowledge));
 }
 
-/** A run ended on medical advice (`terminated_medical`): what happened, in words. */
-export function terminatedNotice(context) {
+/**
+ * A run ended on medical advice (`terminated_medical`): what happened and what happens next, in words. `notice` is
+ * the run detail's (a locale key: the member is told to see a clinician and that staff record the clearance;
+ * their plan's numbers are not shown).
+ */
+export function terminatedNotice(context, notice = null) {
+  const next = notice?.key ? t(notice.key.replace(/^console\./, ''), undefined, '') : '';
   return h('section', { class: 'nt-referral nt-panel danger', testid: 'terminated-medical', role: 'alert' },
     h('h3', { text: tr('terminatedTitle', 'Stopped on medical advice') }),
-    h('p', { text: tr('terminatedHelp', 'The physician stopped this plan. A new plan needs medical clearance first.') }),
+    next ? h('p', { testid: 'medical-hold', 'data-code': notice.code, 'data-targets-hidden': String(Boolean(notice.targetsHidden)), text: next })
+      : h('p', { text: tr('terminatedHelp', 'The physician stopped this plan. A new plan needs medical clearance first.') }),
     context ? medicalContextView(context) : null);
 }
 

@@ -1,14 +1,19 @@
-/** A run's outputs as tables people can read: macros, the 7 × 5 meal grid, recipes, the training program. */
+/**
+ * A run's plan as a member reads it: today's meals and the daily targets first, then the week (the 7 × 5 meal
+ * grid with today marked), the grocery list by aisle, the recipes and the training program (exercise and muscle
+ * names in the UI language); the adjustment of a check-in.
+ */
 import { h } from './dom.js';
-import { agentList, enumLabel, num, qty, signedQty, tr } from './nutrition-words.js';
+import { agentList, aisleLabel, enumLabel, exerciseName, foodLabel, muscleLabel, num, qty, recipeName, signedQty, tr } from './nutrition-words.js';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const MEALS = ['breakfast', 'lunch', 'snack', 'dinner', 'presleep'];
 
+/** A table in a box that scrolls sideways by itself (by keyboard too), never the page. */
 function table(testid, head, rows, caption, extraClass = '') {
   return h(
     'div',
-    { class: 'nt-scroll' },
+    { class: 'nt-scroll', tabindex: '0', role: 'region', 'aria-label': caption ?? head.join(', ') },
     h(
       'table',
       { class: `nt-table ${extraClass}`.trim(), testid },
@@ -55,30 +60,76 @@ function recipeBySlot(recipes) {
   return bySlot;
 }
 
-export function mealGrid(plan, recipes) {
+/** A recipe's name as a node: in the UI language, or marked as the English the CHEF wrote. */
+function recipeTitle(recipe, tag = 'span', props = {}) {
+  const { text, lang } = recipeName(recipe);
+  return h(tag, { ...props, dir: 'auto', lang: lang && lang !== document.documentElement.lang ? lang : null, text });
+}
+
+const slotMacros = (spec) => tr('slotMacros', '{kcal} · protein {protein}',
+  { kcal: qty(spec.calories, 'kcal'), protein: qty(spec.protein_g, 'g', 1) });
+
+/** Today's five meals (the plan's day of the week `day`), each with its recipe and its calories and protein. */
+export function todayView(plan, recipes, day) {
+  const slots = plan?.weekly_template?.[day];
+  if (!slots) return null;
+  const bySlot = recipeBySlot(recipes);
+  const items = MEALS.filter((meal) => slots[meal]).map((meal) => {
+    const recipe = bySlot.get(`${day}/${meal}`);
+    return h('li', { class: 'nt-today-meal', testid: 'today-meal', 'data-meal': meal },
+      h('span', { class: 'nt-today-slot', text: enumLabel('meal', meal) }),
+      recipe ? recipeTitle(recipe, 'span', { class: 'nt-recipe-name' }) : h('span', { class: 'muted', text: '—' }),
+      h('span', { class: 'nt-slot-macros muted', text: slotMacros(slots[meal].slot_spec ?? {}) }));
+  });
+  return h('section', { class: 'nt-section nt-today', testid: 'nt-today', 'data-day': day },
+    h('h3', { text: tr('today', 'Today, {day}', { day: enumLabel('day', day) }) }),
+    h('ol', { class: 'nt-today-list' }, items));
+}
+
+export function mealGrid(plan, recipes, today = null) {
   const template = plan?.weekly_template;
   if (!template) return null;
   const bySlot = recipeBySlot(recipes);
   const rows = DAYS.map((day) =>
-    h('tr', { 'data-day': day }, h('th', { scope: 'row', text: enumLabel('day', day) }),
+    h('tr', { 'data-day': day, class: day === today ? 'nt-today-row' : null },
+      h('th', { scope: 'row', 'aria-current': day === today ? 'date' : null },
+        enumLabel('day', day), day === today ? h('span', { class: 'nt-badge small', text: tr('todayBadge', 'today') }) : null),
       MEALS.map((meal) => {
         const spec = template[day]?.[meal]?.slot_spec ?? {};
         const recipe = bySlot.get(`${day}/${meal}`);
         return h('td', { class: 'nt-slot', 'data-meal': meal, 'data-label': enumLabel('meal', meal) },
-          recipe ? h('span', { class: 'nt-recipe-name', dir: 'auto', text: recipe.recipe_name }) : null,
-          h('span', { class: 'nt-slot-macros muted', text: tr('slotMacros', '{kcal} · protein {protein}',
-            { kcal: qty(spec.calories, 'kcal'), protein: qty(spec.protein_g, 'g', 1) }) }));
+          recipe ? recipeTitle(recipe, 'span', { class: 'nt-recipe-name' }) : null,
+          h('span', { class: 'nt-slot-macros muted', text: slotMacros(spec) }));
       })),
   );
   return section('nt-meals', tr('mealPlan', 'Weekly meal plan'),
     table('meal-grid', [tr('col.day', 'Day'), ...MEALS.map((meal) => enumLabel('meal', meal))], rows, null, 'nt-grid-table'));
 }
 
+/** An amount to buy: grams under a kilogram, else kilograms, in the UI language. */
+const buyAmount = (grams) => (grams >= 1000 ? qty(grams / 1000, 'kg', 1) : qty(grams, 'g'));
+
+/** The week's groceries (the run detail's `groceries`, summed by the service) by aisle, names in the UI language. */
+export function groceryList(groceries) {
+  if (!Array.isArray(groceries) || !groceries.length) return null;
+  const aisles = groceries.filter((aisle) => aisle?.items?.length).map((aisle) =>
+    h('section', { class: 'nt-aisle', testid: 'grocery-aisle', 'data-aisle': aisle.aisle },
+      h('h4', { text: aisleLabel(aisle.aisle) }),
+      h('ul', { class: 'nt-grocery-items' }, aisle.items.map((item) =>
+        h('li', { testid: 'grocery-item', 'data-food': item.food },
+          h('span', { class: 'nt-grocery-food', dir: 'auto', text: foodLabel(item.food) }),
+          h('span', { class: 'nt-grocery-amount num', testid: 'grocery-amount', text: buyAmount(item.grams) }))))));
+  if (!aisles.length) return null;
+  return section('nt-groceries', tr('groceries', 'Grocery list for the week'),
+    h('p', { class: 'muted small', text: tr('groceriesHelp', "Everything the week's recipes use, summed, by aisle.") }),
+    h('div', { class: 'nt-aisles' }, aisles));
+}
+
 function recipeCard(recipe) {
   const m = recipe.macros_per_serving ?? {};
   const time = recipe.time ?? {};
   return h('article', { class: 'nt-recipe', testid: 'recipe', 'data-recipe-id': recipe.recipe_id },
-    h('h4', { dir: 'auto', text: recipe.recipe_name }),
+    recipeTitle(recipe, 'h4'),
     h('p', { class: 'muted', testid: 'recipe-summary', text: tr('recipeSummary',
       '{kcal} · protein {protein} · fat {fat} · carbs {carbs} · {time} · {servings} servings', {
         kcal: qty(m.calories, 'kcal'), protein: qty(m.protein_g, 'g', 1), fat: qty(m.fat_g, 'g', 1),
@@ -87,7 +138,7 @@ function recipeCard(recipe) {
     h('p', { class: 'muted small', text: tr('recipeServes', 'Serves: {slots}', {
       slots: (recipe.slots ?? []).map((s) => `${enumLabel('day', s.day)} ${enumLabel('meal', s.meal)}`).join(', ') }) }),
     table('recipe-ingredients', [tr('col.ingredient', 'Ingredient'), tr('col.amount', 'Amount'), tr('col.prep', 'Preparation')],
-      (recipe.ingredients ?? []).map((item) => h('tr', {}, h('td', { dir: 'auto', text: item.item }),
+      (recipe.ingredients ?? []).map((item) => h('tr', { 'data-food': item.item }, h('td', { dir: 'auto', text: foodLabel(item.item) }),
         h('td', { class: 'num', text: qty(item.amount_g, 'g') }), h('td', { dir: 'auto', text: item.prep_notes ?? '' })))),
     h('ol', { class: 'nt-steps', testid: 'recipe-steps' }, (recipe.instructions ?? []).map((step) => h('li', { dir: 'auto', text: step }))));
 }
@@ -106,8 +157,8 @@ export function trainingTable(training) {
   const rows = (program.sessions ?? []).flatMap((session) => [
     h('tr', { class: 'nt-session-row', 'data-day': session.day },
       h('th', { scope: 'colgroup', colspan: cols.length, text: `${enumLabel('day', session.day)} — ${enumLabel('focus', String(session.focus ?? '').replace(/\s+/g, '_'))}` })),
-    ...session.exercises.map((ex) => h('tr', { 'data-day': session.day },
-      h('td', { dir: 'auto', 'data-label': cols[0], text: ex.name }),
+    ...session.exercises.map((ex) => h('tr', { 'data-day': session.day, 'data-exercise': ex.name },
+      h('td', { dir: 'auto', 'data-label': cols[0], testid: 'exercise-name', text: exerciseName(ex.name) }),
       h('td', { class: 'num', 'data-label': cols[1], text: num(ex.sets) }),
       h('td', { class: 'num', 'data-label': cols[2], dir: 'ltr', text: ex.reps }),
       h('td', { class: 'num', 'data-label': cols[3], text: qty(ex.rest_sec, 's') }),
@@ -116,8 +167,19 @@ export function trainingTable(training) {
   const summary = tr('programSummary', '{phase}, week {week}, {frequency} sessions a week',
     { phase: enumLabel('phase', program.phase), week: num(program.phase_week), frequency: num(program.frequency) });
   return section('nt-training', tr('training', 'Training program'), h('p', { class: 'muted', testid: 'program-summary', text: summary }),
-    table('training-table', cols, rows, null, 'nt-stack-table'),
+    table('training-table', cols, rows, null, 'nt-stack-table'), muscleVolume(training.weekly_volume_summary),
     training.progression_rules?.length ? h('ul', { class: 'nt-notes' }, training.progression_rules.map((rule) => h('li', { dir: 'auto', text: rule }))) : null);
+}
+
+/** The week's working sets by muscle (COACH's weekly_volume_summary), muscles named in the UI language. */
+function muscleVolume(volume) {
+  const entries = Object.entries(volume ?? {}).filter(([, sets]) => typeof sets === 'number');
+  if (!entries.length) return null;
+  entries.sort((a, b) => b[1] - a[1]);
+  return h('div', { class: 'nt-volume', testid: 'muscle-volume' },
+    h('h4', { text: tr('muscleVolume', 'Sets a week by muscle') }),
+    h('ul', { class: 'nt-chips' }, entries.map(([muscle, sets]) => h('li', { class: 'nt-chip', testid: 'muscle', 'data-muscle': muscle },
+      h('span', { text: muscleLabel(muscle) }), ' ', h('span', { class: 'num', text: num(sets) })))));
 }
 
 export function adjustmentView(adjustment) {
@@ -139,7 +201,10 @@ export function adjustmentView(adjustment) {
     (adjustment.notes ?? []).length ? h('ul', { class: 'nt-notes' }, adjustment.notes.map((note) => h('li', { dir: 'auto', text: note }))) : null);
 }
 
-export function outputsView(outputs) {
-  return [macrosTable(outputs.macro_targets), mealGrid(outputs.weekly_meal_plan, outputs.recipes),
+/** The plan, in the order a member reads it: today and the daily targets, the week, groceries, recipes, training. */
+export function outputsView(outputs, { today = null, groceries = null } = {}) {
+  const top = [todayView(outputs.weekly_meal_plan, outputs.recipes, today), macrosTable(outputs.macro_targets)].filter(Boolean);
+  return [top.length ? h('div', { class: 'nt-top', testid: 'plan-top' }, top) : null,
+    mealGrid(outputs.weekly_meal_plan, outputs.recipes, today), groceryList(groceries),
     recipeList(outputs.recipes), trainingTable(outputs.training_program)].filter(Boolean);
 }

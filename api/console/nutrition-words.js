@@ -68,3 +68,63 @@ export function fieldLabel(field) {
 
 /** A per-field error code in words ("required_biweekly" → "needed every two weeks"). */
 export const fieldErrorLabel = (code) => t(`nutrition.fieldError.${code}`, undefined, tr('fieldError.invalid', 'not valid'));
+
+/** A calendar day ("2026-11-26") in the UI language, as it is written (no time zone shift). */
+export function formatDay(iso) {
+  const [year, month, day] = String(iso).split('-').map(Number);
+  if (!year || !month || !day) return String(iso ?? '');
+  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeZone: 'UTC' })
+    .format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+const capitalize = (text) => (text ? text.charAt(0).toLocaleUpperCase(currentLocale()) + text.slice(1) : text);
+
+/** A list in the UI language's words ("rice, chicken and vegetables"). */
+export function listOf(items) {
+  try {
+    return new Intl.ListFormat(currentLocale(), { type: 'conjunction' }).format(items);
+  } catch {
+    return items.join(', ');
+  }
+}
+
+/** A food of the library by its key (console.nutrition.food.<key>, spaces or underscores), or null. */
+export function foodName(key) {
+  const name = String(key ?? '');
+  return t(`nutrition.food.${name}`, undefined, '') || t(`nutrition.food.${name.replace(/[\s-]+/g, '_')}`, undefined, '') || null;
+}
+
+/** A food people read: its name in the UI language, else the key's words. */
+export const foodLabel = (key) => foodName(key) ?? capitalize(words(key));
+
+/**
+ * A recipe's name in the UI language: console.nutrition.recipe.<template> (its id without the "-2" of a variant),
+ * else its foods listed in the UI language ("Chicken breast, rice and vegetables"), else the name the CHEF gave
+ * (`lang` then says which language that is, so it is read as English).
+ */
+export function recipeName(recipe) {
+  const base = String(recipe?.recipe_id ?? '').replace(/-\d+$/, '');
+  const named = base ? t(`nutrition.recipe.${base}`, undefined, '') : '';
+  if (named) return { text: named, lang: null };
+  const foods = (recipe?.ingredients ?? []).map((item) => foodName(item.item));
+  if (currentLocale() !== 'en' && foods.length && foods.every(Boolean)) return { text: capitalize(listOf(foods)), lang: null };
+  return { text: recipe?.recipe_name ?? '—', lang: 'en' };
+}
+
+/** An exercise's name in the UI language (console.nutrition.exercise.<name>), else as the COACH wrote it. */
+export const exerciseName = (name) => t(`nutrition.exercise.${name}`, undefined, '') || String(name ?? '');
+
+// The exercise library's muscles (gym/exercise_library.py MUSCLES) the console already names (console.member.muscle.*).
+const MEMBER_MUSCLES = { chest: 'Chest', shoulders: 'Shoulders', biceps: 'Biceps', triceps: 'Triceps', forearms: 'Forearms',
+  'lower back': 'Lower Back', glutes: 'Glutes', quads: 'Quadriceps', hamstrings: 'Hamstrings', calves: 'Calves',
+  adductors: 'Adductors' };
+
+/** A muscle in the UI language: the member app's name when it has one, else console.nutrition.enum.muscle.<name>. */
+export function muscleLabel(name) {
+  const key = String(name ?? '').toLowerCase();
+  if (MEMBER_MUSCLES[key]) return t(`member.muscle.${MEMBER_MUSCLES[key]}`, undefined, capitalize(key));
+  return capitalize(enumLabel('muscle', key.replace(/\s+/g, '_')));
+}
+
+/** A grocery aisle people read: console.nutrition.aisle.<key>, else the key's words. */
+export const aisleLabel = (key) => t(`nutrition.aisle.${key}`, undefined, '') || capitalize(words(key));

@@ -1,26 +1,28 @@
 /**
- * The nutrition page of the console (/console/nutrition.html): staff find a member by name, start a run
- * and watch its state timeline (the run's events SSE), then read its outputs as tables, submit weekly
- * check-ins, acknowledge a paused run's referral, ask the physician and record medical clearance. A
- * signed-in member sees their own runs. Every label in the UI language. Address: #m=<memberId>&r=<runId>.
+ * The nutrition page of the console (/console/nutrition.html): a signed-in member reads their own plan; staff find
+ * a member by name. A run shows its plan first (today's meals and the daily targets, then the week, the grocery
+ * list, recipes and the training program), then the weekly check-in, the physician, and, folded away, the
+ * agents' state timeline (the run's events SSE) with one progress line above the plan while agents work. A new
+ * run's intake starts from the member's own data, never a sample. Every label in the UI language.
+ * Address: #m=<memberId>&r=<runId>.
  */
 import { getToken, takeTokenFromUrl } from './api.js';
 import { h } from './dom.js';
 import { setLocale, initialLocale, applyStrings, currentLocale, formatDateTime } from './i18n.js';
 import { newKey, nutritionApi } from './nutrition-api.js';
-import { outputsView, adjustmentView } from './nutrition-tables.js';
+import { DAYS, outputsView, adjustmentView } from './nutrition-tables.js';
 import { intakeForm, checkinForm } from './nutrition-forms.js';
 import { clearancePanel, healthQuestionPanel, referralPanel, terminatedNotice } from './nutrition-medical.js';
 import { MemberPicker } from './nutrition-members.js';
 import { errorPanel, medicalNotes } from './nutrition-run-notes.js';
-import { agentLabel, arrow, enumLabel, fieldErrorLabel, fieldLabel, num, stateLabel, tr } from './nutrition-words.js';
+import { agentLabel, arrow, enumLabel, num, stateLabel, tr } from './nutrition-words.js';
 
 const ORG_KEY = 'spotter.orgId';
 const UUID = /^[0-9a-f-]{36}$/i;
 const CLEARANCE_ROLES = ['owner', 'admin', 'coach']; // never the member themself (NUTRITION.md, HTTP)
 const $ = (id) => document.getElementById(id);
 
-const page = { me: null, membership: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0 };
+const page = { me: null, membership: null, org: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0 };
 const staff = () => page.membership && page.membership.role !== 'member';
 const org = () => page.membership?.orgId;
 const memberOf = (id) => (staff() ? page.picker.member(id) : page.own);
@@ -47,7 +49,7 @@ function status(text) {
   $('nt-status').hidden = !text;
 }
 
-/** An endpoint's error in words: its localized message, or its fields one by one for a 422. */
+/** A page-level error (loading failed) in words; a form's errors show in the form, beside its fields. */
 function showError(err) {
   const box = $('nt-error');
   if (!err) {
@@ -55,12 +57,21 @@ function showError(err) {
     box.removeAttribute('data-code');
     return;
   }
-  const fields = (err.errors ?? []).map((e) => h('li', { testid: 'field-error', 'data-field': e.field, 'data-code': e.code,
-    text: `${fieldLabel(e.field)}: ${fieldErrorLabel(e.code)}` }));
-  box.textContent = fields.length ? tr('fixFields', 'Please check these fields:') : String(err.message || err.code || err);
+  box.textContent = String(err.message || err.code || err);
   if (err.code) box.setAttribute('data-code', err.code);
-  if (fields.length) box.append(h('ul', {}, fields));
   box.hidden = false;
+}
+
+/** The plan's day of the week today, in the gym's time zone (the browser's when the gym has none). */
+function todayKey() {
+  const zone = page.org?.timezone;
+  const options = { weekday: 'long' };
+  try {
+    if (zone) return new Intl.DateTimeFormat('en-US', { ...options, timeZone: zone }).format(new Date()).toLowerCase();
+  } catch {
+    // an unknown zone: the browser's day
+  }
+  return DAYS[(new Date().getDay() + 6) % 7];
 }
 
 function stopFollow() {
@@ -165,10 +176,24 @@ function stateBadge(state) {
   return h('span', { class: 'nt-badge', testid: 'run-state', 'data-state': state, text: stateLabel(state) });
 }
 
+// The processing states in the order a first run passes them (004 §1): the progress line counts them.
+const STEPS = ['intake_pending', 'scientist_processing', 'nutritionist_processing', 'dietitian_processing',
+  'chef_processing', 'coach_processing'];
+
+/** One line above the plan while agents work: which step, of how many (the timeline itself is folded away). */
+function progressLine(state) {
+  const step = STEPS.indexOf(state);
+  if (step < 0) return h('p', { class: 'nt-progress', testid: 'run-progress', hidden: true });
+  return h('p', { class: 'nt-progress', testid: 'run-progress', role: 'status', 'data-state': state },
+    h('span', { class: 'nt-spinner', 'aria-hidden': 'true' }),
+    tr('progress', 'Building the plan, step {n} of {total}: {state}', { n: num(step + 1), total: num(STEPS.length), state: stateLabel(state) }));
+}
+
 function runHeader(run) {
   const who = nameOf(run.membershipId);
+  const title = !staff() ? tr('yourPlan', 'Your plan') : who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run');
   return h('header', { class: 'nt-run-head' },
-    h('h2', { text: who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run') }),
+    h('h2', { text: title }),
     stateBadge(run.state),
     h('span', { class: 'muted', testid: 'run-version', 'data-version': run.version, text: tr('versionShort', 'v{n}', { n: num(run.version) }) }),
     run.terminatedMedical ? h('span', { class: 'nt-badge danger', testid: 'terminated-badge', text: tr('terminated', 'ended on medical advice') }) : null);
@@ -185,10 +210,15 @@ async function openRun(runId) {
   page.follow = controller;
   const timeline = h('ol', { class: 'nt-timeline', testid: 'timeline' });
   const state = h('div', { class: 'nt-run-state' });
+  let progress = progressLine(null);
   const body = h('div', { class: 'nt-run-body' });
+  const steps = h('span', { class: 'muted', testid: 'timeline-count' });
+  // How the agents made the plan: folded away below it (a <details> the keyboard opens with Enter or Space).
+  const folded = h('details', { class: 'nt-panel nt-timeline-panel', testid: 'timeline-panel' },
+    h('summary', {}, h('span', { text: tr('timelineTitle', 'How this plan was made') }), ' ', steps), timeline);
   // One panel per opened run, so a question asked while the run re-renders keeps its answer.
   const health = healthQuestionPanel((query) => nutritionApi.ask(org(), runId, query));
-  $('nt-pane').replaceChildren(state, h('section', { class: 'nt-panel' }, h('h3', { text: tr('timeline', 'Timeline') }), timeline), body);
+  $('nt-pane').replaceChildren(state, progress, body, folded);
   refreshRuns().catch(showError);
   const shown = await renderDetail(runId, state, body, health);
   try {
@@ -197,8 +227,19 @@ async function openRun(runId) {
       if (item) {
         timeline.append(item);
         timeline.scrollTop = timeline.scrollHeight;
+        steps.textContent = `(${num(timeline.childElementCount)})`;
       }
-      if (type === 'state') state.querySelector('[data-testid="run-state"]')?.replaceWith(stateBadge(data.to));
+      if (type === 'state') {
+        state.querySelector('[data-testid="run-state"]')?.replaceWith(stateBadge(data.to));
+        const next = progressLine(data.to);
+        progress.replaceWith(next);
+        progress = next;
+      }
+      if (type === 'done') {
+        const next = progressLine(null);
+        progress.replaceWith(next);
+        progress = next;
+      }
     }, controller.signal);
   } catch (err) {
     if (err?.name === 'AbortError') return;
@@ -224,36 +265,37 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
   const lastContext = detail.medicalContext.filter((c) => c.referral_needed).at(-1) ?? detail.medicalContext.at(-1);
   if (run.awaitingReferralAcknowledgement) parts.push(referralPanel(lastContext, () => acknowledge(runId)));
   if (run.terminatedMedical) {
-    parts.push(terminatedNotice(detail.medicalContext.filter((c) => c.pipeline_action === 'abort').at(-1) ?? lastContext));
+    parts.push(terminatedNotice(detail.medicalContext.filter((c) => c.pipeline_action === 'abort').at(-1) ?? lastContext, detail.notice));
     parts.push(...clearanceParts(run.membershipId));
   }
   for (const error of detail.errors) parts.push(errorPanel(error));
+  // the plan first: today and the targets, the week, groceries, recipes, training (none after a member's medical stop)
+  if (Object.values(detail.outputs ?? {}).some(Boolean)) {
+    parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries })));
+  }
   const last = detail.adjustments.at(-1);
   if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
   if (run.state === 'output_ready' && !run.supersededAt) {
     parts.push(h('section', { class: 'nt-panel', testid: 'checkin' }, h('h3', { text: tr('checkinTitle', 'Weekly check-in') }),
-      checkinForm((checkin, key) => submitCheckin(runId, checkin, key))));
+      checkinForm({ onSubmit: (checkin, key) => submitCheckin(runId, checkin, key), onError: checkinHelp })));
   }
-  if (Object.values(detail.outputs ?? {}).some(Boolean)) parts.push(...outputsView(detail.outputs));
   parts.push(medicalNotes(detail.medicalContext), health);
   body.replaceChildren(...parts.filter(Boolean));
   return seen;
 }
 
+/** Throws the endpoint's error for the form to show beside its fields. */
 async function submitCheckin(runId, checkin, key) {
   showError(null);
-  try {
-    await nutritionApi.checkin(org(), runId, checkin, key);
-  } catch (err) {
-    showError(err);
-    if (err.code === 'implausible_change') { // the service asks: is that weight right? one click says yes
-      $('nt-error').append(h('button', { type: 'button', class: 'btn small', testid: 'confirm-weight',
-        text: tr('confirmWeight', 'Yes, this weight is right'),
-        onclick: () => submitCheckin(runId, { ...checkin, confirmed: true }, key) }));
-    }
-    return;
-  }
+  await nutritionApi.checkin(org(), runId, checkin, key);
   await openRun(runId);
+}
+
+/** The service asks whether an implausible-looking weight is right: one click in the form says yes. */
+function checkinHelp(err, checkin, retry) {
+  if (err.code !== 'implausible_change') return [];
+  return [h('button', { type: 'button', class: 'btn small', testid: 'confirm-weight', text: tr('confirmWeight', 'Yes, this weight is right'),
+    onclick: () => retry({ ...checkin, confirmed: true }) })];
 }
 
 async function acknowledge(runId) {
@@ -267,32 +309,42 @@ async function acknowledge(runId) {
   await openRun(runId);
 }
 
-function newRun() {
+async function newRun() {
   stopFollow();
   showError(null);
   page.view = 'intake';
-  ++page.nav;
-  const previous = page.runId;
+  const nav = ++page.nav;
+  const previous = page.runId ?? page.lastRunId;
+  page.lastRunId = previous;
   page.runId = null;
+  writeHash();
   const memberId = page.memberId;
+  $('nt-pane').replaceChildren(h('p', { class: 'muted', role: 'status', text: tr('loading', 'Loading…') }));
+  // the member's own data (their last answers or training profile), or an empty form: never a sample member's
+  const draft = memberId ? await nutritionApi.intakeDraft(org(), memberId).catch(() => null) : null;
+  if (nav !== page.nav) return;
   const notices = h('div', { class: 'nt-notices' }, ...clearanceParts(memberId));
   const key = newKey(); // this form's run: a double tap or a retry starts it once
-  const form = intakeForm(async (intake) => {
-    const body = staff() ? { membershipId: memberId, intake } : { intake };
-    showError(null);
-    try {
+  const form = intakeForm({
+    draft, who: staff() ? nameOf(memberId) : null,
+    onSubmit: async (intake) => {
+      const body = staff() ? { membershipId: memberId, intake } : { intake };
+      showError(null);
       const started = await nutritionApi.start(org(), body, key);
+      page.lastRunId = null;
       await refreshMembers();
       await openRun(started.runId);
-    } catch (err) {
-      showError(err);
+    },
+    onError: (err) => {
       if (err.code === 'medical_clearance_required' && !notices.querySelector('[data-testid="clearance"]')) {
         notices.replaceChildren(...clearanceParts(memberId, true));
       }
-      $('nt-error').scrollIntoView({ block: 'nearest' });
-    }
-  }, () => (previous ? openRun(previous).catch(showError) : $('nt-pane').replaceChildren()), nameOf(memberId));
+      return [];
+    },
+    onCancel: () => (previous ? openRun(previous).catch(showError) : $('nt-pane').replaceChildren()),
+  });
   $('nt-pane').replaceChildren(notices, form);
+  form.querySelector('input, select')?.focus();
 }
 
 // ---- boot ----------------------------------------------------------------------------------
@@ -301,7 +353,9 @@ async function enterOrg(membership) {
   page.membership = membership;
   localStorage.setItem(ORG_KEY, membership.orgId);
   page.picker.org = membership.orgId;
-  const { permissions } = await nutritionApi.orgMe(membership.orgId);
+  const orgMe = await nutritionApi.orgMe(membership.orgId);
+  const { permissions } = orgMe;
+  page.org = orgMe.org ?? orgMe;
   if (!permissions?.healthData) { // front desk: the service's health-data policy says no (core/health_data.py)
     $('nt-layout').hidden = true;
     status(tr('noAccess', 'Your role cannot see members\' health or nutrition data.'));
@@ -324,7 +378,7 @@ async function rerender() {
   if (!page.membership) return;
   if (staff()) await page.picker.refresh();
   await refreshRuns();
-  if (page.view === 'intake') newRun();
+  if (page.view === 'intake') await newRun();
   else if (page.runId) await openRun(page.runId);
   else if (page.memberId) $('nt-pane').replaceChildren(...clearanceParts(page.memberId));
 }
@@ -363,7 +417,7 @@ async function boot() {
     page.picker.known.clear();
     enterOrg(memberships.find((m) => m.orgId === select.value)).catch(showError);
   });
-  $('nt-new-run').addEventListener('click', newRun);
+  $('nt-new-run').addEventListener('click', () => newRun().catch(showError));
   const stored = localStorage.getItem(ORG_KEY);
   const membership = memberships.find((m) => m.orgId === stored) ?? memberships[0];
   select.value = membership.orgId;
