@@ -77,3 +77,11 @@ INTAKE_FORM: dict[str, Any] = {
     "training_experience": "beginner", "menstrual_status": "regular", "appetite_level": "normal",
     "equipment_access": "commercial_gym", "cooking_skill": "basic", "gym_anxiety_level": "low",
 }
+
+
+def form_values(intake: dict[str, Any]) -> dict[str, Any]:
+    """An intake payload as the form's fields name it (medical history's lists by their dotted names)."""
+    values = {k: v for k, v in intake.items() if k != "medical_history" and v is not None}
+    for name, items in (intake.get("medical_history") or {}).items():
+        values[f"medical_history.{name}"] = items
+    return values

@@ -14,6 +14,7 @@ import pytest
 
 from gym import members
 from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
+from tests.browser.nutrition_page import fill_intake, form_values
 from tests.gym.nutrition import samples
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
@@ -62,7 +63,8 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await expect(saar).to_have_attribute("aria-pressed", "true")
     await expect(page.get_by_test_id("no-runs-member")).to_be_visible()
     await page.get_by_test_id("new-run").click()
-    await expect(page.get_by_test_id("intake-current_weight_kg")).to_have_value("56.2")
+    await expect(page.get_by_test_id("intake-current_weight_kg")).to_have_value("")  # never a sample's numbers
+    await fill_intake(page, form_values(samples.INTAKE))  # the intake, typed in
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"nutrition_intake_{'phone' if viewport else 'desktop'}.png"))
     await page.get_by_test_id("start-run").click()
@@ -80,7 +82,7 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     await page.get_by_test_id("checkin-weight").fill("56.4")
     await page.get_by_test_id("checkin-cycle").select_option("luteal")
     await page.get_by_test_id("checkin-submit").click()
-    await expect(page.locator('[data-testid="field-error"][data-field="waist_cm"]')).to_contain_text("required")
+    await expect(page.locator('.nt-field[data-field="waist_cm"] [data-testid="field-error"]')).to_contain_text("required")
     await page.get_by_test_id("checkin-waist").fill("68")
     await page.get_by_test_id("checkin-hip").fill("94")
     await page.get_by_test_id("checkin-submit").click()
@@ -98,8 +100,9 @@ async def test_staff_start_a_run_watch_it_finish_read_it_and_check_in(page, serv
     # one check-in per date: a different one for today is refused in words, and the plan stays v2
     await page.get_by_test_id("checkin-weight").fill("56.5")
     await page.get_by_test_id("checkin-submit").click()
-    await expect(page.locator("#nt-error")).to_have_attribute("data-code", "checkin_exists")
-    await expect(page.locator("#nt-error")).to_contain_text("already recorded for this date")
+    refused = page.get_by_test_id("checkin-form").get_by_test_id("form-error")
+    await expect(refused).to_have_attribute("data-code", "checkin_exists")
+    await expect(refused).to_contain_text("already recorded for this date")
     await expect(page.get_by_test_id("run-version")).to_have_text("v2")
     await _read_tables(page)
 

@@ -18,6 +18,8 @@ import pytest
 from gym import members
 from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
 from gym.demo.tenancy import HARBOR
+from tests.browser.nutrition_page import fill_intake, form_values
+from tests.gym.nutrition import samples
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
@@ -88,6 +90,7 @@ async def test_a_new_user_starts_a_demo_members_run_watches_it_finish_and_sees_a
     await expect(page.get_by_test_id("no-runs-member")).to_contain_text(w["noRuns"])
     await page.get_by_test_id("new-run").click()
     await expect(page.get_by_test_id("intake-member")).to_contain_text("Saar Cohen")
+    await fill_intake(page, form_values(samples.INTAKE))
     await expect(page.get_by_test_id("intake-sex").locator("option:checked")).to_have_text(w["female"])
     await _no_page_overflow(page)
     await _shot(page, f"{locale}_intake")
@@ -130,10 +133,10 @@ async def test_a_new_user_starts_a_demo_members_run_watches_it_finish_and_sees_a
     # a weekly check-in: the first needs waist and hips (said in words), then its adjustment
     await page.get_by_test_id("checkin-weight").fill("56.4")
     await page.get_by_test_id("checkin-submit").click()
-    await expect(page.get_by_test_id("nutrition-error")).to_contain_text(w["fix"])
-    waist_error = page.locator('[data-testid="field-error"][data-field="waist_cm"]')
-    await expect(waist_error).to_contain_text(w["waist"])
-    await expect(waist_error).to_contain_text(w["required"])
+    await expect(page.get_by_test_id("checkin-form").get_by_test_id("form-error")).to_contain_text(w["fix"])
+    waist = page.locator('.nt-field[data-field="waist_cm"]')
+    await expect(waist.locator(".field-label")).to_contain_text(w["waist"])
+    await expect(waist.get_by_test_id("field-error")).to_contain_text(w["required"])
     await page.get_by_test_id("checkin-waist").fill("68")
     await page.get_by_test_id("checkin-hip").fill("94")
     await page.get_by_test_id("checkin-submit").click()
@@ -163,6 +166,7 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     await expect(page.get_by_test_id("no-runs-member")).to_be_visible()
     await page.get_by_test_id("new-run").click()
     await expect(page.get_by_test_id("intake-conditions")).to_have_value("")
+    await fill_intake(page, form_values(samples.INTAKE))
     await page.get_by_test_id("intake-conditions").fill("bulimia")
     await page.get_by_test_id("start-run").click()
     done = page.get_by_test_id("timeline").locator('[data-testid="timeline-event"][data-type="done"]')
@@ -196,8 +200,9 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     await expect(health.get_by_test_id("health-error")).to_be_hidden()
 
     await page.get_by_test_id("new-run").click()
+    await expect(page.get_by_test_id("intake-conditions")).to_have_value("bulimia")  # Noa's last answers
     await page.get_by_test_id("start-run").click()
-    error = page.get_by_test_id("nutrition-error")
+    error = page.get_by_test_id("intake-form").get_by_test_id("form-error")
     await expect(error).to_have_attribute("data-code", "medical_clearance_required")
     await expect(error).to_contain_text(w["clearance409"])
     await _shot(page, "he_needs_clearance")
@@ -211,6 +216,7 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     await expect(clearance.get_by_test_id("clearance-done")).to_contain_text(w["cleared"])
     await expect(member.get_by_test_id("needs-clearance")).to_have_count(0)
     await page.get_by_test_id("new-run").click()
+    await page.get_by_test_id("intake-conditions").fill("")  # what the clinician cleared
     await page.get_by_test_id("start-run").click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
     await expect(page.get_by_test_id("run-link")).to_have_count(2)
