@@ -42,11 +42,15 @@ const MACRO_ROWS = [
   ['weekly_weight_target_kg', 'Weekly weight change', 'kg'],
 ];
 
-export function macrosTable(macros) {
+const weeklyChange = (kg, display) => (display?.units === 'imperial' && typeof display.weekly_weight_target_lb === 'number'
+  ? signedQty(display.weekly_weight_target_lb, 'lb', 2) : signedQty(kg, 'kg', 2));
+
+/** The daily targets; the weekly weight change in the member's units (`display`: pounds for an imperial member). */
+export function macrosTable(macros, display = null) {
   if (!macros) return null;
   const rows = MACRO_ROWS.filter(([key]) => macros[key] !== undefined).map(([key, label, unit]) =>
     h('tr', { 'data-key': key }, h('th', { scope: 'row', text: tr(`macro.${key}`, label) }),
-      h('td', { class: 'num', text: key === 'weekly_weight_target_kg' ? signedQty(macros[key], unit, 2) : qty(macros[key], unit, 2) })),
+      h('td', { class: 'num', text: key === 'weekly_weight_target_kg' ? weeklyChange(macros[key], display) : qty(macros[key], unit, 2) })),
   );
   return section('nt-macros', tr('macros', 'Daily targets'),
     table('macros-table', [tr('col.target', 'Target'), tr('col.amount', 'Amount')], rows));
@@ -202,8 +206,8 @@ export function adjustmentView(adjustment) {
 }
 
 /** The plan, in the order a member reads it: today and the daily targets, the week, groceries, recipes, training. */
-export function outputsView(outputs, { today = null, groceries = null } = {}) {
-  const top = [todayView(outputs.weekly_meal_plan, outputs.recipes, today), macrosTable(outputs.macro_targets)].filter(Boolean);
+export function outputsView(outputs, { today = null, groceries = null, display = null } = {}) {
+  const top = [todayView(outputs.weekly_meal_plan, outputs.recipes, today), macrosTable(outputs.macro_targets, display)].filter(Boolean);
   return [top.length ? h('div', { class: 'nt-top', testid: 'plan-top' }, top) : null,
     mealGrid(outputs.weekly_meal_plan, outputs.recipes, today), groceryList(groceries),
     recipeList(outputs.recipes), trainingTable(outputs.training_program)].filter(Boolean);

@@ -31,7 +31,7 @@ export function num(value, digits = 0) {
 }
 
 // Units Intl knows by name; kcal and g/kg are not among them, so the locale files spell those.
-const INTL_UNITS = { g: 'gram', kg: 'kilogram', L: 'liter', '%': 'percent', s: 'second', min: 'minute', cm: 'centimeter' };
+const INTL_UNITS = { g: 'gram', kg: 'kilogram', lb: 'pound', L: 'liter', '%': 'percent', s: 'second', min: 'minute', cm: 'centimeter' };
 
 /** A number with its unit in the UI language: "2,180 kcal", "2.5 L", "2,5 л", "101 ג׳". */
 export function qty(value, unit, digits = 0) {

@@ -271,7 +271,7 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
   for (const error of detail.errors) parts.push(errorPanel(error));
   // the plan first: today and the targets, the week, groceries, recipes, training (none after a member's medical stop)
   if (Object.values(detail.outputs ?? {}).some(Boolean)) {
-    parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries })));
+    parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries, display: detail.display })));
   }
   const last = detail.adjustments.at(-1);
   if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));

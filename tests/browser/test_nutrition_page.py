@@ -199,7 +199,8 @@ async def test_a_new_members_intake_is_empty_marks_what_is_required_and_says_err
 async def test_the_intake_starts_from_the_members_profile_in_their_units_then_from_their_last_answers(
         page, server, client, db, factory, locale, size) -> None:
     """A member with a training profile and pounds gets their sex, age, height (in) and weight (lb) filled in, not
-    the sample's; after a run, the next form starts from that run's answers."""
+    the sample's; their plan's weekly weight change reads in pounds; after a run, the next form starts from that
+    run's answers."""
     org = await factory.org()
     user, member_id = await member(db, factory, org, "Tal")
     async with db.scope(org_id=org.id) as session:
@@ -227,6 +228,10 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
     await fill_intake(page, {**rest, "target_weight_lb": 180, "food_aversions": ["olives"]})
     await form.get_by_test_id("start-run").click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    pound = await page.evaluate("l => new Intl.NumberFormat(l, {style: 'unit', unit: 'pound', unitDisplay: 'short'})"
+                                ".formatToParts(1).find(p => p.type === 'unit').value", locale)
+    change = page.get_by_test_id("macros-table").locator('tr[data-key="weekly_weight_target_kg"] td')
+    await expect(change).to_contain_text(pound)  # the weekly change in the member's pounds
     await page.get_by_test_id("new-run").click()
     form = page.get_by_test_id("intake-form")
     await expect(form.get_by_test_id("intake-source")).to_have_attribute("data-source", "last_run")
