@@ -25,6 +25,8 @@ class LogEntry:
     reps_per_set: tuple[int, ...] | None = None  # what each set reached
     target_reps: tuple[int, ...] | None = None   # what each set was prescribed (None: what was logged was the plan)
     equipment: tuple[str, ...] = ()
+    loads_per_set: tuple[float | None, ...] | None = None  # what each set lifted in kg (a set logged in the app)
+    log_id: object | None = None
 
     @property
     def done_reps(self) -> tuple[int, ...] | None:
@@ -41,10 +43,17 @@ class LogEntry:
         done = self.done_reps
         return max(done) if done else self.reps
 
+    def set_loads(self) -> tuple[float | None, ...]:
+        """The kg each set lifted: the per-set record, else `load_kg` for every set."""
+        done = self.done_reps or ()
+        if self.loads_per_set and len(self.loads_per_set) == len(done):
+            return tuple(self.loads_per_set)
+        return (self.load_kg,) * len(done)
+
     @property
     def volume_kg(self) -> float:
-        """Σ reps of every set × kg; 0 when reps or load is missing (bodyweight, cardio)."""
+        """Σ reps × kg of every set; 0 when reps or load is missing (bodyweight, cardio)."""
         done = self.done_reps
-        if done and self.load_kg:
-            return float(sum(done)) * float(self.load_kg)
-        return 0.0
+        if not done:
+            return 0.0
+        return float(sum(r * (load or 0.0) for r, load in zip(done, self.set_loads(), strict=True)))

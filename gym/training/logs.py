@@ -11,12 +11,12 @@ from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
 from gym.training.entries import LogEntry
-from gym.training.models import ExerciseLog, TrainerWorkout
+from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.profiles import Units, require_member
 from gym.training.units import show_distance, show_load
 from gym.training.vocab import ExerciseType
@@ -122,9 +122,20 @@ async def undo_log(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
                        "Read the workout history and use one of its ids.", status=404)
     if row.undone_at is not None:
         raise GymError("log_already_undone", "that logged exercise was already undone", status=409)
-    row.undone_at = now
-    await session.flush()
+    await retire_log(session, row, now)
     return row
+
+
+async def retire_log(session: AsyncSession, row: ExerciseLog, now: datetime) -> None:
+    """Stop a log counting, with the sets it was built from (workout_sets), and un-complete its exercise."""
+    row.undone_at = row.undone_at or now
+    await session.execute(update(ExerciseSet).where(ExerciseSet.log_id == row.id, ExerciseSet.undone_at.is_(None))
+                          .values(undone_at=now))
+    if row.workout_id is not None and row.exercise_key is not None:
+        workout = await session.get(TrainerWorkout, row.workout_id)
+        if workout is not None and (workout.completed or {}).get(row.exercise_key) == str(row.id):
+            workout.completed = {k: v for k, v in workout.completed.items() if k != row.exercise_key}
+    await session.flush()
 
 
 async def logs_since(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, since: datetime,
@@ -147,19 +158,25 @@ def as_entry(row: ExerciseLog) -> LogEntry:
                     {g["name"]: float(g["share"]) for g in row.goals},
                     {m["name"]: float(m["share"]) for m in row.muscles}, row.workout_id, row.undone_at is not None,
                     tuple(row.reps_per_set) if row.reps_per_set else None,
-                    tuple(row.target_reps) if row.target_reps else None, tuple(row.equipment or ()))
+                    tuple(row.target_reps) if row.target_reps else None, tuple(row.equipment or ()),
+                    tuple(None if v is None else float(v) for v in row.load_per_set_kg) if row.load_per_set_kg
+                    else None, row.id)
 
 
 def log_dict(row: ExerciseLog, units: Units) -> dict:
-    """A log as the member sees it: load and distance in their units."""
-    return {"id": str(row.id), "name": row.name, "exerciseType": row.exercise_type, "sets": row.sets,
-            "reps": row.reps, "repsPerSet": list(row.reps_per_set) if row.reps_per_set else None,
-            "targetReps": list(row.target_reps) if row.target_reps else None,
-            "load": show_load(row.load_kg, units.weight_unit),
-            "loadUnit": units.weight_unit if row.load_kg is not None else None,
-            "durationMin": float(row.duration_min) if row.duration_min is not None else None,
-            "distance": show_distance(row.distance_km, units.distance_unit),
-            "distanceUnit": units.distance_unit if row.distance_km is not None else None,
-            "rpe": float(row.rpe) if row.rpe is not None else None, "muscles": row.muscles, "goals": row.goals,
-            "notes": row.notes, "performedAt": row.performed_at.isoformat(),
-            "workoutId": str(row.workout_id) if row.workout_id else None}
+    """A log as the member sees it: load and distance in their units (`loadPerSet` when its sets differed)."""
+    out: dict = {
+        "id": str(row.id), "name": row.name, "exerciseType": row.exercise_type, "sets": row.sets, "reps": row.reps,
+        "repsPerSet": list(row.reps_per_set) if row.reps_per_set else None,
+        "targetReps": list(row.target_reps) if row.target_reps else None,
+        "load": show_load(row.load_kg, units.weight_unit),
+        "loadUnit": units.weight_unit if row.load_kg is not None else None,
+        "durationMin": float(row.duration_min) if row.duration_min is not None else None,
+        "distance": show_distance(row.distance_km, units.distance_unit),
+        "distanceUnit": units.distance_unit if row.distance_km is not None else None,
+        "rpe": float(row.rpe) if row.rpe is not None else None, "muscles": row.muscles, "goals": row.goals,
+        "notes": row.notes, "performedAt": row.performed_at.isoformat(),
+        "workoutId": str(row.workout_id) if row.workout_id else None}
+    if row.load_per_set_kg and len({v for v in row.load_per_set_kg}) > 1:
+        out["loadPerSet"] = [show_load(v, units.weight_unit) for v in row.load_per_set_kg]
+    return out

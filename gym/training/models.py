@@ -1,4 +1,4 @@
-"""Mapped tables of the training record (migration 0006_training_record); every row is org-scoped."""
+"""Mapped tables of the training record (migration 0006_training_record, 0019, 0020); every row is org-scoped."""
 
 from __future__ import annotations
 
@@ -113,6 +113,7 @@ class TrainerWorkout(_Owned, Base):
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
     completed_at: Mapped[datetime | None]
+    started_at: Mapped[datetime | None]  # the member pressed Start in the app (0020)
 
 
 class ExerciseLog(_Owned, Base):
@@ -126,6 +127,7 @@ class ExerciseLog(_Owned, Base):
     target_reps: Mapped[list[int] | None] = mapped_column(ARRAY(Integer))   # what each set was prescribed (0019)
     equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    load_per_set_kg: Mapped[list[Decimal | None] | None] = mapped_column(ARRAY(Numeric(10, 2)))  # each set's (0020)
     duration_min: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))
@@ -135,6 +137,25 @@ class ExerciseLog(_Owned, Base):
     performed_at: Mapped[datetime]
     workout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("trainer_workouts.id", ondelete="SET NULL"))
     exercise_key: Mapped[str | None] = mapped_column(String(20))
+    undone_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class ExerciseSet(_Owned, Base):
+    """One set of an exercise of a trainer workout, as the member logged it in the app (migration 0020)."""
+
+    __tablename__ = "exercise_sets"
+
+    workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("trainer_workouts.id", ondelete="CASCADE"))
+    log_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("exercise_logs.id", ondelete="CASCADE"))
+    exercise_key: Mapped[str] = mapped_column(String(20))
+    set_number: Mapped[int] = mapped_column(Integer)
+    reps: Mapped[int | None] = mapped_column(Integer)
+    load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    duration_sec: Mapped[int | None] = mapped_column(Integer)
+    distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 3))
+    rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))
+    performed_at: Mapped[datetime]
     undone_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 

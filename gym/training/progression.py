@@ -1,6 +1,7 @@
 """Progressive overload, exactly as TRAINER.md states it.
 
-A session is successful when every prescribed set reached its reps at RPE ≤ 9 (no RPE recorded counts as ≤ 9).
+A session is successful when every prescribed set reached its reps at RPE ≤ 9 (no RPE recorded counts as ≤ 9), at
+the session's load (a set logged at a lighter load than the session's is a miss).
 After a success the next load is the smallest multiple of the step — 2.5 kg / 5 lb; 1 kg / 2 lb for dumbbells
 under 10 kg / 20 lb — inside [load × 1.05, load × 1.10]. When no step falls inside, the load stays and the target
 reps rise by one per set up to the top of the exercise's rep range (double progression); at the top they stay.
@@ -48,10 +49,14 @@ class Session:
     target: tuple[int, ...]
     rpe: float | None
     performed_at: datetime
+    set_loads: tuple[Decimal | None, ...] = ()  # each set's load when the sets differed (a set logged in the app)
 
     @property
     def success(self) -> bool:
-        reached = len(self.reps) >= len(self.target) and all(
+        """Every prescribed set reached its reps at the session's load (a lighter set is a miss), RPE ≤ 9."""
+        lighter = [i for i, set_load in enumerate(self.set_loads[:len(self.target)])
+                   if set_load is not None and set_load < self.load]
+        reached = len(self.reps) >= len(self.target) and not lighter and all(
             r >= t for r, t in zip(self.reps, self.target, strict=False))
         return reached and (self.rpe is None or self.rpe <= MAX_RPE)
 
@@ -131,8 +136,9 @@ def sessions(exercise: str, history: Iterable[LogEntry], unit: str) -> list[Sess
     out = []
     for h in rows:
         done = h.done_reps or (h.reps or 0,)  # reps without a set count: one set
+        loads = tuple(None if v is None else _in_unit(v, unit) for v in h.loads_per_set or ())
         out.append(Session(_in_unit(float(h.load_kg or 0), unit), tuple(done), tuple(h.target_reps or done),
-                           h.rpe, h.performed_at))
+                           h.rpe, h.performed_at, loads))
     return out
 
 

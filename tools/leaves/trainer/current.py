@@ -12,11 +12,12 @@ from gym.training.models import TrainerWorkout
 from gym.training.trainer_workouts import current_workout
 from gym.training.validation import WorkoutCheck
 from gym.training.workout import Workout
+from gym.training.workout_changes import ExerciseRef, find_exercise
 from gym.training.workout_check import check_member_workout
 from tools.context import ToolContext
 from tools.errors import ToolFailed
 
-ExerciseRef = str | int
+__all__ = ["ExerciseRef", "brief", "check", "details", "find_exercise", "require_current"]
 
 
 async def require_current(ctx: ToolContext, member_id: uuid.UUID) -> TrainerWorkout:
@@ -27,37 +28,12 @@ async def require_current(ctx: ToolContext, member_id: uuid.UUID) -> TrainerWork
     return row
 
 
-def find_exercise(exercises: list[dict[str, Any]], ref: ExerciseRef) -> int:
-    """The index of the exercise `ref` names: its id (ex_003) or its order number (3 or "3")."""
-    text = str(ref).strip()
-    for i, ex in enumerate(exercises):
-        if ex.get("id") == text:
-            return i
-    if text.isdigit():
-        for i, ex in enumerate(exercises):
-            if ex.get("order") == int(text):
-                return i
-    raise ToolFailed("exercise_not_found", f"No exercise {text} in the current workout.",
-                     "Use an exercise id (ex_001) or order number from the current workout.")
-
-
 async def check(ctx: ToolContext, member_id: uuid.UUID, workout: Workout, *, touched: Collection[str] | None = None,
                 check_order: bool = True) -> WorkoutCheck:
     """The rules in code (gym.training.workout_check); a failing check raises a typed error the model must fix.
     `touched`: the ids of the exercises this change adds or alters (None: a whole new workout)."""
     return await check_member_workout(ctx.session, ctx.org_id, member_id, workout, ctx.now, touched=touched,
                                       check_order=check_order)
-
-
-def renumber(exercises: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    ordered = sorted(exercises, key=lambda e: e["order"])
-    return [{**ex, "order": n} for n, ex in enumerate(ordered, start=1)]
-
-
-def as_workout(row: TrainerWorkout, exercises: list[dict[str, Any]]) -> Workout:
-    """The stored workout with changed exercises, validated against the §4.9 schema (a ValueError if not)."""
-    return Workout.model_validate({"id": row.workout_key, "title": row.title, "exercises": exercises,
-                                   "summary": row.summary})
 
 
 def brief(exercises: list[dict[str, Any]]) -> list[str]:

@@ -1,9 +1,11 @@
 """logbook: what the member did. Loads and distances come in the member's units and are stored in kg / km.
 A log keeps the reps each set reached and, for an exercise of the workout, what each set was prescribed, so
-progression can tell a success from a miss. Marking an exercise done without actuals never invents them: a
-uniform prescription (3×10) is logged as prescribed and the result says so; an uneven one (10/8/8/6) needs the
-member's reps per set (or their word that they did exactly that). Logging can be undone (its inverse marks the
-log undone); completing every exercise of the current workout closes it."""
+progression can tell a success from a miss. Marking an exercise done goes through the same service as the
+member's app (gym.training.workout_sets), so the chat and the app write one record: without actuals, the sets the
+app logged stand; with none logged, a uniform prescription (3×10) is logged as prescribed and the result says so,
+an uneven one (10/8/8/6) needs the member's reps per set (or their word that they did exactly that). Logging can be
+undone (its inverse marks the log undone, with its sets); completing every exercise of the current workout closes
+it."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ from gym.training.profiles import Units
 from gym.training.trainer_workouts import current_workout, finish_workout
 from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
+from gym.training.workout_sets import Actuals, complete_exercise
 from tools.context import ToolContext
-from tools.errors import ToolFailed
 from tools.leaves.trainer.current import ExerciseRef, find_exercise, require_current
 from tools.leaves.trainer.member import MEMBER, me, units
 from tools.registry import Audit, Inverse, ToolRouter, by_id
@@ -57,19 +59,6 @@ class UndoInput(BaseModel):
     id: uuid.UUID
 
 
-class Actuals(BaseModel):
-    sets: int | None = Field(None, ge=1, le=100)
-    reps: int | None = Field(None, ge=1, le=1000, description="The reps of every set, when they were the same.")
-    reps_per_set: list[SetReps] | None = Field(None, min_length=1, max_length=100,
-                                               description="The reps each set reached: [10, 8, 8, 5].")
-    as_prescribed: bool = Field(False, description="True only when the member said they did exactly the "
-                                                   "prescription (every set, every rep).")
-    load: float | None = Field(None, ge=0, le=2000)
-    duration_min: float | None = Field(None, gt=0, le=1440)
-    distance: float | None = Field(None, gt=0, le=2000)
-    rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
-
-
 class MarkInput(BaseModel):
     exercise_id: ExerciseRef = Field(description="The exercise id (ex_003) or its order number (3).")
     actuals: Actuals = Field(default_factory=Actuals, description="What was done: reps per set (or as_prescribed), "
@@ -85,36 +74,6 @@ def _entry(data: dict[str, Any], u: Units) -> LoggedExercise:
     load, distance = data.pop("load", None), data.pop("distance", None)
     return LoggedExercise(**data, load_kg=None if load is None else round(to_kg(load, u.weight_unit), 2),
                           distance_km=None if distance is None else round(to_km(distance, u.distance_unit), 3))
-
-
-def _log_type(ex: dict[str, Any]) -> str:
-    if ex["type"] == "reps":
-        return "strength" if ex.get("load") is not None else "bodyweight"
-    if ex["type"] == "hold":
-        return "isometric"
-    if ex["type"] == "intervals":
-        return "hiit"
-    return "cardio_distance" if ex.get("distance") is not None else "cardio_time"
-
-
-def _planned(ex: dict[str, Any], u: Units) -> dict[str, Any]:
-    """What the workout planned for one exercise, as a log in the member's units (reps: the prescription per set)."""
-    out: dict[str, Any] = {"exercise_name": ex["name"], "exercise_type": _log_type(ex),
-                           "muscles": ex.get("muscles", []), "goals": ex.get("goals", []),
-                           "equipment": ex.get("equipment", [])}
-    if ex["type"] in ("reps", "hold"):
-        out["sets"] = ex["sets"]
-    if ex["type"] == "reps":
-        out["target_reps"] = list(ex["reps"])
-        if ex.get("load") is not None:
-            out["load"] = ex["load"]
-    elif ex["type"] == "duration":
-        out["duration_min"] = ex["duration_min"]
-        if ex.get("distance") is not None:
-            out["distance"] = ex["distance"]
-    elif ex["type"] == "intervals":
-        out["duration_min"] = round(ex["rounds"] * (ex["work_sec"] + ex["rest_sec"]) / 60, 2)
-    return out
 
 
 def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
@@ -154,25 +113,6 @@ async def undo(ctx: ToolContext, input: UndoInput) -> dict:
     return {"id": str(row.id), "undone": True}
 
 
-def _reps_done(ex: dict[str, Any], actuals: Actuals) -> tuple[list[int], bool]:
-    """The reps each set reached, and whether they were assumed from the prescription. An uneven prescription is
-    never assumed: the member's reps per set are asked for (`actuals_required`)."""
-    prescribed = list(ex["reps"])
-    if actuals.reps_per_set is not None:
-        return list(actuals.reps_per_set), False
-    if actuals.reps is not None:
-        return [actuals.reps] * (actuals.sets or len(prescribed)), False
-    if actuals.as_prescribed:
-        return prescribed, False
-    if actuals.sets is None and len(set(prescribed)) == 1:
-        return prescribed, True
-    plan = "/".join(str(r) for r in prescribed)
-    raise ToolFailed("actuals_required", f"{ex['name']} was prescribed as {len(prescribed)} sets of {plan} reps; "
-                                         "what each set reached is not known.",
-                     "Ask the member how many reps each set reached and pass actuals.reps_per_set, or "
-                     "actuals.as_prescribed=true if they say they did exactly the prescription.")
-
-
 @logbook.agent_tool(action="mark_exercise_complete", input=MarkInput, roles=MEMBER, side_effects="write",
                     summary="Mark one exercise of the current workout done (logs it with the reps each set reached; "
                             "an uneven prescription needs actuals.reps_per_set or as_prescribed); the workout closes "
@@ -182,16 +122,8 @@ async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     u = await units(ctx, member_id)
     row = await require_current(ctx, member_id)
     ex = row.exercises[find_exercise(row.exercises, input.exercise_id)]
-    data = {**_planned(ex, u), **input.actuals.model_dump(exclude_none=True,
-                                                          exclude={"reps", "reps_per_set", "as_prescribed"})}
-    assumed = False
-    if ex["type"] == "reps":
-        done, assumed = _reps_done(ex, input.actuals)
-        data.update(sets=len(done), reps_per_set=done)
-    log = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, u), now=ctx.now, workout_id=row.id,
-                             exercise_key=ex["id"])
-    row.completed = {**(row.completed or {}), ex["id"]: str(log.id)}
-    await ctx.session.flush()
+    row, log, assumed = await complete_exercise(ctx.session, ctx.org_id, member_id, ex["id"], input.actuals,
+                                                now=ctx.now)
     remaining = [e["id"] for e in row.exercises if e["id"] not in row.completed]
     if not remaining:
         await finish_workout(ctx.session, ctx.org_id, member_id, row.id, now=ctx.now)

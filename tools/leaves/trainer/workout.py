@@ -3,42 +3,30 @@
 `generate_workout` validates the schema, then the rules in code — injuries and hard preferences (refused with
 `injury_conflict` / `preference_conflict`), equipment at the current location, units, exercise order (warm-up
 first, compounds before isolation, cool-down last) — stores it as the current workout with server ids
-(`workout_N`, `ex_NNN`) and removes the one-shot preferences it used. swap / adjust / add run the same check on
-the exercise they change; remove needs none. Every result lists the exercises (ids for the model) and, per
+(`workout_N`, `ex_NNN`) and removes the one-shot preferences it used. swap / adjust / remove / add are the service
+the member's app calls too (gym.training.workout_changes): they run the same check on the exercise they change. Every result lists the exercises (ids for the model) and, per
 exercise, its recovering muscles with their recovery percentage and the progression suggestion. swap / adjust /
 remove take an exercise id or order number; `adjust_exercise` may not change `id` or `type`.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Collection
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
+from gym.training import workout_changes as changes
 from gym.training.models import TrainerWorkout
 from gym.training.preferences import active_preferences, consume_after_generation
-from gym.training.trainer_workouts import issue_exercise_id, save_workout
+from gym.training.trainer_workouts import save_workout
 from gym.training.validation import WorkoutCheck
 from gym.training.workout import Exercise, Workout
 from tools.context import ToolContext
-from tools.errors import ToolFailed
-from tools.leaves.trainer.current import (
-    ExerciseRef,
-    as_workout,
-    brief,
-    check,
-    details,
-    find_exercise,
-    renumber,
-    require_current,
-)
+from tools.leaves.trainer.current import ExerciseRef, brief, check, details
 from tools.leaves.trainer.member import MEMBER, me, session_uuid
 from tools.registry import ToolRouter
 
 workout = ToolRouter("workout")
-ORDER_FIELDS = frozenset({"order", "name", "group", "type"})  # changes that can break the exercise order
 
 
 class SwapInput(BaseModel):
@@ -70,20 +58,6 @@ def _result(row: TrainerWorkout, result: WorkoutCheck, extra: dict | None = None
     return {**out, **(extra or {})}
 
 
-async def _save_changed(ctx: ToolContext, member_id: uuid.UUID, row: TrainerWorkout, exercises: list[dict[str, Any]],
-                        *, touched: Collection[str], check_order: bool = True) -> WorkoutCheck:
-    try:
-        candidate = as_workout(row, exercises)
-    except ValidationError as exc:
-        raise ToolFailed("invalid_workout", "; ".join(e["msg"] for e in exc.errors()[:5]),
-                         "Fix the exercise so it matches the schema of its type.") from exc
-    result = await check(ctx, member_id, candidate, touched=touched, check_order=check_order)
-    row.exercises = exercises
-    row.updated_at = ctx.now
-    await ctx.session.flush()
-    return result
-
-
 @workout.agent_tool(action="generate_workout", input=Workout, roles=MEMBER, side_effects="write",
                     summary="Build the member's workout: exercises of type reps, hold, duration or intervals with "
                             "muscles and goals shares (each summing to 1), equipment from the current location, "
@@ -107,49 +81,27 @@ async def generate(ctx: ToolContext, input: Workout) -> dict:
 @workout.agent_tool(action="swap_exercise", input=SwapInput, roles=MEMBER, side_effects="write",
                     summary="Replace one exercise of the current workout (by id or order number).")
 async def swap(ctx: ToolContext, input: SwapInput) -> dict:
-    member_id = await me(ctx)
-    row = await require_current(ctx, member_id)
-    exercises = [dict(e) for e in row.exercises]
-    i = find_exercise(exercises, input.exercise_id)
-    old = exercises[i]
-    exercises[i] = {**input.new_exercise.model_dump(mode="json"), "id": old["id"], "order": old["order"]}
-    result = await _save_changed(ctx, member_id, row, exercises, touched={old["id"]})
-    return _result(row, result, {"swapped": f"{old['name']} → {exercises[i]['name']}"})
+    row, result, old = await changes.swap_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
+                                                   input.new_exercise.model_dump(mode="json"), now=ctx.now)
+    new = next(e for e in row.exercises if e["id"] == old["id"])
+    return _result(row, result, {"swapped": f"{old['name']} → {new['name']}"})
 
 
 @workout.agent_tool(action="adjust_exercise", input=AdjustInput, roles=MEMBER, side_effects="write",
                     summary="Change fields of one exercise of the current workout (by id or order number); "
                             "id and type cannot change (swap instead).")
 async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
-    forbidden = sorted({"id", "type"} & set(input.changes))
-    if forbidden:
-        raise ToolFailed("immutable_field", f"adjust_exercise cannot change {', '.join(forbidden)}.",
-                         "Use workout__swap_exercise to replace the exercise with one of another type.")
-    member_id = await me(ctx)
-    row = await require_current(ctx, member_id)
-    exercises = [dict(e) for e in row.exercises]
-    i = find_exercise(exercises, input.exercise_id)
-    target = exercises[i]["id"]
-    exercises[i] = {**exercises[i], **input.changes}
-    if "order" in input.changes:
-        exercises = renumber(exercises)
-    result = await _save_changed(ctx, member_id, row, exercises, touched={target},
-                                 check_order=bool(ORDER_FIELDS & set(input.changes)))
+    row, result, target = await changes.adjust_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
+                                                        input.changes, now=ctx.now)
     return _result(row, result, {"adjusted": target})
 
 
 @workout.agent_tool(action="remove_exercise", input=RemoveInput, roles=MEMBER, side_effects="write",
-                    summary="Remove one exercise from the current workout (by id or order number).")
+                    summary="Remove one exercise from the current workout (by id or order number); sets logged for "
+                            "it are undone with it.")
 async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
-    member_id = await me(ctx)
-    row = await require_current(ctx, member_id)
-    exercises = [dict(e) for e in row.exercises]
-    i = find_exercise(exercises, input.exercise_id)
-    if len(exercises) == 1:
-        raise ToolFailed("last_exercise", "A workout needs at least one exercise.",
-                         "Generate a new workout instead.")
-    gone = exercises.pop(i)
-    result = await _save_changed(ctx, member_id, row, renumber(exercises), touched=(), check_order=False)
+    row, result, gone = await changes.remove_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
+                                                      now=ctx.now)
     return _result(row, result, {"removed": f"{gone['id']} {gone['name']}"})
 
 
@@ -157,15 +109,7 @@ async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
                     summary="Add one exercise to the current workout at a position (default: the end); the same "
                             "rules as generate_workout apply to it.")
 async def add(ctx: ToolContext, input: AddInput) -> dict:
-    member_id = await me(ctx)
-    row = await require_current(ctx, member_id)
-    exercises = sorted((dict(e) for e in row.exercises), key=lambda e: e["order"])
-    position = input.position or len(exercises) + 1
-    if position > len(exercises) + 1:
-        raise ToolFailed("invalid_position", f"The workout has {len(exercises)} exercises; position must be "
-                                             f"1..{len(exercises) + 1}.", "Leave position out to add it at the end.")
-    new_id = issue_exercise_id(row)
-    exercises.insert(position - 1, {**input.exercise.model_dump(mode="json"), "id": new_id})
-    exercises = [{**e, "order": n} for n, e in enumerate(exercises, start=1)]
-    result = await _save_changed(ctx, member_id, row, exercises, touched={new_id})
+    row, result, new_id = await changes.add_exercise(ctx.session, ctx.org_id, await me(ctx),
+                                                     input.exercise.model_dump(mode="json"), input.position,
+                                                     now=ctx.now)
     return _result(row, result, {"added": f"{new_id} {input.exercise.name}", "addedId": new_id})

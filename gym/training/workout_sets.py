@@ -1,0 +1,339 @@
+"""The sets of the current workout's exercises: logged one at a time from the member's app, or all at once by the
+trainer's `mark_exercise_complete`. One record either way: each live set is a row of `exercise_sets`, and the
+exercise's one log in `exercise_logs` is rebuilt from its live sets (sets, reps each set reached against the
+prescription, each set's load, the hardest RPE, seconds, distance), so distribution, recovery, progression,
+statistics and the trainer's next turn read exactly what the app wrote.
+
+An exercise is complete (`trainer_workouts.completed`) once it has as many live sets as it prescribes; undoing a
+set takes that back, and undoing its last live set undoes the log (it counts nowhere). Loads and distances come
+in the member's units and are stored in kg / km. The session's load is the one most sets used (the heavier on a
+tie); each set keeps its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gym.errors import GymError
+from gym.training.logs import CLOCK_SKEW
+from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
+from gym.training.profiles import Units, get_units
+from gym.training.timers import INTERLEAVED
+from gym.training.trainer_workouts import current_workout
+from gym.training.units import show_distance, show_load, to_kg, to_km
+
+EXERCISE_ID = r"^ex_\d{3,6}$"
+SetReps = Annotated[int, Field(ge=1, le=1000)]
+
+
+class SetInput(BaseModel):
+    """One set as the member did it, in their units; what is left out comes from the prescription."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exercise_id: str = Field(pattern=EXERCISE_ID, description="The exercise of the current workout (ex_001).")
+    set_number: int | None = Field(None, ge=1, le=100, description="Which set (1 = first); default: the next one.")
+    reps: int | None = Field(None, ge=1, le=1000)
+    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in the member's weight unit.")
+    duration_sec: int | None = Field(None, ge=1, le=86400, description="A hold, a round or a bout, in seconds.")
+    distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
+    rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
+    performed_at: datetime | None = None
+
+
+class Actuals(BaseModel):
+    """What was done of a whole exercise (the trainer's mark_exercise_complete), in the member's units."""
+
+    sets: int | None = Field(None, ge=1, le=100)
+    reps: int | None = Field(None, ge=1, le=1000, description="The reps of every set, when they were the same.")
+    reps_per_set: list[SetReps] | None = Field(None, min_length=1, max_length=100,
+                                               description="The reps each set reached: [10, 8, 8, 5].")
+    as_prescribed: bool = Field(False, description="True only when the member said they did exactly the "
+                                                   "prescription (every set, every rep).")
+    load: float | None = Field(None, ge=0, le=2000)
+    duration_min: float | None = Field(None, gt=0, le=1440)
+    distance: float | None = Field(None, gt=0, le=2000)
+    rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
+
+    @property
+    def given(self) -> bool:
+        return self.as_prescribed or any(v is not None for k, v in self.model_dump().items() if k != "as_prescribed")
+
+
+def log_type(ex: dict[str, Any], loaded: bool | None = None) -> str:
+    """The 001 §4.5 log type of a §4.9 exercise (`loaded`: whether what was done carried a load)."""
+    if ex["type"] == "reps":
+        return "strength" if (ex.get("load") is not None if loaded is None else loaded) else "bodyweight"
+    if ex["type"] == "hold":
+        return "isometric"
+    if ex["type"] == "intervals":
+        return "hiit"
+    return "cardio_distance" if ex.get("distance") is not None else "cardio_time"
+
+
+def prescribed_sets(ex: dict[str, Any], exercises: list[dict[str, Any]] | None = None) -> int:
+    """How many sets (rounds, bouts) the exercise prescribes; a member of a superset or circuit does one each round
+    of its group (gym.training.timers)."""
+    own = int(ex["sets"]) if ex["type"] in ("reps", "hold") else int(ex["rounds"]) if ex["type"] == "intervals" else 1
+    group = ex.get("group") or {}
+    if group.get("type") in INTERLEAVED:
+        first = next((e for e in exercises or [] if (e.get("group") or {}).get("id") == group.get("id")
+                      and (e.get("group") or {}).get("position") == 1), None)
+        rounds = ((first or {}).get("group") or {}).get("rounds")
+        if rounds:
+            return max(own, int(rounds))
+    return own
+
+
+def target_reps(ex: dict[str, Any], exercises: list[dict[str, Any]]) -> list[int]:
+    """The reps each prescribed set aims at (past its last set, its last set again)."""
+    reps = list(ex["reps"])
+    return [reps[min(i, len(reps) - 1)] for i in range(prescribed_sets(ex, exercises))]
+
+
+def exercise_in(row: TrainerWorkout, exercise_id: str) -> dict[str, Any]:
+    ex = next((e for e in row.exercises if e.get("id") == exercise_id), None)
+    if ex is None:
+        raise GymError("exercise_not_found", f"No exercise {exercise_id} in the current workout.",
+                       "Use an exercise of the current workout.", status=404)
+    return ex
+
+
+async def require_current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> TrainerWorkout:
+    row = await current_workout(session, org_id, member_id)
+    if row is None:
+        raise GymError("no_current_workout", "The member has no current workout.",
+                       "Generate a workout first (workout__generate_workout).", status=409)
+    return row
+
+
+async def live_sets(session: AsyncSession, workout_id: uuid.UUID, exercise_key: str | None = None) -> list[ExerciseSet]:
+    """The workout's sets that count, by exercise and set number."""
+    where = [ExerciseSet.workout_id == workout_id, ExerciseSet.undone_at.is_(None)]
+    if exercise_key is not None:
+        where.append(ExerciseSet.exercise_key == exercise_key)
+    return list((await session.scalars(select(ExerciseSet).where(*where).order_by(
+        ExerciseSet.exercise_key, ExerciseSet.set_number))).all())
+
+
+def _at(performed_at: datetime | None, now: datetime) -> datetime:
+    at = performed_at or now
+    if at.tzinfo is None:
+        raise GymError("invalid_set", "performed_at needs a timezone (ISO 8601 with offset)")
+    if at > now + CLOCK_SKEW:
+        raise GymError("log_in_future", "a set cannot be logged in the future",
+                       "Log it after it is done, or give the time it was performed.")
+    return at
+
+
+def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> dict[str, Any]:
+    """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out."""
+    index = number - 1
+    out: dict[str, Any] = {"reps": None, "load_kg": None, "duration_sec": None, "distance_km": None}
+    if ex["type"] == "reps":
+        planned = ex["reps"][index] if index < len(ex["reps"]) else ex["reps"][-1]
+        out["reps"] = entry.reps or planned
+        load = entry.load if entry.load is not None else ex.get("load")
+        out["load_kg"] = None if load is None else round(to_kg(load, units.weight_unit), 2)
+        if out["load_kg"] is not None and out["load_kg"] > 1000:
+            raise GymError("invalid_set", f"{load:g} {units.weight_unit} is over the 1000 kg a set may carry")
+    elif ex["type"] == "hold":
+        out["duration_sec"] = entry.duration_sec or ex["hold_sec"][min(index, len(ex["hold_sec"]) - 1)]
+    elif ex["type"] == "intervals":
+        out["duration_sec"] = entry.duration_sec or ex["work_sec"]
+    else:
+        out["duration_sec"] = entry.duration_sec or round(float(ex["duration_min"]) * 60)
+        distance = entry.distance if entry.distance is not None else ex.get("distance")
+        out["distance_km"] = None if distance is None else round(to_km(distance, units.distance_unit), 3)
+    if ex["type"] != "reps" and (entry.reps is not None or entry.load is not None):
+        raise GymError("invalid_set", f"{ex['name']} is timed ({ex['type']}): give duration_sec, not reps or load")
+    return out
+
+
+async def _exercise_log(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any], now: datetime) -> ExerciseLog:
+    """The exercise's one log in this workout (`rebuild` brings it back if it was undone), created on its first set."""
+    log = await session.scalar(select(ExerciseLog).where(
+        ExerciseLog.org_id == row.org_id, ExerciseLog.workout_id == row.id, ExerciseLog.exercise_key == ex["id"])
+        .order_by(ExerciseLog.undone_at.is_not(None), ExerciseLog.created_at.desc()).limit(1))
+    if log is not None:
+        return log
+    log = ExerciseLog(org_id=row.org_id, member_id=row.member_id, name=" ".join(str(ex["name"]).split()),
+                      exercise_type=log_type(ex), muscles=list(ex.get("muscles") or []),
+                      goals=list(ex.get("goals") or []), equipment=list(ex.get("equipment") or []),
+                      performed_at=now, workout_id=row.id, exercise_key=ex["id"], created_at=now)
+    session.add(log)
+    await session.flush()
+    return log
+
+
+def _session_load(loads: list[Decimal]) -> Decimal | None:
+    """The load most sets used; the heavier one on a tie."""
+    if not loads:
+        return None
+    counts = Counter(loads)
+    return max(counts, key=lambda load: (counts[load], load))
+
+
+async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any], log: ExerciseLog,
+                  now: datetime) -> list[ExerciseSet]:
+    """The exercise's log (and whether it is complete) from its live sets; no live set left undoes the log."""
+    sets = [s for s in await live_sets(session, row.id, ex["id"]) if s.log_id == log.id]
+    completed = dict(row.completed or {})
+    if not sets:
+        log.undone_at = log.undone_at or now
+        completed.pop(ex["id"], None)
+        row.completed = completed
+        await session.flush()
+        return sets
+    log.undone_at = None
+    log.sets = len(sets)
+    log.performed_at = max(s.performed_at for s in sets)
+    rpes = [s.rpe for s in sets if s.rpe is not None]
+    log.rpe = max(rpes) if rpes else None
+    if ex["type"] == "reps":
+        reps = [int(s.reps or 0) for s in sets]
+        loads = [s.load_kg for s in sets]
+        log.reps_per_set, log.target_reps = reps, target_reps(ex, row.exercises)
+        log.reps = reps[0] if len(set(reps)) == 1 else None
+        log.load_kg = _session_load([v for v in loads if v is not None])
+        log.load_per_set_kg = loads if any(v is not None for v in loads) else None
+        log.exercise_type = log_type(ex, loaded=log.load_kg is not None)
+    else:
+        extra = int(ex.get("rest_sec") or 0) if ex["type"] == "intervals" else 0  # a round is its work and rest
+        log.duration_min = Decimal(sum(int(s.duration_sec or 0) + extra for s in sets)) / 60
+        distances = [s.distance_km for s in sets if s.distance_km is not None]
+        log.distance_km = sum(distances, Decimal(0)) if distances else None
+    if len(sets) >= prescribed_sets(ex, row.exercises):
+        completed[ex["id"]] = str(log.id)
+    else:
+        completed.pop(ex["id"], None)
+    row.completed = completed
+    row.updated_at = now
+    await session.flush()
+    return sets
+
+
+async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: SetInput, *,
+                  now: datetime) -> tuple[TrainerWorkout, ExerciseSet, ExerciseLog]:
+    """Log one set of an exercise of the member's current workout; its log is rebuilt in the same transaction."""
+    row = await require_current_workout(session, org_id, member_id)
+    ex = exercise_in(row, entry.exercise_id)
+    units = await get_units(session, org_id, member_id)
+    at = _at(entry.performed_at, now)
+    taken = {s.set_number for s in await live_sets(session, row.id, ex["id"])}
+    number = entry.set_number or (max(taken, default=0) + 1)
+    if number in taken:
+        raise GymError("set_already_logged", f"Set {number} of {ex['name']} is already logged.",
+                       "Undo it first, or log the next set.", status=409)
+    values = _values(ex, number, entry, units)
+    log = await _exercise_log(session, row, ex, now)
+    item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=ex["id"],
+                       set_number=number, rpe=entry.rpe, performed_at=at, created_at=now, **values)
+    session.add(item)
+    await session.flush()
+    await rebuild(session, row, ex, log, now)
+    return row, item, log
+
+
+async def undo_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, set_id: uuid.UUID, *,
+                   now: datetime) -> tuple[TrainerWorkout, ExerciseSet]:
+    """Undo one logged set (of any of the member's workouts): it stops counting and its exercise's log follows."""
+    item = await session.scalar(select(ExerciseSet).where(
+        ExerciseSet.org_id == org_id, ExerciseSet.member_id == member_id, ExerciseSet.id == set_id).with_for_update())
+    if item is None:
+        raise GymError("set_not_found", f"No logged set {set_id} for this member.", status=404)
+    if item.undone_at is not None:
+        raise GymError("set_already_undone", "That set was already undone.", status=409)
+    row = await session.scalar(select(TrainerWorkout).where(TrainerWorkout.id == item.workout_id).with_for_update())
+    log = await session.get(ExerciseLog, item.log_id)
+    assert row is not None and log is not None  # foreign keys
+    item.undone_at = now
+    await session.flush()
+    ex = next((e for e in row.exercises if e.get("id") == item.exercise_key),
+              {"id": item.exercise_key, "type": "reps", "reps": list(log.target_reps or [1]), "name": log.name,
+               "sets": len(log.target_reps or [1])})  # an exercise removed since: its log still follows its sets
+    await rebuild(session, row, ex, log, now)
+    return row, item
+
+
+def reps_done(ex: dict[str, Any], actuals: Actuals) -> tuple[list[int], bool]:
+    """The reps each set reached, and whether they were assumed from the prescription. An uneven prescription is
+    never assumed: the member's reps per set are asked for (`actuals_required`)."""
+    prescribed = list(ex["reps"])
+    if actuals.reps_per_set is not None:
+        return list(actuals.reps_per_set), False
+    if actuals.reps is not None:
+        return [actuals.reps] * (actuals.sets or len(prescribed)), False
+    if actuals.as_prescribed:
+        return prescribed, False
+    if actuals.sets is None and len(set(prescribed)) == 1:
+        return prescribed, True
+    plan = "/".join(str(r) for r in prescribed)
+    raise GymError("actuals_required", f"{ex['name']} was prescribed as {len(prescribed)} sets of {plan} reps; "
+                                       "what each set reached is not known.",
+                   "Ask the member how many reps each set reached and pass actuals.reps_per_set, or "
+                   "actuals.as_prescribed=true if they say they did exactly the prescription.")
+
+
+def _sets_from(ex: dict[str, Any], actuals: Actuals,
+               exercises: list[dict[str, Any]]) -> tuple[list[SetInput], bool]:
+    """The sets a whole-exercise report stands for (member's units), and whether their reps were assumed."""
+    base = {"exercise_id": ex["id"], "rpe": actuals.rpe}
+    if ex["type"] == "reps":
+        done, assumed = reps_done(ex, actuals)
+        return [SetInput(**base, set_number=n, reps=r, load=actuals.load) for n, r in enumerate(done, 1)], assumed
+    count = actuals.sets or prescribed_sets(ex, exercises)
+    seconds = None if actuals.duration_min is None else max(1, round(actuals.duration_min * 60 / count))
+    distance = None if actuals.distance is None else actuals.distance / count
+    return [SetInput(**base, set_number=n, duration_sec=seconds, distance=distance)
+            for n in range(1, count + 1)], False
+
+
+async def complete_exercise(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, exercise_id: str,
+                            actuals: Actuals, *, now: datetime) -> tuple[TrainerWorkout, ExerciseLog, bool]:
+    """Mark one exercise of the current workout done: with what is given (replacing any sets the app logged), or,
+    given nothing, with the sets the app logged (else the prescription when it is uniform). Returns the workout, the
+    exercise's log and whether its reps were assumed from the prescription."""
+    row = await require_current_workout(session, org_id, member_id)
+    ex = exercise_in(row, exercise_id)
+    units = await get_units(session, org_id, member_id)
+    logged = await live_sets(session, row.id, ex["id"])
+    assumed = False
+    if logged and not actuals.given:
+        log = await session.get(ExerciseLog, logged[0].log_id)
+        assert log is not None
+    else:
+        entries, assumed = _sets_from(ex, actuals, row.exercises)
+        for item in logged:
+            item.undone_at = now
+        await session.flush()
+        log = await _exercise_log(session, row, ex, now)
+        for entry in entries:
+            values = _values(ex, entry.set_number or 1, entry, units)
+            session.add(ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id,
+                                    exercise_key=ex["id"], set_number=entry.set_number, rpe=entry.rpe,
+                                    performed_at=now, created_at=now, **values))
+        await session.flush()
+        await rebuild(session, row, ex, log, now)
+    row.completed = {**(row.completed or {}), ex["id"]: str(log.id)}
+    await session.flush()
+    return row, log, assumed
+
+
+def set_dict(item: ExerciseSet, units: Units) -> dict[str, Any]:
+    """A logged set as the member sees it, in their units."""
+    return {"id": str(item.id), "exerciseId": item.exercise_key, "setNumber": item.set_number, "reps": item.reps,
+            "load": show_load(item.load_kg, units.weight_unit),
+            "loadUnit": units.weight_unit if item.load_kg is not None else None,
+            "durationSec": item.duration_sec, "distance": show_distance(item.distance_km, units.distance_unit),
+            "distanceUnit": units.distance_unit if item.distance_km is not None else None,
+            "rpe": float(item.rpe) if item.rpe is not None else None,
+            "performedAt": item.performed_at.isoformat(), "undone": item.undone_at is not None}
