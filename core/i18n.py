@@ -35,6 +35,14 @@ def catalog(locale: str) -> dict:
     return json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))
 
 
+@cache
+def part(name: str, locale: str) -> dict:
+    """A catalog kept in its own file, `locales/<name>/<locale>.json` (the exercise library's names and cues),
+    so the console's strings do not carry it; {} for a language it does not have."""
+    path = LOCALES_DIR / name / f"{locale}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if locale in SUPPORTED_LOCALES and path.is_file() else {}
+
+
 def _quality(params: list[str]) -> float:
     """The `q` of one accept-language entry (RFC 9110 §12.4.2): 1 when absent, 0 when malformed or out of range."""
     for param in params:

@@ -150,6 +150,7 @@ LIBRARY: tuple[LibraryExercise, ...] = (
     x("Ring Dip", "press", "rings", "triceps|chest|shoulders", "Ring Dips|Strict Ring Dip",
       "מקבילים על טבעות", "отжимания на кольцах"),
     x("Bench Dip", "press", "bench", "triceps", "Tricep Dip"),
+    x("Band Chest Press", "press", "band", "chest|triceps|shoulders", "Banded Chest Press|Resistance Band Chest Press"),
 
     # pull
     x("Pull-up", "pull", "pull-up bar", "lats|biceps|upper back|forearms",
@@ -174,6 +175,7 @@ LIBRARY: tuple[LibraryExercise, ...] = (
     x("Seated Cable Row", "pull", "cable", "upper back|lats|biceps", "Cable Row|Seated Row",
       "חתירה בישיבה|פולי תחתון", "тяга нижнего блока"),
     x("Face Pull", "pull", "cable|band", "upper back|shoulders", "Face Pulls"),
+    x("Band Row", "pull", "band", "upper back|lats|biceps", "Banded Row|Resistance Band Row"),
     x("Kettlebell High Pull", "pull", "kettlebell", "upper back|shoulders|glutes", "KB High Pull"),
 
     # olympic lifting
@@ -356,6 +358,7 @@ LIBRARY: tuple[LibraryExercise, ...] = (
       "Overhead Triceps Extension|Tricep Extension|Skull Crusher", "פשיטת מרפקים",
       "разгибание рук на трицепс|французский жим"),
     x("Triceps Pushdown", "accessory", "cable", "triceps", "Tricep Pushdown|Cable Pushdown"),
+    x("Band Triceps Pushdown", "accessory", "band", "triceps", "Banded Triceps Pushdown|Band Pushdown"),
     x("Lateral Raise", "accessory", "dumbbell", "shoulders", "Side Raise|Lateral Raises", "הרחקת כתפיים",
       "махи гантелями в стороны"),
     x("Front Raise", "accessory", "dumbbell|plate", "shoulders"),
