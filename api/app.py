@@ -16,6 +16,7 @@ from api.controllers.nutrition import NutritionController
 from api.controllers.nutrition_members import NutritionMembersController
 from api.controllers.system import DevJwksController, SystemController
 from api.controllers.trainer import TrainerController
+from api.controllers.trainer_app import TrainerAppController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
@@ -67,7 +68,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
                 await app.state.resources.close()
 
     handlers: list = [
-        SystemController, MeController, AgentController, TrainerController, TrainerChatController,
+        SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
         NutritionController, NutritionMembersController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),

@@ -4,7 +4,9 @@
 - `recovery`: the recovering muscles it loads, each with its recovery percentage and when it is ready;
 - `suggestion`: for loaded set-and-rep work, the progression suggestion (load, reps, why: a reason code and its
   numbers; the words are `console.member.progression.<code>` in locales/);
-- `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built).
+- `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built);
+- `logged`: the sets logged of it so far (the member's app or the trainer's mark), each as set number, reps or
+  seconds, load in the member's unit and RPE — present once a set is in, so the trainer's next turn knows.
 
 `summary` is a printable line ("35 min · Strength · Chest, Triceps", never an object); `summaryDetail` keeps the
 structured summary of 001 §4.9.
@@ -16,16 +18,18 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.i18n import translate
 from gym.training import constraints
 from gym.training.logs import as_entry, logs_since
-from gym.training.models import TrainerWorkout
+from gym.training.models import ExerciseSet, TrainerWorkout
 from gym.training.preferences import active_preferences
 from gym.training.profiles import get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.recovery import recovering_muscles
+from gym.training.units import show_load
 from gym.training.validation import exercise_notes
 
 
@@ -53,6 +57,13 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
                                                      now - timedelta(days=PROGRESSION_DAYS), until=now)]
     recovering = recovering_muscles(entries, now)
     prefs = [p for p in await active_preferences(session, org_id, member_id, now) if p.enforced]
+    logged: dict[str, list[dict[str, Any]]] = {}
+    for s in (await session.scalars(select(ExerciseSet).where(
+            ExerciseSet.workout_id == row.id, ExerciseSet.undone_at.is_(None)).order_by(ExerciseSet.set_number))).all():
+        logged.setdefault(s.exercise_key, []).append({k: v for k, v in {
+            "set": s.set_number, "reps": s.reps, "seconds": s.duration_sec,
+            "load": show_load(s.load_kg, units.weight_unit), "rpe": float(s.rpe) if s.rpe is not None else None,
+        }.items() if v is not None})
     exercises = []
     for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
         recovery, suggestion = exercise_notes(ex, recovering=recovering, history=entries,
@@ -61,6 +72,8 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         broken = constraints.conflicts(constraints.facts(ex), prefs)
         if broken:
             item["conflicts"] = [c.as_dict() for c in broken]
+        if ex.get("id") in logged:
+            item["logged"] = logged[ex["id"]]
         exercises.append(item)
     return {"id": row.workout_key, "title": row.title, "exercises": exercises,
             "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,

@@ -1,0 +1,146 @@
+"""The exercise library as the member's app offers it: each exercise in the member's language, whether it can be
+done where they train now and within their injuries and never-rules, and a §4.9 exercise built from it for an
+add or a swap.
+
+Equipment: the library lists what an exercise uses; of its load implements (barbell, dumbbell, kettlebell,
+cable, band, plate, …) one is enough — the first the location has — while the rest (bench, rack, box, bar, rings)
+are all needed. A built exercise is set-and-rep work unless it is a hold (planks, hangs, stretches, carries) or
+a bout (running, rowing, riding); its muscles are the library's, evenly shared onto the 16; its goal follows its
+category; its load is what the member gives, else the progression's suggestion, else none yet (the member enters
+the first one).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from gym.errors import GymError
+from gym.exercise_library import LIBRARY, LibraryExercise
+from gym.training import constraints
+from gym.training.entries import LogEntry
+from gym.training.equipment import equipment_key
+from gym.training.exercise_words import display_name, how_to
+from gym.training.muscles import library_muscle_shares
+from gym.training.preference_rules import Pref
+from gym.training.progression import suggest
+from gym.training.recovery import LOAD_SHARE
+
+LOAD_IMPLEMENTS = frozenset({"barbell", "dumbbell", "kettlebell", "cable", "band", "plate", "medicine ball",
+                             "sandbag", "machine", "trap bar", "landmine"})
+HOLDS = re.compile(r"plank|hold|wall sit|l-sit|support|carry|sled|handstand walk", re.IGNORECASE)
+GOAL_BY_CATEGORY = {"squat": "Strength", "lunge": "Strength", "hinge": "Strength", "press": "Strength",
+                    "pull": "Strength", "olympic": "Strength", "gymnastics": "Strength", "carry": "Strength",
+                    "core": "Strength", "accessory": "Hypertrophy", "monostructural": "Conditioning",
+                    "plyometric": "Conditioning", "mobility": "Mobility"}
+COMPOUND_CATEGORIES = frozenset({"squat", "lunge", "hinge", "press", "pull", "olympic"})
+
+
+def find(name: str) -> LibraryExercise:
+    key = " ".join(name.split()).lower()
+    found = next((e for e in LIBRARY if e.name.lower() == key), None)
+    if found is None:
+        raise GymError("unknown_exercise", f"{name} is not in the exercise library.",
+                       "Pick an exercise from the library.", status=422)
+    return found
+
+
+def kind(exercise: LibraryExercise) -> str:
+    """reps, hold or duration: how the app prescribes and logs it."""
+    if exercise.category == "monostructural":
+        return "duration"
+    if exercise.category == "mobility" or HOLDS.search(exercise.name):
+        return "hold"
+    return "reps"
+
+
+def equipment_for(exercise: LibraryExercise, available: Iterable[str] | None) -> list[str] | None:
+    """What the exercise needs at a location with `available` (one load implement, every other item), or None
+    when the location cannot host it. No current location: bodyweight work only."""
+    have = {equipment_key(a) for a in available or []}
+    implements = [e for e in exercise.equipment if e in LOAD_IMPLEMENTS]
+    others = [e for e in exercise.equipment if e not in LOAD_IMPLEMENTS]
+    if any(equipment_key(e) not in have for e in others):
+        return None
+    if not implements:
+        return others
+    chosen = next((e for e in implements if equipment_key(e) in have), None)
+    return None if chosen is None else [chosen, *others]
+
+
+def blocked_by(exercise: dict[str, Any], prefs: Iterable[Pref]) -> dict[str, Any] | None:
+    """The first active injury or hard preference the exercise breaks: its words and the rule."""
+    hard = [c for c in constraints.conflicts(constraints.facts(exercise), prefs) if c.hard]
+    if not hard:
+        return None
+    first = hard[0]
+    return {"code": first.code, "description": first.description, "rule": first.rule, "values": list(first.values)}
+
+
+def _plan(exercise: LibraryExercise, equipment: list[str]) -> dict[str, Any]:
+    return {"name": exercise.name, "muscles": library_muscle_shares(exercise.muscles),
+            "goals": [{"name": GOAL_BY_CATEGORY.get(exercise.category, "Strength"), "share": 1.0}],
+            "equipment": equipment, "reasoning": "Chosen by the member."}
+
+
+def build(exercise: LibraryExercise, *, available: Iterable[str] | None, unit: str, history: Iterable[LogEntry],
+          like: dict[str, Any] | None = None, sets: int | None = None, reps: int | None = None,
+          load: float | None = None, hold_sec: int | None = None, duration_min: float | None = None,
+          rest_sec: int | None = None) -> dict[str, Any]:
+    """A §4.9 exercise (without id and order) for `exercise`; `like`: the exercise it replaces (its prescription,
+    goals and group carry over when it is of the same kind)."""
+    equipment = equipment_for(exercise, available)
+    if equipment is None:
+        raise GymError("equipment_unavailable", f"{exercise.name} needs {', '.join(exercise.equipment)}, which the "
+                                                "current location does not have.", "Pick another exercise.")
+    base = _plan(exercise, equipment)
+    how = kind(exercise)
+    prior: dict[str, Any] = like if like is not None and like.get("type") == how else {}
+    if like is not None:
+        base["goals"] = like.get("goals") or base["goals"]
+        if like.get("group"):
+            base["group"] = like["group"]
+    if how == "duration":
+        return {**base, "type": "duration", "duration_min": float(duration_min or prior.get("duration_min") or 10)}
+    count = int(sets or prior.get("sets") or 3)
+    rest = rest_sec if rest_sec is not None else prior.get("rest_sec")
+    if how == "hold":
+        seconds = int(hold_sec or (prior.get("hold_sec") or [None])[0] or 30)
+        return {**base, "type": "hold", "sets": count, "hold_sec": [seconds] * count,
+                "rest_sec": int(rest if rest is not None else 45)}
+    compound = exercise.category in COMPOUND_CATEGORIES
+    target = int(reps or (prior.get("reps") or [None])[0] or (8 if compound else 10))
+    loaded = any(e in LOAD_IMPLEMENTS for e in equipment)
+    if load is None and loaded:
+        load = suggest(exercise.name, history, unit, equipment).load
+    weight = float(load) if loaded and load is not None else None
+    return {**base, "type": "reps", "sets": count, "reps": [target] * count, "load": weight,
+            "load_unit": unit if weight is not None else None,
+            "rest_sec": int(rest if rest is not None else 90 if compound else 60)}
+
+
+def library_items(*, locale: str, available: Iterable[str] | None, prefs: list[Pref], unit: str,
+                  history: list[LogEntry], query: str | None = None) -> list[dict[str, Any]]:
+    """Every library exercise (or those whose name in any language contains `query`) as the app's picker shows it:
+    its name in the member's language, kind, muscles, the equipment it would use here (None: not here), the rule
+    that blocks it, the suggested load, its cues."""
+    wanted = " ".join(query.split()).lower() if query else None
+    kit = list(available or [])
+    out = []
+    for exercise in LIBRARY:
+        shown = display_name(exercise.name, locale)
+        if wanted and not any(wanted in n.lower() for n in (exercise.name, shown, *exercise.all_aliases)):
+            continue
+        equipment = equipment_for(exercise, kit if available is not None else None)
+        plan = _plan(exercise, equipment or list(exercise.equipment))
+        loaded = any(e in LOAD_IMPLEMENTS for e in equipment or ())
+        suggestion = suggest(exercise.name, history, unit, equipment or ()) if loaded else None
+        out.append({"name": exercise.name, "displayName": shown, "category": exercise.category, "kind": kind(exercise),
+                    "muscles": [m["name"] for m in plan["muscles"] if m["share"] >= LOAD_SHARE - 1e-9]
+                    or [m["name"] for m in plan["muscles"]],
+                    "equipment": equipment, "available": equipment is not None,
+                    "blockedBy": blocked_by(plan, prefs),
+                    "suggestedLoad": suggestion.load if suggestion else None, "unit": unit,
+                    "how": how_to(exercise.name, locale)})
+    return out
