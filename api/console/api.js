@@ -70,10 +70,11 @@ async function toApiError(response) {
   });
 }
 
-export async function call(path, { method = 'GET', body, stream = false, signal } = {}) {
+export async function call(path, { method = 'GET', body, stream = false, signal, headers: extra } = {}) {
   const headers = {
     Accept: stream ? 'text/event-stream' : 'application/json',
     'x-locale': currentLocale(),
+    ...(extra ?? {}),
   };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;

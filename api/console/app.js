@@ -24,7 +24,7 @@ import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
 import { showError, clearError } from './notices.js';
 import { initFollow } from './follow.js';
 import { initDrawer } from './drawer.js';
-import { enterMemberMode, leaveMemberMode } from './member.js';
+import { enterMemberApp, leaveMemberApp, relocalizeMemberApp } from './member-app.js';
 
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
@@ -54,6 +54,7 @@ function fromTemplate(id) {
 function showSignIn(message) {
   stopStream();
   stopUsage();
+  leaveMemberApp();
   state.me = null;
   state.membership = null;
   state.conversationId = null;
@@ -199,9 +200,9 @@ function enterOrg(membership) {
   $('user-role').dataset.role = membership.role;
   showHealthPages(membership.orgId);
 
-  leaveMemberMode();
+  leaveMemberApp();
   if (!isStaff()) {
-    enterMemberMode(); // a member talks to the personal trainer (member.js)
+    enterMemberApp(); // a member gets the training app and the personal trainer (member-app.js, member.js)
     return;
   }
   $('sidebar').hidden = false;
@@ -295,6 +296,7 @@ async function onLocaleChange(event) {
   renderUsage();
   rerenderChat();
   if (!$('role-switch-area').hidden) showRoleSwitcher();
+  relocalizeMemberApp();
 }
 
 function onOrgChange(event) {

@@ -5,10 +5,10 @@
 import { h } from './dom.js';
 import { t, currentLocale, toolLabel } from './i18n.js';
 
-const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberFormat(currentLocale()).format(Number(value)) : '');
+export const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberFormat(currentLocale()).format(Number(value)) : '');
 
 /** "30 s" / "2 min" / "1:30 min". */
-function seconds(value) {
+export function seconds(value) {
   const s = Math.round(Number(value) || 0);
   if (s < 60) return t('member.sec', { n: num(s) });
   return s % 60 ? t('member.minSec', { m: num(Math.floor(s / 60)), s: String(s % 60).padStart(2, '0') })
@@ -44,7 +44,7 @@ export function prescription(ex, unit) {
   }
 }
 
-const muscleName = (name) => t(`member.muscle.${name}`, undefined, String(name ?? ''));
+export const muscleName = (name) => t(`member.muscle.${name}`, undefined, String(name ?? ''));
 const first = (obj, keys) => keys.map((k) => obj?.[k]).find((v) => v !== undefined && v !== null);
 const words = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
@@ -93,7 +93,7 @@ function whyText(why) {
   return /\s/.test(text) ? text : '';
 }
 
-function progressionLine(ex, unit) {
+export function progressionLine(ex, unit) {
   const p = suggestionOf(ex);
   if (!p) return null;
   const reps = p.reps === undefined || p.reps === null ? '' : sameOrAll(p.reps);
@@ -106,7 +106,7 @@ function progressionLine(ex, unit) {
     why ? h('span', { class: 'prog-why muted', testid: 'progression-why', text: why }) : null);
 }
 
-function recoveryLine(ex) {
+export function recoveryLine(ex) {
   const recovering = recoveryOf(ex);
   if (!recovering.length) return null;
   return h('div', { class: 'ex-recovery', testid: 'exercise-recovery', dir: 'auto' }, ...recovering.map((r) => h('span', {
@@ -117,7 +117,7 @@ function recoveryLine(ex) {
 }
 
 /** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built). */
-function conflictLine(ex) {
+export function conflictLine(ex) {
   const list = Array.isArray(ex.conflicts) ? ex.conflicts : [];
   const said = list.map((c) => words(c?.description ?? c?.rule ?? c)).filter(Boolean);
   if (!said.length) return null;

@@ -39,7 +39,7 @@ class MemberConsole:
     page: object
 
     async def open(self, base_url: str, token: str) -> MemberConsole:
-        await self.page.goto(f"{base_url}/console/#token={token}")
+        await self.page.goto(f"{base_url}/console/#token={token}&view=trainer")
         await expect(self.page.get_by_test_id("user-role")).to_have_attribute("data-role", "member")
         await self.page.get_by_test_id("composer").wait_for(state="visible")
         return self
