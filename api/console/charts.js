@@ -42,13 +42,14 @@ export function barChart({ testid, caption, points, format = num, height = 170 }
   const max = niceMax(Math.max(0, ...points.map((p) => p.value)));
   const slot = (width - pad.left - pad.right) / Math.max(points.length, 1);
   const plot = height - pad.top - pad.bottom;
+  const every = Math.ceil(points.length / 6); // a label every few bars, the last always, never two overlapping
   const bars = points.map((p, i) => {
     const bh = max ? (plot * p.value) / max : 0;
     const x = pad.left + i * slot + slot * 0.15;
     return svg('g', { class: 'chart-bar', 'data-value': p.value },
       svg('rect', { x, y: pad.top + plot - bh, width: slot * 0.7, height: Math.max(bh, p.value > 0 ? 1 : 0), rx: 2 },
         svg('title', {}, `${p.title ?? p.label}: ${format(p.value)}`)),
-      i % Math.ceil(points.length / 6) === 0 || i === points.length - 1
+      (i % every === 0 && points.length - 1 - i >= every) || i === points.length - 1
         ? text(x + slot * 0.35, height - 8, p.label, { 'text-anchor': 'middle', class: 'chart-axis' }) : null);
   });
   const top = text(pad.left, 11, format(max), { class: 'chart-axis' });

@@ -163,10 +163,14 @@ function what(p) {
     return next ? t('train.timer.nextUp', { what: what(next) }) : '';
   }
   const name = p.display_name || p.exercise_name || '';
+  // what the set would log as Today's row holds it (the member's edits over the prescription)
+  const plan = p.exercise_id && p.set_number ? state.hooks?.plan?.(p.exercise_id, p.set_number) : null;
+  const reps = plan?.reps ?? p.reps;
+  const load = plan && plan.load !== undefined ? plan.load : p.load;
   const bits = [];
   if (p.set_number) bits.push(t('train.timer.set', { n: num(p.set_number) }));
-  if (p.reps) bits.push(t('member.repsOnly', { reps: num(p.reps) }));
-  if (p.load !== undefined && p.load !== null) bits.push(loadText(p.load, p.load_unit));
+  if (reps) bits.push(t('member.repsOnly', { reps: num(reps) }));
+  if (load !== undefined && load !== null) bits.push(loadText(load, p.load_unit));
   if (p.phase_type === 'hold') bits.push(t('member.sec', { n: num(p.duration_sec) }));
   return [name, bits.join(' · ')].filter(Boolean).join(' — ');
 }
@@ -203,7 +207,7 @@ function draw() {
   const loggable = p && (p.phase_type === 'work' || p.phase_type === 'hold') && p.exercise_id && p.set_number
     && !p.done && !hooks?.isLogged?.(p.exercise_id, p.set_number);
   const body = d.querySelector('.timer-body');
-  body.replaceChildren(
+  body.replaceChildren(...[
     h('p', { class: 'timer-block', testid: 'timer-block', dir: 'auto', text: blockLabel(p) }),
     h('p', { class: `timer-phase timer-${p?.phase_type ?? 'done'}`, testid: 'timer-phase-type', 'data-phase': p?.phase_type ?? 'done',
              text: p ? phaseWord(p) : t('train.timer.finished') }),
@@ -217,7 +221,7 @@ function draw() {
     next ? h('p', { class: 'muted timer-next', testid: 'timer-next', dir: 'auto',
                     text: t('train.timer.then', { what: `${phaseWord(next)} ${clock(next.duration_sec)}${next.phase_type === 'work' || next.phase_type === 'hold' ? ` — ${what(next)}` : ''}` }) }) : null,
     loggable ? h('button', { type: 'button', class: 'btn', testid: 'timer-log', i18n: 'train.timer.logSet',
-                             onclick: () => { hooks.logSet(p.exercise_id, p.set_number); p.done = true; draw(); } }) : null);
+                             onclick: () => { hooks.logSet(p.exercise_id, p.set_number); p.done = true; draw(); } }) : null].filter(Boolean));
   const toggleButton = d.querySelector('[data-testid="timer-toggle"]');
   toggleButton.textContent = t(state.running ? 'train.timer.pause' : p ? (state.remainingMs < p.duration_sec * 1000 ? 'train.timer.resume' : 'train.timer.start') : 'train.timer.again');
   toggleButton.setAttribute('aria-pressed', String(state.running));

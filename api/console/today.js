@@ -484,6 +484,10 @@ async function remove(ex) {
 
 const timerHooks = {
   logSet,
+  plan: (exId, n) => {
+    const ex = findExercise(exId);
+    return ex?.type === 'reps' ? planned(ex, n) : null;
+  },
   isLogged: (exId, n) => Boolean(findExercise(exId)?.logged?.some((s) => s.setNumber === n))
     || queuedFor(exId).some((i) => i.body.setNumber === n),
   onClose: () => render(),

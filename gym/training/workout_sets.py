@@ -131,7 +131,7 @@ def _at(performed_at: datetime | None, now: datetime) -> datetime:
     if at > now + CLOCK_SKEW:
         raise GymError("log_in_future", "a set cannot be logged in the future",
                        "Log it after it is done, or give the time it was performed.")
-    return at
+    return min(at, now)  # a device clock a little ahead stores "now": the set shows in today's history at once
 
 
 def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> dict[str, Any]:

@@ -45,13 +45,14 @@ def superset_workout() -> dict:
 
 
 async def _member(db, factory):
-    """A member whose bench press baseline (2 × 10 at 14 kg, three days ago) a heavier set beats."""
+    """A member whose bench press baseline (2 × 10 at 14 kg, yesterday: the chest is still recovering) a heavier
+    set beats."""
     t = await trainee(db, factory)
     now = datetime.now(UTC)
     async with db.scope(org_id=t.org.id) as session:
         await logs.log_exercise(session, t.org.id, t.member_id, LoggedExercise(
             exercise_name="Dumbbell Bench Press", exercise_type="strength", reps_per_set=[10, 10], load_kg=14,
-            muscles=["Chest"], goals=["Strength"], performed_at=now - timedelta(days=3)), now=now)
+            muscles=["Chest"], goals=["Strength"], performed_at=now - timedelta(days=1)), now=now)
         await save_workout(session, t.org.id, t.member_id, Workout.model_validate(superset_workout()),
                            now=now - timedelta(minutes=20))
     return t
@@ -80,6 +81,12 @@ async def app_page(browser, server, request) -> AsyncIterator[object]:
     request.node.browser_console = lines
     tab.on("console", lambda msg: lines.append(f"[{msg.type}] {msg.text}"))
     tab.on("pageerror", lambda err: (errors.append(str(err)), lines.append(f"[pageerror] {err}")))
+
+    async def on_response(response) -> None:  # a refusal's code and message, for a failed test's report
+        if response.status >= 400 and "/trainer/" in response.url:
+            lines.append(f"[{response.status}] {response.request.method} {response.url}: {await response.text()}")
+
+    tab.on("response", on_response)
     yield tab
     try:
         await tab.screenshot(path=str(_screenshot_path(request.config.rootpath, request.node.name)), full_page=True)
@@ -114,3 +121,162 @@ async def test_today_opens_on_the_workout(app_page, server, db, factory, request
     await expect(bench.get_by_test_id("set-load").first).to_have_value("14")
     await expect(bench.get_by_test_id("set-reps").first).to_have_value("10")
     await _shot(page, request, "today")
+
+
+COUNT_CUES = """
+window.__cues = {vibrate: [], beep: 0};
+if (navigator.vibrate) navigator.vibrate = (pattern) => { window.__cues.vibrate.push(pattern); return true; };
+const Ctx = window.AudioContext;
+if (Ctx) {
+  const make = Ctx.prototype.createOscillator;
+  Ctx.prototype.createOscillator = function () { window.__cues.beep += 1; return make.call(this); };
+}
+"""
+
+
+async def _check(page, exercise: int, set_number: int) -> None:
+    row = page.get_by_test_id("today-exercise").nth(exercise).locator(f'[data-testid="set-row"][data-set="{set_number}"]')
+    await row.get_by_test_id("set-check").click()
+    await expect(row).to_have_attribute("data-state", "logged")
+
+
+async def _pause(page) -> None:
+    """Stop the page's clock where it is: from here the timer moves only when the test runs time forward."""
+    now = await page.evaluate("Date.now()")
+    await page.clock.pause_at(datetime.fromtimestamp(now / 1000 + 1, UTC))
+
+
+@pytest.mark.parametrize("app_page", ["phone", "desktop"], indirect=True)
+async def test_a_whole_workout_set_by_set_with_the_timer_through_a_superset(app_page, server, client, db, factory,
+                                                                           request) -> None:
+    """Item 1 and 2: log every set (one heavier set earns a PR badge, one is undone and logged again), run the
+    superset round by round on the timer with a cue at each phase change, finish, and see the summary."""
+    t = await _member(db, factory)
+    page = app_page
+    await page.add_init_script(COUNT_CUES)
+    await _open(page, server, t, clock=True)
+    await _pause(page)
+    bench, pushup, plank = (page.get_by_test_id("today-exercise").nth(i) for i in range(3))
+    await expect(page.get_by_test_id("today-group")).to_have_count(1)
+    await expect(page.get_by_test_id("today-group")).to_contain_text("Push pair")
+    await expect(bench.get_by_test_id("progression-next")).to_contain_text("15 kg")
+    await expect(bench.get_by_test_id("exercise-recovery")).to_contain_text("Chest")
+
+    await page.get_by_test_id("start-workout").click()
+    await expect(page.get_by_test_id("elapsed")).to_be_visible()
+    # set 1 of the bench at 15 kg (the baseline was 14 kg): a PR badge comes back with it
+    first = bench.locator('[data-testid="set-row"][data-set="1"]')
+    await first.get_by_test_id("set-load").fill("15")
+    await first.get_by_test_id("set-rpe").select_option("8")
+    await _check(page, 0, 1)
+    await expect(first.get_by_test_id("pr-badge").first).to_contain_text("15 kg")
+    await expect(first.get_by_test_id("pr-badge").filter(has_text="Epley")).to_have_count(1)
+    assert await _sets(db, t.member_id) == [("ex_001", 1, 10, 15.0)]
+    await _shot(page, request, "pr")
+
+    # the timer starts at the first set not done: the push-ups of round 1, then the rest between rounds
+    await page.get_by_test_id("open-timer").click()
+    timer = page.get_by_test_id("timer-panel")
+    await expect(timer.get_by_test_id("timer-block")).to_have_text("Push pair · Superset · Round 1 of 2")
+    await expect(timer.get_by_test_id("timer-what")).to_contain_text("Push-up")
+    await expect(timer.get_by_test_id("timer-countdown")).to_have_text("0:30")
+    await timer.get_by_test_id("timer-toggle").click()
+    await expect(timer).to_have_attribute("data-running", "true")
+    await expect(timer).not_to_have_attribute("data-wake-lock", "off")
+    await timer.get_by_test_id("timer-log").click()
+    await expect(timer.get_by_test_id("timer-log")).to_have_count(0)
+    await page.clock.run_for(10_000)
+    await expect(timer.get_by_test_id("timer-countdown")).to_have_text("0:20")
+    await expect(timer).not_to_contain_text("null")
+    await _shot(page, request, "timer")
+    await page.clock.run_for(20_500)
+    await expect(timer.get_by_test_id("timer-phase-type")).to_have_attribute("data-phase", "rest")
+    await expect(timer.get_by_test_id("timer-what")).to_contain_text("Dumbbell Bench Press")
+    await expect(timer.get_by_test_id("timer-countdown")).to_have_text("1:00")
+    cues = await page.evaluate("window.__cues")
+    assert len(cues["vibrate"]) == 1 and cues["beep"] == 1, cues
+    await page.clock.run_for(60_500)
+    # round 2: the bench then the push-ups, each logged from the timer
+    await expect(timer.get_by_test_id("timer-block")).to_have_text("Push pair · Superset · Round 2 of 2")
+    await expect(timer.get_by_test_id("timer-what")).to_have_text("Dumbbell Bench Press — set 2 · 10 reps · 15 kg")
+    await timer.get_by_test_id("timer-log").click()
+    await timer.get_by_test_id("timer-skip").click()
+    await expect(timer.get_by_test_id("timer-what")).to_contain_text("Push-up — set 2")
+    await timer.get_by_test_id("timer-log").click()
+    await timer.get_by_test_id("timer-toggle").click()
+    await expect(timer).to_have_attribute("data-running", "false")
+    assert (await page.evaluate("window.__cues"))["beep"] == 3
+    await timer.get_by_test_id("timer-close").click()
+    await expect(timer).to_have_count(0)
+    await expect(bench).to_have_attribute("data-done", "true")
+    await expect(pushup).to_have_attribute("data-done", "true")
+    assert await _sets(db, t.member_id) == [("ex_001", 1, 10, 15.0), ("ex_001", 2, 10, 15.0),
+                                            ("ex_002", 1, 10, None), ("ex_002", 2, 10, None)]
+
+    # a set logged by mistake is undone, then logged again
+    await pushup.locator('[data-testid="set-row"][data-set="2"]').get_by_test_id("set-undo").click()
+    await expect(pushup.locator('[data-testid="set-row"][data-set="2"]')).to_have_attribute("data-state", "planned")
+    assert len(await _sets(db, t.member_id)) == 3
+    await _check(page, 1, 2)
+    # the plank: two holds of 30 s
+    await expect(plank.get_by_test_id("set-seconds").first).to_have_value("30")
+    await _check(page, 2, 1)
+    await _check(page, 2, 2)
+    await expect(page.get_by_test_id("today-progress")).to_have_attribute("data-done", "6")
+    await _shot(page, request, "done")
+
+    await page.get_by_test_id("finish-workout").click()
+    await page.get_by_test_id("confirm-ok").click()
+    summary = page.get_by_test_id("finish-summary")
+    await expect(summary.get_by_test_id("summary-sets")).to_have_text("6")
+    await expect(summary.get_by_test_id("summary-volume")).to_have_text("300 kg")
+    await expect(summary.get_by_test_id("summary-records")).to_contain_text("Dumbbell Bench Press")
+    await _shot(page, request, "summary")
+    async with db.owner() as session:
+        status = await session.scalar(text("SELECT status FROM trainer_workouts WHERE member_id = :m"),
+                                      {"m": t.member_id})
+    assert status == "completed"
+    assert not UUIDISH.search(await page.locator("body").inner_text())
+
+    # Progress after it: the day with its PR badges, the charts drawn from the service's numbers, recovery
+    service = {path: (await client.get(f"/organizations/{t.org.id}/trainer/{path}", headers=t.user.headers)).json()
+               for path in ("progress/volume?weeks=12", "distribution", "recovery", "calendar")}
+    await summary.get_by_test_id("see-progress").click()
+    await expect(page.get_by_test_id("progress")).to_be_visible()
+    day = page.get_by_test_id("history-day").first
+    await expect(day).to_contain_text("Home push")
+    bench_day = day.get_by_test_id("history-exercise").filter(has_text="Dumbbell Bench Press")
+    await expect(bench_day.get_by_test_id("pr-badge").filter(has_text="heaviest 15 kg")).to_have_count(1)
+    await expect(bench_day.get_by_test_id("history-set")).to_have_count(2)
+    await _shot(page, request, "history")
+
+    await page.get_by_test_id("progress-tab-charts").click()
+    bars = page.get_by_test_id("chart-volume").locator(".chart-bar")
+    await expect(bars).to_have_count(12)
+    drawn = [float(v) for v in await bars.evaluate_all("(els) => els.map((e) => e.dataset.value)")]
+    assert drawn == [p["volume"] for p in service["progress/volume?weeks=12"]["points"]] and drawn[-1] >= 300
+    await expect(page.get_by_test_id("chart-exercise-select")).to_have_value("Dumbbell Bench Press")
+    await expect(page.get_by_test_id("chart-load").locator("circle")).to_have_count(4)  # 2 sessions × top set, e1RM
+    await expect(page.get_by_test_id("chart-bests")).to_contain_text("15 kg")
+    rows = page.get_by_test_id("chart-goals").get_by_test_id("goal-row")
+    await expect(rows).to_have_count(len(service["distribution"]["categories"]))
+    assert [float(d) for d in await rows.evaluate_all("(els) => els.map((e) => e.dataset.debt)")] == [
+        c["debtPct"] for c in service["distribution"]["categories"]]
+    await _shot(page, request, "charts")
+
+    await page.get_by_test_id("progress-tab-recovery").click()
+    muscles = page.get_by_test_id("recovery-muscle")
+    await expect(muscles).to_have_count(16)
+    chest = next(m for m in service["recovery"]["muscles"] if m["muscle"] == "Chest")
+    assert chest["recovering"] and chest["percent"] < 100
+    await expect(page.locator('[data-testid="recovery-muscle"][data-muscle="Chest"]')).to_have_attribute(
+        "data-percent", str(chest["percent"]))
+    await _shot(page, request, "recovery")
+
+    await page.get_by_test_id("nav-calendar").click()
+    today = service["calendar"]["today"]
+    await expect(page.locator(f'[data-testid="calendar-day"][data-date="{today}"]')).to_have_attribute("data-done", "true")
+    await expect(page.get_by_test_id("streak")).to_have_attribute("data-weeks", str(service["calendar"]["streak"]["weeks"]))
+    assert service["calendar"]["streak"]["weeks"] >= 1
+    await _shot(page, request, "calendar")
+    assert not UUIDISH.search(await page.locator("body").inner_text())

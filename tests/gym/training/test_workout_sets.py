@@ -185,3 +185,15 @@ async def test_a_free_log_of_the_trainer_is_untouched_by_sets(db, factory) -> No
     await _log(db, t, exercise_id="ex_001", reps=10, load=14)
     rows = {r.id: r for r in await _logs(db, t)}
     assert len(rows) == 2 and rows[free.id].sets == 3 and rows[free.id].undone_at is None
+
+
+async def test_a_device_clock_a_little_ahead_logs_the_set_now(db, factory) -> None:
+    """A phone two minutes fast still logs the set, at the service's now (so today's history shows it at once)."""
+    t = await trainee(db, factory)
+    await _workout(db, t)
+    await _log(db, t, minutes_ago=0, exercise_id="ex_001", reps=8, performed_at=NOW + timedelta(minutes=2))
+    async with db.owner() as session:
+        at = await session.scalar(text("SELECT performed_at FROM exercise_sets WHERE member_id = :m"),
+                                  {"m": t.member_id})
+    assert at == NOW
+
