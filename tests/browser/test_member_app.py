@@ -10,6 +10,7 @@ A screenshot per step lands in test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -280,3 +281,60 @@ async def test_a_whole_workout_set_by_set_with_the_timer_through_a_superset(app_
     assert service["calendar"]["streak"]["weeks"] >= 1
     await _shot(page, request, "calendar")
     assert not UUIDISH.search(await page.locator("body").inner_text())
+
+
+@pytest.mark.parametrize("app_page", ["phone", "desktop"], indirect=True)
+async def test_a_set_entered_while_the_service_is_unreachable_arrives_once(app_page, server, db, factory,
+                                                                           request) -> None:
+    """Item 1, offline-tolerant: a set checked while the service cannot be reached is kept (a reload too), a set
+    whose answer is lost on the way back is sent again with its key, and each is logged exactly once."""
+    t = await _member(db, factory)
+    page = app_page
+    await _open(page, server, t)
+    bench = page.get_by_test_id("today-exercise").nth(0)
+    rows = bench.get_by_test_id("set-row")
+    sent: list[str] = []
+
+    async def unreachable(route) -> None:
+        if route.request.method != "POST":
+            return await route.continue_()
+        sent.append(route.request.headers["idempotency-key"])
+        return await route.abort("connectionrefused")
+
+    await page.route("**/trainer/workout/sets", unreachable)
+    await rows.nth(0).get_by_test_id("set-check").click()
+    await expect(rows.nth(0)).to_have_attribute("data-state", "queued")
+    await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "1")
+    await _shot(page, request, "waiting")
+    await page.reload()
+    await expect(rows.nth(0)).to_have_attribute("data-state", "queued")  # kept across a reload
+    assert await _sets(db, t.member_id) == [] and sent
+
+    async def answer_lost(route) -> None:  # the service logs it; the answer never reaches the phone
+        if route.request.method != "POST":
+            return await route.continue_()
+        sent.append(route.request.headers["idempotency-key"])
+        await route.fetch()
+        await route.abort("connectionreset")
+        lost.set()
+
+    lost = asyncio.Event()
+    await page.unroute("**/trainer/workout/sets")
+    await page.route("**/trainer/workout/sets", answer_lost)
+    await rows.nth(1).get_by_test_id("set-load").fill("16")
+    await rows.nth(1).get_by_test_id("set-check").click()
+    await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "2")
+    await asyncio.wait_for(lost.wait(), TIMEOUT_MS / 1000)
+    await expect(rows.nth(0)).to_have_attribute("data-state", "queued")
+    assert [s[1] for s in await _sets(db, t.member_id)] == [1]  # the first went through, its answer did not
+
+    await page.unroute("**/trainer/workout/sets")
+    await page.evaluate("window.dispatchEvent(new Event('online'))")
+    await expect(rows.nth(1)).to_have_attribute("data-state", "logged")
+    await expect(rows.nth(0)).to_have_attribute("data-state", "logged")
+    await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "0")
+    assert await _sets(db, t.member_id) == [("ex_001", 1, 10, 14.0), ("ex_001", 2, 10, 16.0)]
+    assert len(sent) >= 3 and len(set(sent)) == 1, sent  # each try of set 1 (refused, lost, …) carried its one key
+    await page.reload()
+    await expect(rows.nth(1)).to_have_attribute("data-state", "logged")
+    await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "0")
