@@ -12,6 +12,9 @@ VOCABULARY: tuple[str, ...] = tuple(sorted({e for x in LIBRARY for e in x.equipm
 FULL_GYM: tuple[str, ...] = VOCABULARY
 
 
+ALIASES = {"resistance band": "band"}  # the library says "band"; members and gyms say "Resistance Band"
+
+
 def equipment_key(name: str) -> str:
     """A comparable form: lower case, single spaces, singular ("Dumbbells" = "dumbbell", "boxes" = "box")."""
     words = " ".join(name.replace("-", " ").split()).lower().split(" ")
@@ -20,7 +23,8 @@ def equipment_key(name: str) -> str:
         last = last[:-2]
     elif len(last) > 3 and last.endswith("s") and not last.endswith("ss"):
         last = last[:-1]
-    return " ".join([*words[:-1], last])
+    key = " ".join([*words[:-1], last])
+    return ALIASES.get(key, key)
 
 
 def missing_equipment(needed: Iterable[str], available: Iterable[str]) -> list[str]:

@@ -338,3 +338,112 @@ async def test_a_set_entered_while_the_service_is_unreachable_arrives_once(app_p
     await page.reload()
     await expect(rows.nth(1)).to_have_attribute("data-state", "logged")
     await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "0")
+
+
+BROKEN_WORDS = re.compile(r"\b(?:train|member|chat)\.[a-zA-Z]|undefined|\bnull\b|NaN|\[object")
+
+
+async def _no_broken_words(page) -> None:
+    """No untranslated key, no internal id, nothing a bug prints; nothing wider than the screen."""
+    shown = await page.locator("body").inner_text()
+    assert not BROKEN_WORDS.search(shown), BROKEN_WORDS.search(shown)
+    assert not UUIDISH.search(shown), UUIDISH.search(shown)
+    wide = await page.evaluate("""() => [...document.querySelectorAll('body *')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width && (r.right > window.innerWidth + 1 || r.left < -1) && !e.closest('.sr-only, [hidden]');
+    }).slice(0, 5).map((e) => `${e.tagName}.${e.className} ${e.dataset.testid ?? ''}`)""")
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("app_page", ["phone", "desktop"], indirect=True)
+async def test_hebrew_right_to_left_with_cues_swap_add_remove_by_keyboard(app_page, server, client, db, factory,
+                                                                           request) -> None:
+    """Items 1, 4 and 5 in Hebrew: names and the three cues in Hebrew, right to left; a set logged with Enter moves
+    to the next set; swap, add and remove from the library; the timer from the keyboard (Space, the arrow forward
+    in right-to-left)."""
+    t = await _member(db, factory)
+    page = app_page
+    await _open(page, server, t)
+    assert await page.evaluate("document.documentElement.dir") == "rtl"
+    bench, pushup = page.get_by_test_id("today-exercise").nth(0), page.get_by_test_id("today-exercise").nth(1)
+    await expect(bench.get_by_test_id("exercise-name")).to_have_text("לחיצת חזה במשקולות")
+    await expect(page.get_by_test_id("nav-today")).to_contain_text(HEBREW)
+
+    await bench.get_by_test_id("how-to").click()
+    how = page.get_by_test_id("how-dialog")
+    for cue in ("setup", "do", "avoid"):
+        await expect(how.get_by_test_id(f"how-{cue}")).to_contain_text(HEBREW)
+    await expect(how.get_by_test_id("how-avoid")).to_contain_text("הפלת המשקולות")
+    await _shot(page, request, "how")
+    await page.keyboard.press("Escape")
+    await expect(how).to_have_count(0)
+
+    reps_input = bench.locator('[data-set="1"]').get_by_test_id("set-reps")
+    await reps_input.focus()
+    await page.keyboard.press("Control+A")
+    await page.keyboard.type("12")
+    await page.keyboard.press("Enter")
+    await expect(bench.locator('[data-set="1"]')).to_have_attribute("data-state", "logged")
+    focused = await page.evaluate("document.activeElement.closest('[data-testid=set-row]')?.dataset.set")
+    assert focused == "2"
+    assert await _sets(db, t.member_id) == [("ex_001", 1, 12, 14.0)]
+
+    await pushup.get_by_test_id("swap-exercise").click()
+    picker = page.get_by_test_id("library-dialog")
+    await picker.get_by_test_id("library-search").fill("גומייה")
+    await picker.locator('[data-testid="library-item"][data-name="Band Chest Press"]').click()
+    await expect(pushup.get_by_test_id("exercise-name")).to_have_text("לחיצת חזה בגומייה")
+    await page.get_by_test_id("add-exercise").click()
+    await picker.get_by_test_id("library-search").fill("Band Row")
+    await picker.locator('[data-testid="library-item"][data-name="Band Row"]').click()
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(4)
+    await expect(page.get_by_test_id("today-exercise").nth(3).get_by_test_id("exercise-name")).to_have_text("חתירה בגומייה")
+    await _shot(page, request, "changed")
+    screen = (await client.get(f"/organizations/{t.org.id}/trainer/workout", headers=t.user.headers)).json()
+    assert [e["name"] for e in screen["workout"]["exercises"]] == ["Dumbbell Bench Press", "Band Chest Press", "Plank",
+                                                                   "Band Row"]
+    await page.get_by_test_id("today-exercise").nth(3).get_by_test_id("remove-exercise").click()
+    await page.get_by_test_id("confirm-ok").click()
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(3)
+
+    await page.get_by_test_id("open-timer").click()
+    timer = page.get_by_test_id("timer-panel")
+    await expect(timer.get_by_test_id("timer-what")).to_contain_text("לחיצת חזה בגומייה")
+    await page.keyboard.press("Space")
+    await expect(timer).to_have_attribute("data-running", "true")
+    index = int(await timer.get_attribute("data-index"))
+    await page.keyboard.press("ArrowLeft")  # forward, in right-to-left
+    await expect(timer).to_have_attribute("data-index", str(index + 1))
+    await expect(timer.get_by_test_id("timer-phase-type")).to_have_attribute("data-phase", "rest")
+    await _shot(page, request, "timer")
+    await page.keyboard.press("Escape")
+    await expect(timer).to_have_count(0)
+    await _no_broken_words(page)
+
+
+@pytest.mark.parametrize("app_page", ["phone", "desktop"], indirect=True)
+@pytest.mark.parametrize("language", ["en", "he", "ru"])
+async def test_every_screen_in_three_languages(app_page, server, db, factory, request, language) -> None:
+    """Item 5: Today, Progress (history, charts, recovery) and the calendar in each language, at each size: the
+    language's words and direction, no key or internal id shown, nothing wider than the screen."""
+    t = await _member(db, factory)
+    page = app_page
+    await _open(page, server, t)
+    await page.get_by_test_id("locale-select").select_option(language)
+    await expect(page.locator("html")).to_have_attribute("dir", "rtl" if language == "he" else "ltr")
+    name = {"en": "Dumbbell Bench Press", "he": "לחיצת חזה במשקולות", "ru": "Жим гантелей лёжа"}[language]
+    await expect(page.get_by_test_id("today-exercise").first.get_by_test_id("exercise-name")).to_have_text(name)
+    await _no_broken_words(page)
+    await _shot(page, request, "today")
+    await page.get_by_test_id("nav-progress").click()
+    for tab in ("history", "charts", "recovery"):
+        await page.get_by_test_id(f"progress-tab-{tab}").click()
+        await expect(page.get_by_test_id(f"progress-{tab}").locator(
+            {"history": "[data-testid=history-day]", "charts": "[data-testid=chart-volume]",
+             "recovery": "[data-testid=recovery-muscle]"}[tab]).first).to_be_visible()
+        await _no_broken_words(page)
+        await _shot(page, request, tab)
+    await page.get_by_test_id("nav-calendar").click()
+    await expect(page.get_by_test_id("streak")).to_be_visible()
+    await _no_broken_words(page)
+    await _shot(page, request, "calendar")

@@ -42,7 +42,7 @@ def test_every_library_exercise_yields_valid_shares() -> None:
 
 @pytest.mark.parametrize(("name", "key"), [
     ("Dumbbells", "dumbbell"), ("boxes", "box"), ("Pull-up bars", "pull up bar"), ("rings", "ring"),
-    ("  Medicine   Balls ", "medicine ball"), ("glass", "glass"), ("abs", "abs"),
+    ("  Medicine   Balls ", "medicine ball"), ("glass", "glass"), ("abs", "abs"), ("Resistance Bands", "band"),
 ])
 def test_equipment_key(name: str, key: str) -> None:
     assert equipment_key(name) == key
