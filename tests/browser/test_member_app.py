@@ -23,6 +23,7 @@ from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from tests.browser.conftest import TIMEOUT_MS, _screenshot_path
+from tests.browser.test_member_console import offline_server  # noqa: F401
 from tests.trainer.fixtures import hold, reps, trainee
 
 expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
@@ -108,20 +109,6 @@ async def _open(page, server, t, *, clock: bool = False) -> None:
     await page.goto(f"{server.url}/console/#token={t.user.token}")
     await expect(page.get_by_test_id("user-role")).to_have_attribute("data-role", "member")
     await expect(page.get_by_test_id("today-exercise")).to_have_count(3)
-
-
-@pytest.mark.parametrize("app_page", ["phone", "desktop"], indirect=True)
-async def test_today_opens_on_the_workout(app_page, server, db, factory, request) -> None:
-    """First screen of a member: Today, the workout's three exercises with their sets prefilled."""
-    t = await _member(db, factory)
-    page = app_page
-    await _open(page, server, t)
-    bench = page.get_by_test_id("today-exercise").nth(0)
-    await expect(bench.get_by_test_id("exercise-name")).to_have_text("Dumbbell Bench Press")
-    await expect(bench.get_by_test_id("set-row")).to_have_count(2)
-    await expect(bench.get_by_test_id("set-load").first).to_have_value("14")
-    await expect(bench.get_by_test_id("set-reps").first).to_have_value("10")
-    await _shot(page, request, "today")
 
 
 COUNT_CUES = """
@@ -447,3 +434,28 @@ async def test_every_screen_in_three_languages(app_page, server, db, factory, re
     await expect(page.get_by_test_id("streak")).to_be_visible()
     await _no_broken_words(page)
     await _shot(page, request, "calendar")
+
+
+@pytest.mark.parametrize("app_page", ["phone"], indirect=True)
+@pytest.mark.parametrize("language", ["en", "he"])
+async def test_with_no_workout_today_asks_the_trainer_for_one(app_page, offline_server, db, factory, fake_model,  # noqa: F811
+                                                              request, language) -> None:
+    """Item 1: a member with no workout is offered one; the (offline) trainer builds it and Today shows it to log."""
+    t = await trainee(db, factory)
+    page = app_page
+    await page.goto(f"{offline_server.url}/console/#token={t.user.token}")
+    await page.get_by_test_id("locale-select").select_option(language)
+    await expect(page.get_by_test_id("today-empty")).to_be_visible()
+    await _no_broken_words(page)
+    await page.get_by_test_id("ask-workout").click()
+    exercises = page.get_by_test_id("today-exercise")
+    await expect(exercises.first).to_be_visible(timeout=20_000)
+    async with db.owner() as session:
+        saved = await session.scalar(text("SELECT jsonb_array_length(exercises) FROM trainer_workouts "
+                                          "WHERE member_id = :m AND status = 'current'"), {"m": t.member_id})
+    await expect(exercises).to_have_count(saved)
+    if language == "he":
+        await expect(exercises.first.get_by_test_id("exercise-name")).to_contain_text(HEBREW)
+    await _shot(page, request, "asked")
+    assert fake_model.requests == [], "the offline trainer must not call the Anthropic API"
+
