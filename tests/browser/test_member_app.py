@@ -445,7 +445,9 @@ async def test_with_no_workout_today_asks_the_trainer_for_one(app_page, offline_
     page = app_page
     await page.goto(f"{offline_server.url}/console/#token={t.user.token}")
     await page.get_by_test_id("locale-select").select_option(language)
-    await expect(page.get_by_test_id("today-empty")).to_be_visible()
+    await expect(page.locator("html")).to_have_attribute("dir", "rtl" if language == "he" else "ltr")
+    await expect(page.get_by_test_id("ask-workout")).to_have_text(
+        {"en": "Get today's workout", "he": re.compile(HEBREW.pattern)}[language])
     await _no_broken_words(page)
     await page.get_by_test_id("ask-workout").click()
     exercises = page.get_by_test_id("today-exercise")
