@@ -216,7 +216,10 @@ _STATUS_TEXT = {
           "for rules a schema cannot carry: validation_failed with per-field errors (membershipId is required when "
           "staff start a run and refused when a member does; a check-in's date and biweekly measurements depend on "
           "the run's history), implausible_change (a weight too far from the last one, unless confirmed), "
-          "idempotency_key_reused (the Idempotency-Key came before with another request)."),
+          "idempotency_key_reused (the Idempotency-Key came before with another request). The member's training "
+          "app: unknown_exercise (not a library name), equipment_unavailable (the current location lacks it), "
+          "invalid_set (values the exercise's kind does not take), last_exercise, invalid_range (calendar days), "
+          "idempotency_key_reused."),
     429: "Too many requests (rate_limited).",
     503: "A dependency could not answer (physician_unavailable: the PHYSICIAN's model call failed).",
 }

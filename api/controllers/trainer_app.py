@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.controllers.trainer import member_profile_required, provide_member_id
@@ -50,6 +50,8 @@ from gym.training.workout_sets import EXERCISE_ID, SetInput
 READ = error_responses(400, 401, 403, 404)
 CHANGE = error_responses(400, 401, 403, 404, 409, 413, 415, 422)
 EXERCISE_PATH = "{exercise_id:str}"
+ExerciseInPath = Annotated[str, PathParameter(pattern=EXERCISE_ID, description="An exercise of the current workout "
+                                                                               "(ex_001).")]
 
 
 async def provide_member_app(session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
@@ -118,14 +120,14 @@ class TrainerAppController(Controller):
         return await once.answer(201, shape(screen, TodayOut))
 
     @put(f"/workout/exercises/{EXERCISE_PATH}", status_code=200, responses=CHANGE)
-    async def swap_exercise(self, exercise_id: FromPath[str], data: JSONBody[SwapExerciseBody],
+    async def swap_exercise(self, exercise_id: ExerciseInPath, data: JSONBody[SwapExerciseBody],
                             app: NamedDependency[MemberApp]) -> TodayOut:
         """Swap an exercise for a library one (its prescription kept when it is the same kind); 409
         exercise_has_sets when sets of it are logged."""
         return shape(await app.swap_exercise(_exercise(exercise_id), data.name, data.load), TodayOut)
 
     @delete(f"/workout/exercises/{EXERCISE_PATH}", status_code=200, responses=CHANGE)
-    async def remove_exercise(self, exercise_id: FromPath[str], app: NamedDependency[MemberApp]) -> TodayOut:
+    async def remove_exercise(self, exercise_id: ExerciseInPath, app: NamedDependency[MemberApp]) -> TodayOut:
         """Remove an exercise (its logged sets are undone with it); 422 last_exercise for the only one."""
         return shape(await app.remove_exercise(_exercise(exercise_id)), TodayOut)
 
@@ -178,12 +180,13 @@ class TrainerAppController(Controller):
     async def recovery(self, app: NamedDependency[MemberApp]) -> RecoveryOut:
         return shape(await app.recovery(), RecoveryOut)
 
-    @get("/calendar", responses=READ)
+    @get("/calendar", responses=error_responses(400, 401, 403, 404, 422))
     async def calendar(self, app: NamedDependency[MemberApp],
                        start: Annotated[date | None, QueryParameter(description="First day (YYYY-MM-DD).")] = None,
                        end: Annotated[date | None, QueryParameter(description="Last day (YYYY-MM-DD).")] = None,
                        ) -> CalendarOut:
         """The days from start to end (default: this month) with what was done and scheduled, and the streak of
-        weeks with a workout; 400 invalid_range beyond 62 days."""
+        weeks with a workout; only the last day given, that day's month; 422 invalid_range for the first
+        day after the last or more than 62 days."""
         return shape(await app.calendar(start, end), CalendarOut)
 

@@ -187,11 +187,11 @@ async def calendar(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
                    locale: str, *, start: date | None = None, end: date | None = None) -> dict[str, Any]:
     """The days from `start` to `end` (both included; default: this month) with what was done and scheduled."""
     today = _day(now, tz)
-    start = start or today.replace(day=1)
+    start = start or (end or today).replace(day=1)  # only the last day given: that day's month
     end = end or ((start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1))
     if end < start or (end - start).days >= MAX_CALENDAR_DAYS:
         raise GymError("invalid_range", f"{start}..{end} is not a range of 1 to {MAX_CALENDAR_DAYS} days",
-                       "Give the first and last day, the first not after the last.", status=400)
+                       "Give the first and last day, the first not after the last.", status=422)
     first, last = datetime.combine(start, time(0), tz), datetime.combine(end + timedelta(days=1), time(0), tz)
     everything = await _all(session, org_id, member_id, now)
     done: dict[date, list[ExerciseLog]] = defaultdict(list)

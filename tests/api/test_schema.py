@@ -183,7 +183,8 @@ def test_request_bodies_say_which_unknown_fields_they_refuse(schema) -> None:
     """A body that forbids unknown fields says additionalProperties: false; one that ignores them documents them as
     storable JSON under names without NUL (the JSON gate refuses a NUL anywhere)."""
     forbidding = {"StartBody", "QuestionBody", "ClearanceBody", "SettingsBody", "IntakeData", "MedicalHistory",
-                  "WeeklyCheckin", "TrainingLog", "LoggedExercise", "BestSet", "SubjectiveMarkers"}
+                  "WeeklyCheckin", "TrainingLog", "LoggedExercise", "BestSet", "SubjectiveMarkers",
+                  "SetBody", "AddExerciseBody", "SwapExerciseBody", "FinishBody"}
     ignoring = {"SendBody", "ConfirmBody", "PickBody", "RenameBody", "TrainerSendBody"}
     components = schema["components"]["schemas"]
     for name in forbidding:

@@ -265,7 +265,9 @@ async def test_progress_numbers_after_a_workout(client, db, factory) -> None:
     assert today_cell["done"] == {"exercises": 2, "titles": ["Home push"]}
     assert calendar["streak"]["weeks"] >= 1 and calendar["streak"]["thisWeek"] >= 1
     wide = await client.get(_url(t, "calendar?start=2026-01-01&end=2026-06-01"), headers=h)
-    assert (wide.status_code, wide.json()["code"]) == (400, "invalid_range")
+    assert (wide.status_code, wide.json()["code"]) == (422, "invalid_range")
+    only_end = (await client.get(_url(t, "calendar?end=2026-02-10"), headers=h)).json()
+    assert (only_end["days"][0]["date"], only_end["days"][-1]["date"]) == ("2026-02-01", "2026-02-10")
 
 
 @pytest.mark.parametrize("path", ["workout", "workout/timers", "exercises", "progress/history", "progress/volume",
