@@ -188,10 +188,11 @@ class ExerciseSetsOut(Struct):
 
 
 class SetLoggedOut(Struct):
-    """The set (with the records it earned) and its exercise's sets now."""
+    """The set (with the records it earned), its exercise's sets now, and the workout's progress now."""
 
     set: LoggedSetOut
     exercise: ExerciseSetsOut
+    progress: ProgressOut
 
 
 class FinishedOut(Struct):

@@ -306,13 +306,15 @@ export async function load() {
   flush();
 }
 
-function recount() {
-  const w = view.screen?.workout;
-  if (!w) return;
-  const all = w.exercises.flatMap((e) => e.logged ?? []);
-  w.progress.setsDone = all.length;
-  w.progress.exercisesDone = w.exercises.filter((e) => e.done).length;
-  w.progress.volume = Math.round(all.reduce((sum, s) => sum + (s.load ?? 0) * (s.reps ?? 0), 0) * 10) / 10;
+/** The service's answer to a set (logged or undone): the exercise's sets and the workout's progress now. */
+function takeAnswer(answer) {
+  const ex = findExercise(answer?.exercise?.id);
+  if (!ex) return null;
+  ex.logged = answer.exercise.logged;
+  ex.done = answer.exercise.done;
+  if (answer.progress && view.screen?.workout) view.screen.workout.progress = answer.progress;
+  rerender(ex.id);
+  return ex;
 }
 
 /** Log set `n` of exercise `exId` with what its row holds (the timer's "log this set" comes here too). */
@@ -364,12 +366,8 @@ function onSent(event) {
     return;
   }
   const answer = event.answer;
-  const ex = findExercise(answer?.exercise?.id);
+  const ex = takeAnswer(answer);
   if (ex) {
-    ex.logged = answer.exercise.logged;
-    ex.done = answer.exercise.done;
-    recount();
-    rerender(ex.id);
     const records = answer.set?.records ?? [];
     if (records.length) announce(`${t('train.pr.new')}: ${ex.displayName} — ${records.map((r) => recordText(r, unit())).join(', ')}`);
   }
@@ -378,14 +376,7 @@ function onSent(event) {
 async function undoSet(exId, item) {
   try {
     const answer = await trainerApp.undoSet(item.id);
-    const ex = findExercise(exId);
-    if (ex) {
-      ex.logged = answer.exercise.logged;
-      ex.done = answer.exercise.done;
-      recount();
-      rerender(exId);
-      announce(t('train.set.undone', { n: num(item.setNumber) }));
-    }
+    if (takeAnswer(answer)) announce(t('train.set.undone', { n: num(item.setNumber) }));
   } catch (err) {
     showError(err);
     load();

@@ -77,23 +77,28 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     assert view is not None
     logged = await _logged(session, row)
     found = records_by_log(await history_of(session, org_id, member_id, [e["name"] for e in row.exercises], now))
-    exercises, sets_done, sets_planned, volume = [], 0, 0, 0.0
+    exercises = []
     for ex in view["exercises"]:
         sets = logged.get(ex["id"], [])
-        planned = workout_sets.prescribed_sets(ex, row.exercises)
-        sets_done, sets_planned = sets_done + len(sets), sets_planned + planned
-        volume += sum(float(s.load_kg or 0) * (s.reps or 0) for s in sets)
         exercises.append({**ex, "displayName": display_name(ex["name"], locale), "how": how_to(ex["name"], locale),
-                          "prescribedSets": planned, "logged": _set_items(sets, found, units),
-                          "done": ex["id"] in (row.completed or {})})
+                          "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises),
+                          "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {})})
     return {"workout": {
         "id": view["id"], "title": view["title"], "summary": view["summary"], "status": view["status"],
         "createdAt": row.created_at.isoformat(), "startedAt": row.started_at.isoformat() if row.started_at else None,
-        "exercises": exercises,
-        "progress": {"setsDone": sets_done, "setsPlanned": sets_planned,
-                     "exercisesDone": sum(1 for e in exercises if e["done"]), "exercises": len(exercises),
-                     "volume": show_load(volume, units.weight_unit) or 0.0, "unit": units.weight_unit}},
+        "exercises": exercises, "progress": _progress(row, logged, units)},
         "units": units.as_dict()}
+
+
+def _progress(row: TrainerWorkout, logged: dict[str, list[ExerciseSet]], units: Units) -> dict[str, Any]:
+    """The workout so far: sets done of planned, exercises done, volume (each set's own load × reps)."""
+    done = [s for ex in row.exercises for s in logged.get(ex.get("id"), [])]
+    volume = sum(float(s.load_kg or 0) * (s.reps or 0) for s in done)
+    return {"setsDone": len(done), "setsPlanned": sum(workout_sets.prescribed_sets(ex, row.exercises)
+                                                      for ex in row.exercises),
+            "exercisesDone": sum(1 for ex in row.exercises if ex.get("id") in (row.completed or {})),
+            "exercises": len(row.exercises), "volume": show_load(volume, units.weight_unit) or 0.0,
+            "unit": units.weight_unit}
 
 
 async def today(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
@@ -119,7 +124,8 @@ async def _exercise_answer(session: AsyncSession, org_id: uuid.UUID, member_id: 
     ex = next((e for e in row.exercises if e.get("id") == item.exercise_key), None)
     return {"set": this, "exercise": {
         "id": item.exercise_key, "logged": items, "done": item.exercise_key in (row.completed or {}),
-        "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises) if ex else len(items)}}
+        "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises) if ex else len(items)},
+        "progress": _progress(row, await _logged(session, row), units)}
 
 
 async def take_back_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, set_id: uuid.UUID,

@@ -102,6 +102,8 @@ async def test_sets_logged_over_http_are_the_record_the_trainer_reads(client, db
     second = await client.post(_url(t, "workout/sets"), json={"exerciseId": "ex_001", "reps": 12, "load": 15},
                                headers={**h, "Idempotency-Key": "set-2"})
     assert second.json()["exercise"]["done"] is True
+    assert second.json()["progress"] == {"setsDone": 2, "setsPlanned": 6, "exercisesDone": 1, "exercises": 3,
+                                         "volume": 330.0, "unit": "kg"}  # the header's numbers, from the service
     # the heavier or longer set of a session holds its records: set 2 (15 × 12) takes them from set 1 (15 × 10)
     assert [r["kind"] for r in second.json()["set"]["records"]] == ["heaviest_load", "estimated_1rm",
                                                                     "most_reps_at_load"]
@@ -117,6 +119,7 @@ async def test_sets_logged_over_http_are_the_record_the_trainer_reads(client, db
     undone = await client.delete(_url(t, f"workout/sets/{second.json()['set']['id']}"), headers=h)
     assert undone.status_code == 200 and undone.json()["set"]["undone"] is True
     assert undone.json()["exercise"]["done"] is False and len(undone.json()["exercise"]["logged"]) == 1
+    assert (undone.json()["progress"]["setsDone"], undone.json()["progress"]["volume"]) == (1, 150.0)
     twice = await client.delete(_url(t, f"workout/sets/{second.json()['set']['id']}"), headers=h)
     assert (twice.status_code, twice.json()["code"]) == (409, "set_already_undone")
     missing = await client.delete(_url(t, f"workout/sets/{uuid.uuid4()}"), headers=h)

@@ -211,6 +211,7 @@ async def test_a_whole_workout_set_by_set_with_the_timer_through_a_superset(app_
     await _check(page, 2, 1)
     await _check(page, 2, 2)
     await expect(page.get_by_test_id("today-progress")).to_have_attribute("data-done", "6")
+    await expect(page.get_by_test_id("today-progress")).to_contain_text("300 kg")  # the service's sum, drawn
     await _shot(page, request, "done")
 
     await page.get_by_test_id("finish-workout").click()
