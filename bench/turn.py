@@ -9,7 +9,7 @@ client against the same fake. Overhead per round trip = (p50 full − p50 raw) /
 same calls through Spotter's model client alone (agent/model.py: the SDK with the tool definitions encoded
 once), so the overhead is also printed without the part of the saving that is the request encoding. A second scenario adds
 a confirmation and its resume; then throughput at `--concurrency`, and last `--streams` new conversations
-opened at once (time to the first SSE frame and to the end). Before the timings, the same two conversations
+opened at once (time to the first SSE frame and to the end). After the timings, the same two conversations
 run through an in-process copy of the app (same settings, same routes) with the app engine's statements counted
 (bench/statements.py): statements, BEGINs and COMMITs per model round trip. Prints one JSON document.
 """
@@ -310,7 +310,6 @@ async def run(args: argparse.Namespace) -> dict:
     async with stack(args.servers, args.turn_slots) as st:
         base, org, token = st.base, st.org, st.token
         task_ids = list(st.task_ids)
-        counted = await statements(st, task_ids)  # from the end of the list; the timed confirms use its start
         payload = raw_payload()
         raw_client = anthropic.AsyncAnthropic(api_key="sk-bench", base_url=st.model_url, max_retries=0)
         model_client = AnthropicModel(api_key="sk-bench", base_url=st.model_url, max_retries=0)
@@ -337,10 +336,17 @@ async def run(args: argparse.Namespace) -> dict:
                 for _ in range(n):
                     await full_conversation(http, server, org, token)
 
+            async def raw_worker(n: int) -> None:
+                for _ in range(n):
+                    await raw_conversation(raw_client, 3, payload)
+
             per_worker = max(1, args.throughput_conversations // args.concurrency)
             started = time.perf_counter()
             await asyncio.gather(*[worker(per_worker, st.bases[i % len(st.bases)]) for i in range(args.concurrency)])
             elapsed = time.perf_counter() - started
+            started = time.perf_counter()  # the floor: the same three calls per conversation, raw SDK, same concurrency
+            await asyncio.gather(*[raw_worker(per_worker) for _ in range(args.concurrency)])
+            raw_elapsed = time.perf_counter() - started
         streams = None
         if args.streams:
             limits = httpx.Limits(max_connections=args.streams, max_keepalive_connections=args.streams)
@@ -348,6 +354,8 @@ async def run(args: argparse.Namespace) -> dict:
                 streams = await concurrent_streams(http, base, org, token, args.streams)
         await raw_client.close()
         await model_client.close()
+        # last: the in-process app configures this process's logging (tasks from the end of the list)
+        counted = await statements(st, task_ids)
         return {
             "machine": machine(),
             "command": "python -m bench.turn " + " ".join(sys.argv[1:]),
@@ -363,7 +371,9 @@ async def run(args: argparse.Namespace) -> dict:
                 "p50_model_client_ms": round(p(enc2, 0.5), 2),
                 "overhead_over_model_client_per_round_trip_ms": round((p(confirm, 0.5) - p(enc2, 0.5)) / 2, 2)},
             "throughput": {"servers": args.servers, "concurrency": args.concurrency, "conversations": per_worker * args.concurrency,
-                           "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1)},
+                           "conversations_per_s": round(per_worker * args.concurrency / elapsed, 1),
+                           "raw_sdk_conversations_per_s": round(per_worker * args.concurrency / raw_elapsed, 1),
+                           "ratio_to_raw_sdk": round(raw_elapsed / elapsed, 3)},
             "concurrent_streams": streams, "turn_slots": args.turn_slots,
             "statements_per_round_trip": counted,
         }
