@@ -25,19 +25,21 @@ from gym.nutrition import runs
 from gym.nutrition.checks import check_meal_plan, check_recipes, check_strategy
 from gym.nutrition.envelope import build_envelope, validate_payload
 from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.holds import apply_hold, settle
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads import OUTPUT_OF
 from gym.nutrition.payloads.control import UpstreamDataRequest
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import MedicalContext
-from gym.nutrition.physician import outcome as physician_outcome
 from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
 from gym.nutrition.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
+from gym.nutrition.safety_floor import ordered, payload_codes
 from gym.nutrition.scientist import macro_targets
-from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, STATE_OF_AGENT, UPSTREAM, State
+from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, PAUSABLE, STATE_OF_AGENT, UPSTREAM, State
 from gym.nutrition.substitutions import check_substitutions
 from gym.nutrition.training_input import training_input
 from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.floor import floored
 
 RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
 INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy",), "CHEF": ("weekly_meal_plan",),
@@ -104,10 +106,14 @@ class Driver:
             if state is State.INTAKE_PENDING:
                 run.plan = plans.initial(IntakeData.model_validate(run.intake), now=_now(),
                                          run_seconds=self.limits.run_seconds)
+                if plan.get("hold"):  # a health question asked before the run started (gym.nutrition.holds)
+                    run.plan = {**run.plan, "hold": plan["hold"]}
                 await runs.store_envelope(session, run, build_envelope(
                     run_id=run.id, from_agent="INTAKE", to_agent="SCIENTIST", data_type="intake_data",
                     payload=run.intake, run_version=run.version))
                 await runs.transition(session, run, NEXT[state])
+                return run.state
+            if await apply_hold(session, run, plan):
                 return run.state
             if state is State.SCIENTIST_PROCESSING:
                 span = self._agent_span(run, "SCIENTIST")
@@ -127,14 +133,18 @@ class Driver:
                 timeout = self.limits.physician_seconds
             else:
                 agent = AGENT_OF_STATE[state]
-                if agent not in plan.get("rerun", []):
+                runs_now = agent in plan.get("rerun", [])
+                inputs = await self._inputs(session, run, plan, agent) if runs_now else {}
+                if await self._screen(session, run, plan, agent, inputs):
+                    return run.state
+                if not runs_now:
                     await self._advance(session, run, state)
                     return run.state
                 if _now() >= datetime.fromisoformat(plan["deadline"]):
                     await self._decide(session, run, plan, on_timeout(
                         agent, {}, retries_done=1, timeout_ms=int(self.limits.run_seconds * 1000), run_id=run.id))
                     return run.state
-                call = await self._call_for(session, run, plan, agent)
+                call = await self._call_for(session, run, plan, agent, inputs)
                 timeout = self.limits.agent_seconds
             plans.bump(plan, "calls", call.agent)
             run.plan = plan
@@ -188,19 +198,43 @@ class Driver:
         plan["flags"] = None
         plan["checkin_flags"] = []
         if flags:
-            query = health_query(flags, intake, weight_kg=state.current_weight_kg,
-                                 training_weeks=state.weeks_on_program)
-            envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent="PHYSICIAN",
-                                      data_type="health_query", payload=query.model_dump(mode="json"),
-                                      run_version=run.version)
-            await runs.store_envelope(session, run, envelope, attempt=plans.bump(plan, "queries", "SCIENTIST"))
-            plan["physician"] = {"query": envelope.payload, "requesting_agent": "SCIENTIST"}
-            run.plan = plan
-            await runs.transition(session, run, State.PAUSED_PHYSICIAN)
+            await self._ask_physician(session, run, plan, flags, "SCIENTIST")
             return
         run.last_completed_agent = "SCIENTIST"
         run.plan = plan
         await runs.transition(session, run, NEXT[State.SCIENTIST_PROCESSING])
+
+    async def _ask_physician(self, session, run: NutritionRun, plan: dict[str, Any], flags: list[RedFlag],
+                             agent: str) -> None:
+        """Red flags found by `agent` (004 §5): one batched `health_query`, and the run pauses for the PHYSICIAN."""
+        intake = IntakeData.model_validate(run.intake)
+        state = plans.scientist_state(plan)
+        query = health_query(flags, intake, weight_kg=state.current_weight_kg, training_weeks=state.weeks_on_program,
+                             requesting_agent=agent)
+        envelope = build_envelope(run_id=run.id, from_agent=agent, to_agent="PHYSICIAN", data_type="health_query",
+                                  payload=query.model_dump(mode="json"), run_version=run.version)
+        await runs.store_envelope(session, run, envelope, attempt=plans.bump(plan, "queries", agent))
+        plan["physician"] = {"query": envelope.payload, "requesting_agent": agent}
+        plan["asked"] = ordered([*plan.get("asked", []), *(flag.code for flag in flags)])
+        run.plan = plan
+        await runs.transition(session, run, State.PAUSED_PHYSICIAN)
+
+    async def _screen(self, session, run: NutritionRun, plan: dict[str, Any], agent: str,
+                      inputs: dict[str, Any]) -> bool:
+        """Any agent whose input holds a red flag not yet asked about in this run raises the `health_query`
+        (NUTRITION.md); CHEF, which 004 §1 gives no physician edge, leaves it to the next state that has one.
+        True when the run paused."""
+        found = ordered([*plan.get("deferred_flags", []), *(
+            code for code in payload_codes(inputs) if code not in plan.get("asked", []))])
+        if not found:
+            return False
+        if STATE_OF_AGENT[agent] not in PAUSABLE:
+            plan["deferred_flags"] = found
+            run.plan = plan
+            return False
+        plan["deferred_flags"] = []
+        await self._ask_physician(session, run, plan, [RedFlag(code, agent) for code in found], agent)
+        return True
 
     async def _advance(self, session, run: NutritionRun, state: State) -> None:
         target = NEXT[state]
@@ -208,14 +242,19 @@ class Driver:
         if target is State.OUTPUT_READY:
             await runs.append_event(session, run, "done", {"state": run.state})
 
-    async def _call_for(self, session, run: NutritionRun, plan: dict[str, Any], agent: str) -> AgentCall:
-        outputs = await runs.latest_outputs(session, run, [*INPUTS[agent], OUTPUT_OF[agent]])
+    async def _inputs(self, session, run: NutritionRun, plan: dict[str, Any], agent: str) -> dict[str, Any]:
+        outputs = await runs.latest_outputs(session, run, INPUTS[agent])
         inputs = {name: outputs[name] for name in INPUTS[agent]}
         if agent == "NUTRITIONIST":
             inputs["current_tier"] = plans.scientist_state(plan).tier
         if agent in ("NUTRITIONIST", "DIETITIAN"):  # a luteal re-run starts at DIETITIAN (004 §10)
             inputs["cycle_phase"] = plan.get("cycle_phase")
-        previous = outputs[OUTPUT_OF[agent]] if run.version > 1 else None
+        return inputs
+
+    async def _call_for(self, session, run: NutritionRun, plan: dict[str, Any], agent: str,
+                        inputs: dict[str, Any]) -> AgentCall:
+        previous = (await runs.latest_outputs(session, run, [OUTPUT_OF[agent]]))[OUTPUT_OF[agent]] \
+            if run.version > 1 else None
         advice = plan.pop("advice", None)
         return AgentCall(agent, inputs, constraint=plan.get("constraint", {}).get(agent), previous_output=previous,
                          advice=advice, run_version=run.version, org_id=run.org_id, user_id=run.created_by)
@@ -315,29 +354,8 @@ class Driver:
         assert isinstance(context, MedicalContext)
         pending = plan["physician"]
         requester = pending["requesting_agent"]
+        payload = floored(context.model_dump(mode="json"), pending["query"], run_id=run.id, requester=requester)
         envelope = build_envelope(run_id=run.id, from_agent="PHYSICIAN", to_agent=requester,
-                                  data_type="medical_context", payload=answer.payload, run_version=run.version)
+                                  data_type="medical_context", payload=payload, run_version=run.version)
         await runs.store_envelope(session, run, envelope, attempt=plans.count(plan, "calls", "PHYSICIAN"))
-        await runs.append_event(session, run, "physician", {
-            "urgency": context.urgency, "pipelineAction": context.pipeline_action,
-            "referralNeeded": context.referral_needed, "referralTarget": context.referral_target})
-        result = physician_outcome(context, paused_from=State(run.previous_state), requesting_agent=requester,
-                                   run_id=run.id)
-        plan.get("constraint", {}).pop("PHYSICIAN", None)
-        if result.error is not None:
-            plan["physician"] = None
-            run.plan = plan
-            await runs.fail(session, run, result.error, terminated_medical=True)
-            return
-        if result.awaiting_user:
-            plan["physician"] = {**pending, "awaiting_user": True, "answer": envelope.payload}
-            run.plan = plan
-            await runs.transition(session, run, State.PAUSED_PHYSICIAN)
-            await runs.append_event(session, run, "done", {"state": run.state})
-            return
-        plan["physician"] = None
-        plan["advice"] = envelope.payload
-        run.plan = plan
-        await runs.transition(session, run, result.target)
-
-
+        await settle(session, run, plan, pending, envelope.payload)

@@ -1,5 +1,7 @@
-"""A user's health question to the PHYSICIAN (004 §5: callable by the user): answered as metadata of
-the run, never changing its state or payloads. The call happens outside any transaction."""
+"""A user's health question to the PHYSICIAN (004 §5: callable by the user), answered as metadata of the run. The
+answer is held to the question's safety floor (NUTRITION.md); a question whose floor is above `continue` pauses (or
+aborts) the member's current run like any other health query (`gym.nutrition.holds`); no other question changes
+the run. The call happens outside any transaction."""
 
 from __future__ import annotations
 
@@ -8,20 +10,25 @@ import uuid
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from core.errors import ServiceError
 from core.tenancy import OrgAccess
 from gym.nutrition import runs
-from gym.nutrition.envelope import build_envelope, validate_payload
+from gym.nutrition.envelope import validate_payload
 from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.holds import hold_for_question, live, store_question
+from gym.nutrition.lifecycle import RUN_SECONDS
 from gym.nutrition.models import NutritionMessage, NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import HealthQuery, UserContext
 from gym.nutrition.red_flags import bmi
+from gym.nutrition.safety_floor import query_floor
 from gym.nutrition.scientist import ScientistState
 from gym.nutrition.service import NutritionService
 from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.floor import floored
 
 PHYSICIAN_SECONDS = 30.0
 
@@ -50,19 +57,17 @@ class HealthQuestions:
             run = await nutrition.run(run_id, member_scope=own)
             call = _call(run, question, asked_by=user_id)
         answer = await self._answer(call)
+        query = call.inputs["health_query"]
+        floor = query_floor(query)
         async with self.db.scope(org_id=org_id, user_id=user_id) as session:
             run = await runs.get_run(session, org_id, run_id, member_scope=own)
-            asked = await session.scalar(select(func.count()).select_from(NutritionMessage).where(
-                NutritionMessage.run_id == run.id, NutritionMessage.from_agent == "USER",
-                NutritionMessage.data_type == "health_query"))
-            attempt = 1_000 + (asked or 0) + 1  # user questions never collide with the run's own queries
-            for from_agent, to_agent, data_type, payload in (
-                    ("USER", "PHYSICIAN", "health_query", call.inputs["health_query"]),
-                    ("PHYSICIAN", "USER", "medical_context", answer.payload)):
-                await runs.store_envelope(session, run, build_envelope(
-                    run_id=run.id, from_agent=from_agent, to_agent=to_agent, data_type=data_type, payload=payload,
-                    run_version=run.version), attempt=attempt)
-        return answer.payload
+            payload = floored(answer.payload, query, run_id=run.id, requester="USER")
+            target = await _member_run(session, run) if floor.above_continue else None
+            held = target is not None and await hold_for_question(
+                session, target, query, payload, attempt=await _attempt(session, target), run_seconds=RUN_SECONDS)
+            if not held or target is None or target.id != run.id:
+                await store_question(session, run, query, payload, attempt=await _attempt(session, run))
+        return payload
 
     async def _answer(self, call: AgentCall) -> Answer:
         """The PHYSICIAN's valid `medical_context`, asked outside any transaction; 503 when there is none."""
@@ -81,6 +86,26 @@ class HealthQuestions:
         except PayloadInvalid as exc:
             raise PhysicianUnavailable(detail="the physician's answer was not a valid medical_context") from exc
         return answer
+
+
+async def _attempt(session: AsyncSession, run: NutritionRun) -> int:
+    """The attempt number of the run's next user question (never colliding with the run's own queries)."""
+    asked = await session.scalar(select(func.count()).select_from(NutritionMessage).where(
+        NutritionMessage.run_id == run.id, NutritionMessage.from_agent == "USER",
+        NutritionMessage.data_type == "health_query"))
+    return 1_000 + (asked or 0) + 1
+
+
+async def _member_run(session: AsyncSession, run: NutritionRun) -> NutritionRun | None:
+    """The member's current run, locked: the run asked about while it is working, paused or the current plan;
+    else the member's run that is (a question on an old plan pauses the one the member follows now)."""
+    if not live(run):
+        found = await runs.active_run(session, run.org_id, run.member_id) or await runs.current_plan(
+            session, run.org_id, run.member_id)
+        if found is None:
+            return None
+        run = found
+    return await runs.get_run(session, run.org_id, run.id, for_update=True)
 
 
 def _call(run: NutritionRun, question: str, *, asked_by: uuid.UUID) -> AgentCall:

@@ -100,8 +100,8 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     on = validate_checkin(checkin, started_on=run.started_on, today=today, history=history)
     intake = IntakeData.model_validate(run.intake)
     last = history[-1] if history else None
-    check_plausible(checkin, on, last_weight_kg=last.checkin.weight_kg if last else intake.current_weight_kg,
-                    last_on=last.on if last else run.started_on)
+    last_weight_kg = last.checkin.weight_kg if last else intake.current_weight_kg
+    check_plausible(checkin, on, last_weight_kg=last_weight_kg, last_on=last.on if last else run.started_on)
     point = Point(checkin, on, weeks_between(run.started_on, on))
     plan = copy.deepcopy(run.plan)
     scientist = plans.scientist_state(plan)
@@ -112,7 +112,8 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
                      stall_reset=resets["stall"], protein_period=scientist.protein_period,
                      training_phase=scientist.training_phase or intake.training_phase)
     ev = evaluate(loop, history, point)
-    flags = checkin_flags(checkin, goal=loop.goal, weekly_change_kg=ev.rate_kg_per_week)
+    flags = checkin_flags(checkin, goal=loop.goal, weekly_change_kg=ev.rate_kg_per_week, height_cm=intake.height_cm,
+                          last_weight_kg=last_weight_kg)
     out = weekly_outcome(intake, scientist, ev, point, version=run.version)
     row = NutritionCheckin(id=uuid.uuid4(), org_id=org_id, run_id=run.id, member_id=run.member_id,
                            submitted_by=submitted_by, checkin_date=on, weeks_on_program=point.week,

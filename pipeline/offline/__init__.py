@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from pipeline.agents import AgentCall, Answer
-from pipeline.offline.coach import coach, physician
+from pipeline.offline.coach import coach
 from pipeline.offline.meal_plan import planned_with
 from pipeline.offline.nutrition import chef, dietitian, nutritionist
+from pipeline.offline.physician import physician
 
 AGENTS: dict[str, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
     "NUTRITIONIST": nutritionist, "DIETITIAN": planned_with(dietitian, chef), "CHEF": chef, "COACH": coach,

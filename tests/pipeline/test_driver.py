@@ -89,18 +89,6 @@ async def test_amenorrhea_pauses_for_a_referral_and_the_acknowledge_resumes(db, 
     assert again.value.code == "referral_not_pending"
 
 
-async def test_a_continue_attaches_the_advice_to_the_next_agent(db, factory) -> None:
-    org, _, run_id = await _start(db, factory, medical_history={"medications": [], "conditions": ["heart murmur"],
-                                                               "injuries": []})
-    agents = ScriptedAgents()
-    assert await Driver(db, agents).run_until_rest(org.id, run_id) == "output_ready"
-    assert agents.agents_called() == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
-    assert agents.calls[1].advice["pipeline_action"] == "continue" and agents.calls[2].advice is None
-    _, events = await _events(db, org, run_id)
-    assert _states(events)[:5] == ["intake_pending", "scientist_processing", "paused_physician",
-                                   "scientist_processing", "nutritionist_processing"]
-
-
 async def test_abort_terminates_the_run_and_blocks_until_clearance(db, factory) -> None:
     org, member_id, run_id = await _start(db, factory, medical_history={
         "medications": [], "conditions": ["history of anorexia nervosa"], "injuries": []})

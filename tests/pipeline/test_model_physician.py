@@ -1,8 +1,8 @@
 """The PHYSICIAN interrupt through the HTTP endpoints of NUTRITION.md, on an app whose in-process worker uses
 the model-backed agents (a keyed anthropic provider: the fake server): amenorrhea → the PHYSICIAN as a model
-call → `paused_physician`; the referral waits for the acknowledge; continue resumes where it paused with the
-advice in the next agent's request; abort → `error`, `terminated_medical`, 409 until clearance. The
-health-question endpoint asks the same model-backed PHYSICIAN."""
+call → `paused_physician`; the referral waits for the acknowledge and resumes where it paused with the advice in
+the next agent's request; a model `continue` below the safety floor is raised to it; abort → `error`,
+`terminated_medical`, 409 until clearance. The health-question endpoint asks the same model-backed PHYSICIAN."""
 
 from __future__ import annotations
 
@@ -104,19 +104,24 @@ async def test_amenorrhea_asks_the_model_physician_and_the_referral_waits_for_th
     assert asked.json()["disclaimer"]
 
 
-async def test_a_continue_resumes_where_it_paused_with_the_advice_for_the_next_agent(
+async def test_a_model_continue_below_the_floor_is_raised_and_waits_for_the_acknowledge(
         http, db, factory, clean_fake_model) -> None:
+    """Amenorrhea's safety floor is pause_pending_referral (soon): the model's `continue` is raised to it (with a
+    referral), so the run waits for the user instead of resuming (NUTRITION.md, PHYSICIAN)."""
     fake = clean_fake_model
     fake.respond_with(by_agent(PHYSICIAN=[physician("continue", urgency="routine")]))
     org, user, _ = await _member(db, factory)
     url = await _start(http, org, user, AMENORRHEA)
     frames = await frames_with_ids(http, f"{url}/events", user.headers)
-    assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", *CHAIN]
-    assert [d["pipelineAction"] for _, kind, d in frames if kind == "physician"] == ["continue"]
-    assert agents_asked(fake) == ["PHYSICIAN", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
-    calls = [call_of(r.body) for r in fake.requests]
-    assert calls[1]["advice"]["pipeline_action"] == "continue"
-    assert all(call["advice"] is None for call in calls[2:])  # attached to the next agent only
+    assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", "paused_physician"]
+    assert [d for _, kind, d in frames if kind == "physician"] == [{
+        "type": "physician", "urgency": "soon", "pipelineAction": "pause_pending_referral", "referralNeeded": True,
+        "referralTarget": "sports medicine physician or gynecologist"}]
+    assert agents_asked(fake) == ["PHYSICIAN"]
+    detail = (await http.get(url, headers=user.headers)).json()
+    assert detail["run"]["awaitingReferralAcknowledgement"]
+    assert detail["medicalContext"][0]["pipeline_action"] == "pause_pending_referral"
+    assert detail["medicalContext"][0]["disclaimer"]
 
 
 async def test_an_abort_terminates_the_run_and_new_runs_are_409_until_clearance(

@@ -102,3 +102,14 @@ async def test_a_red_flag_in_a_checkin_asks_the_physician(db, factory) -> None:
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["PHYSICIAN"]
     assert "energy 2/10 or below" in agents.calls[0].inputs["health_query"]["query"]
+
+
+async def test_a_continue_attaches_the_advice_to_the_next_agent(db, factory) -> None:
+    """Energy 2/10 is a red flag with no safety floor: the PHYSICIAN may answer continue, and the run resumes where
+    it paused with the advice attached to the next agent that runs (the luteal re-run's DIETITIAN) only."""
+    org, run_id, driver, agents = await _ready(db, factory)
+    await checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20,
+                  subjective_markers={"energy": 2, "sleep_quality": 5, "mood": 5, "appetite": 5}, **M)
+    assert await driver.run_until_rest(org.id, run_id) == "output_ready"
+    assert agents.agents_called() == ["PHYSICIAN", "DIETITIAN", "CHEF"]
+    assert agents.calls[1].advice["pipeline_action"] == "continue" and agents.calls[2].advice is None
