@@ -216,7 +216,7 @@ class Driver:
         await runs.store_envelope(session, run, envelope, attempt=plans.bump(plan, "queries", agent))
         plan["physician"] = {"query": envelope.payload, "requesting_agent": agent}
         plan["asked"] = ordered([*plan.get("asked", []), *(flag.code for flag in flags)])
-        run.plan = plan
+        run.plan = dict(plan)
         await runs.transition(session, run, State.PAUSED_PHYSICIAN)
 
     async def _screen(self, session, run: NutritionRun, plan: dict[str, Any], agent: str,

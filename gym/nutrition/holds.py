@@ -56,19 +56,19 @@ async def settle(session: AsyncSession, run: NutritionRun, plan: dict[str, Any],
     plan.get("constraint", {}).pop("PHYSICIAN", None)
     if result.error is not None:
         plan["physician"] = None
-        run.plan = plan
+        run.plan = dict(plan)  # a new object: the JSONB column sees the change
         await runs.fail(session, run, result.error, terminated_medical=True)
         return
     if result.awaiting_user:
         plan["physician"] = {"query": pending["query"], "requesting_agent": requester, "awaiting_user": True,
                              "answer": answer}
-        run.plan = plan
+        run.plan = dict(plan)  # a new object: the JSONB column sees the change
         await runs.transition(session, run, State.PAUSED_PHYSICIAN)
         await runs.append_event(session, run, "done", {"state": run.state})
         return
     plan["physician"] = None
     plan["advice"] = answer
-    run.plan = plan
+    run.plan = dict(plan)  # a new object: the JSONB column sees the change
     await runs.transition(session, run, result.target)
 
 
@@ -79,7 +79,7 @@ async def apply_hold(session: AsyncSession, run: NutritionRun, plan: dict[str, A
         if hold is not None:
             plan["hold"] = hold
         return False
-    run.plan = plan
+    run.plan = dict(plan)  # a new object: the JSONB column sees the change
     await runs.transition(session, run, State.PAUSED_PHYSICIAN)
     await settle(session, run, plan, hold, hold["answer"])
     return True
@@ -115,7 +115,7 @@ async def hold_for_question(session: AsyncSession, run: NutritionRun, query: dic
         run.version += 1
         plan.update(rerun=[], flags=None, checkin_flags=[])
         plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
-        run.plan = plan
+        run.plan = dict(plan)  # a new object: the JSONB column sees the change
         await runs.transition(session, run, State.SCIENTIST_PROCESSING)
         state = State.SCIENTIST_PROCESSING
     await store_question(session, run, query, answer, attempt=attempt)
@@ -125,7 +125,7 @@ async def hold_for_question(session: AsyncSession, run: NutritionRun, query: dic
             await settle(session, run, plan, hold, graver(answer, pending.get("answer")))
             return True
         plan["hold"] = hold  # the run's own query is with the PHYSICIAN: its answer is held to this one
-        run.plan = plan
+        run.plan = dict(plan)  # a new object: the JSONB column sees the change
         return True
     if state in PAUSABLE:
         plan["hold"] = hold
@@ -135,9 +135,9 @@ async def hold_for_question(session: AsyncSession, run: NutritionRun, query: dic
         await runs.append_event(session, run, "physician", physician_frame(context))
         result = physician_outcome(context, paused_from=state, requesting_agent="USER", run_id=run.id)
         assert result.error is not None
-        run.plan = plan
+        run.plan = dict(plan)  # a new object: the JSONB column sees the change
         await runs.fail(session, run, result.error, terminated_medical=True)
         return True
     plan["hold"] = hold  # intake_pending or chef_processing: the run pauses at its next pausable state
-    run.plan = plan
+    run.plan = dict(plan)  # a new object: the JSONB column sees the change
     return True
