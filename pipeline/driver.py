@@ -22,7 +22,7 @@ from agent.tracing import Tracing, parented
 from core.database import Database
 from gym.nutrition import plan as plans
 from gym.nutrition import runs
-from gym.nutrition.checks import check_meal_plan, check_recipes, check_strategy
+from gym.nutrition.checks import check_output
 from gym.nutrition.envelope import build_envelope, validate_payload
 from gym.nutrition.errors import PayloadInvalid
 from gym.nutrition.holds import apply_hold, settle
@@ -42,8 +42,8 @@ from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 from pipeline.floor import floored
 
 RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
-INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy",), "CHEF": ("weekly_meal_plan",),
-          "COACH": ("training_input",)}
+INPUTS = {"NUTRITIONIST": ("macro_targets",), "DIETITIAN": ("nutrition_strategy", "macro_targets"),
+          "CHEF": ("weekly_meal_plan", "macro_targets"), "COACH": ("training_input",)}
 
 
 @dataclass(frozen=True)
@@ -309,14 +309,12 @@ class Driver:
     async def _conflicts(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, model) -> list:
         if agent == "COACH":
             return []
-        upstream_type = INPUTS[agent][0]
-        upstream = validate_payload(upstream_type, (await runs.latest_outputs(session, run, [upstream_type]))[
-            upstream_type])
-        if agent == "NUTRITIONIST":
-            return check_strategy(upstream, model, tier=plans.scientist_state(plan).tier)
-        if agent == "DIETITIAN":
-            return check_meal_plan(upstream, model)
-        return [*check_recipes(upstream, model), *check_substitutions(upstream, model)]
+        outputs = await runs.latest_outputs(session, run, list(INPUTS[agent]))
+        inputs = {name: validate_payload(name, payload) for name, payload in outputs.items()}
+        conflicts = check_output(agent, model, inputs, tier=plans.scientist_state(plan).tier)
+        if agent == "CHEF":
+            conflicts += check_substitutions(inputs["weekly_meal_plan"], model)
+        return conflicts
 
     async def _upstream(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, answer: Answer) -> None:
         try:

@@ -2,21 +2,29 @@
 
 Each check compares an agent's output with the authoritative upstream output and returns conflicts
 tagged with the rank of the rule broken: 2 (SCIENTIST over NUTRITIONIST on numbers), 3 (NUTRITIONIST
-over DIETITIAN: each day within 5 % of the daily targets), 4 (DIETITIAN over CHEF: each recipe within
-10 % of every slot it serves). An empty list means the output may travel on.
+over DIETITIAN: each day's calories and protein within 5 % of the daily targets, fat and carbohydrate
+within 10 %, fibre at least `fiber_g_min`), 4 (DIETITIAN over CHEF: each recipe within 10 % of every slot
+it serves, and each day's served fibre at least `fiber_g_min`). The foods check (NUTRITION.md) refuses a
+served food that breaks the member's allergies, aversions or diet pattern (`gym.nutrition.food_rules`): it is
+rank 2, the constraints being the intake's, which SCIENTIST hands on as `client_constraints`, and it names
+the agent that served the food. An empty list means the output may travel on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from gym.nutrition.food_rules import FoodRules, refusal, text_refusal
 from gym.nutrition.payloads.common import DAYS
 from gym.nutrition.payloads.meals import Recipes, WeeklyMealPlan
 from gym.nutrition.payloads.nutrition import MacroTargets, NutritionStrategy
 
 PROTEIN_DISTRIBUTION_TOLERANCE_G = 5
 DAY_TOLERANCE = 0.05
+DAY_FAT_CARBS_TOLERANCE = 0.10
 RECIPE_TOLERANCE = 0.10
+FOODS_RULE = 2
 RULE_AGENTS: dict[int, tuple[str, str]] = {2: ("SCIENTIST", "NUTRITIONIST"), 3: ("NUTRITIONIST", "DIETITIAN"),
                                           4: ("DIETITIAN", "CHEF")}
 
@@ -28,6 +36,7 @@ class Conflict:
     expected: float | str | None
     actual: float | str | None
     message: str
+    agent: str | None = None  # the overridden agent when the rule's pair does not say (the foods check)
 
     @property
     def authoritative(self) -> str:
@@ -35,7 +44,7 @@ class Conflict:
 
     @property
     def overridden(self) -> str:
-        return RULE_AGENTS[self.rule][1]
+        return self.agent or RULE_AGENTS[self.rule][1]
 
 
 def within(actual: float, target: float, tolerance: float) -> bool:
@@ -61,23 +70,33 @@ def check_strategy(targets: MacroTargets, strategy: NutritionStrategy, *, tier: 
     return out
 
 
-def check_meal_plan(strategy: NutritionStrategy, plan: WeeklyMealPlan) -> list[Conflict]:
-    """DIETITIAN: each day's slot calories and protein within 5 % of the daily targets."""
+def check_meal_plan(strategy: NutritionStrategy, plan: WeeklyMealPlan, *,
+                    fiber_g_min: float | None = None) -> list[Conflict]:
+    """DIETITIAN: each day's slot calories and protein within 5 % of the daily targets, fat and carbohydrate
+    within 10 %, fibre at least `fiber_g_min`."""
     out: list[Conflict] = []
     for day in DAYS:
-        slots = plan.weekly_template.day(day).values()
-        for field, target, total in (
-                ("calories", strategy.target_intake_kcal, sum(s.slot_spec.calories for s in slots)),
-                ("protein_g", strategy.protein_g, sum(s.slot_spec.protein_g for s in slots))):
-            if not within(total, target, DAY_TOLERANCE):
+        slots = [s.slot_spec for s in plan.weekly_template.day(day).values()]
+        for field, target, tolerance in (("calories", strategy.target_intake_kcal, DAY_TOLERANCE),
+                                         ("protein_g", strategy.protein_g, DAY_TOLERANCE),
+                                         ("fat_g", strategy.fat_g, DAY_FAT_CARBS_TOLERANCE),
+                                         ("carbs_g", strategy.carbs_g, DAY_FAT_CARBS_TOLERANCE)):
+            total = round(sum(getattr(s, field) for s in slots), 1)
+            if not within(total, target, tolerance):
                 out.append(Conflict(3, f"{day}.{field}", target, total,
-                                    f"{day} {field} {total:g} must be within 5% of {target:g}"))
+                                    f"{day} {field} {total:g} must be within {tolerance:.0%} of {target:g}"))
+        fiber = round(sum(s.fiber_g for s in slots), 1)
+        if fiber_g_min is not None and fiber < fiber_g_min - 1e-9:
+            out.append(Conflict(3, f"{day}.fiber_g", fiber_g_min, fiber,
+                                f"{day} fiber_g {fiber:g} must be at least fiber_g_min {fiber_g_min:g}"))
     return out
 
 
-def check_recipes(plan: WeeklyMealPlan, recipes: Recipes) -> list[Conflict]:
-    """CHEF: ids unique, every slot served, each recipe within 10 % of each slot spec it serves."""
+def check_recipes(plan: WeeklyMealPlan, recipes: Recipes, *, fiber_g_min: float | None = None) -> list[Conflict]:
+    """CHEF: ids unique, every slot served, each recipe within 10 % of each slot spec it serves, and each day's
+    served fibre (a serving of every recipe serving it) at least `fiber_g_min`."""
     out: list[Conflict] = []
+    fiber: dict[str, float] = dict.fromkeys(DAYS, 0.0)
     seen: set[str] = set()
     served: set[tuple[str, str]] = set()
     for recipe in recipes.recipes:
@@ -93,6 +112,7 @@ def check_recipes(plan: WeeklyMealPlan, recipes: Recipes) -> list[Conflict]:
                 out.append(Conflict(4, where, None, ref.meal, f"{ref.day} has no {ref.meal} slot"))
                 continue
             served.add((ref.day, ref.meal))
+            fiber[ref.day] += macros.fiber_g
             for field, target, actual in (("calories", slot.slot_spec.calories, macros.calories),
                                           ("protein_g", slot.slot_spec.protein_g, macros.protein_g)):
                 if not within(actual, target, RECIPE_TOLERANCE):
@@ -103,4 +123,50 @@ def check_recipes(plan: WeeklyMealPlan, recipes: Recipes) -> list[Conflict]:
         for meal in plan.weekly_template.day(day):
             if (day, meal) not in served:
                 out.append(Conflict(4, f"{day}.{meal}", None, None, f"no recipe serves {day} {meal}"))
+        if fiber_g_min is not None and fiber[day] < fiber_g_min - 1e-9:
+            out.append(Conflict(4, f"{day}.fiber_g", fiber_g_min, round(fiber[day], 1),
+                                f"the recipes serving {day} give {fiber[day]:.1f} g fibre; fiber_g_min is "
+                                f"{fiber_g_min:g}"))
     return out
+
+
+def served_foods(output: Any) -> list[tuple[str, str, bool]]:
+    """(where, what, is_one_food) for every food an agent's output serves: supplements, a slot's primary protein
+    and the emergency meals (free text naming foods), recipe ingredients (one library food each) and calorie
+    boosts."""
+    if isinstance(output, NutritionStrategy):
+        return [(f"supplement_protocol[{i}]", s.supplement, False) for i, s in enumerate(output.supplement_protocol)]
+    if isinstance(output, WeeklyMealPlan):
+        out = [(f"{day}.{meal}.primary_protein", slot.primary_protein, False)
+               for day in DAYS for meal, slot in output.weekly_template.day(day).items()]
+        return out + [(f"emergency_protocol.meals[{i}]", m, False) for i, m in enumerate(output.emergency_protocol.meals)]
+    if isinstance(output, Recipes):
+        return [item for r in output.recipes for item in (
+            *((f"{r.recipe_id}.ingredients[{i}]", ing.item, True) for i, ing in enumerate(r.ingredients)),
+            *((f"{r.recipe_id}.calorie_boost_options[{i}]", b, False) for i, b in enumerate(r.calorie_boost_options)))]
+    return []
+
+
+def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
+    """Every food `agent` serves may be served under the member's allergies, aversions and diet pattern."""
+    out: list[Conflict] = []
+    for where, what, one_food in served_foods(output):
+        reason = refusal(what, rules) if one_food else text_refusal(what, rules)
+        if reason:
+            out.append(Conflict(FOODS_RULE, where, None, what, f"{where} serves '{what}': {reason}", agent=agent))
+    return out
+
+
+def check_output(agent: str, output: Any, inputs: dict[str, Any], *, tier: int | None = None) -> list[Conflict]:
+    """Every check of `agent`'s output against its inputs (validated payloads by data type, `macro_targets`
+    among them): the rules of its rank and the foods check."""
+    targets: MacroTargets = inputs["macro_targets"]
+    if agent == "NUTRITIONIST":
+        out = check_strategy(targets, output, tier=tier)
+    elif agent == "DIETITIAN":
+        out = check_meal_plan(inputs["nutrition_strategy"], output, fiber_g_min=targets.fiber_g_min)
+    elif agent == "CHEF":
+        out = check_recipes(inputs["weekly_meal_plan"], output, fiber_g_min=targets.fiber_g_min)
+    else:
+        return []
+    return out + check_foods(agent, output, FoodRules.of(targets.client_constraints))

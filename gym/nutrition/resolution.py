@@ -37,12 +37,15 @@ def _error(run_id: uuid.UUID, agent: str, error_type: str, details: str, retries
 
 
 def on_conflict(conflicts: list[Conflict], *, reruns_done: int, run_id: uuid.UUID) -> Decision:
-    """The highest-rank (lowest number) conflict decides; all of its kind go into the constraint."""
+    """The highest-rank (lowest number) conflict decides who is authoritative; every conflict of the output goes
+    into the constraint, highest rank first (one output may break a foods rule and a macro rule at once, and a
+    re-run told only of one would break the other again)."""
     if not conflicts:
         raise ValueError("no conflict to resolve")
     rule = min(c.rule for c in conflicts)
-    broken = [c for c in conflicts if c.rule == rule]
-    lower, higher = broken[0].overridden, broken[0].authoritative
+    top = min(conflicts, key=lambda c: c.rule)
+    lower, higher = top.overridden, top.authoritative
+    broken = sorted((c for c in conflicts if c.overridden == lower), key=lambda c: c.rule)
     constraint = (f"Rule {rule}: {higher}'s output is authoritative. Re-submit so that: "
                   + "; ".join(c.message for c in broken) + ".")
     if reruns_done < MAX_RERUNS:

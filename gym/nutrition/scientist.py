@@ -188,6 +188,7 @@ def macro_targets(intake: IntakeData, state: ScientistState | None = None) -> Ma
         weekly_weight_target_kg=weekly_rate(intake), training_phase=phase,
         weeks_on_program=state.weeks_on_program, adaptation_period_complete=state.weeks_on_program >= 4,
         client_constraints=ClientConstraints(food_aversions=list(intake.food_aversions),
+                                             allergies=list(intake.allergies), diet_pattern=intake.diet_pattern,
                                              appetite_level=intake.appetite_level,
                                              cooking_skill=intake.cooking_skill, partner_cooks=intake.partner_cooks),
     )

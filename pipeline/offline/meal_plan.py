@@ -44,9 +44,11 @@ def shift_carbs_to_dinner(plan: dict[str, Any], share: float = LUTEAL_CARB_SHARE
     return out
 
 
-def name_only_cooked(plan: dict[str, Any], chef: Agent) -> dict[str, Any]:
-    """The plan naming, wherever it offers a substitution, only recipes `chef` produces for it."""
-    cooked = {recipe["recipe_id"] for recipe in chef({"weekly_meal_plan": plan}, None)["recipes"]}
+def name_only_cooked(plan: dict[str, Any], chef: Agent, macro_targets: dict[str, Any]) -> dict[str, Any]:
+    """The plan naming, wherever it offers a substitution, only recipes `chef` produces for it (from the member's
+    macro targets, whose food rules and portion scale the CHEF cooks by)."""
+    cooked = {recipe["recipe_id"] for recipe in chef({"weekly_meal_plan": plan, "macro_targets": macro_targets},
+                                                     None)["recipes"]}
     out = copy.deepcopy(plan)
     for slots in out["weekly_template"].values():
         for slot in slots.values():
@@ -63,5 +65,5 @@ def planned_with(dietitian: Agent, chef: Agent) -> Agent:
         plan = dietitian(inputs, constraint)
         if inputs.get("cycle_phase") == "luteal":
             plan = shift_carbs_to_dinner(plan)
-        return name_only_cooked(plan, chef)
+        return name_only_cooked(plan, chef, inputs["macro_targets"])
     return answer

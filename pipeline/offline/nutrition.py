@@ -1,24 +1,38 @@
-"""Deterministic NUTRITIONIST, DIETITIAN and CHEF for the offline provider: valid under every check of
-`gym.nutrition.checks` by construction (pass-through macros, days summing to the daily targets exactly,
-recipes solved to their slot's calories and protein)."""
+"""Deterministic NUTRITIONIST, DIETITIAN and CHEF for the offline provider, solving for portions
+(`pipeline.offline.planner`, HiGHS) over the food library filtered by the member's food rules.
+
+NUTRITIONIST passes SCIENTIST's macros through and solves the protein distribution; DIETITIAN solves the week's
+dishes and grams day by day (calories and protein within 3 %, fat and carbohydrate within 8 %, fibre at least
+the target) and writes each slot's spec from its solved dish, the dish first among the slot's alternatives;
+CHEF solves each slot's dish (the first alternative it knows, else the one that fits best) to its spec and
+writes the recipes, a recipe serving every slot that gets the same dish in the same portions.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from gym.nutrition.food_rules import FoodRules, food_refusal
+from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads.common import DAYS, MEALS
-from pipeline.offline.foods import FOODS, RECIPES, RecipeTemplate
+from pipeline.offline.planner import (
+    DayTargets,
+    Portion,
+    plan_week,
+    portion,
+    portion_scale,
+    protein_distribution,
+)
+from pipeline.offline.recipes import Variant, menu
 
-SHARES = {"breakfast": 0.25, "lunch": 0.25, "snack": 0.15, "dinner": 0.25, "presleep": 0.10}
-PROTEINS = ("chicken", "salmon", "beef", "tofu", "eggs", "yogurt", "cottage cheese")
-PREP_MAX = {"breakfast": 10, "lunch": 30, "snack": 5, "dinner": 40, "presleep": 5}
+PREP_MAX = {"breakfast": 15, "lunch": 45, "snack": 10, "dinner": 50, "presleep": 10}
+BOOSTS = (("olive oil", 5, "A drizzle of olive oil"), ("pumpkin seeds", 15, "A spoon of pumpkin seeds"),
+          ("sunflower seeds", 15, "A spoon of sunflower seeds"), ("almonds", 15, "A handful of almonds"))
 
 
-def _split(total: float, digits: int = 1) -> dict[str, float]:
-    """`total` shared by meal, rounded, the last share absorbing the rounding so the sum is exact."""
-    parts = {m: round(total * SHARES[m], digits) for m in MEALS}
-    parts["presleep"] = round(total - sum(v for m, v in parts.items() if m != "presleep"), digits)
-    return parts
+def _rules(inputs: dict[str, Any]) -> FoodRules:
+    return FoodRules.of(inputs["macro_targets"]["client_constraints"])
 
 
 def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
@@ -32,16 +46,19 @@ def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[
     if c["partner_cooks"]:
         considerations.append("Partner cooks dinner: share the slot specs")
     considerations.append("Separate calcium and iron sources by 2 hours")
+    if c.get("diet_pattern", "omnivore") == "vegan":
+        considerations.append("Vegan: vitamin B12 supplement; pair legumes and grains across the day")
     if cycle == "luteal":
         considerations.append("Luteal phase: carbohydrate-forward evening meals")
+    split = protein_distribution(t["protein_g"])
     return {
         "target_intake_kcal": t["target_intake_kcal"], "protein_g": t["protein_g"], "fat_g": t["fat_g"],
         "carbs_g": t["carbs_g"],
-        "protein_distribution": {f"{m}_g": v for m, v in _split(t["protein_g"]).items()},
+        "protein_distribution": {f"{m}_g": v for m, v in split.items()},
         "hardgainer_tactics": tactics if t["weekly_weight_target_kg"] > 0 else ["Protein at every meal"],
         "supplement_protocol": [{"supplement": "creatine monohydrate", "dose": "3 g", "timing": "daily, any time"}],
         "hydration_target_L": round(t["hydration_L"] + 0.3, 1),
-        "fiber_target_g": max(t["fiber_g_min"], 25),
+        "fiber_target_g": max(t["fiber_g_min"] + 2, 25),
         "special_considerations": considerations,
         "cycle_adjustments": {"follicular": "Standard distribution",
                               "luteal": "Shift 10% of carbohydrates to dinner; keep protein steady"},
@@ -49,90 +66,115 @@ def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[
     }
 
 
-def _templates(meal: str) -> list[RecipeTemplate]:
-    return [t for t in RECIPES if t.meal == meal]
+def day_targets(strategy: dict[str, Any]) -> DayTargets:
+    return DayTargets(strategy["target_intake_kcal"], strategy["protein_g"], strategy["fat_g"], strategy["carbs_g"],
+                      strategy["fiber_target_g"],
+                      {m: strategy["protein_distribution"][f"{m}_g"] for m in MEALS})
+
+
+def _spec(p: Portion) -> dict[str, Any]:
+    m = p.macros
+    return {"protein_g": round(m["protein_g"], 1), "calories": round(m["calories"]), "carbs_g": round(m["carbs_g"], 1),
+            "fat_g": round(m["fat_g"], 1), "fiber_g": round(m["fiber_g"], 1)}
+
+
+def _constraints(rules: FoodRules) -> list[str]:
+    out = [f"{rules.diet_pattern} diet"] if rules.diet_pattern != "omnivore" else []
+    out += [f"allergy: {a}" for a in rules.allergies] + [f"avoid: {a}" for a in rules.aversions]
+    return out[:20]
 
 
 def dietitian(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
     s = inputs["nutrition_strategy"]
-    kcal, carbs, fat = _split(s["target_intake_kcal"], 0), _split(s["carbs_g"], 0), _split(s["fat_g"], 0)
-    protein = {m: s["protein_distribution"][f"{m}_g"] for m in MEALS}
+    rules = _rules(inputs)
+    dishes = menu(rules)
+    week = plan_week(day_targets(s), dishes)
     template: dict[str, Any] = {}
-    for index, day in enumerate(DAYS):
-        template[day] = {m: {
-            "slot_spec": {"protein_g": protein[m], "calories": kcal[m], "carbs_g": carbs[m], "fat_g": fat[m],
-                          "prep_time_max_min": PREP_MAX[m], "constraints": []},
-            "alternatives": [t.recipe_id for t in _templates(m)],
-            "primary_protein": _templates(m)[index % len(_templates(m))].protein_food,
-            "cuisine_theme": _templates(m)[index % len(_templates(m))].cuisine,
-        } for m in MEALS}
+    for day in DAYS:
+        template[day] = {}
+        for meal, p in week[day].items():
+            others = [v.key for v in dishes[meal] if v.dish != p.variant.dish][:4]
+            template[day][meal] = {
+                "slot_spec": {**_spec(p), "prep_time_max_min": max(PREP_MAX[meal], p.variant.template.prep_min
+                                                                   + p.variant.template.cook_min),
+                              "constraints": _constraints(rules)},
+                "alternatives": [p.variant.key, *others], "primary_protein": p.variant.main_protein,
+                "cuisine_theme": p.variant.template.cuisine}
+    quick = [v for v in dishes["snack"] + dishes["presleep"] if v.template.cook_min <= 5]
+    frozen = [v.key for v in dishes["dinner"] if v.template.freezer][:6] or [dishes["dinner"][0].key]
     return {
         "weekly_template": template,
-        "substitution_bank": {m: [t.recipe_id for t in _templates(m)] for m in MEALS},
-        "emergency_protocol": {"meals": ["Protein shake with banana", "Eggs on toast", "Yogurt and granola"],
+        "substitution_bank": {m: [v.key for v in dishes[m]][:50] for m in MEALS},
+        "emergency_protocol": {"meals": list(dict.fromkeys(v.name for v in quick))[:3] or [dishes["snack"][0].name],
                                "calories": round(s["target_intake_kcal"] * 0.7),
                                "protein_g": round(s["protein_g"] * 0.8)},
-        "solo_week_protocol": {"strategy": "Batch-cook two dinners on Sunday; breakfasts need no cooking",
-                               "recipe_ids": ["chicken-rice-bowl", "beef-rice"]},
+        "solo_week_protocol": {"strategy": "Batch-cook two freezer-friendly dinners on Sunday; breakfasts need no "
+                                           "cooking", "recipe_ids": frozen},
         "tracking_protocol": {"weeks_1_4": "Weigh portions and log every meal",
                               "weeks_5_plus": "Hand-size portions; log only dinners"},
     }
 
 
-def _solve(template: RecipeTemplate, kcal: float, protein: float) -> dict[str, float] | None:
-    """Grams of the protein and energy foods so a serving (with the extras) hits kcal and protein."""
-    p, e = FOODS[template.protein_food], FOODS[template.energy_food]
-    extra_kcal = sum(FOODS[n].kcal * g / 100 for n, g in template.extras)
-    extra_protein = sum(FOODS[n].protein_g * g / 100 for n, g in template.extras)
-    k, q = kcal - extra_kcal, protein - extra_protein
-    det = p.kcal * e.protein_g - e.kcal * p.protein_g
-    if det == 0:
-        return None
-    grams_p = 100 * (k * e.protein_g - e.kcal * q) / det
-    grams_e = 100 * (p.kcal * q - k * p.protein_g) / det
-    if grams_p <= 0 or grams_e <= 0:
-        return None
-    return {template.protein_food: round(grams_p, 1), template.energy_food: round(grams_e, 1), **dict(template.extras)}
+def _clean(step: str, used: set[str], unused: set[str]) -> str:
+    """A step without the optional ingredients left out of this portion: a clause naming only left-out foods goes,
+    a left-out food named beside used ones is dropped from its clause."""
+    def names(clause: str, foods: set[str]) -> bool:
+        return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", clause) for f in foods)
+
+    clauses = [c for c in re.split(r";\s*", step.rstrip(".")) if not names(c, unused) or names(c, used)]
+    text = "; ".join(clauses)
+    for food in unused:
+        name = re.escape(food)
+        text = re.sub(rf"\s*\([^()]*(?<!\w){name}(?!\w)[^()]*\)", "", text)
+        text = re.sub(rf"(,| and| with| or)?( the)? {name}(?!\w)", "", text)
+    text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,;")
+    return (text[:1].upper() + text[1:] + ".") if text else ""
 
 
-def _macros(grams: dict[str, float]) -> dict[str, float]:
-    total = {"protein_g": 0.0, "fat_g": 0.0, "carbs_g": 0.0, "fiber_g": 0.0, "calories": 0.0}
-    for name, g in grams.items():
-        food = FOODS[name]
-        for key, per100 in (("protein_g", food.protein_g), ("fat_g", food.fat_g), ("carbs_g", food.carbs_g),
-                            ("fiber_g", food.fiber_g), ("calories", food.kcal)):
-            total[key] += per100 * g / 100
-    return {key: round(value, 1) for key, value in total.items()}
+def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], scale: float) -> Portion:
+    """The slot's dish: its first alternative the cookbook knows, else the member's dish that fits the spec best."""
+    by_key = {v.key: v for v in dishes[meal]}
+    spec = slot["slot_spec"]
+    known = [by_key[k] for k in slot.get("alternatives", []) if k in by_key]
+    for variant in [*known[:1], *(v for v in dishes[meal] if v not in known[:1])]:
+        found = portion(variant, spec, scale)
+        if found is not None:
+            return found
+    raise ValueError(f"no dish of the cookbook fits {meal} {spec}")
 
 
 def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
-    """One recipe per distinct (slot spec, template): the week's identical slots share a batch recipe."""
     plan = inputs["weekly_meal_plan"]["weekly_template"]
+    rules = _rules(inputs)
+    dishes = menu(rules)
+    boosts = [f"{text} (+{round(FOODS[food].kcal * grams / 100)} kcal)" for food, grams, text in BOOSTS
+              if food_refusal(FOODS[food], rules) is None][:2]
     recipes: dict[tuple, dict[str, Any]] = {}
-    for index, day in enumerate(DAYS):
+    scale = portion_scale(inputs["macro_targets"]["target_intake_kcal"])  # the DIETITIAN's portions
+    for day in DAYS:
         for meal, slot in plan[day].items():
-            spec = slot["slot_spec"]
-            options = _templates(meal)
-            ordered = options[index % len(options):] + options[:index % len(options)]
-            for template in ordered:
-                grams = _solve(template, spec["calories"], spec["protein_g"])
-                if grams is not None:
-                    break
-            else:
-                template, grams = ordered[0], {ordered[0].protein_food: 100.0}
-            key = (template.recipe_id, spec["calories"], spec["protein_g"])
+            found = _pick(dishes, meal, slot, scale)
+            grams = {food: float(round(g)) for food, g in found.grams.items() if round(g) >= 1}
+            cooked = Portion(found.variant, grams)
+            key = (found.variant.key, tuple(sorted(grams.items())))
             if key not in recipes:
-                variants = sum(1 for other in recipes if other[0] == template.recipe_id)
-                recipes[key] = {  # the first of a template is the recipe the meal plan's substitutions name
-                    "recipe_id": f"{template.recipe_id}-{variants + 1}" if variants else template.recipe_id,
-                    "slots": [],
-                    "recipe_name": template.name, "cuisine": template.cuisine, "servings": 1,
-                    "ingredients": [{"item": n, "amount_g": g, "prep_notes": ""} for n, g in grams.items()],
-                    "macros_per_serving": _macros(grams), "instructions": list(template.steps),
+                template = found.variant.template
+                unused = {f or "∅" for f in found.variant.foods if not f or f not in grams}
+                m = cooked.macros
+                same = sum(1 for other in recipes if other[0] == found.variant.key)
+                recipes[key] = {  # the first of a dish is the recipe the meal plan's substitutions name
+                    "recipe_id": f"{found.variant.key}-{same + 1}" if same else found.variant.key, "slots": [],
+                    "recipe_name": found.variant.name, "cuisine": template.cuisine, "servings": 1,
+                    "ingredients": [{"item": f, "amount_g": g, "prep_notes": ""} for f, g in grams.items()],
+                    "macros_per_serving": {"protein_g": round(m["protein_g"], 1), "fat_g": round(m["fat_g"], 1),
+                                           "carbs_g": round(m["carbs_g"], 1), "fiber_g": round(m["fiber_g"], 1),
+                                           "calories": round(m["calories"])},
+                    "instructions": [s for s in (_clean(step, set(grams), unused) for step in found.variant.steps()) if s],
                     "time": {"prep_min": template.prep_min, "cook_min": template.cook_min},
-                    "batch_notes": "Cook once for every day it serves",
-                    "storage": {"fridge_days": template.fridge_days, "freezer_friendly": template.freezer_friendly},
-                    "calorie_boost_options": ["A drizzle of olive oil (+44 kcal per 5 g)"],
+                    "batch_notes": f"Keeps {template.fridge_days} days in the fridge"
+                                   + ("; freezes well" if template.freezer else ""),
+                    "storage": {"fridge_days": template.fridge_days, "freezer_friendly": template.freezer},
+                    "calorie_boost_options": boosts,
                 }
             recipes[key]["slots"].append({"day": day, "meal": meal})
     for recipe in recipes.values():

@@ -15,6 +15,7 @@ Day = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 Meal = Literal["breakfast", "lunch", "snack", "dinner", "presleep"]
 DAYS: tuple[Day, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MEALS: tuple[Meal, ...] = ("breakfast", "lunch", "snack", "dinner", "presleep")
+DietPattern = Literal["omnivore", "pescatarian", "vegetarian", "vegan"]
 CyclePhase = Literal["menstrual", "follicular", "ovulatory", "luteal"]
 
 NonNeg = Annotated[float, Field(ge=0)]

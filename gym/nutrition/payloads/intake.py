@@ -1,7 +1,9 @@
 """INTAKE -> SCIENTIST (`intake_data`, 004 §4.1), plus `sex` (NUTRITION.md: Mifflin-St Jeor needs it).
 
 `menstrual_status` is required for women and optional for men (Spotter serves every member; the spec
-was written for one female client). `food_aversions` may be empty for the same reason.
+was written for one female client). `food_aversions` may be empty for the same reason. NUTRITION.md adds
+`allergies` and `diet_pattern` (default omnivore) beside it: every food an agent serves is checked against
+the three (`gym.nutrition.food_rules`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from gym.nutrition.payloads.common import Payload, Short
+from gym.nutrition.payloads.common import DietPattern, Payload, Short
 
 
 class MedicalHistory(Payload):
@@ -35,6 +37,8 @@ class IntakeData(Payload):
     menstrual_status: Literal["regular", "irregular", "amenorrhea"] | None = None
     training_experience: Literal["none", "beginner", "intermediate"]
     food_aversions: list[Short] = Field(default_factory=list, max_length=100)
+    allergies: list[Short] = Field(default_factory=list, max_length=50)
+    diet_pattern: DietPattern = "omnivore"
     appetite_level: Literal["low", "normal", "high"]
     cooking_skill: Literal["basic", "intermediate", "advanced"]
     partner_cooks: bool

@@ -1,7 +1,8 @@
 """DIETITIAN -> CHEF (`weekly_meal_plan`, 004 §4.4) and CHEF -> OUTPUT (`recipes`, 004 §4.5).
 
-Extension (NUTRITION.md): each recipe carries `recipe_id` and the slots it serves, so the orchestrator
-can check its macros against each slot spec.
+Extensions (NUTRITION.md): each recipe carries `recipe_id` and the slots it serves, so the orchestrator
+can check its macros against each slot spec; each slot spec carries its fibre (`fiber_g`), so a day's fibre
+can be checked against `fiber_g_min`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class SlotSpec(Payload):
     calories: Kcal
     carbs_g: Grams
     fat_g: Grams
+    fiber_g: Grams
     prep_time_max_min: Minutes
     constraints: list[Text] = Field(max_length=20)
 

@@ -25,8 +25,8 @@ def intake(**changes: Any) -> IntakeData:
     return IntakeData.model_validate({**INTAKE, **changes})
 
 
-def targets() -> dict[str, Any]:
-    return macro_targets(intake()).model_dump(mode="json")
+def targets(**changes: Any) -> dict[str, Any]:
+    return macro_targets(intake(**changes)).model_dump(mode="json")
 
 
 def strategy(t: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -44,16 +44,19 @@ def strategy(t: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def slot(kcal: float, protein: float) -> dict[str, Any]:
-    return {"slot_spec": {"protein_g": protein, "calories": kcal, "carbs_g": round(kcal * 0.5 / 4),
-                          "fat_g": round(kcal * 0.25 / 9), "prep_time_max_min": 20, "constraints": []},
+def slot(kcal: float, protein: float, carbs: float | None = None, fat: float | None = None,
+         fiber: float = 7) -> dict[str, Any]:
+    return {"slot_spec": {"protein_g": protein, "calories": kcal,
+                          "carbs_g": round(kcal * 0.5 / 4) if carbs is None else carbs,
+                          "fat_g": round(kcal * 0.25 / 9) if fat is None else fat, "fiber_g": fiber,
+                          "prep_time_max_min": 20, "constraints": []},
             "alternatives": [], "primary_protein": "chicken", "cuisine_theme": None}
 
 
 def meal_plan(s: dict[str, Any] | None = None) -> dict[str, Any]:
     s = s or strategy()
-    day = {m: slot(round(s["target_intake_kcal"] * SHARES[m]), round(s["protein_g"] * SHARES[m], 1))
-           for m in MEALS}
+    day = {m: slot(round(s["target_intake_kcal"] * SHARES[m]), round(s["protein_g"] * SHARES[m], 1),
+                   round(s["carbs_g"] * SHARES[m], 1), round(s["fat_g"] * SHARES[m], 1)) for m in MEALS}
     return {"weekly_template": {d: day for d in DAYS},
             "substitution_bank": {m: [f"r-{m}"] for m in MEALS},
             "emergency_protocol": {"meals": ["shake", "toast"], "calories": 1500, "protein_g": 80},
@@ -65,7 +68,7 @@ def recipe(meal: str, kcal: float, protein: float) -> dict[str, Any]:
     return {"recipe_id": f"r-{meal}", "slots": [{"day": d, "meal": meal} for d in DAYS],
             "recipe_name": f"{meal.title()} bowl", "cuisine": "mediterranean", "servings": 1,
             "ingredients": [{"item": "rice", "amount_g": 100, "prep_notes": "rinsed"}],
-            "macros_per_serving": {"protein_g": protein, "fat_g": 10, "carbs_g": 50, "fiber_g": 5,
+            "macros_per_serving": {"protein_g": protein, "fat_g": 10, "carbs_g": 50, "fiber_g": 7,
                                    "calories": kcal},
             "instructions": ["Cook the rice.", "Serve."], "time": {"prep_min": 5, "cook_min": 15},
             "batch_notes": "Keeps well", "storage": {"fridge_days": 3, "freezer_friendly": True},

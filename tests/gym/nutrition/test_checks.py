@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
 
-from gym.nutrition.checks import check_meal_plan, check_recipes, check_strategy
+from gym.nutrition.checks import check_meal_plan, check_output, check_recipes, check_strategy
 from gym.nutrition.envelope import input_hash
+from gym.nutrition.payloads.common import DAYS, MEALS
 from gym.nutrition.payloads.meals import Recipes, WeeklyMealPlan
 from gym.nutrition.payloads.nutrition import MacroTargets, NutritionStrategy
 from gym.nutrition.resolution import on_conflict, on_invalid, on_timeout, on_upstream_missing
@@ -68,6 +70,54 @@ def test_dietitian_days_within_5_percent(kcal: float, protein: float, fields: li
     found = check_meal_plan(s, _plan_with_monday(kcal, protein))
     assert [c.field for c in found] == fields
     assert all(c.rule == 3 and (c.authoritative, c.overridden) == ("NUTRITIONIST", "DIETITIAN") for c in found)
+
+
+@pytest.mark.parametrize(("field", "factor", "fields"), [
+    ("fat_g", 1.09, []), ("fat_g", 1.12, ["monday.fat_g"]), ("carbs_g", 0.91, []),
+    ("carbs_g", 0.88, ["monday.carbs_g"]), ("fiber_g", 0.8, ["monday.fiber_g"]),  # 28 g < fiber_g_min 31
+])
+def test_dietitian_fat_and_carbs_within_10_percent_and_fibre_at_least_the_minimum(
+        field: str, factor: float, fields: list[str]) -> None:
+    s = NutritionStrategy.model_validate(samples.strategy())
+    plan = json.loads(json.dumps(samples.meal_plan()))
+    plan["weekly_template"]["monday"] = {m: {**slot, "slot_spec": {**slot["slot_spec"],
+                                                                  field: slot["slot_spec"][field] * factor}}
+                                         for m, slot in plan["weekly_template"]["monday"].items()}
+    found = check_meal_plan(s, WeeklyMealPlan.model_validate(plan), fiber_g_min=31)
+    assert [c.field for c in found] == fields
+    assert all(c.rule == 3 and c.overridden == "DIETITIAN" for c in found)
+
+
+def test_chef_serves_each_day_at_least_fiber_g_min() -> None:
+    plan = WeeklyMealPlan.model_validate(samples.meal_plan())
+    recipes = samples.recipes()
+    assert check_recipes(plan, Recipes.model_validate(recipes), fiber_g_min=35) == []  # 5 x 7 g
+    recipes["recipes"][0]["macros_per_serving"]["fiber_g"] = 2  # breakfast serves all 7 days
+    found = check_recipes(plan, Recipes.model_validate(recipes), fiber_g_min=31)
+    assert [c.field for c in found] == [f"{d}.fiber_g" for d in DAYS]
+    assert all(c.rule == 4 and c.overridden == "CHEF" and "30.0 g fibre" in c.message for c in found)
+
+
+def test_check_output_adds_the_foods_check_from_the_members_constraints() -> None:
+    t = MacroTargets.model_validate(samples.targets(food_aversions=["rice"]))
+    plan = WeeklyMealPlan.model_validate(samples.meal_plan())
+    found = check_output("CHEF", Recipes.model_validate(samples.recipes()), {"macro_targets": t,
+                                                                               "weekly_meal_plan": plan})
+    assert {c.field for c in found} == {f"r-{m}.ingredients[0]" for m in MEALS}  # every recipe serves rice
+    assert all("aversion 'rice'" in c.message and c.overridden == "CHEF" for c in found)
+
+
+def test_a_foods_conflict_and_a_macro_conflict_go_into_one_rerun() -> None:
+    t = MacroTargets.model_validate(samples.targets(allergies=["Shellfish"]))
+    plan = WeeklyMealPlan.model_validate(samples.meal_plan())
+    recipes = samples.recipes()
+    recipes["recipes"][0]["ingredients"][0]["item"] = "shrimp"
+    recipes["recipes"][1]["macros_per_serving"]["calories"] *= 1.2
+    found = check_output("CHEF", Recipes.model_validate(recipes), {"macro_targets": t, "weekly_meal_plan": plan})
+    decision = on_conflict(found, reruns_done=0, run_id=RUN)
+    assert (decision.action, decision.agent) == ("rerun", "CHEF")
+    assert "Rule 2: SCIENTIST's output is authoritative" in decision.constraint
+    assert "allergy 'Shellfish'" in decision.constraint and "within 10%" in decision.constraint
 
 
 @pytest.mark.parametrize(("factor", "off"), [(1.0, False), (1.10, False), (0.90, False), (1.12, True), (0.88, True)])

@@ -187,3 +187,14 @@ def test_input_hash_is_the_sha256_of_canonical_json_independent_of_key_order() -
     assert input_hash({"b": 1, "a": [1, 2]}) == input_hash({"a": [1, 2], "b": 1})
     assert input_hash({"a": 1}) == "015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862"
     assert Envelope.model_fields["run_version"].default == 1
+
+
+def test_the_intake_takes_allergies_and_a_diet_pattern_and_hands_them_on() -> None:
+    intake = samples.intake()
+    assert (intake.allergies, intake.diet_pattern) == ([], "omnivore")  # defaults
+    t = samples.targets(allergies=["sesame"], diet_pattern="pescatarian")
+    assert t["client_constraints"]["allergies"] == ["sesame"]
+    assert t["client_constraints"]["diet_pattern"] == "pescatarian"
+    with pytest.raises(PayloadInvalid) as caught:
+        validate_payload("intake_data", {**samples.INTAKE, "diet_pattern": "keto"})
+    assert [e["loc"] for e in caught.value.errors] == [("diet_pattern",)]

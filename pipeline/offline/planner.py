@@ -1,0 +1,281 @@
+"""Portions by mixed-integer programming (HiGHS through highspy), for the offline NUTRITIONIST, DIETITIAN and CHEF.
+
+`plan_week` chooses, day by day, one dish variant per meal slot among those the member may eat and the grams of
+each of its ingredients within the template's portion ranges, so the day's calories and protein land within
+3 % of the targets, fat and carbohydrate within 8 % (inside NUTRITION.md's 5 % and 10 %, leaving room for
+rounding), fibre reaches the target, each slot holds a sensible share of the day's energy, and each slot's
+protein sits near the NUTRITIONIST's distribution. A dish is served at most `MAX_REPEATS` times a week (and a
+dish served yesterday costs extra), so the week varies; when a member's constraints leave too few dishes for a
+slot, the cap rises only as far as the week needs. `portion` solves one dish's grams to a slot spec (the CHEF),
+`protein_distribution` the per-meal protein (the NUTRITIONIST). A day no dish combination can meet raises
+`Unplannable`: that is a bug in the library or the templates, never a state of the run.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import highspy
+import numpy as np
+
+from gym.nutrition.payloads.common import DAYS, MEALS
+from pipeline.offline.recipes import Variant, min_use
+
+MAX_REPEATS = 2  # a dish at most twice a week: one batch cooked, eaten twice; never the same menu alternating
+TIME_LIMIT_S = 2.0  # per solve; the best dishes found by then stand (a feasible day is a valid day)
+CANDIDATES = 12  # dishes offered to the solver per slot and day (the least used first)
+PORTIONS_WRITTEN_FOR_KCAL = 2600
+FIBER_MARGIN_G = 0.5  # over the target, so the CHEF's whole grams still serve the minimum
+NUTRIENTS = ("calories", "protein_g", "fat_g", "carbs_g", "fiber_g")
+PER_100 = {"calories": "kcal", "protein_g": "protein_g", "fat_g": "fat_g", "carbs_g": "carbs_g", "fiber_g": "fiber_g"}
+BANDS = ({"calories": 0.03, "protein_g": 0.03, "fat_g": 0.08, "carbs_g": 0.08},
+         {"calories": 0.045, "protein_g": 0.045, "fat_g": 0.095, "carbs_g": 0.095})
+WEIGHTS = {"calories": 10.0, "protein_g": 10.0, "fat_g": 3.0, "carbs_g": 3.0}
+ENERGY_SHARE = {"breakfast": (0.15, 0.35), "lunch": (0.20, 0.40), "snack": (0.05, 0.20), "dinner": (0.20, 0.40),
+                "presleep": (0.05, 0.20)}
+INF = highspy.kHighsInf
+
+
+class Unplannable(RuntimeError):
+    """No combination of the member's dishes meets a day's targets: a gap in the library, not a run state."""
+
+
+@dataclass(frozen=True)
+class DayTargets:
+    calories: float
+    protein_g: float
+    fat_g: float
+    carbs_g: float
+    fiber_g: float  # at least
+    protein_by_meal: dict[str, float]
+
+    @property
+    def scale(self) -> float:
+        return portion_scale(self.calories)
+
+
+def portion_scale(day_kcal: float) -> float:
+    """How much larger than a template's portion range a big eater's may be: the ranges are written for about
+    2,600 kcal a day; a 5,000 kcal day needs twice the rice, not a sixth meal."""
+    return max(1.0, day_kcal / PORTIONS_WRITTEN_FOR_KCAL)
+
+
+@dataclass
+class Portion:
+    variant: Variant
+    grams: dict[str, float]  # food key -> grams (0 for an optional ingredient left out)
+    macros: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.macros:
+            self.macros = totals(self.variant, self.grams)
+
+
+def totals(variant: Variant, grams: dict[str, float]) -> dict[str, float]:
+    out = dict.fromkeys(NUTRIENTS, 0.0)
+    for food, _ in variant.parts:
+        for name, per in PER_100.items():
+            out[name] += getattr(food, per) * grams.get(food.key, 0.0) / 100
+    return out
+
+
+class _Model:
+    """A thin builder over highspy's column/row interface."""
+
+    def __init__(self) -> None:
+        self.h = highspy.Highs()
+        self.h.setOptionValue("output_flag", False)
+        self.h.setOptionValue("random_seed", 0)
+        self.h.setOptionValue("threads", 1)
+        self.h.setOptionValue("time_limit", TIME_LIMIT_S)
+        self.columns = 0
+
+    def var(self, lo: float, hi: float, cost: float = 0.0, integer: bool = False) -> int:
+        self.h.addCol(cost, lo, hi, 0, np.array([], dtype=np.int32), np.array([], dtype=np.float64))
+        if integer:
+            self.h.changeColIntegrality(self.columns, highspy.HighsVarType.kInteger)
+        self.columns += 1
+        return self.columns - 1
+
+    def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True) -> int:
+        """Grams of one ingredient in [lo, hi] when `pick` is 1 (0 otherwise); an optional one (lo 0) is, with
+        `semi`, either left out or at least `min_use` grams."""
+        x = self.var(0, hi)
+        on = pick
+        if lo == 0 and semi:
+            on = self.var(0, 1, integer=True)
+            lo = min(min_use(food), hi)
+            if pick is not None:
+                self.row(-INF, 0, {on: 1.0, pick: -1.0})
+        if on is not None:
+            self.row(-INF, 0, {x: 1.0, on: -hi})
+            self.row(0, INF, {x: 1.0, on: -lo})
+        elif lo > 0:
+            self.row(lo, INF, {x: 1.0})
+        return x
+
+    def row(self, lo: float, hi: float, terms: dict[int, float]) -> None:
+        index = np.array(list(terms), dtype=np.int32)
+        self.h.addRow(lo, hi, len(index), index, np.array(list(terms.values()), dtype=np.float64))
+
+    def solve(self) -> np.ndarray | None:
+        self.h.run()
+        status = self.h.getModelStatus()
+        if status != highspy.HighsModelStatus.kOptimal and not (
+                status == highspy.HighsModelStatus.kTimeLimit and self.h.getInfo().primal_solution_status == 2):
+            return None
+        return np.array(self.h.getSolution().col_value)
+
+
+def _deviation(model: _Model, terms: dict[int, float], target: float, band: float, weight: float) -> None:
+    """sum(terms) = target + over - under, |over - under| within band * target, each costing weight / target."""
+    over = model.var(0, band * target, weight / max(target, 1e-6))
+    under = model.var(0, band * target, weight / max(target, 1e-6))
+    model.row(target, target, {**terms, over: -1.0, under: 1.0})
+
+
+def _nutrient_terms(columns: dict[tuple[str, str], int], variant: Variant, name: str) -> dict[int, float]:
+    return {columns[(variant.key, food.key)]: getattr(food, PER_100[name]) / 100 for food, _ in variant.parts}
+
+
+def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
+               bands: dict[str, float], *, exact: bool = True) -> dict[str, Portion] | None:
+    """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
+    the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands)."""
+    weight = 1.0 if exact else 0.0
+    model = _Model()
+    if not exact:
+        model.h.setOptionValue("mip_rel_gap", 1.0)  # the first dishes that meet the bands will do
+    picks: dict[tuple[str, str], int] = {}
+    grams: dict[tuple[str, str, str], int] = {}
+    day_terms: dict[str, dict[int, float]] = {name: {} for name in NUTRIENTS}
+    for meal in MEALS:
+        meal_terms: dict[str, dict[int, float]] = {name: {} for name in NUTRIENTS}
+        for variant in options[meal]:
+            pick = picks[(meal, variant.key)] = model.var(0, 1, costs.get(variant.dish, 0.0), integer=True)
+            columns: dict[tuple[str, str], int] = {}
+            for food, component in variant.parts:
+                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=exact)
+                grams[(meal, variant.key, food.key)] = columns[(variant.key, food.key)] = x
+            for name in NUTRIENTS:
+                for column, coef in _nutrient_terms(columns, variant, name).items():
+                    meal_terms[name][column] = coef
+        model.row(1, 1, {picks[(meal, v.key)]: 1.0 for v in options[meal]})
+        lo, hi = ENERGY_SHARE[meal]
+        model.row(lo * targets.calories, hi * targets.calories, meal_terms["calories"])
+        _deviation(model, meal_terms["protein_g"], targets.protein_by_meal[meal], 10.0, weight)
+        for name in NUTRIENTS:
+            day_terms[name].update(meal_terms[name])
+    by_dish: dict[str, dict[int, float]] = {}
+    for (slot, key), pick in picks.items():
+        dish = next(v.dish for v in options[slot] if v.key == key)
+        by_dish.setdefault(dish, {})[pick] = 1.0
+    for terms in by_dish.values():
+        if len(terms) > 1:
+            model.row(0, 1, terms)  # a dish once a day
+    for name in ("calories", "protein_g", "fat_g", "carbs_g"):
+        _deviation(model, day_terms[name], getattr(targets, name), bands[name], WEIGHTS[name] * weight)
+    model.row(targets.fiber_g + FIBER_MARGIN_G, fiber_ceiling(targets.fiber_g), day_terms["fiber_g"])
+    values = model.solve()
+    if values is None:
+        return None
+    day: dict[str, Portion] = {}
+    for meal in MEALS:
+        chosen = max(options[meal], key=lambda v: values[picks[(meal, v.key)]])
+        day[meal] = Portion(chosen, {food.key: float(values[grams[(meal, chosen.key, food.key)]])
+                                     for food, _ in chosen.parts})
+    return day
+
+
+def fiber_ceiling(target: float) -> float:
+    """At most this much fibre a day: past it, bulk crowds out energy (a low-appetite gainer's problem) and the gut
+    objects; 25 g over the target, or 60 % over it for big eaters."""
+    return max(target + 25, 1.6 * target)
+
+
+def _offer(menu: dict[str, list[Variant]], uses: dict[str, int], cap: int, yesterday: set[str],
+           day_index: int, width: int) -> dict[str, list[Variant]]:
+    """Per slot, the `width` dishes under the cap used least so far (yesterday's last), rotating with the day."""
+    offer: dict[str, list[Variant]] = {}
+    for meal in MEALS:
+        count = len(menu[meal])
+        open_ = [(i, v) for i, v in enumerate(menu[meal]) if uses.get(v.dish, 0) < cap]
+        rotated = sorted(open_, key=lambda iv: (uses.get(iv[1].dish, 0), iv[1].dish in yesterday,
+                                                (iv[0] - 3 * day_index) % count))
+        offer[meal] = [v for _, v in rotated[:width]]
+    return offer
+
+
+def plan_week(targets: DayTargets, menu: dict[str, list[Variant]]) -> dict[str, dict[str, Portion]]:
+    """A week of portions: every day within the bands, no dish past its cap, dishes rotating across days."""
+    if any(not menu[meal] for meal in MEALS):
+        raise Unplannable(f"no dish the member may eat for {[m for m in MEALS if not menu[m]]}")
+    week: dict[str, dict[str, Portion]] = {}
+    uses: dict[str, int] = {}
+    yesterday: set[str] = set()
+    for index, day in enumerate(DAYS):
+        plan = None
+        for cap in (MAX_REPEATS, MAX_REPEATS + 1, len(DAYS) * 2):
+            costs = {d: 0.2 * n + (0.5 if d in yesterday else 0.0) for d, n in uses.items()}
+            for width, bands in ((CANDIDATES, BANDS[0]), (10_000, BANDS[0]), (10_000, BANDS[1])):
+                plan = _solve_day(targets, _offer(menu, uses, cap, yesterday, index, width), costs, bands,
+                                  exact=False)
+                if plan is not None:  # the dishes are chosen; now their grams, as close to the targets as they go
+                    plan = _solve_day(targets, {m: [p.variant] for m, p in plan.items()}, {}, bands) or plan
+                    break
+            if plan is not None:
+                break
+        if plan is None:
+            raise Unplannable(f"{day}: no dishes meet {targets}")
+        week[day] = plan
+        yesterday = {p.variant.dish for p in plan.values()}
+        for p in plan.values():
+            uses[p.variant.dish] = uses.get(p.variant.dish, 0) + 1
+    return week
+
+
+def portion(variant: Variant, spec: dict[str, float], scale: float = 1.0) -> Portion | None:
+    """The grams of `variant` closest to a slot spec (calories and protein first, then fat and carbohydrate),
+    with at least the spec's fibre, an optional ingredient either left out or weighed; None when the dish
+    cannot come within 10 % of its calories and protein. A linear program first; only when it weighs a pinch
+    of an optional ingredient does the mixed-integer one decide."""
+    found = _portion(variant, spec, scale, semi=False)
+    if found is not None and not any(0.5 <= found.grams[food.key] < min_use(food.key)
+                                     for food, c in variant.parts if c.lo == 0):
+        return found
+    return _portion(variant, spec, scale, semi=True) or found
+
+
+def _portion(variant: Variant, spec: dict[str, float], scale: float, *, semi: bool) -> Portion | None:
+    model = _Model()
+    columns = {(variant.key, food.key): model.amount(food.key, component.lo, component.hi * scale, semi=semi)
+               for food, component in variant.parts}
+    for name, band in (("calories", 0.1), ("protein_g", 0.1), ("fat_g", 10.0), ("carbs_g", 10.0)):
+        _deviation(model, _nutrient_terms(columns, variant, name), max(spec[name], 0.1), band, WEIGHTS[name])
+    if spec.get("fiber_g"):
+        model.row(spec["fiber_g"] - 0.05, INF, _nutrient_terms(columns, variant, "fiber_g"))
+    values = model.solve()
+    if values is None:
+        return None
+    return Portion(variant, {food.key: float(values[columns[(variant.key, food.key)]]) for food, _ in variant.parts})
+
+
+def protein_distribution(protein_g: float) -> dict[str, float]:
+    """Protein per meal: as even as possible over the four main feedings (Schoenfeld & Aragon 2018: about
+    0.4 g/kg at each of four or more meals, which 1.8-2.0 g/kg a day spread this way gives), the bedtime feeding
+    three quarters of a main one, the snack 10-15 %."""
+    model = _Model()
+    p = {meal: model.var(0, protein_g) for meal in MEALS}
+    floor = model.var(0, protein_g, -1.0)  # maximize the smallest main feeding
+    for meal in ("breakfast", "lunch", "dinner"):
+        model.row(0, INF, {p[meal]: 1.0, floor: -1.0})
+    model.row(0, INF, {p["presleep"]: 1.0, floor: -0.75})
+    model.row(0.10 * protein_g, 0.15 * protein_g, {p["snack"]: 1.0})
+    model.row(protein_g, protein_g, {column: 1.0 for column in p.values()})
+    values = model.solve()
+    if values is None:
+        raise Unplannable(f"no protein distribution for {protein_g} g")
+    split: dict[str, float] = {meal: math.floor(values[p[meal]] * 10) / 10 for meal in MEALS}
+    split["dinner"] = round(protein_g - sum(v for m, v in split.items() if m != "dinner"), 1)
+    return split

@@ -1,0 +1,78 @@
+"""What a plan must be to be handed to a member, asserted on the stored payloads: every check between agents met,
+every served day within NUTRITION.md's bands, no averted, allergenic or off-diet food, a varied week of real
+recipes. Shared by the property test over the offline agents and the HTTP tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from gym.nutrition.checks import check_output
+from gym.nutrition.envelope import validate_payload
+from gym.nutrition.food_rules import FoodRules, refusal
+from gym.nutrition.payloads.common import DAYS, MEALS
+from pipeline.offline.planner import MAX_REPEATS, portion_scale
+from pipeline.offline.recipes import menu
+
+NUTRIENTS = ("calories", "protein_g", "fat_g", "carbs_g", "fiber_g")
+BANDS = {"calories": 0.05, "protein_g": 0.05, "fat_g": 0.10, "carbs_g": 0.10}
+
+
+def served_days(recipes: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """What each day serves: a serving of every recipe serving one of its slots."""
+    days = {day: dict.fromkeys(NUTRIENTS, 0.0) for day in DAYS}
+    for recipe in recipes["recipes"]:
+        for slot in recipe["slots"]:
+            for name in NUTRIENTS:
+                days[slot["day"]][name] += recipe["macros_per_serving"][name]
+    return days
+
+
+def assert_plan_serves(targets: dict[str, Any], strategy: dict[str, Any], plan: dict[str, Any],
+                       recipes: dict[str, Any], *, tier: int | None = None, offline: bool = True) -> None:
+    inputs = {"macro_targets": validate_payload("macro_targets", targets)}
+    s = validate_payload("nutrition_strategy", strategy)
+    p = validate_payload("weekly_meal_plan", plan)
+    assert check_output("NUTRITIONIST", s, inputs, tier=tier) == []
+    assert check_output("DIETITIAN", p, {**inputs, "nutrition_strategy": s}) == []
+    assert check_output("CHEF", validate_payload("recipes", recipes), {**inputs, "weekly_meal_plan": p}) == []
+
+    for day, served in served_days(recipes).items():
+        for name, band in BANDS.items():
+            target = targets["target_intake_kcal" if name == "calories" else name]
+            assert abs(served[name] - target) <= band * target, (day, name, served[name], target)
+        assert served["fiber_g"] >= targets["fiber_g_min"], (day, served["fiber_g"])
+
+    rules = FoodRules.of(targets["client_constraints"])
+    for recipe in recipes["recipes"]:
+        for ingredient in recipe["ingredients"]:
+            assert refusal(ingredient["item"], rules) is None, (recipe["recipe_name"], ingredient["item"])
+    if offline:
+        assert_offline_week(rules, targets["target_intake_kcal"], plan, recipes)
+
+
+def assert_offline_week(rules: FoodRules, kcal: float, plan: dict[str, Any], recipes: dict[str, Any]) -> None:
+    """The offline plan's week: dishes vary (a dish at most MAX_REPEATS times, once more only where no day could
+    be built otherwise; never twice a day; a dozen dishes at least), recipes are real (several ingredients within
+    the template's portion ranges, steps), every slot is served."""
+    variants = {v.key: v for meal in MEALS for v in menu(rules)[meal]}
+    scale = portion_scale(kcal)
+    per_day: dict[str, list[str]] = {day: [] for day in DAYS}
+    for recipe in recipes["recipes"]:
+        variant = variants[recipe["recipe_id"].rsplit("-", 1)[0]]
+        bounds = {food.key: (c.lo, c.hi * scale) for food, c in variant.parts}
+        assert len(recipe["ingredients"]) >= 2 and recipe["instructions"], recipe["recipe_name"]
+        assert not any("∅" in step for step in recipe["instructions"])
+        for ingredient in recipe["ingredients"]:
+            lo, hi = bounds[ingredient["item"]]
+            assert lo - 0.5 <= ingredient["amount_g"] <= hi + 0.5, (recipe["recipe_name"], ingredient)
+        for slot in recipe["slots"]:
+            per_day[slot["day"]].append(variant.dish)
+    for dishes in per_day.values():
+        assert len(dishes) == len(MEALS) == len(set(dishes))  # every slot served, no dish twice a day
+    uses = Counter(dish for dishes in per_day.values() for dish in dishes)
+    assert max(uses.values()) <= MAX_REPEATS + 1, uses.most_common(3)
+    assert len(uses) >= 12, uses  # not two menus alternating
+    for day in DAYS:
+        slots = plan["weekly_template"][day]
+        assert set(slots) == set(MEALS)

@@ -1,0 +1,71 @@
+"""Property test of issue 25 item 2: the offline NUTRITIONIST, DIETITIAN and CHEF, solving for portions with HiGHS
+over the food library, plan every valid intake (sexes, ages 16-80, 40-200 kg, every goal, diet pattern and
+common allergy, aversions) with every check met and no averted, allergenic or off-diet food. Most cases call the
+agents' functions directly; a few dozen run through the real driver to output_ready."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from gym import members
+from gym.nutrition import runs
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.red_flags import intake_flags
+from gym.nutrition.scientist import macro_targets
+from pipeline.driver import Driver
+from pipeline.offline import OfflineAgents
+from pipeline.offline.nutrition import chef, dietitian, nutritionist
+from tests.pipeline.intakes import intakes
+from tests.pipeline.plan_checks import assert_plan_serves
+
+DIRECT = intakes(200, seed=25)
+THROUGH_DRIVER = intakes(24, seed=2025)
+OUTPUTS = ["macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes"]
+
+
+def _id(raw: dict) -> str:
+    return (f"{raw['sex'][0]}{raw['age']}-{raw['current_weight_kg']:.0f}kg-{raw['target_weight_kg']:.0f}kg-"
+            f"{raw['diet_pattern']}-{'+'.join(raw['allergies']) or 'none'}")
+
+
+def test_the_generated_intakes_cover_the_space() -> None:
+    cases = DIRECT + THROUGH_DRIVER
+    assert {c["sex"] for c in cases} == {"female", "male"}
+    assert {c["diet_pattern"] for c in cases} == {"omnivore", "pescatarian", "vegetarian", "vegan"}
+    assert {a for c in cases for a in c["allergies"]} == {"nuts", "peanuts", "soy", "gluten", "sesame", "milk",
+                                                           "eggs", "fish", "shellfish"}
+    ages, weights = [c["age"] for c in cases], [c["current_weight_kg"] for c in cases]
+    assert min(ages) <= 18 and max(ages) >= 78 and min(weights) < 45 and max(weights) > 195
+    goals = {"gain" if c["target_weight_kg"] - c["current_weight_kg"] >= 1 else "loss"
+             if c["target_weight_kg"] - c["current_weight_kg"] <= -1 else "maintain" for c in cases}
+    assert goals == {"gain", "loss", "maintain"}
+    for c in cases:  # valid, and no red flag would pause the run
+        intake = IntakeData.model_validate(c)
+        assert intake_flags(intake, intake.current_weight_kg) == []
+
+
+@pytest.mark.parametrize("raw", DIRECT, ids=[f"{i:03}-{_id(r)}" for i, r in enumerate(DIRECT)])
+def test_the_offline_agents_plan_every_valid_intake(raw: dict) -> None:
+    targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
+    strategy = nutritionist({"macro_targets": targets, "current_tier": 2})
+    plan = dietitian({"nutrition_strategy": strategy, "macro_targets": targets})
+    recipes = chef({"weekly_meal_plan": plan, "macro_targets": targets})
+    assert_plan_serves(targets, strategy, plan, recipes, tier=2)
+
+
+@pytest.mark.parametrize("raw", THROUGH_DRIVER, ids=[f"{i:02}-{_id(r)}" for i, r in enumerate(THROUGH_DRIVER)])
+async def test_the_driver_takes_every_valid_intake_to_output_ready(raw: dict, db, factory) -> None:
+    org = await factory.org()
+    async with db.scope(org_id=org.id) as session:
+        member = await members.create_member(session, org.id, first_name="Noa", joined_at=date(2026, 1, 5))
+        run = await runs.start_run(session, org.id, member_id=member.id, intake=IntakeData.model_validate(raw),
+                                   created_by=None)
+    assert await Driver(db, OfflineAgents()).run_until_rest(org.id, run.id) == "output_ready"
+    async with db.scope(org_id=org.id) as session:
+        stored = await runs.latest_outputs(session, await runs.get_run(session, org.id, run.id), OUTPUTS)
+        events = list(await runs.events_after(session, await runs.get_run(session, org.id, run.id)))
+    assert not [e for e in events if e.kind == "conflict"]  # no agent needed a constrained re-run
+    assert_plan_serves(stored["macro_targets"], stored["nutrition_strategy"], stored["weekly_meal_plan"],
+                       stored["recipes"])
