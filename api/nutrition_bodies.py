@@ -50,6 +50,16 @@ class RunList(Struct, rename="camel"):
     runs: list[RunSummary]
 
 
+class GroceryItem(Struct):
+    food: str  # a food library key; its name is the locale key nutrition.food.<food>
+    grams: int  # the week's total (a recipe's grams, one serving, times the slots it serves), rounded up
+
+
+class GroceryAisle(Struct):
+    aisle: str  # the locale key nutrition.aisle.<aisle>; foods the library does not know are under "other"
+    items: list[GroceryItem]
+
+
 class RunDetail(Struct):
     run: RunSummary
     outputs: dict[str, Any]
@@ -58,6 +68,9 @@ class RunDetail(Struct):
     errors: list[dict[str, Any]]
     adjustments: list[dict[str, Any]]
     notice: dict[str, Any] | None  # after a medical abort: {code, key (a locale key), targetsHidden}
+    # the week's recipe ingredients summed by aisle (gym/nutrition/grocery.py); null without recipes and, for the
+    # member, after a medical abort
+    groceries: list[GroceryAisle] | None
 
 
 class CheckinAccepted(Struct, rename="camel"):

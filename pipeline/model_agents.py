@@ -34,6 +34,7 @@ from agent.tracing import Who, ambient_parent
 from core.database import Database
 from core.settings import Settings
 from core.tenancy import Caller, Membership, OrgAccess, Organization
+from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads import SCHEMAS
 from gym.nutrition.payloads.control import UpstreamDataRequest
 from gym.nutrition.states import UPSTREAM
@@ -42,17 +43,23 @@ from pipeline.offline import OfflineAgents
 
 log = structlog.get_logger("pipeline.model_agents")
 
+FOOD_CONSTRAINTS = ("Serve no food that macro_targets.client_constraints excludes: an allergy or aversion names the food "
+              "or its family (nuts cover almonds, fish covers salmon), and diet_pattern leaves out meat "
+              "(pescatarian), also fish and shellfish (vegetarian), also dairy and eggs (vegan); code checks every "
+              "food you serve.")
 ROLES = {
     "NUTRITIONIST": "You are the NUTRITIONIST. Turn SCIENTIST's macro_targets into a nutrition_strategy: pass "
                     "its calories and macros through unchanged (they are authoritative), distribute protein "
                     "over the day so the distribution sums to protein_g within 5 g, and set fiber_target_g at "
                     "or above fiber_g_min. Respect current_tier and cycle_phase.",
     "DIETITIAN": "You are the DIETITIAN. Turn the nutrition_strategy into a weekly_meal_plan of 7 days: each "
-                 "day's slot calories and protein within 5 % of the daily targets. When cycle_phase is given, "
-                 "apply the strategy's cycle_adjustments for that phase within the same totals.",
+                 "day's slot calories and protein within 5 % of the daily targets, fat and carbohydrate within "
+                 "10 %, the slots' fiber_g adding up to at least fiber_g_min. When cycle_phase is given, "
+                 "apply the strategy's cycle_adjustments for that phase within the same totals. " + FOOD_CONSTRAINTS,
     "CHEF": "You are the CHEF. Write recipes for the weekly_meal_plan's slots: each recipe carries its "
             "recipe_id and the slots it serves, with macros per serving within 10 % of each slot's calories "
-            "and protein.",
+            "and protein, and a day's servings giving at least fiber_g_min of fibre. Every ingredient's item is "
+            "one food of the library, by its name: " + ", ".join(FOODS) + ". " + FOOD_CONSTRAINTS,
     "COACH": "You are the COACH. Turn SCIENTIST's training_input into a training_program suited to the "
              "member's experience, phase and any stall.",
     "PHYSICIAN": "You are the PHYSICIAN. Answer the health_query with a medical_context: urgency, the pipeline "

@@ -42,6 +42,11 @@ class Food:
     aliases: tuple[str, ...] = ()
 
     @property
+    def slug(self) -> str:
+        """The food's key where words cannot go (JSON keys, locale keys: `nutrition.food.<slug>`)."""
+        return self.key.replace(" ", "_")
+
+    @property
     def diets(self) -> tuple[str, ...]:
         """The diet patterns this food belongs to."""
         return tuple(d for d in DIET_PATTERNS if not self.tags & DIET_EXCLUDES[d])

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.member_search import MemberHit, member_hits, search_members
 from gym.nutrition import runs
+from gym.nutrition.grocery import grocery_list
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.units import display
 from gym.training.profiles import get_units
@@ -43,7 +44,7 @@ def notice(run: NutritionRun, *, for_member: bool) -> dict[str, Any] | None:
 
 async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bool = False) -> dict[str, Any]:
     """The run with its plan (the outputs of its ready version while a newer one is under way or failed), medical
-    context, errors and adjustments. After a medical abort the member sees no calorie or macro numbers (none of
+    context, errors, adjustments and the week's grocery list. After a medical abort the member sees no calorie or macro numbers (none of
     the plan's outputs, adjustments or body weights: risky with an eating-disorder history), only what happens
     next; staff still see everything."""
     stored = await runs.messages(session, run)
@@ -58,6 +59,7 @@ async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bo
         "medicalContext": [m.payload for m in stored if m.data_type == "medical_context"],
         "errors": [run.error] if run.error else [],
         "adjustments": [] if hidden else [m.payload for m in stored if m.data_type == "adjustment_result"],
+        "groceries": None if hidden else grocery_list(outputs["recipes"]),
         "notice": notice(run, for_member=for_member),
     }
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 LUTEAL_CARB_SHARE = 0.10
+ROUNDS = 3
 KCAL_PER_G_CARB = 4
 Agent = Callable[[dict[str, Any], str | None], dict[str, Any]]
 
@@ -46,13 +47,26 @@ def shift_carbs_to_dinner(plan: dict[str, Any], share: float = LUTEAL_CARB_SHARE
 
 def name_only_cooked(plan: dict[str, Any], chef: Agent, macro_targets: dict[str, Any]) -> dict[str, Any]:
     """The plan naming, wherever it offers a substitution, only recipes `chef` produces for it (from the member's
-    macro targets, whose food rules and portion scale the CHEF cooks by)."""
-    cooked = {recipe["recipe_id"] for recipe in chef({"weekly_meal_plan": plan, "macro_targets": macro_targets},
-                                                     None)["recipes"]}
+    macro targets, whose food rules and portion scale the CHEF cooks by), each slot's first alternative the recipe
+    that serves it. Repeated until the CHEF cooks the plan it is handed as it cooked it the time before (a slot it
+    had to cook with another dish names that dish first the next time), at most `ROUNDS` times."""
+    for _ in range(ROUNDS):
+        named = _naming(plan, chef({"weekly_meal_plan": plan, "macro_targets": macro_targets}, None)["recipes"])
+        if named == plan:
+            break
+        plan = named
+    return plan
+
+
+def _naming(plan: dict[str, Any], recipes: list[dict[str, Any]]) -> dict[str, Any]:
+    cooked = {recipe["recipe_id"] for recipe in recipes}
+    serving = {(slot["day"], slot["meal"]): recipe["recipe_id"] for recipe in recipes for slot in recipe["slots"]}
     out = copy.deepcopy(plan)
-    for slots in out["weekly_template"].values():
-        for slot in slots.values():
-            slot["alternatives"] = [r for r in slot["alternatives"] if r in cooked]
+    for day, slots in out["weekly_template"].items():
+        for meal, slot in slots.items():
+            first = serving.get((day, meal))
+            slot["alternatives"] = [*([first] if first else []),
+                                    *(r for r in slot["alternatives"] if r in cooked and r != first)]
     out["substitution_bank"] = {meal: [r for r in ids if r in cooked] for meal, ids in out["substitution_bank"].items()}
     solo = out["solo_week_protocol"]
     solo["recipe_ids"] = [r for r in solo["recipe_ids"] if r in cooked]

@@ -13,12 +13,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gym.nutrition.checks import RECIPE_TOLERANCE, within
 from gym.nutrition.food_rules import FoodRules, food_refusal
 from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads.common import DAYS, MEALS
 from pipeline.offline.planner import (
+    ENERGY_SHARE_DINNER_MAX,
+    LUTEAL_DINNER_SHARE_MAX,
     DayTargets,
     Portion,
+    cook_day,
     plan_week,
     portion,
     portion_scale,
@@ -66,10 +70,13 @@ def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[
     }
 
 
-def day_targets(strategy: dict[str, Any]) -> DayTargets:
+def day_targets(strategy: dict[str, Any], *, luteal: bool = False) -> DayTargets:
+    """The strategy's day; in the luteal phase dinner keeps room for the carbohydrate the phase moves to it
+    (`pipeline.offline.meal_plan`)."""
     return DayTargets(strategy["target_intake_kcal"], strategy["protein_g"], strategy["fat_g"], strategy["carbs_g"],
                       strategy["fiber_target_g"],
-                      {m: strategy["protein_distribution"][f"{m}_g"] for m in MEALS})
+                      {m: strategy["protein_distribution"][f"{m}_g"] for m in MEALS},
+                      LUTEAL_DINNER_SHARE_MAX if luteal else ENERGY_SHARE_DINNER_MAX)
 
 
 def _spec(p: Portion) -> dict[str, Any]:
@@ -88,7 +95,7 @@ def dietitian(inputs: dict[str, Any], constraint: str | None = None) -> dict[str
     s = inputs["nutrition_strategy"]
     rules = _rules(inputs)
     dishes = menu(rules)
-    week = plan_week(day_targets(s), dishes)
+    week = plan_week(day_targets(s, luteal=inputs.get("cycle_phase") == "luteal"), dishes)
     template: dict[str, Any] = {}
     for day in DAYS:
         template[day] = {}
@@ -131,16 +138,53 @@ def _clean(step: str, used: set[str], unused: set[str]) -> str:
     return (text[:1].upper() + text[1:] + ".") if text else ""
 
 
-def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], scale: float) -> Portion:
-    """The slot's dish: its first alternative the cookbook knows, else the member's dish that fits the spec best."""
-    by_key = {v.key: v for v in dishes[meal]}
-    spec = slot["slot_spec"]
-    known = [by_key[k] for k in slot.get("alternatives", []) if k in by_key]
-    for variant in [*known[:1], *(v for v in dishes[meal] if v not in known[:1])]:
-        found = portion(variant, spec, scale)
+def _weighed(found: Portion) -> Portion:
+    """The portion in whole grams, as the recipe lists it (an ingredient under a gram left out)."""
+    return Portion(found.variant, {food: float(round(g)) for food, g in found.grams.items() if round(g) >= 1})
+
+
+def _dish(dishes: list[Variant], recipe_ids: list[str]) -> Variant | None:
+    """The member's dish the first of `recipe_ids` names: a variant's key, or a recipe id of one (`<key>-2`)."""
+    by_key = {v.key: v for v in dishes}
+    for recipe_id in recipe_ids:
+        base, _, number = recipe_id.rpartition("-")
+        found = by_key.get(recipe_id) or (by_key.get(base) if number.isdigit() else None)
         if found is not None:
             return found
+    return None
+
+
+def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], scale: float) -> Portion:
+    """The slot's dish in whole grams: its first alternative the cookbook knows, else the member's dish that fits
+    the spec; solved within 8 % of the spec's calories and protein where a dish can be (whole grams then stay
+    within CHEF's 10 %), else within 9.5 %, and kept only when the weighed portion is within 10 %."""
+    spec = slot["slot_spec"]
+    first = _dish(dishes[meal], slot.get("alternatives", [])[:1])
+    known = [first] if first else []
+    for band in (0.08, 0.095):
+        for variant in [*known[:1], *(v for v in dishes[meal] if v not in known[:1])]:
+            found = portion(variant, spec, scale, band)
+            if found is None:
+                continue
+            weighed = _weighed(found)
+            if all(within(weighed.macros[name], spec[name], RECIPE_TOLERANCE) for name in ("calories", "protein_g")):
+                return weighed
     raise ValueError(f"no dish of the cookbook fits {meal} {spec}")
+
+
+def _cook_day(t: dict[str, Any], dishes: dict[str, list[Variant]], slots: dict[str, Any]) -> dict[str, Portion]:
+    """A day's slots cooked together (`planner.cook_day`) in whole grams; a slot whose weighed portion leaves its
+    spec by more than CHEF's 10 % is left out (to be cooked alone), as is every slot when the day cannot be."""
+    targets = DayTargets(t["target_intake_kcal"], t["protein_g"], t["fat_g"], t["carbs_g"], t["fiber_g_min"],
+                         {m: s["slot_spec"]["protein_g"] for m, s in slots.items()})
+    first = {meal: _dish(dishes[meal], slot.get("alternatives", [])[:1]) for meal, slot in slots.items()}
+    day = cook_day(targets, {m: s["slot_spec"] for m, s in slots.items()}, first, dishes)
+    out: dict[str, Portion] = {}
+    for meal, found in (day or {}).items():
+        weighed, spec = _weighed(found), slots[meal]["slot_spec"]
+        if all(within(weighed.macros[name], spec[name], RECIPE_TOLERANCE) for name in ("calories", "protein_g")):
+            out[meal] = weighed
+    return out
 
 
 def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
@@ -150,12 +194,13 @@ def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any
     boosts = [f"{text} (+{round(FOODS[food].kcal * grams / 100)} kcal)" for food, grams, text in BOOSTS
               if food_refusal(FOODS[food], rules) is None][:2]
     recipes: dict[tuple, dict[str, Any]] = {}
-    scale = portion_scale(inputs["macro_targets"]["target_intake_kcal"])  # the DIETITIAN's portions
+    t = inputs["macro_targets"]
+    scale = portion_scale(t["target_intake_kcal"])  # the DIETITIAN's portions
     for day in DAYS:
+        cooked_day = _cook_day(t, dishes, plan[day])
         for meal, slot in plan[day].items():
-            found = _pick(dishes, meal, slot, scale)
-            grams = {food: float(round(g)) for food, g in found.grams.items() if round(g) >= 1}
-            cooked = Portion(found.variant, grams)
+            cooked = found = cooked_day.get(meal) or _pick(dishes, meal, slot, scale)
+            grams = found.grams
             key = (found.variant.key, tuple(sorted(grams.items())))
             if key not in recipes:
                 template = found.variant.template

@@ -22,6 +22,7 @@ import numpy as np
 from gym.nutrition.payloads.common import DAYS, MEALS
 from pipeline.offline.recipes import Variant, min_use
 
+SLOT_BAND = 0.08  # CHEF: a slot's calories and protein within 8 % of its spec, so whole grams keep the check's 10 %
 MAX_REPEATS = 2  # a dish at most twice a week: one batch cooked, eaten twice; never the same menu alternating
 TIME_LIMIT_S = 2.0  # per solve; the best dishes found by then stand (a feasible day is a valid day)
 CANDIDATES = 12  # dishes offered to the solver per slot and day (the least used first)
@@ -35,6 +36,8 @@ WEIGHTS = {"calories": 10.0, "protein_g": 10.0, "fat_g": 3.0, "carbs_g": 3.0}
 ENERGY_SHARE = {"breakfast": (0.15, 0.35), "lunch": (0.20, 0.40), "snack": (0.05, 0.20), "dinner": (0.20, 0.40),
                 "presleep": (0.05, 0.20)}
 INF = highspy.kHighsInf
+ENERGY_SHARE_DINNER_MAX = ENERGY_SHARE["dinner"][1]
+LUTEAL_DINNER_SHARE_MAX = 0.30  # the luteal shift adds about 5 % of the day's energy to dinner (NUTRITION.md)
 
 
 class Unplannable(RuntimeError):
@@ -49,6 +52,7 @@ class DayTargets:
     carbs_g: float
     fiber_g: float  # at least
     protein_by_meal: dict[str, float]
+    dinner_share_max: float = ENERGY_SHARE_DINNER_MAX  # lower in the luteal phase: room for the carbohydrate shift
 
     @property
     def scale(self) -> float:
@@ -140,9 +144,12 @@ def _nutrient_terms(columns: dict[tuple[str, str], int], variant: Variant, name:
 
 
 def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
-               bands: dict[str, float], *, exact: bool = True) -> dict[str, Portion] | None:
+               bands: dict[str, float], *, exact: bool = True,
+               specs: dict[str, dict[str, float]] | None = None) -> dict[str, Portion] | None:
     """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
-    the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands)."""
+    the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands).
+    With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `SLOT_BAND` of its
+    spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution."""
     weight = 1.0 if exact else 0.0
     model = _Model()
     if not exact:
@@ -162,9 +169,15 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
                 for column, coef in _nutrient_terms(columns, variant, name).items():
                     meal_terms[name][column] = coef
         model.row(1, 1, {picks[(meal, v.key)]: 1.0 for v in options[meal]})
-        lo, hi = ENERGY_SHARE[meal]
-        model.row(lo * targets.calories, hi * targets.calories, meal_terms["calories"])
-        _deviation(model, meal_terms["protein_g"], targets.protein_by_meal[meal], 10.0, weight)
+        if specs is None:
+            lo, hi = ENERGY_SHARE[meal]
+            hi = min(hi, targets.dinner_share_max) if meal == "dinner" else hi
+            model.row(lo * targets.calories, hi * targets.calories, meal_terms["calories"])
+            _deviation(model, meal_terms["protein_g"], targets.protein_by_meal[meal], 10.0, weight)
+        else:
+            for name, band, importance in (("calories", SLOT_BAND, 10.0), ("protein_g", SLOT_BAND, 10.0),
+                                           ("fat_g", 10.0, 2.0), ("carbs_g", 10.0, 2.0)):
+                _deviation(model, meal_terms[name], max(specs[meal][name], 0.1), band, importance * weight)
         for name in NUTRIENTS:
             day_terms[name].update(meal_terms[name])
     by_dish: dict[str, dict[int, float]] = {}
@@ -176,7 +189,8 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
             model.row(0, 1, terms)  # a dish once a day
     for name in ("calories", "protein_g", "fat_g", "carbs_g"):
         _deviation(model, day_terms[name], getattr(targets, name), bands[name], WEIGHTS[name] * weight)
-    model.row(targets.fiber_g + FIBER_MARGIN_G, fiber_ceiling(targets.fiber_g), day_terms["fiber_g"])
+    ceiling = fiber_ceiling(targets.fiber_g) if specs is None else INF  # the CHEF cooks the fibre the plan chose
+    model.row(targets.fiber_g + FIBER_MARGIN_G, ceiling, day_terms["fiber_g"])
     values = model.solve()
     if values is None:
         return None
@@ -235,23 +249,46 @@ def plan_week(targets: DayTargets, menu: dict[str, list[Variant]]) -> dict[str, 
     return week
 
 
-def portion(variant: Variant, spec: dict[str, float], scale: float = 1.0) -> Portion | None:
+def cook_day(targets: DayTargets, specs: dict[str, dict[str, float]], first: dict[str, Variant | None],
+             menu: dict[str, list[Variant]]) -> dict[str, Portion] | None:
+    """The CHEF's day: grams for every slot at once, so each slot's calories and protein stay within `SLOT_BAND` of
+    its spec and the day, as served, within the bands of the member's daily targets with fibre at least their
+    minimum (slots solved one by one drift apart on fat and carbohydrate, as after a luteal shift). Each slot's
+    first alternative when they can; else any of the member's dishes, the first alternatives preferred. None when
+    no combination can."""
+    options = {meal: [first[meal]] if first.get(meal) else menu[meal] for meal in MEALS}
+    for bands in BANDS:
+        day = _solve_day(targets, options, {}, bands, specs=specs)
+        if day is not None:
+            return day
+    preferred = {v.dish for v in first.values() if v is not None}
+    costs = {v.dish: 0.0 if v.dish in preferred else 1.0 for meal in MEALS for v in menu[meal]}
+    wide = {meal: list(dict.fromkeys([*options[meal], *menu[meal]])) for meal in MEALS}
+    for bands in BANDS:
+        day = _solve_day(targets, wide, costs, bands, exact=False, specs=specs)
+        if day is not None:
+            fixed = {meal: [p.variant] for meal, p in day.items()}
+            return _solve_day(targets, fixed, {}, bands, specs=specs) or day
+    return None
+
+
+def portion(variant: Variant, spec: dict[str, float], scale: float = 1.0, band: float = 0.1) -> Portion | None:
     """The grams of `variant` closest to a slot spec (calories and protein first, then fat and carbohydrate),
     with at least the spec's fibre, an optional ingredient either left out or weighed; None when the dish
-    cannot come within 10 % of its calories and protein. A linear program first; only when it weighs a pinch
+    cannot come within `band` (10 %) of its calories and protein. A linear program first; only when it weighs a pinch
     of an optional ingredient does the mixed-integer one decide."""
-    found = _portion(variant, spec, scale, semi=False)
+    found = _portion(variant, spec, scale, band, semi=False)
     if found is not None and not any(0.5 <= found.grams[food.key] < min_use(food.key)
                                      for food, c in variant.parts if c.lo == 0):
         return found
-    return _portion(variant, spec, scale, semi=True) or found
+    return _portion(variant, spec, scale, band, semi=True) or found
 
 
-def _portion(variant: Variant, spec: dict[str, float], scale: float, *, semi: bool) -> Portion | None:
+def _portion(variant: Variant, spec: dict[str, float], scale: float, band_: float, *, semi: bool) -> Portion | None:
     model = _Model()
     columns = {(variant.key, food.key): model.amount(food.key, component.lo, component.hi * scale, semi=semi)
                for food, component in variant.parts}
-    for name, band in (("calories", 0.1), ("protein_g", 0.1), ("fat_g", 10.0), ("carbs_g", 10.0)):
+    for name, band in (("calories", band_), ("protein_g", band_), ("fat_g", 10.0), ("carbs_g", 10.0)):
         _deviation(model, _nutrient_terms(columns, variant, name), max(spec[name], 0.1), band, WEIGHTS[name])
     if spec.get("fiber_g"):
         model.row(spec["fiber_g"] - 0.05, INF, _nutrient_terms(columns, variant, "fiber_g"))

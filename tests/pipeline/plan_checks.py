@@ -11,6 +11,7 @@ from gym.nutrition.checks import check_output
 from gym.nutrition.envelope import validate_payload
 from gym.nutrition.food_rules import FoodRules, refusal
 from gym.nutrition.payloads.common import DAYS, MEALS
+from gym.nutrition.substitutions import check_substitutions
 from pipeline.offline.planner import MAX_REPEATS, portion_scale
 from pipeline.offline.recipes import menu
 
@@ -35,7 +36,9 @@ def assert_plan_serves(targets: dict[str, Any], strategy: dict[str, Any], plan: 
     p = validate_payload("weekly_meal_plan", plan)
     assert check_output("NUTRITIONIST", s, inputs, tier=tier) == []
     assert check_output("DIETITIAN", p, {**inputs, "nutrition_strategy": s}) == []
-    assert check_output("CHEF", validate_payload("recipes", recipes), {**inputs, "weekly_meal_plan": p}) == []
+    r = validate_payload("recipes", recipes)
+    assert check_output("CHEF", r, {**inputs, "weekly_meal_plan": p}) == []
+    assert check_substitutions(p, r) == []
 
     for day, served in served_days(recipes).items():
         for name, band in BANDS.items():
@@ -59,7 +62,8 @@ def assert_offline_week(rules: FoodRules, kcal: float, plan: dict[str, Any], rec
     scale = portion_scale(kcal)
     per_day: dict[str, list[str]] = {day: [] for day in DAYS}
     for recipe in recipes["recipes"]:
-        variant = variants[recipe["recipe_id"].rsplit("-", 1)[0]]
+        key = recipe["recipe_id"]
+        variant = variants[key] if key in variants else variants[key.rsplit("-", 1)[0]]
         bounds = {food.key: (c.lo, c.hi * scale) for food, c in variant.parts}
         assert len(recipe["ingredients"]) >= 2 and recipe["instructions"], recipe["recipe_name"]
         assert not any("∅" in step for step in recipe["instructions"])

@@ -15,8 +15,7 @@ from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.red_flags import intake_flags
 from gym.nutrition.scientist import macro_targets
 from pipeline.driver import Driver
-from pipeline.offline import OfflineAgents
-from pipeline.offline.nutrition import chef, dietitian, nutritionist
+from pipeline.offline import AGENTS, OfflineAgents
 from tests.pipeline.intakes import intakes
 from tests.pipeline.plan_checks import assert_plan_serves
 
@@ -48,11 +47,22 @@ def test_the_generated_intakes_cover_the_space() -> None:
 
 @pytest.mark.parametrize("raw", DIRECT, ids=[f"{i:03}-{_id(r)}" for i, r in enumerate(DIRECT)])
 def test_the_offline_agents_plan_every_valid_intake(raw: dict) -> None:
+    """The offline agents as the driver calls them (the DIETITIAN naming only what its CHEF cooks); every third
+    woman's week is planned again in the luteal phase, whose shift of carbohydrate to dinner the CHEF still cooks
+    within every check."""
     targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
-    strategy = nutritionist({"macro_targets": targets, "current_tier": 2})
-    plan = dietitian({"nutrition_strategy": strategy, "macro_targets": targets})
-    recipes = chef({"weekly_meal_plan": plan, "macro_targets": targets})
+    strategy = AGENTS["NUTRITIONIST"]({"macro_targets": targets, "current_tier": 2}, None)
+    inputs = {"nutrition_strategy": strategy, "macro_targets": targets}
+    plan = AGENTS["DIETITIAN"](inputs, None)
+    recipes = AGENTS["CHEF"]({"weekly_meal_plan": plan, "macro_targets": targets}, None)
     assert_plan_serves(targets, strategy, plan, recipes, tier=2)
+    if raw["sex"] == "female" and DIRECT.index(raw) % 3 == 0:
+        luteal = AGENTS["DIETITIAN"]({**inputs, "cycle_phase": "luteal"}, None)
+        for day in luteal["weekly_template"]:
+            dinner, before = (p["weekly_template"][day]["dinner"]["slot_spec"] for p in (luteal, plan))
+            assert dinner["carbs_g"] > before["carbs_g"]
+        recipes = AGENTS["CHEF"]({"weekly_meal_plan": luteal, "macro_targets": targets}, None)
+        assert_plan_serves(targets, strategy, luteal, recipes, tier=2)
 
 
 @pytest.mark.parametrize("raw", THROUGH_DRIVER, ids=[f"{i:02}-{_id(r)}" for i, r in enumerate(THROUGH_DRIVER)])
