@@ -18,8 +18,6 @@ from gym.nutrition.food_rules import FoodRules, food_refusal
 from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads.common import DAYS, MEALS
 from pipeline.offline.planner import (
-    ENERGY_SHARE_DINNER_MAX,
-    LUTEAL_DINNER_SHARE_MAX,
     DayTargets,
     Portion,
     cook_day,
@@ -70,13 +68,10 @@ def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[
     }
 
 
-def day_targets(strategy: dict[str, Any], *, luteal: bool = False) -> DayTargets:
-    """The strategy's day; in the luteal phase dinner keeps room for the carbohydrate the phase moves to it
-    (`pipeline.offline.meal_plan`)."""
+def day_targets(strategy: dict[str, Any]) -> DayTargets:
     return DayTargets(strategy["target_intake_kcal"], strategy["protein_g"], strategy["fat_g"], strategy["carbs_g"],
                       strategy["fiber_target_g"],
-                      {m: strategy["protein_distribution"][f"{m}_g"] for m in MEALS},
-                      LUTEAL_DINNER_SHARE_MAX if luteal else ENERGY_SHARE_DINNER_MAX)
+                      {m: strategy["protein_distribution"][f"{m}_g"] for m in MEALS})
 
 
 def _spec(p: Portion) -> dict[str, Any]:
@@ -95,7 +90,7 @@ def dietitian(inputs: dict[str, Any], constraint: str | None = None) -> dict[str
     s = inputs["nutrition_strategy"]
     rules = _rules(inputs)
     dishes = menu(rules)
-    week = plan_week(day_targets(s, luteal=inputs.get("cycle_phase") == "luteal"), dishes)
+    week = plan_week(day_targets(s), dishes)
     template: dict[str, Any] = {}
     for day in DAYS:
         template[day] = {}
@@ -161,9 +156,10 @@ def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], sca
     spec = slot["slot_spec"]
     first = _dish(dishes[meal], slot.get("alternatives", [])[:1])
     known = [first] if first else []
-    for band in (0.08, 0.095):
+    for band, fibre in ((0.08, True), (0.095, True), (0.095, False)):  # last: the slot's fibre left to the day
+        target = spec if fibre else {**spec, "fiber_g": 0}
         for variant in [*known[:1], *(v for v in dishes[meal] if v not in known[:1])]:
-            found = portion(variant, spec, scale, band)
+            found = portion(variant, target, scale, band)
             if found is None:
                 continue
             weighed = _weighed(found)

@@ -23,8 +23,9 @@ from gym.nutrition.payloads.common import DAYS, MEALS
 from pipeline.offline.recipes import Variant, min_use
 
 SLOT_BAND = 0.08  # CHEF: a slot's calories and protein within 8 % of its spec, so whole grams keep the check's 10 %
+LAST_SLOT_BAND = 0.095  # where 8 % cannot be had (whole grams are checked against the 10 % before they are served)
 MAX_REPEATS = 2  # a dish at most twice a week: one batch cooked, eaten twice; never the same menu alternating
-TIME_LIMIT_S = 2.0  # per solve; the best dishes found by then stand (a feasible day is a valid day)
+TIME_LIMIT_S = 60.0  # per solve, a safety net only: solves take under a second, and a plan must not depend on speed
 CANDIDATES = 12  # dishes offered to the solver per slot and day (the least used first)
 PORTIONS_WRITTEN_FOR_KCAL = 2600
 FIBER_MARGIN_G = 0.5  # over the target, so the CHEF's whole grams still serve the minimum
@@ -32,12 +33,15 @@ NUTRIENTS = ("calories", "protein_g", "fat_g", "carbs_g", "fiber_g")
 PER_100 = {"calories": "kcal", "protein_g": "protein_g", "fat_g": "fat_g", "carbs_g": "carbs_g", "fiber_g": "fiber_g"}
 BANDS = ({"calories": 0.03, "protein_g": 0.03, "fat_g": 0.08, "carbs_g": 0.08},
          {"calories": 0.045, "protein_g": 0.045, "fat_g": 0.095, "carbs_g": 0.095})
+# The CHEF's day as served, rounded to whole grams afterwards: a margin under the checks' 5 % and 10 % for it.
+CHEF_BANDS = (BANDS[0], {"calories": 0.04, "protein_g": 0.04, "fat_g": 0.085, "carbs_g": 0.085})
 WEIGHTS = {"calories": 10.0, "protein_g": 10.0, "fat_g": 3.0, "carbs_g": 3.0}
-ENERGY_SHARE = {"breakfast": (0.15, 0.35), "lunch": (0.20, 0.40), "snack": (0.05, 0.20), "dinner": (0.20, 0.40),
+# Dinner at most 30 %: the luteal phase moves a tenth of the day's carbohydrate (about 5 % of its energy) to dinner
+# (pipeline.offline.meal_plan), and the dish the plan chose must still hold it.
+ENERGY_SHARE = {"breakfast": (0.15, 0.35), "lunch": (0.20, 0.40), "snack": (0.05, 0.20), "dinner": (0.20, 0.30),
                 "presleep": (0.05, 0.20)}
 INF = highspy.kHighsInf
-ENERGY_SHARE_DINNER_MAX = ENERGY_SHARE["dinner"][1]
-LUTEAL_DINNER_SHARE_MAX = 0.30  # the luteal shift adds about 5 % of the day's energy to dinner (NUTRITION.md)
+
 
 
 class Unplannable(RuntimeError):
@@ -52,7 +56,6 @@ class DayTargets:
     carbs_g: float
     fiber_g: float  # at least
     protein_by_meal: dict[str, float]
-    dinner_share_max: float = ENERGY_SHARE_DINNER_MAX  # lower in the luteal phase: room for the carbohydrate shift
 
     @property
     def scale(self) -> float:
@@ -102,10 +105,11 @@ class _Model:
         self.columns += 1
         return self.columns - 1
 
-    def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True) -> int:
+    def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True,
+               whole: bool = False) -> int:
         """Grams of one ingredient in [lo, hi] when `pick` is 1 (0 otherwise); an optional one (lo 0) is, with
-        `semi`, either left out or at least `min_use` grams."""
-        x = self.var(0, hi)
+        `semi`, either left out or at least `min_use` grams; with `whole`, whole grams (as a recipe weighs them)."""
+        x = self.var(0, math.floor(hi) if whole else hi, integer=whole)
         on = pick
         if lo == 0 and semi:
             on = self.var(0, 1, integer=True)
@@ -145,12 +149,15 @@ def _nutrient_terms(columns: dict[tuple[str, str], int], variant: Variant, name:
 
 def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
                bands: dict[str, float], *, exact: bool = True,
-               specs: dict[str, dict[str, float]] | None = None) -> dict[str, Portion] | None:
+               specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
+               protein_band: float = 10.0) -> dict[str, Portion] | None:
     """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
     the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands).
-    With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `SLOT_BAND` of its
-    spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution."""
+    With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `slot_band` of its
+    spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution, and the
+    grams of chosen dishes are whole (rounding a teaspoon of oil in each of five slots moved a day's fat by 3 %)."""
     weight = 1.0 if exact else 0.0
+    whole = False  # whole grams as integers made the CHEF's solves minutes long; its bands leave room to round
     model = _Model()
     if not exact:
         model.h.setOptionValue("mip_rel_gap", 1.0)  # the first dishes that meet the bands will do
@@ -163,7 +170,8 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
             pick = picks[(meal, variant.key)] = model.var(0, 1, costs.get(variant.dish, 0.0), integer=True)
             columns: dict[tuple[str, str], int] = {}
             for food, component in variant.parts:
-                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=exact)
+                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=exact,
+                                 whole=whole)
                 grams[(meal, variant.key, food.key)] = columns[(variant.key, food.key)] = x
             for name in NUTRIENTS:
                 for column, coef in _nutrient_terms(columns, variant, name).items():
@@ -171,11 +179,10 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
         model.row(1, 1, {picks[(meal, v.key)]: 1.0 for v in options[meal]})
         if specs is None:
             lo, hi = ENERGY_SHARE[meal]
-            hi = min(hi, targets.dinner_share_max) if meal == "dinner" else hi
             model.row(lo * targets.calories, hi * targets.calories, meal_terms["calories"])
-            _deviation(model, meal_terms["protein_g"], targets.protein_by_meal[meal], 10.0, weight)
+            _deviation(model, meal_terms["protein_g"], targets.protein_by_meal[meal], protein_band, weight)
         else:
-            for name, band, importance in (("calories", SLOT_BAND, 10.0), ("protein_g", SLOT_BAND, 10.0),
+            for name, band, importance in (("calories", slot_band, 10.0), ("protein_g", slot_band, 10.0),
                                            ("fat_g", 10.0, 2.0), ("carbs_g", 10.0, 2.0)):
                 _deviation(model, meal_terms[name], max(specs[meal][name], 0.1), band, importance * weight)
         for name in NUTRIENTS:
@@ -230,13 +237,14 @@ def plan_week(targets: DayTargets, menu: dict[str, list[Variant]]) -> dict[str, 
     yesterday: set[str] = set()
     for index, day in enumerate(DAYS):
         plan = None
-        for cap in (MAX_REPEATS, MAX_REPEATS + 1, len(DAYS) * 2):
+        for cap, protein_band in ((MAX_REPEATS, 10.0), (MAX_REPEATS + 1, 10.0), (len(DAYS) * 2, 10.0)):
             costs = {d: 0.2 * n + (0.5 if d in yesterday else 0.0) for d, n in uses.items()}
             for width, bands in ((CANDIDATES, BANDS[0]), (10_000, BANDS[0]), (10_000, BANDS[1])):
                 plan = _solve_day(targets, _offer(menu, uses, cap, yesterday, index, width), costs, bands,
-                                  exact=False)
+                                  exact=False, protein_band=protein_band)
                 if plan is not None:  # the dishes are chosen; now their grams, as close to the targets as they go
-                    plan = _solve_day(targets, {m: [p.variant] for m, p in plan.items()}, {}, bands) or plan
+                    plan = _solve_day(targets, {m: [p.variant] for m, p in plan.items()}, {}, bands,
+                                      protein_band=protein_band) or plan
                     break
             if plan is not None:
                 break
@@ -257,18 +265,19 @@ def cook_day(targets: DayTargets, specs: dict[str, dict[str, float]], first: dic
     first alternative when they can; else any of the member's dishes, the first alternatives preferred. None when
     no combination can."""
     options = {meal: [first[meal]] if first.get(meal) else menu[meal] for meal in MEALS}
-    for bands in BANDS:
-        day = _solve_day(targets, options, {}, bands, specs=specs)
-        if day is not None:
-            return day
     preferred = {v.dish for v in first.values() if v is not None}
     costs = {v.dish: 0.0 if v.dish in preferred else 1.0 for meal in MEALS for v in menu[meal]}
     wide = {meal: list(dict.fromkeys([*options[meal], *menu[meal]])) for meal in MEALS}
-    for bands in BANDS:
-        day = _solve_day(targets, wide, costs, bands, exact=False, specs=specs)
-        if day is not None:
-            fixed = {meal: [p.variant] for meal, p in day.items()}
-            return _solve_day(targets, fixed, {}, bands, specs=specs) or day
+    for slot_band in (SLOT_BAND, LAST_SLOT_BAND):
+        for bands in CHEF_BANDS:
+            day = _solve_day(targets, options, {}, bands, specs=specs, slot_band=slot_band)
+            if day is not None:
+                return day
+        for bands in CHEF_BANDS:
+            day = _solve_day(targets, wide, costs, bands, exact=False, specs=specs, slot_band=slot_band)
+            if day is not None:
+                fixed = {meal: [p.variant] for meal, p in day.items()}
+                return _solve_day(targets, fixed, {}, bands, specs=specs, slot_band=slot_band) or day
     return None
 
 
