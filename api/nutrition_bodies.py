@@ -51,12 +51,12 @@ class RunList(Struct, rename="camel"):
 
 
 class GroceryItem(Struct):
-    food: str  # a food library key; its name is the locale key nutrition.food.<food>
+    food: str  # a food library key; its name is the locale key console.nutrition.food.<food>
     grams: int  # the week's total (a recipe's grams, one serving, times the slots it serves), rounded up
 
 
 class GroceryAisle(Struct):
-    aisle: str  # the locale key nutrition.aisle.<aisle>; foods the library does not know are under "other"
+    aisle: str  # the locale key console.nutrition.aisle.<aisle>; foods the library does not know are under "other"
     items: list[GroceryItem]
 
 

@@ -7,7 +7,7 @@ a week needs `amount_g × slots served` of each. Ingredients are summed per libr
 `AISLES` (a walk through the shop), foods by key within one; grams round up (a shopper buys at least what the
 week needs). An ingredient the library does not know (a run from before the library: every served food is now
 checked against it) is listed under `other` by its own words. Keys, not words: a person reads
-`nutrition.aisle.<aisle>` and `nutrition.food.<food>` from locales/.
+`console.nutrition.aisle.<aisle>` and `console.nutrition.food.<food>` from locales/ (the nutrition page).
 """
 
 from __future__ import annotations

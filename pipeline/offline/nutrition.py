@@ -76,7 +76,7 @@ def day_targets(strategy: dict[str, Any]) -> DayTargets:
 
 def _spec(p: Portion) -> dict[str, Any]:
     m = p.macros
-    return {"protein_g": round(m["protein_g"], 1), "calories": round(m["calories"]), "carbs_g": round(m["carbs_g"], 1),
+    return {"protein_g": round(m["protein_g"], 1), "calories": round(m["calories"]), "carbs_g": float(round(m["carbs_g"])),
             "fat_g": round(m["fat_g"], 1), "fiber_g": round(m["fiber_g"], 1)}
 
 

@@ -101,7 +101,8 @@ async def test_the_run_detail_lists_the_weeks_groceries_by_aisle(client, db, fac
         for item in shelf["items"]:
             assert FOODS[item["food"].replace("_", " ")].aisle == shelf["aisle"]
             for lang, words in LOCALES.items():  # the page reads these keys
-                assert words["nutrition"]["food"][item["food"]] and words["nutrition"]["aisle"][shelf["aisle"]], lang
+                page = words["console"]["nutrition"]
+                assert page["food"][item["food"]] and page["aisle"][shelf["aisle"]], lang
     # Each food: its grams in every recipe (a serving), times the slots the recipe serves, rounded up.
     week: dict[str, float] = {}
     for recipe in recipes:
