@@ -3,8 +3,10 @@ Anthropic server (tests/fakes/anthropic_server.py), metered like every model cal
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
@@ -12,6 +14,7 @@ from agent.costs import PriceBook
 from agent.metering import Meter
 from agent.model import AnthropicModel
 from pipeline.model_agents import ModelAgents
+from tests.servers import ThreadedServer
 
 
 @pytest.fixture
@@ -36,3 +39,23 @@ async def agents(db, embedded_redis, app_settings, model, clean_fake_model) -> A
     meter = Meter(db=db, redis=redis, prices=PriceBook({}), settings=app_settings)
     yield ModelAgents(db, model, meter, model_name=app_settings.agent_model)
     await redis.aclose()
+
+
+@pytest.fixture(scope="module")
+def model_server(app_settings) -> Iterator[ThreadedServer]:
+    """`spotter serve` with a key, one per module: its worker (on a queue of its own) and health questions use
+    the fake model."""
+    from api.app import create_app
+
+    settings = app_settings.model_copy(update={"nutrition_agents": "auto",
+                                               "nutrition_queue": f"nutrition_model_{uuid.uuid4().hex[:8]}"})
+    srv = ThreadedServer(create_app(settings)).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+async def http(model_server, clean_fake_model) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of `model_server`, the fake model clean before and after."""
+    async with httpx.AsyncClient(base_url=model_server.url, timeout=60) as client:
+        yield client

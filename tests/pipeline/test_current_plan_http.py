@@ -5,19 +5,12 @@ calorie and macro targets from the member and says what happens next (a locale k
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import httpx
-import pytest
-
-from api.app import create_app
 from tests.fakes.anthropic_server import Held, Reply, Text, ToolUse
 from tests.gym.nutrition import samples
 from tests.pipeline.issue25 import base, detail, follow, member, start, states
 from tests.pipeline.model_script import TOOLS, agent_of, good_reply
-from tests.servers import ThreadedServer
 from tests.sse import sse
 from tests.trainer.scripted import Trainer
 
@@ -77,22 +70,6 @@ async def test_an_aborted_new_run_leaves_the_plan_current_and_hides_its_targets_
     assert (source["hasPlan"], source["state"], source["medicalHold"]) == (True, "output_ready", True)
     assert source["targets"]["target_intake_kcal"] == 2180
     fake_model.reset()
-
-
-@pytest.fixture(scope="module")
-def model_server(app_settings) -> Iterator[ThreadedServer]:
-    """`spotter serve` with a key: its worker (on a queue of its own) asks the fake model."""
-    settings = app_settings.model_copy(update={"nutrition_agents": "auto",
-                                               "nutrition_queue": f"nutrition_plan_{uuid.uuid4().hex[:8]}"})
-    srv = ThreadedServer(create_app(settings)).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-async def http(model_server, clean_fake_model) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=model_server.url, timeout=60) as client:
-        yield client
 
 
 async def test_a_new_run_is_not_the_plan_until_ready_and_a_failed_one_leaves_the_plan_current(

@@ -6,40 +6,17 @@ the next agent's request; a model `continue` below the safety floor is raised to
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Iterator
 from datetime import date
 
-import httpx
-import pytest
-
-from api.app import create_app
 from gym import members
 from tests.fakes.anthropic_server import ApiError
 from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent, call_of, physician
-from tests.servers import ThreadedServer
 from tests.sse import frames_with_ids
 
 AMENORRHEA = {**samples.INTAKE, "menstrual_status": "amenorrhea"}
 CHAIN = ["scientist_processing", "nutritionist_processing", "dietitian_processing", "chef_processing",
          "coach_processing", "output_ready"]
-
-
-@pytest.fixture(scope="module")
-def model_server(app_settings) -> Iterator[ThreadedServer]:
-    """`spotter serve` with a key: its worker (on a queue of its own) and health questions use the model."""
-    settings = app_settings.model_copy(update={"nutrition_agents": "auto",
-                                               "nutrition_queue": f"nutrition_model_{uuid.uuid4().hex[:8]}"})
-    srv = ThreadedServer(create_app(settings)).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-async def http(model_server, clean_fake_model) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=model_server.url, timeout=60) as client:
-        yield client
 
 
 async def _member(db, factory):
