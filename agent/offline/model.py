@@ -18,7 +18,8 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
-from agent.offline.rules import Episode, Line, Reply, Step, respond
+from agent.offline.episode import Episode, Line, Reply, Step
+from agent.offline.rules import respond
 from agent.offline.title import offline_title
 from agent.policy import UNDO_NOTE
 from agent.request import user_text

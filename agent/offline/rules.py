@@ -10,71 +10,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from agent.offline.episode import MAX_CANDIDATES, MAX_STEPS, Episode, Line, Reply, Step, call, say
+from agent.offline.member_rules import candidate, member_reply, movement, pick_prompt, wall_time
 from agent.offline.reports import REPORTS, table
 from agent.offline.words import classify
 from core.i18n import translate
 from tools.errors import tool_label
-
-MAX_STEPS = 8           # tool calls per episode before the rules give up and answer
-CLOSE_SCORE = 0.25      # member hits within this of the best score are equally plausible
-MAX_CANDIDATES = 8      # read__ask_user_to_pick takes 2..8
-
-Line = tuple[str, dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One tool call of the episode and what came back (output, or error {code, message, hint})."""
-
-    name: str
-    input: dict[str, Any]
-    output: Any = None
-    error: dict[str, Any] | None = None
-    edited: bool = False
-
-
-@dataclass(frozen=True)
-class Episode:
-    words: str
-    locale: str = "en"
-    role: str | None = None
-    steps: tuple[Step, ...] = ()
-    tools: frozenset[str] = frozenset()
-    undoable: frozenset[str] = frozenset()  # the tools this caller can undo (their description says so)
-    before: tuple[Step, ...] = ()  # the previous request's tool calls ("schedule it anyway")
-    today: date | None = None  # the gym's today, from the turn context
-
-    def last(self, name: str) -> Step | None:
-        return next((s for s in reversed(self.steps) if s.name == name), None)
-
-    def undo(self, tool: str) -> list[Line]:
-        """The Undo promise, only where the card will show the button (agent/policy.can_undo decided)."""
-        return [("undo", {})] if tool in self.undoable else []
-
-
-@dataclass(frozen=True)
-class Call:
-    name: str
-    input: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Reply:
-    lines: tuple[Line, ...] = ()
-    calls: tuple[Call, ...] = ()
-
-
-def say(*lines: Line) -> Reply:
-    return Reply(lines=tuple(lines))
-
-
-def call(name: str, input: dict[str, Any], *lines: Line) -> Reply:
-    return Reply(lines=tuple(lines), calls=(Call(name, input),))
-
 
 # --- rules per intent -------------------------------------------------------------------------------------
 
@@ -100,90 +44,6 @@ def _programs(ep: Episode) -> Reply:
         for p in rows])
 
 
-def _close_hits(hits: list[dict], query: str) -> list[dict]:
-    exact = [h for h in hits if h.get("label", "").lower() == query.lower()]
-    if len(exact) == 1:
-        return exact
-    top = hits[0].get("score", 0.0)
-    return [h for h in hits if h.get("score", 0.0) >= top - CLOSE_SCORE][:MAX_CANDIDATES]
-
-
-def _prompt(ep: Episode, kind: str, query: str) -> str:
-    return translate(f"offline.pick.{kind}", ep.locale, q=query)[:300]
-
-
-def _candidate(hit: dict) -> dict[str, Any]:
-    return {k: str(hit[k])[:200] for k in ("id", "label", "sublabel", "detail") if hit.get(k)}
-
-
-def _member(ep: Episode, name: str, focus: str) -> Reply:
-    search = ep.last("read__members_search")
-    if search is None:
-        return call("read__members_search", {"query": name})
-    detail = ep.last("read__members_get")
-    if detail is not None:
-        return say(*member_lines(detail.output or {}, focus))
-    hits = (search.output or {}).get("members", [])
-    if not hits:
-        return say(("member_none", {"query": name}))
-    picked = ep.last("read__ask_user_to_pick")
-    if picked is not None:
-        return call("read__members_get", {"memberId": (picked.output or {}).get("pickedId")})
-    close = _close_hits(hits, name)
-    if len(close) == 1:
-        return call("read__members_get", {"memberId": close[0]["id"]})
-    return call("read__ask_user_to_pick", {"kind": "member", "prompt": _prompt(ep, "member", name),
-                                           "candidates": [_candidate(h) for h in close]},
-                ("member_several", {"n": len(close), "query": name}))
-
-
-def _wall(when: str | None) -> str:
-    """A tool's '2026-11-16 18:30 (7 days ago)' without the English parenthesis (the console shows the date in
-    the reader's format)."""
-    return when.split(" (")[0] if when else "—"
-
-
-def member_lines(m: dict, focus: str) -> list[Line]:
-    lines: list[Line] = [("member_head", {"name": m.get("name", "?"), "status": m.get("status", "?"),
-                                          "email": m.get("email") or "—"})]
-    plan, sub = m.get("plan"), m.get("subscription") or {}
-    if plan:
-        lines.append(("member_plan", {"plan": plan.get("name", "?"), "price": plan.get("price", "?"),
-                                      "interval": plan.get("interval", "?"), "sub": sub.get("status", "—")}))
-    else:
-        lines.append(("member_no_plan", {}))
-    pay = m.get("payments") or {}
-    last = pay.get("lastPayment") or {}
-    state = pay.get("state", "none")
-    params = {"amount": last.get("amount", "?"), "status": last.get("status", "?"), "due": last.get("dueOn", "?"),
-              "paid": _wall(pay.get("lastPaidAt")), "count": pay.get("overdueCount", 0),
-              "overdue": pay.get("overdueAmount") or "?", "oldest": pay.get("oldestOverdueOn") or "?"}
-    lines.append((f"member_pay_{state}" if state in ("ok", "failed", "overdue") else "member_pay_none", params))
-    # the payment line above already says failed/overdue; the rest of the tool's attention notes, in words
-    if pay.get("failedLast90Days") and not pay.get("overdueCount") and state == "ok":
-        lines.append(("member_recovered", {"n": pay["failedLast90Days"]}))
-    if m.get("pendingForms"):
-        lines.append(("member_forms", {"n": m["pendingForms"]}))
-    if focus == "profile":
-        if m.get("coach"):
-            lines.append(("member_coach", {"coach": m["coach"].get("name") or "?"}))
-        lines.append(("member_visits", {"last": _wall(m.get("lastVisit")), "n": m.get("visitsLast30Days", 0)}))
-        if m.get("programs"):
-            lines.append(("member_programs", {"names": ", ".join(p.get("name", "?") for p in m["programs"])}))
-    return lines
-
-
-def _movement(m: dict) -> str:
-    """'10 KB swings @ 24 kg', '200m Run', '5×5 Back Squat @ 75%' from a movement and its prescription."""
-    p = m.get("prescription") or {}
-    lead = f"{p['sets']}×{p.get('reps', '?')}" if p.get("sets") else str(p.get("reps") or "")
-    lead += "".join(f"{p[k]}{unit}" for k, unit in (("distanceM", "m"), ("calories", " cal"), ("durationS", "s"))
-                    if p.get(k) and not lead)
-    load = f"{p['loadKg']} kg" if p.get("loadKg") else f"{p['loadPct']}%" if p.get("loadPct") else ""
-    text = " ".join(part for part in (lead, m.get("exerciseName") or m.get("name", "?")) if part)
-    return text + (f" @ {load}" if load else "") + (f" ({p['notes']})" if p.get("notes") else "")
-
-
 def _workout_create(ep: Episode, text: str, title: str) -> Reply:
     step = ep.last("workouts__create")
     if step is None:
@@ -195,7 +55,7 @@ def _workout_create(ep: Episode, text: str, title: str) -> Reply:
         head = s.get("title") or s.get("scheme") or f"#{i}"
         if s.get("title") and s.get("scheme"):
             head = f"{s['title']} ({s['scheme']})"
-        lines.append(("bullet", {"text": f"{head}: " + ", ".join(_movement(m) for m in s.get("movements", []))}))
+        lines.append(("bullet", {"text": f"{head}: " + ", ".join(movement(m) for m in s.get("movements", []))}))
     if not sections:
         lines.append(("workout_freeform", {}))
     if out.get("unresolved"):
@@ -224,8 +84,8 @@ def _workout_delete(ep: Episode, name: str) -> Reply:
         exact = [h for h in hits if h.get("label", "").lower() == name.lower()]
         chosen = exact[0] if len(exact) == 1 else hits[0] if len(hits) == 1 else None
     if chosen is None:
-        return call("read__ask_user_to_pick", {"kind": "workout", "prompt": _prompt(ep, "workout", name),
-                                               "candidates": [_candidate(h) for h in hits[:MAX_CANDIDATES]]},
+        return call("read__ask_user_to_pick", {"kind": "workout", "prompt": pick_prompt(ep, "workout", name),
+                                               "candidates": [candidate(h) for h in hits[:MAX_CANDIDATES]]},
                     ("workout_several", {"n": len(hits), "query": name}))
     detail = f" ({chosen['sublabel']})" if chosen.get("sublabel") else ""
     return call("workouts__delete", {"id": chosen["id"]},
@@ -287,7 +147,7 @@ def _comments(ep: Episode, name: str) -> Reply:
     if not comments:
         return say(("comments_none", {"program": program["name"]}))
     rows: list[Line] = [("comment_row", {"author": c.get("author") or "?", "workout": c.get("workoutTitle", "?"),
-                                         "at": _wall(c.get("at")), "body": _clip(c.get("body", ""), 160)})
+                                         "at": wall_time(c.get("at")), "body": _clip(c.get("body", ""), 160)})
                         for c in comments[:10]]
     more = [("more", {"n": len(comments) - 10})] if len(comments) > 10 else []
     return say(("comments_head", {"n": len(comments), "program": program["name"]}), *rows, *more)
@@ -404,7 +264,7 @@ def _cancel_class(ep: Episode, name: str, date: str, time: str | None) -> Reply:
         chosen = hits[0]
     if chosen is None:
         return call("read__ask_user_to_pick", {"kind": "class_session",
-                                               "prompt": _prompt(ep, "class", name or time or date),
+                                               "prompt": pick_prompt(ep, "class", name or time or date),
                                                "candidates": [{"id": h["id"], "label": f"{h.get('start')} {h.get('title')}",
                                                                "sublabel": h.get("coach") or h.get("date", "")}
                                                               for h in hits[:MAX_CANDIDATES]]})
@@ -468,8 +328,8 @@ def _help(ep: Episode) -> Reply:
 
 
 PLANNERS: dict[str, Callable[..., Reply]] = {
-    "whoami": _whoami, "programs": _programs, "find": lambda ep, name: _member(ep, name, "profile"),
-    "plan": lambda ep, name: _member(ep, name, "billing"), "workout_create": _workout_create,
+    "whoami": _whoami, "programs": _programs, "find": lambda ep, name: member_reply(ep, name, "profile"),
+    "plan": lambda ep, name: member_reply(ep, name, "billing"), "workout_create": _workout_create,
     "workout_delete": _workout_delete, "schedule": _schedule, "comments": _comments, "revenue": _revenue,
     "at_risk": _at_risk, "task": _task, "publish": _publish, "help": _help, "report": _report,
     "churn_compare": _churn_compare, "cancel_class": _cancel_class, "task_done": _task_done, "cant": _cant,

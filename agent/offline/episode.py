@@ -1,0 +1,67 @@
+"""The offline demo model's episode: what happened since the person last typed, and the reply the rules give.
+
+Plain data, shared by agent/offline/rules.py (the rules), member_rules.py and model.py (which renders replies).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+MAX_STEPS = 8           # tool calls per episode before the rules give up and answer
+CLOSE_SCORE = 0.25      # member hits within this of the best score are equally plausible
+MAX_CANDIDATES = 8      # read__ask_user_to_pick takes 2..8
+
+Line = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tool call of the episode and what came back (output, or error {code, message, hint})."""
+
+    name: str
+    input: dict[str, Any]
+    output: Any = None
+    error: dict[str, Any] | None = None
+    edited: bool = False
+
+
+@dataclass(frozen=True)
+class Episode:
+    words: str
+    locale: str = "en"
+    role: str | None = None
+    steps: tuple[Step, ...] = ()
+    tools: frozenset[str] = frozenset()
+    undoable: frozenset[str] = frozenset()  # the tools this caller can undo (their description says so)
+    before: tuple[Step, ...] = ()  # the previous request's tool calls ("schedule it anyway")
+    today: date | None = None  # the gym's today, from the turn context
+
+    def last(self, name: str) -> Step | None:
+        return next((s for s in reversed(self.steps) if s.name == name), None)
+
+    def undo(self, tool: str) -> list[Line]:
+        """The Undo promise, only where the card will show the button (agent/policy.can_undo decided)."""
+        return [("undo", {})] if tool in self.undoable else []
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Reply:
+    lines: tuple[Line, ...] = ()
+    calls: tuple[Call, ...] = ()
+
+
+def say(*lines: Line) -> Reply:
+    return Reply(lines=tuple(lines))
+
+
+def call(name: str, input: dict[str, Any], *lines: Line) -> Reply:
+    return Reply(lines=tuple(lines), calls=(Call(name, input),))
+
