@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Annotated, Literal
+from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, model_validator
 from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
@@ -22,8 +22,16 @@ from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
 from gym.restore import unpublished
 from tools.context import ToolContext
-from tools.dates import WINDOW_NOTE, ToolDate, check_window
+from tools.dates import WINDOW_NOTE, check_window
 from tools.errors import ToolFailed, not_found
+from tools.leaves.session_filters import (
+    MAX_IDS,
+    BulkActInput,
+    BulkResult,
+    SessionFilterInput,
+    bulk_result,
+    span,
+)
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
 from tools.restore import (
     BULK_RESTORE,
@@ -37,7 +45,6 @@ from tools.restore import (
 
 class_sessions = ToolRouter("class_sessions")
 
-MAX_IDS = 200  # ids listed in bulk outputs; the fingerprint always covers the whole set
 AUDIT = "class_session"
 
 
@@ -327,47 +334,6 @@ async def cancel(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
 
 # --- bulk ------------------------------------------------------------------------------------------------
 
-RangeName = Literal["today", "tomorrow", "this_week", "next_week", "this_month", "next_month"]
-
-
-class SessionFilterInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    period: RangeName | None = Field(None, description="Named local range (weeks start Monday); or from/to.")
-    from_: ToolDate | None = Field(None, alias="from", description="First local day (YYYY-MM-DD), inclusive.")
-    to: ToolDate | None = Field(None, description="Last local day (YYYY-MM-DD), inclusive.")
-    classTypeId: uuid.UUID | None = Field(None, description="Only sessions of this class type.")
-    programId: uuid.UUID | None = Field(None, description="Only sessions of this program.")
-    published: bool | None = Field(None, description="Only published (true) or only unpublished (false) ones.")
-    coachUserId: uuid.UUID | None = Field(None, description="Only sessions this staff user coaches.")
-
-    @model_validator(mode="after")
-    def _dates(self) -> SessionFilterInput:
-        if self.period is None and self.from_ is None and self.to is None:
-            raise ValueError("give a period (e.g. this_week) or from/to dates")
-        if self.from_ and self.to and (self.to < self.from_ or (self.to - self.from_).days > 366):
-            raise ValueError("'to' must be on or after 'from', at most a year later")
-        return self
-
-
-def _month_after(day: dt.date) -> dt.date:
-    return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
-
-
-def _span(ctx: ToolContext, flt: SessionFilterInput) -> tuple[dt.date, dt.date]:
-    if flt.from_ or flt.to:
-        return flt.from_ or flt.to, flt.to or flt.from_  # type: ignore[return-value]
-    today = ctx.local_now.date()
-    monday = today - dt.timedelta(days=today.weekday())
-    first_of_month = today.replace(day=1)
-    return {"today": (today, today), "tomorrow": (today + dt.timedelta(days=1),) * 2,
-            "this_week": (monday, monday + dt.timedelta(days=6)),
-            "next_week": (monday + dt.timedelta(days=7), monday + dt.timedelta(days=13)),
-            "this_month": (first_of_month, _month_after(today) - dt.timedelta(days=1)),
-            "next_month": (_month_after(today), _month_after(_month_after(today)) - dt.timedelta(days=1)),
-            }[flt.period or "today"]
-
-
 async def _filter(ctx: ToolContext, flt: SessionFilterInput) -> service.SessionFilter:
     """The service filter, after checking that every id in it belongs to this gym."""
     if flt.classTypeId is not None:
@@ -376,7 +342,7 @@ async def _filter(ctx: ToolContext, flt: SessionFilterInput) -> service.SessionF
         raise not_found("program", flt.programId, "Call read__programs_list and use a program id from it.")
     if flt.coachUserId is not None:
         await _check_coach(ctx, flt.coachUserId)
-    first, last = _span(ctx, flt)
+    first, last = span(ctx, flt)
     return service.SessionFilter(date_from=first, date_to=last, class_type_id=flt.classTypeId,
                                  program_id=flt.programId, published=flt.published, coach_user_id=flt.coachUserId)
 
@@ -408,33 +374,12 @@ async def bulk_preview(ctx: ToolContext, input: SessionFilterInput) -> BulkPrevi
                        sample=[_brief(ctx, row) for row in found["sessions"]])
 
 
-class BulkActInput(SessionFilterInput):
-    expectedFingerprint: str | None = Field(None, max_length=64,
-                                            description="The fingerprint bulk_preview returned for this filter.")
-    expectedIds: list[uuid.UUID] | None = Field(None, max_length=MAX_IDS,
-                                                description="Or the ids bulk_preview returned.")
-
-
-class BulkResult(BaseModel):
-    action: str
-    count: int
-    fingerprint: str
-    ids: list[uuid.UUID]
-    idsTruncated: bool = False
-    changedIds: list[uuid.UUID] | None = None  # the rows it changed, all of them: what its Undo reverts
-
-
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
     """The filter's ids, selected once and locked until the change commits; refused when they differ from
     what the preview showed."""
     return await service.confirmed_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz,
                                                expected_ids=input.expectedIds,
                                                expected_fingerprint=input.expectedFingerprint)
-
-
-def _result(action: str, ids: list[uuid.UUID], changed: list[uuid.UUID]) -> BulkResult:
-    return BulkResult(action=action, count=len(ids), fingerprint=fingerprint(ids), ids=ids[:MAX_IDS],
-                      idsTruncated=len(ids) > MAX_IDS, changedIds=changed)
 
 
 @class_sessions.agent_tool(
@@ -446,7 +391,7 @@ def _result(action: str, ids: list[uuid.UUID], changed: list[uuid.UUID]) -> Bulk
 async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
     touched = await service.bulk_delete(ctx.session, ctx.org_id, now=ctx.now, ids=ids)
-    return _result("cancelled", touched, touched)
+    return bulk_result("cancelled", touched, touched)
 
 
 @class_sessions.agent_tool(
@@ -459,7 +404,7 @@ async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
     changed = await unpublished(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
     touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
-    return _result("published", touched, changed)
+    return bulk_result("published", touched, changed)
 
 
 add_restore(class_sessions, model=service.ClassSession, entity="class_session", roles=OWNER_ADMIN, column="cancelled_at")
