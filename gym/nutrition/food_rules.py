@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from gym.nutrition.foods import DIET_EXCLUDES, FOODS, Food
@@ -46,6 +46,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=16_384)  # pure, and asked hundreds of thousands of times while a week is planned and checked
 def normalize(text: str) -> str:
     """Lower case, words only, English plurals folded ("Eggs" -> "egg", "berries" -> "berry")."""
     words = []
@@ -144,6 +145,12 @@ class FoodRules:
 
 def food_refusal(food: Food, rules: FoodRules) -> str | None:
     """Why `food` may not be served under `rules` (naming the food and the rule), or None."""
+    return _food_refusal(food.key, rules)
+
+
+@lru_cache(maxsize=8192)
+def _food_refusal(key: str, rules: FoodRules) -> str | None:
+    food = FOODS[key]
     for kind, terms in (("allergy", rules.allergies), ("aversion", rules.aversions)):
         for term in terms:
             if matches(food, term):
@@ -164,10 +171,11 @@ def refusal(item: str, rules: FoodRules) -> str | None:
     return food_refusal(food, rules) or text_refusal(item, rules)
 
 
-def mentioned(text: str) -> tuple[list[Food], frozenset[str]]:
+@lru_cache(maxsize=4096)
+def mentioned(text: str) -> tuple[tuple[Food, ...], frozenset[str]]:
     """The library foods and the families free text mentions by name."""
     words = normalize(text)
-    foods = [FOODS[key] for key in FOODS if any(_contains(words, name) for name in _names(key))]
+    foods = tuple(FOODS[key] for key in FOODS if any(_contains(words, name) for name in _names(key)))
     families = frozenset(t for word, tags in _families().items() if _contains(words, word) for t in tags)
     return foods, families | frozenset(t for t in _all_tags() if _contains(words, t))
 

@@ -41,6 +41,10 @@ WEIGHTS = {"calories": 10.0, "protein_g": 10.0, "fat_g": 3.0, "carbs_g": 3.0}
 ENERGY_SHARE = {"breakfast": (0.15, 0.35), "lunch": (0.20, 0.40), "snack": (0.05, 0.20), "dinner": (0.20, 0.30),
                 "presleep": (0.05, 0.20)}
 INF = highspy.kHighsInf
+# HiGHS's improvement heuristics and its restart after presolve: these programs (a day's dishes, at most some hundred
+# columns, solved at the root) are done before they pay off, and they took half of a solve's time.
+QUIET_HEURISTICS = ("mip_heuristic_run_feasibility_jump", "mip_heuristic_run_rins", "mip_heuristic_run_rens",
+                    "mip_heuristic_run_root_reduced_cost")
 
 
 
@@ -96,6 +100,9 @@ class _Model:
         self.h.setOptionValue("random_seed", 0)
         self.h.setOptionValue("threads", 1)
         self.h.setOptionValue("time_limit", TIME_LIMIT_S)
+        for heuristic in QUIET_HEURISTICS:
+            self.h.setOptionValue(heuristic, False)
+        self.h.setOptionValue("mip_allow_restart", False)
         self.columns = 0
 
     def var(self, lo: float, hi: float, cost: float = 0.0, integer: bool = False) -> int:
@@ -151,6 +158,29 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
                bands: dict[str, float], *, exact: bool = True,
                specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
                protein_band: float = 10.0) -> dict[str, Portion] | None:
+    """`_solve_mix`, as a linear program first where the dishes are chosen (one per slot) and only the grams are
+    open: the program without the rule that an optional ingredient is left out or weighed at least `min_use` has
+    the same constraints otherwise, so an optimum of it that keeps the rule is an optimum of the mixed-integer one,
+    and where it has none neither has the other. Most of the CHEF's and DIETITIAN's solves are of this kind; the
+    mixed-integer program decides only when the linear one weighs a pinch."""
+    if exact and all(len(found) == 1 for found in options.values()):
+        day = _solve_mix(targets, options, costs, bands, specs=specs, slot_band=slot_band,
+                         protein_band=protein_band, semi=False)
+        if day is None or not any(_pinch(p) for p in day.values()):
+            return day
+    return _solve_mix(targets, options, costs, bands, exact=exact, specs=specs, slot_band=slot_band,
+                      protein_band=protein_band)
+
+
+def _pinch(p: Portion) -> bool:
+    """An optional ingredient weighed above nothing but below the least worth weighing."""
+    return any(c.lo == 0 and 1e-6 < p.grams[food.key] < min_use(food.key) - 1e-6 for food, c in p.variant.parts)
+
+
+def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
+               bands: dict[str, float], *, exact: bool = True,
+               specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
+               protein_band: float = 10.0, semi: bool | None = None) -> dict[str, Portion] | None:
     """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
     the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands).
     With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `slot_band` of its
@@ -167,10 +197,12 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
     for meal in MEALS:
         meal_terms: dict[str, dict[int, float]] = {name: {} for name in NUTRIENTS}
         for variant in options[meal]:
-            pick = picks[(meal, variant.key)] = model.var(0, 1, costs.get(variant.dish, 0.0), integer=True)
+            pick = picks[(meal, variant.key)] = model.var(0, 1, costs.get(variant.dish, 0.0),
+                                                          integer=len(options[meal]) > 1)
             columns: dict[tuple[str, str], int] = {}
             for food, component in variant.parts:
-                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=exact,
+                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick,
+                                 semi=exact if semi is None else semi,
                                  whole=whole)
                 grams[(meal, variant.key, food.key)] = columns[(variant.key, food.key)] = x
             for name in NUTRIENTS:

@@ -10,6 +10,7 @@ The planner (`pipeline.offline.planner`) chooses variants and grams; the steps n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gym.nutrition.food_rules import FoodRules, food_refusal
 from gym.nutrition.foods import FOODS, Food
@@ -265,10 +266,15 @@ def variants(template: Template, rules: FoodRules) -> list[Variant]:
 
 
 def menu(rules: FoodRules) -> dict[str, list[Variant]]:
-    """The variants a member may eat, by meal slot."""
+    """The variants a member may eat, by meal slot (a fresh dict of fresh lists: the caller's to change)."""
+    return {meal: list(found) for meal, found in _menu(rules).items()}
+
+
+@lru_cache(maxsize=256)
+def _menu(rules: FoodRules) -> dict[str, tuple[Variant, ...]]:
     out: dict[str, list[Variant]] = {m: [] for m in (BREAKFAST, LUNCH, SNACK, DINNER, PRESLEEP)}
     for template in TEMPLATES:
         for variant in variants(template, rules):
             for meal in template.meals:
                 out[meal].append(variant)
-    return out
+    return {meal: tuple(found) for meal, found in out.items()}
