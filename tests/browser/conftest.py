@@ -20,12 +20,12 @@ from sqlalchemy import text
 from gym.demo.seed import DANI_MEMBER_ID, seed_demo
 from gym.demo.tenancy import HARBOR, clerk_id_for
 from pipeline.demo import seed_finished_run
+from tests.browser.waits import TIMEOUT_MS
 from tests.factories import TestOrg, TestUser
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 15_000  # a wait, not a budget: two pytest workers share 2 cores with Chromium and Postgres
 HERE = Path(__file__).resolve().parent
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+from tests.browser.waits import expect
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}

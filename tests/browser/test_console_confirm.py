@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

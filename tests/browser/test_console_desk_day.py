@@ -22,8 +22,7 @@ from sqlalchemy import text
 from core.i18n import translate
 from gym.demo.tenancy import HARBOR
 from tests.browser.test_offline_demo import demo_gym, offline_server, owner_console  # noqa: F401 (fixtures)
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, Text
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

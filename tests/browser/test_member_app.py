@@ -24,9 +24,8 @@ from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from tests.browser.conftest import TIMEOUT_MS, _screenshot_path
 from tests.browser.test_member_console import offline_server  # noqa: F401
+from tests.browser.waits import expect
 from tests.trainer.fixtures import hold, reps, trainee
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

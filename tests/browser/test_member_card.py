@@ -12,11 +12,10 @@ import pytest
 
 from gym.training.logs import LoggedExercise, log_exercise
 from tests.browser.test_member_console import MemberConsole
+from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.trainer.fixtures import chest_workout, trainee
 from tests.trainer.scripted import Trainer
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

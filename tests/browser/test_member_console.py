@@ -21,12 +21,11 @@ from gym.demo.seed import DANI_MEMBER_ID, seed_demo
 from gym.demo.tenancy import clerk_id_for
 from gym.training import schedule
 from tests.browser.conftest import _screenshot_path
+from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.servers import ThreadedServer
 from tests.trainer.fixtures import hold, reps, trainee
 from tests.trainer.scripted import Trainer
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

@@ -23,8 +23,7 @@ from gym.demo.tenancy import HARBOR
 from gym.demo.training_record import TABLES, seed_dani
 from tests.browser.conftest import _screenshot_path
 from tests.browser.test_member_console import PHONE, MemberConsole, _dani_token, demo_gym, offline_server  # noqa: F401
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser
 

@@ -19,9 +19,8 @@ from gym import members
 from gym.demo.seed import DANI_MEMBER_ID, SAAR_COHEN_ID
 from gym.demo.tenancy import HARBOR
 from tests.browser.nutrition_page import fill_intake, form_values
+from tests.browser.waits import expect
 from tests.gym.nutrition import samples
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

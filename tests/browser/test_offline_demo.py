@@ -22,9 +22,8 @@ from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
 from gym.demo.tenancy import HARBOR, clerk_id_for, demo_id
 from tests import factories
 from tests.browser.conftest import Console
+from tests.browser.waits import expect
 from tests.servers import ThreadedServer
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
 
 pytestmark = pytest.mark.browser
 

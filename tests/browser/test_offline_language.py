@@ -10,8 +10,7 @@ import pytest
 from agent.offline.model import LABEL
 from core.i18n import translate
 from tests.browser.test_offline_demo import demo_gym, offline_server, owner_console  # noqa: F401 (fixtures)
-
-expect = pytest.importorskip("playwright.async_api", reason="browser tests need the `playwright` package").expect
+from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser
 
