@@ -9,12 +9,14 @@ from typing import Any
 from pipeline.agents import AgentCall, Answer
 from pipeline.offline.coach import coach
 from pipeline.offline.meal_plan import planned_with
+from pipeline.offline.memo import remembered
 from pipeline.offline.nutrition import chef, dietitian, nutritionist
 from pipeline.offline.physician import physician
 
+_CHEF = remembered(chef)  # the DIETITIAN's cooking and the CHEF step's are one and the same
 AGENTS: dict[str, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
-    "NUTRITIONIST": nutritionist, "DIETITIAN": planned_with(dietitian, chef), "CHEF": chef, "COACH": coach,
-    "PHYSICIAN": physician}
+    "NUTRITIONIST": nutritionist, "DIETITIAN": remembered(planned_with(dietitian, _CHEF)), "CHEF": _CHEF,
+    "COACH": coach, "PHYSICIAN": physician}
 
 
 class OfflineAgents:

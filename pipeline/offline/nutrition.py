@@ -10,10 +10,7 @@ writes the recipes, a recipe serving every slot that gets the same dish in the s
 
 from __future__ import annotations
 
-import copy
-import json
 import re
-from collections import OrderedDict
 from typing import Any
 
 from gym.nutrition.checks import RECIPE_TOLERANCE, within
@@ -186,23 +183,10 @@ def _cook_day(t: dict[str, Any], dishes: dict[str, list[Variant]], slots: dict[s
     return out
 
 
-_COOKED: OrderedDict[str, dict[str, Any]] = OrderedDict()  # the last CHEF answers, by their inputs
-COOKED_KEPT = 32
-
-
 def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
-    """The recipes for a weekly meal plan. A pure function of the plan and the macro targets (the constraint of a
-    re-run adds nothing the plan does not say): the DIETITIAN cooks its plan to name only what the CHEF cooks, and
-    the CHEF step then cooks the same plan, so the last answers are kept and handed out as copies."""
-    key = json.dumps([inputs.get("weekly_meal_plan"), inputs.get("macro_targets")], sort_keys=True, default=str)
-    if key in _COOKED:
-        _COOKED.move_to_end(key)
-        return copy.deepcopy(_COOKED[key])
-    answer = _chef(inputs)
-    _COOKED[key] = copy.deepcopy(answer)
-    if len(_COOKED) > COOKED_KEPT:
-        _COOKED.popitem(last=False)
-    return answer
+    """The recipes for a weekly meal plan: a function of the plan and the macro targets alone (a re-run's
+    constraint adds nothing the plan does not say)."""
+    return _chef(inputs)
 
 
 def _chef(inputs: dict[str, Any]) -> dict[str, Any]:

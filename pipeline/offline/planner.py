@@ -92,7 +92,8 @@ def totals(variant: Variant, grams: dict[str, float]) -> dict[str, float]:
 
 
 class _Model:
-    """A thin builder over highspy's column/row interface."""
+    """A thin builder over highspy: columns and rows gathered in lists and handed over at once when solved (one
+    call per column and per row cost more than the solve itself on these small programs)."""
 
     def __init__(self) -> None:
         self.h = highspy.Highs()
@@ -103,14 +104,27 @@ class _Model:
         for heuristic in QUIET_HEURISTICS:
             self.h.setOptionValue(heuristic, False)
         self.h.setOptionValue("mip_allow_restart", False)
-        self.columns = 0
+        self.costs: list[float] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.integers: list[int] = []
+        self.row_lower: list[float] = []
+        self.row_upper: list[float] = []
+        self.starts: list[int] = []
+        self.indices: list[int] = []
+        self.values: list[float] = []
+
+    @property
+    def columns(self) -> int:
+        return len(self.costs)
 
     def var(self, lo: float, hi: float, cost: float = 0.0, integer: bool = False) -> int:
-        self.h.addCol(cost, lo, hi, 0, np.array([], dtype=np.int32), np.array([], dtype=np.float64))
+        self.costs.append(cost)
+        self.lower.append(lo)
+        self.upper.append(hi)
         if integer:
-            self.h.changeColIntegrality(self.columns, highspy.HighsVarType.kInteger)
-        self.columns += 1
-        return self.columns - 1
+            self.integers.append(len(self.costs) - 1)
+        return len(self.costs) - 1
 
     def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True,
                whole: bool = False) -> int:
@@ -131,10 +145,25 @@ class _Model:
         return x
 
     def row(self, lo: float, hi: float, terms: dict[int, float]) -> None:
-        index = np.array(list(terms), dtype=np.int32)
-        self.h.addRow(lo, hi, len(index), index, np.array(list(terms.values()), dtype=np.float64))
+        self.row_lower.append(lo)
+        self.row_upper.append(hi)
+        self.starts.append(len(self.indices))
+        self.indices.extend(terms)
+        self.values.extend(terms.values())
+
+    def _pass(self) -> None:
+        n = len(self.costs)
+        self.h.addCols(n, np.array(self.costs), np.array(self.lower), np.array(self.upper), 0,
+                       np.zeros(n, dtype=np.int32), np.array([], dtype=np.int32), np.array([], dtype=np.float64))
+        if self.integers:
+            self.h.changeColsIntegrality(len(self.integers), np.array(self.integers, dtype=np.int32),
+                                         np.full(len(self.integers), highspy.HighsVarType.kInteger))
+        self.h.addRows(len(self.row_lower), np.array(self.row_lower), np.array(self.row_upper), len(self.indices),
+                       np.array(self.starts, dtype=np.int32), np.array(self.indices, dtype=np.int32),
+                       np.array(self.values, dtype=np.float64))
 
     def solve(self) -> np.ndarray | None:
+        self._pass()
         self.h.run()
         status = self.h.getModelStatus()
         if status != highspy.HighsModelStatus.kOptimal and not (
