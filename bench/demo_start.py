@@ -1,6 +1,6 @@
 """How long a newcomer waits: the README's first command on a fresh clone until the console answers.
 
-    python -m bench.demo_start [--runs 2] [--keep-pip-cache]
+    python -m bench.demo_start [--runs 2] [--keep-pip-cache] [--compare COMMAND]
 
 Each run clones this checkout's HEAD into a new temporary folder, runs the README's first command there exactly as
 the README writes it (read from README.md, so the bench measures what a newcomer pastes) with pip's cache off
@@ -8,6 +8,8 @@ the README writes it (read from README.md, so the bench measures what a newcomer
 the venv and install (until `spotter demo` starts), the demo's start (until it prints the console URL) and the
 first answer of that URL (HTTP 200). Then it stops the demo the way a terminal does (SIGTERM to its process group)
 and checks that no server of the clone is left. Prints one line per run and the load average around it.
+`--compare` times another command the same way, alternating with the README's run by run (a floor or an
+alternative measured side by side: the same network and load for both).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def run_once(command: str, keep_pip_cache: bool) -> dict[str, float]:
         clone = folder / "spotter"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "DATABASE_URL", "REDIS_URL"))}
         if not keep_pip_cache:
-            env["PIP_NO_CACHE_DIR"] = "1"
+            env["PIP_NO_CACHE_DIR"] = env["UV_NO_CACHE"] = "1"
         load_before = os.getloadavg()[0]
         started = time.monotonic()
         process = subprocess.Popen(["bash", "-c", command], cwd=clone, env=env, stdout=subprocess.PIPE,
@@ -97,15 +99,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--keep-pip-cache", action="store_true")
+    parser.add_argument("--compare", help="another command to time the same way, run by run")
     args = parser.parse_args()
-    command = readme_command()
-    print(f"command: {command}\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
-          f"pip cache {'kept' if args.keep_pip_cache else 'off (PIP_NO_CACHE_DIR=1)'}")
+    commands = {"README": readme_command(), **({"compare": args.compare} if args.compare else {})}
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+          f"pip/uv cache {'kept' if args.keep_pip_cache else 'off (PIP_NO_CACHE_DIR=1, UV_NO_CACHE=1)'}")
+    for name, command in commands.items():
+        print(f"{name}: {command}")
     for run in range(1, args.runs + 1):
-        r = run_once(command, args.keep_pip_cache)
-        print(f"run {run}: spotter demo began at {r['demo_began_s']:.1f} s, console URL printed at "
-              f"{r['console_printed_s']:.1f} s, console answered 200 at {r['console_answered_s']:.1f} s; "
-              f"load {r['load_before']:.2f} -> {r['load_after']:.2f}; processes left behind: {int(r['left_behind'])}")
+        for name, command in commands.items():
+            r = run_once(command, args.keep_pip_cache)
+            print(f"run {run} {name}: first line from the demo at {r['demo_began_s']:.1f} s, console URL printed at "
+                  f"{r['console_printed_s']:.1f} s, console answered 200 at {r['console_answered_s']:.1f} s; load "
+                  f"{r['load_before']:.2f} -> {r['load_after']:.2f}; processes left behind: {int(r['left_behind'])}",
+                  flush=True)
 
 
 if __name__ == "__main__":
