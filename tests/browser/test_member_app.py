@@ -22,7 +22,7 @@ from gym.training import logs
 from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
-from tests.browser.conftest import TIMEOUT_MS, _screenshot_path
+from tests.browser.conftest import TIMEOUT_MS, _screenshot_path, teardown_screenshot
 from tests.browser.test_member_console import offline_server  # noqa: F401
 from tests.browser.waits import expect
 from tests.trainer.fixtures import hold, reps, trainee
@@ -90,7 +90,7 @@ async def app_page(browser, server, request) -> AsyncIterator[object]:
     tab.on("response", on_response)
     yield tab
     try:
-        await tab.screenshot(path=str(_screenshot_path(request.config.rootpath, request.node.name)), full_page=True)
+        await teardown_screenshot(tab, request)
     finally:
         await context.close()
     if errors:
