@@ -54,8 +54,7 @@ CASES = [pytest.param(raw, id=f"{i:03}-{_id(raw)}", marks=[pytest.mark.xfail(
     for i, raw in enumerate(DIRECT)]
 
 
-@pytest.mark.parametrize("raw", CASES)
-def test_the_offline_agents_plan_every_valid_intake(raw: dict) -> None:
+def _plans_every_valid_intake(raw: dict) -> None:
     """The offline agents as the driver calls them (the DIETITIAN naming only what its CHEF cooks); every third
     woman's week is planned again in the luteal phase, whose shift of carbohydrate to dinner the CHEF still cooks
     within every check."""
@@ -72,6 +71,23 @@ def test_the_offline_agents_plan_every_valid_intake(raw: dict) -> None:
             assert dinner["carbs_g"] > before["carbs_g"]
         recipes = AGENTS["CHEF"]({"weekly_meal_plan": luteal, "macro_targets": targets}, None)
         assert_plan_serves(targets, strategy, luteal, recipes, tier=2)
+
+
+# The 200 cases in two classes: pytest-xdist's loadscope hands out a class as one unit, so the two halves (half a
+# minute each) run on two workers.
+HALF = len(CASES) // 2
+
+
+class TestFirstHalf:
+    @pytest.mark.parametrize("raw", CASES[:HALF])
+    def test_the_offline_agents_plan_every_valid_intake(self, raw: dict) -> None:
+        _plans_every_valid_intake(raw)
+
+
+class TestSecondHalf:
+    @pytest.mark.parametrize("raw", CASES[HALF:])
+    def test_the_offline_agents_plan_every_valid_intake(self, raw: dict) -> None:
+        _plans_every_valid_intake(raw)
 
 
 @pytest.mark.parametrize("raw", THROUGH_DRIVER, ids=[f"{i:02}-{_id(r)}" for i, r in enumerate(THROUGH_DRIVER)])
