@@ -44,6 +44,7 @@ from tests.trainer.members import link_member
 SEED = 20261123
 EXAMPLES = 15
 REPOSITORY_CONFIG = Path(__file__).resolve().parents[2] / "schemathesis.toml"
+ROLES = ("owner", "member", "front_desk")
 
 
 def turn_stream_problems(text: str) -> list[str]:
@@ -168,7 +169,10 @@ async def _world(role: str, factory, db, client) -> World:
     return World(role, str(org.id), caller.token, peer.token, pinned)
 
 
-async def _fuzz_finds_nothing(role: str, server, client, factory, db, clean_model, tmp_path) -> None:
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")  # schemathesis' own use
+async def test_schemathesis_with_every_check_finds_nothing(role, server, client, factory, db, clean_model,
+                                                           tmp_path) -> None:
     """Every check of the installed schemathesis, as `role`: no 5xx, no undocumented status, header or body, no
     schema-valid request refused or invalid one accepted, no OPTIONS `Allow` beyond the schema, no object of one
     user readable by their peer, and every turn stream ending in one `done`."""
@@ -180,32 +184,6 @@ async def _fuzz_finds_nothing(role: str, server, client, factory, db, clean_mode
     print(f"{role}: {report.calls} calls in {report.seconds:.1f} s; failures by check: {report.by_check()}")
     assert report.calls >= 500
     assert report.failures == {}, json.dumps({" | ".join(k): v[:2] for k, v in report.failures.items()}, indent=1)
-
-
-# One class per role: pytest-xdist's loadscope hands out a class as one unit, so the three roles' runs (a third of
-# a minute each, single-threaded) go to different workers instead of one after the other on one.
-FUZZ_WARNINGS = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")  # schemathesis'
-
-
-@FUZZ_WARNINGS
-class TestAsOwner:
-    async def test_schemathesis_with_every_check_finds_nothing(self, server, client, factory, db, clean_model,
-                                                               tmp_path) -> None:
-        await _fuzz_finds_nothing("owner", server, client, factory, db, clean_model, tmp_path)
-
-
-@FUZZ_WARNINGS
-class TestAsMember:
-    async def test_schemathesis_with_every_check_finds_nothing(self, server, client, factory, db, clean_model,
-                                                               tmp_path) -> None:
-        await _fuzz_finds_nothing("member", server, client, factory, db, clean_model, tmp_path)
-
-
-@FUZZ_WARNINGS
-class TestAsFrontDesk:
-    async def test_schemathesis_with_every_check_finds_nothing(self, server, client, factory, db, clean_model,
-                                                               tmp_path) -> None:
-        await _fuzz_finds_nothing("front_desk", server, client, factory, db, clean_model, tmp_path)
 
 
 def test_the_fuzz_runs_every_check_schemathesis_has() -> None:
