@@ -186,10 +186,6 @@ def _cook_day(t: dict[str, Any], dishes: dict[str, list[Variant]], slots: dict[s
 def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
     """The recipes for a weekly meal plan: a function of the plan and the macro targets alone (a re-run's
     constraint adds nothing the plan does not say)."""
-    return _chef(inputs)
-
-
-def _chef(inputs: dict[str, Any]) -> dict[str, Any]:
     plan = inputs["weekly_meal_plan"]["weekly_template"]
     rules = _rules(inputs)
     dishes = menu(rules)

@@ -126,11 +126,10 @@ class _Model:
             self.integers.append(len(self.costs) - 1)
         return len(self.costs) - 1
 
-    def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True,
-               whole: bool = False) -> int:
+    def amount(self, food: str, lo: float, hi: float, pick: int | None = None, *, semi: bool = True) -> int:
         """Grams of one ingredient in [lo, hi] when `pick` is 1 (0 otherwise); an optional one (lo 0) is, with
-        `semi`, either left out or at least `min_use` grams; with `whole`, whole grams (as a recipe weighs them)."""
-        x = self.var(0, math.floor(hi) if whole else hi, integer=whole)
+        `semi`, either left out or at least `min_use` grams."""
+        x = self.var(0, hi)
         on = pick
         if lo == 0 and semi:
             on = self.var(0, 1, integer=True)
@@ -198,7 +197,7 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
         if day is None or not any(_pinch(p) for p in day.values()):
             return day
     return _solve_mix(targets, options, costs, bands, exact=exact, specs=specs, slot_band=slot_band,
-                      protein_band=protein_band)
+                      protein_band=protein_band, semi=exact)
 
 
 def _pinch(p: Portion) -> bool:
@@ -209,14 +208,14 @@ def _pinch(p: Portion) -> bool:
 def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
                bands: dict[str, float], *, exact: bool = True,
                specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
-               protein_band: float = 10.0, semi: bool | None = None) -> dict[str, Portion] | None:
+               protein_band: float = 10.0, semi: bool) -> dict[str, Portion] | None:
     """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
     the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands).
     With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `slot_band` of its
-    spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution, and the
-    grams of chosen dishes are whole (rounding a teaspoon of oil in each of five slots moved a day's fat by 3 %)."""
+    spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution (the
+    grams are rounded to whole ones afterwards: integer grams made the CHEF's solves minutes long, and its bands
+    leave room to round). With `semi`, an optional ingredient is left out or weighed at least `min_use` grams."""
     weight = 1.0 if exact else 0.0
-    whole = False  # whole grams as integers made the CHEF's solves minutes long; its bands leave room to round
     model = _Model()
     if not exact:
         model.h.setOptionValue("mip_rel_gap", 1.0)  # the first dishes that meet the bands will do
@@ -230,9 +229,7 @@ def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: di
                                                           integer=len(options[meal]) > 1)
             columns: dict[tuple[str, str], int] = {}
             for food, component in variant.parts:
-                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick,
-                                 semi=exact if semi is None else semi,
-                                 whole=whole)
+                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=semi)
                 grams[(meal, variant.key, food.key)] = columns[(variant.key, food.key)] = x
             for name in NUTRIENTS:
                 for column, coef in _nutrient_terms(columns, variant, name).items():
