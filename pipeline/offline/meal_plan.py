@@ -2,7 +2,9 @@
 
 - the luteal-phase adjustment (004 §10: a luteal check-in re-runs DIETITIAN and CHEF with the NUTRITIONIST's
   `cycle_adjustments`): a tenth of each day's carbohydrate moves to dinner, taken from the other slots in
-  proportion to their carbohydrate, with their calories (4 kcal per gram); each day's totals stay as they were;
+  proportion to their carbohydrate, with their calories (4 kcal per gram); each day's totals stay as they were.
+  Where the kitchen cannot cook a day so shifted (a low-protein dinner that no dish of the member's cookbook
+  serves with that much more carbohydrate at that protein), that day moves half as much, down to a fortieth;
 - substitutions only the kitchen can cook: the plan names (as alternatives, in the substitution bank, for the solo
   week) only recipes the offline CHEF produces for it, so every substitution names a recipe of the run.
 """
@@ -14,21 +16,32 @@ from collections.abc import Callable
 from typing import Any
 
 LUTEAL_CARB_SHARE = 0.10
+LUTEAL_LEAST_SHARE = 0.025  # a day's shift halves, when the CHEF cannot cook it, down to this
 ROUNDS = 3
 KCAL_PER_G_CARB = 4
 Agent = Callable[[dict[str, Any], str | None], dict[str, Any]]
 
 
-def shift_carbs_to_dinner(plan: dict[str, Any], share: float = LUTEAL_CARB_SHARE) -> dict[str, Any]:
-    """The weekly meal plan with `share` of each day's carbohydrate moved to its dinner slot."""
+class Uncookable(ValueError):
+    """The CHEF has no dish for a slot of a day's plan (`day`, `meal`)."""
+
+    def __init__(self, day: str, meal: str, spec: dict[str, Any]) -> None:
+        super().__init__(f"{day}: no dish of the cookbook fits {meal} {spec}")
+        self.day, self.meal = day, meal
+
+
+def shift_carbs_to_dinner(plan: dict[str, Any], share: float | dict[str, float] = LUTEAL_CARB_SHARE) -> dict[str, Any]:
+    """The weekly meal plan with `share` (of every day, or per day) of each day's carbohydrate moved to its
+    dinner slot."""
     out = copy.deepcopy(plan)
-    for slots in out["weekly_template"].values():
+    for day, slots in out["weekly_template"].items():
         dinner = slots.get("dinner")
         others = [meal for meal in slots if meal != "dinner" and slots[meal]["slot_spec"]["carbs_g"] > 0]
         if dinner is None or not others:
             continue
         carbs = {meal: slots[meal]["slot_spec"]["carbs_g"] for meal in others}
-        moved = round(share * (sum(carbs.values()) + dinner["slot_spec"]["carbs_g"]))
+        day_share = share[day] if isinstance(share, dict) else share
+        moved = round(day_share * (sum(carbs.values()) + dinner["slot_spec"]["carbs_g"]))
         taken = 0
         for index, meal in enumerate(others):
             take = moved - taken if index == len(others) - 1 else round(moved * carbs[meal] / sum(carbs.values()))
@@ -77,7 +90,14 @@ def planned_with(dietitian: Agent, chef: Agent) -> Agent:
     """The offline DIETITIAN: the packaged plan, shifted in the luteal phase, naming only what `chef` cooks."""
     def answer(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any]:
         plan = dietitian(inputs, constraint)
-        if inputs.get("cycle_phase") == "luteal":
-            plan = shift_carbs_to_dinner(plan)
-        return name_only_cooked(plan, chef, inputs["macro_targets"])
+        if inputs.get("cycle_phase") != "luteal":
+            return name_only_cooked(plan, chef, inputs["macro_targets"])
+        shares = dict.fromkeys(plan["weekly_template"], LUTEAL_CARB_SHARE)
+        while True:
+            try:
+                return name_only_cooked(shift_carbs_to_dinner(plan, shares), chef, inputs["macro_targets"])
+            except Uncookable as exc:
+                if shares.get(exc.day, 0) / 2 < LUTEAL_LEAST_SHARE:
+                    raise
+                shares[exc.day] /= 2
     return answer

@@ -17,6 +17,7 @@ from gym.nutrition.checks import RECIPE_TOLERANCE, within
 from gym.nutrition.food_rules import FoodRules, food_refusal
 from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads.common import DAYS, MEALS
+from pipeline.offline.meal_plan import Uncookable
 from pipeline.offline.planner import (
     DayTargets,
     Portion,
@@ -149,7 +150,7 @@ def _dish(dishes: list[Variant], recipe_ids: list[str]) -> Variant | None:
     return None
 
 
-def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], scale: float) -> Portion:
+def _pick(dishes: dict[str, list[Variant]], day: str, meal: str, slot: dict[str, Any], scale: float) -> Portion:
     """The slot's dish in whole grams: its first alternative the cookbook knows, else the member's dish that fits
     the spec; solved within 8 % of the spec's calories and protein where a dish can be (whole grams then stay
     within CHEF's 10 %), else within 9.5 %, and kept only when the weighed portion is within 10 %."""
@@ -165,7 +166,7 @@ def _pick(dishes: dict[str, list[Variant]], meal: str, slot: dict[str, Any], sca
             weighed = _weighed(found)
             if all(within(weighed.macros[name], spec[name], RECIPE_TOLERANCE) for name in ("calories", "protein_g")):
                 return weighed
-    raise ValueError(f"no dish of the cookbook fits {meal} {spec}")
+    raise Uncookable(day, meal, spec)
 
 
 def _cook_day(t: dict[str, Any], dishes: dict[str, list[Variant]], slots: dict[str, Any]) -> dict[str, Portion]:
@@ -197,7 +198,7 @@ def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any
     for day in DAYS:
         cooked_day = _cook_day(t, dishes, plan[day])
         for meal, slot in plan[day].items():
-            cooked = found = cooked_day.get(meal) or _pick(dishes, meal, slot, scale)
+            cooked = found = cooked_day.get(meal) or _pick(dishes, day, meal, slot, scale)
             grams = found.grams
             key = (found.variant.key, tuple(sorted(grams.items())))
             if key not in recipes:

@@ -13,6 +13,7 @@ slot, the cap rises only as far as the week needs. `portion` solves one dish's g
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ SLOT_BAND = 0.08  # CHEF: a slot's calories and protein within 8 % of its spec, 
 LAST_SLOT_BAND = 0.095  # where 8 % cannot be had (whole grams are checked against the 10 % before they are served)
 MAX_REPEATS = 2  # a dish at most twice a week: one batch cooked, eaten twice; never the same menu alternating
 TIME_LIMIT_S = 60.0  # per solve, a safety net only: solves take under a second, and a plan must not depend on speed
+LEAVE_OUT_ROUNDS = 3  # linear programs leaving pinched ingredients out before the mixed-integer one decides
 CANDIDATES = 12  # dishes offered to the solver per slot and day (the least used first)
 PORTIONS_WRITTEN_FOR_KCAL = 2600
 FIBER_MARGIN_G = 0.5  # over the target, so the CHEF's whole grams still serve the minimum
@@ -163,6 +165,8 @@ class _Model:
 
     def solve(self) -> np.ndarray | None:
         self._pass()
+        if not self.integers:  # a linear program this small solves faster than HiGHS's presolve reduces it
+            self.h.setOptionValue("presolve", "off")
         self.h.run()
         status = self.h.getModelStatus()
         if status != highspy.HighsModelStatus.kOptimal and not (
@@ -186,35 +190,64 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
                bands: dict[str, float], *, exact: bool = True,
                specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
                protein_band: float = 10.0) -> dict[str, Portion] | None:
-    """`_solve_mix`, as a linear program first where the dishes are chosen (one per slot) and only the grams are
-    open: the program without the rule that an optional ingredient is left out or weighed at least `min_use` has
-    the same constraints otherwise, so an optimum of it that keeps the rule is an optimum of the mixed-integer one,
-    and where it has none neither has the other. Most of the CHEF's and DIETITIAN's solves are of this kind; the
-    mixed-integer program decides only when the linear one weighs a pinch."""
-    if exact and all(len(found) == 1 for found in options.values()):
-        day = _solve_mix(targets, options, costs, bands, specs=specs, slot_band=slot_band,
-                         protein_band=protein_band, semi=False)
-        if day is None or not any(_pinch(p) for p in day.values()):
+    """`_solve_mix`, by linear programs first where they decide it; the mixed-integer program only where they do
+    not. Every answer meets the same constraints (the bands, the shares, one dish a slot, a dish once a day); the
+    linear programs are a tenth of the mixed-integer one's time and most of the CHEF's and DIETITIAN's solves.
+
+    - Dishes chosen (one per slot), grams open (`exact`): the program without the rule that an optional ingredient
+      is left out or weighed at least `min_use` has the same constraints otherwise, so an optimum of it that keeps
+      the rule is an optimum of the mixed-integer one, and where it has none neither has the other. Where it weighs
+      a pinch, those ingredients are left out and the grams solved again (up to `LEAVE_OUT_ROUNDS` times, as long
+      as new pinches appear): an answer that keeps the rule, near the optimum (a pinch is a few grams of a minor
+      ingredient); the mixed-integer program decides only when that has none.
+    - Dishes open, the first that meet the bands wanted (not `exact`): the program with the picks relaxed to
+      fractions, then each slot's largest pick fixed and the grams solved (a dive); the relaxation leans to the
+      dishes that cost least (used least this week), as the mixed-integer search would. The mixed-integer search
+      when the dive's dishes cannot meet the bands."""
+    solve = functools.partial(_solve_mix, targets, specs=specs, slot_band=slot_band, protein_band=protein_band)
+    fixed = all(len(found) == 1 for found in options.values())
+    if fixed and exact:
+        day = solve(options, costs, bands, semi=False)
+        if day is None:
+            return None
+        left_out: frozenset[tuple[str, str]] = frozenset()
+        for _ in range(LEAVE_OUT_ROUNDS):
+            pinched = {(meal, food) for meal, p in day.items() for food in _pinches(p)}
+            if not pinched:
+                return day
+            left_out |= pinched
+            day = solve(options, costs, bands, semi=False, left_out=left_out)
+            if day is None:
+                break
+    elif not fixed and not exact:
+        relaxed = solve(options, costs, bands, exact=False, semi=False, relax=True)
+        if relaxed is None:  # not even fractions of the dishes meet the bands: neither do whole ones
+            return None
+        day = solve({meal: [p.variant] for meal, p in relaxed.items()}, costs, bands, exact=False, semi=False)
+        if day is not None:
             return day
-    return _solve_mix(targets, options, costs, bands, exact=exact, specs=specs, slot_band=slot_band,
-                      protein_band=protein_band, semi=exact)
+    return solve(options, costs, bands, exact=exact, semi=exact)
 
 
-def _pinch(p: Portion) -> bool:
-    """An optional ingredient weighed above nothing but below the least worth weighing."""
-    return any(c.lo == 0 and 1e-6 < p.grams[food.key] < min_use(food.key) - 1e-6 for food, c in p.variant.parts)
+def _pinches(p: Portion) -> list[str]:
+    """The optional ingredients weighed above nothing but below the least worth weighing."""
+    return [food.key for food, c in p.variant.parts
+            if c.lo == 0 and 1e-6 < p.grams[food.key] < min_use(food.key) - 1e-6]
 
 
 def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
                bands: dict[str, float], *, exact: bool = True,
                specs: dict[str, dict[str, float]] | None = None, slot_band: float = 0.0,
-               protein_band: float = 10.0, semi: bool) -> dict[str, Portion] | None:
+               protein_band: float = 10.0, semi: bool, relax: bool = False,
+               left_out: frozenset[tuple[str, str]] = frozenset()) -> dict[str, Portion] | None:
     """One day: the dishes (binary picks) and their grams within the bands. `exact` weighs every deviation from
     the targets; without it only the dishes' costs count (a quick search for dishes that can meet the bands).
     With `specs` (the CHEF cooking a meal plan) each slot's calories and protein stay within `slot_band` of its
     spec and its fat and carbohydrate near it, in place of the energy shares and the protein distribution (the
     grams are rounded to whole ones afterwards: integer grams made the CHEF's solves minutes long, and its bands
-    leave room to round). With `semi`, an optional ingredient is left out or weighed at least `min_use` grams."""
+    leave room to round). With `semi`, an optional ingredient is left out or weighed at least `min_use` grams. With
+    `relax` the picks are fractions (a relaxation: each slot's largest is the dish returned); the ingredients
+    `left_out` ((slot, food) pairs) weigh nothing."""
     weight = 1.0 if exact else 0.0
     model = _Model()
     if not exact:
@@ -226,10 +259,11 @@ def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: di
         meal_terms: dict[str, dict[int, float]] = {name: {} for name in NUTRIENTS}
         for variant in options[meal]:
             pick = picks[(meal, variant.key)] = model.var(0, 1, costs.get(variant.dish, 0.0),
-                                                          integer=len(options[meal]) > 1)
+                                                          integer=len(options[meal]) > 1 and not relax)
             columns: dict[tuple[str, str], int] = {}
             for food, component in variant.parts:
-                x = model.amount(food.key, component.lo, component.hi * targets.scale, pick, semi=semi)
+                hi = 0.0 if (meal, food.key) in left_out else component.hi * targets.scale
+                x = model.amount(food.key, component.lo, hi, pick, semi=semi)
                 grams[(meal, variant.key, food.key)] = columns[(variant.key, food.key)] = x
             for name in NUTRIENTS:
                 for column, coef in _nutrient_terms(columns, variant, name).items():

@@ -45,13 +45,7 @@ def test_the_generated_intakes_cover_the_space() -> None:
         assert intake_flags(intake, intake.current_weight_kg) == []
 
 
-# Known gap (reported on issue 25): this member's plan has a 550 kcal dinner with 12 g protein, and no dish of the
-# cookbook takes the luteal phase's 30 g of carbohydrate at that protein; her luteal re-plan raises. Strict: it
-# fails the suite once it is fixed, so the mark goes.
-LUTEAL_GAP = {126}
-CASES = [pytest.param(raw, id=f"{i:03}-{_id(raw)}", marks=[pytest.mark.xfail(
-    strict=True, raises=ValueError, reason="luteal shift on a low-protein dinner")] if i in LUTEAL_GAP else [])
-    for i, raw in enumerate(DIRECT)]
+CASES = [pytest.param(raw, id=f"{i:03}-{_id(raw)}") for i, raw in enumerate(DIRECT)]
 
 
 def _plans_every_valid_intake(raw: dict) -> None:
@@ -104,3 +98,31 @@ async def test_the_driver_takes_every_valid_intake_to_output_ready(raw: dict, db
     assert not [e for e in events if e.kind == "conflict"]  # no agent needed a constrained re-run
     assert_plan_serves(stored["macro_targets"], stored["nutrition_strategy"], stored["weekly_meal_plan"],
                        stored["recipes"])
+
+
+def _moved_shares(plan: dict, luteal: dict) -> dict[str, float]:
+    """Per day, the share of the day's carbohydrate the luteal plan moved to dinner."""
+    shares = {}
+    for day, slots in luteal["weekly_template"].items():
+        before = plan["weekly_template"][day]
+        total = sum(slot["slot_spec"]["carbs_g"] for slot in before.values())
+        shares[day] = (slots["dinner"]["slot_spec"]["carbs_g"] - before["dinner"]["slot_spec"]["carbs_g"]) / total
+    return shares
+
+
+def test_a_luteal_day_the_kitchen_cannot_cook_moves_half_as_much_and_the_others_a_tenth() -> None:
+    """Case 42's plan has a day whose low-protein dinner no dish of her cookbook serves with a tenth of the day's
+    carbohydrate moved to it (a 938 kcal dinner at 19 g protein): that day moves a twentieth, every other day a
+    tenth, and the CHEF cooks the week within every check."""
+    raw = DIRECT[42]
+    targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
+    strategy = AGENTS["NUTRITIONIST"]({"macro_targets": targets, "current_tier": 2}, None)
+    inputs = {"nutrition_strategy": strategy, "macro_targets": targets}
+    plan = AGENTS["DIETITIAN"](inputs, None)
+    luteal = AGENTS["DIETITIAN"]({**inputs, "cycle_phase": "luteal"}, None)
+    shares = _moved_shares(plan, luteal)
+    halved = [day for day, share in shares.items() if share < 0.09]
+    assert halved and all(0.045 < shares[day] < 0.055 for day in halved), shares
+    assert all(0.095 < share < 0.105 for day, share in shares.items() if day not in halved), shares
+    recipes = AGENTS["CHEF"]({"weekly_meal_plan": luteal, "macro_targets": targets}, None)
+    assert_plan_serves(targets, strategy, luteal, recipes, tier=2)
