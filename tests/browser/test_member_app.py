@@ -22,7 +22,7 @@ from gym.training import logs
 from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
-from tests.browser.conftest import TIMEOUT_MS, _screenshot_path, teardown_screenshot
+from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
 from tests.browser.test_member_console import offline_server  # noqa: F401
 from tests.browser.waits import expect
 from tests.trainer.fixtures import hold, reps, trainee
@@ -74,7 +74,7 @@ async def app_page(browser, server, request) -> AsyncIterator[object]:
     size = SIZES[getattr(request, "param", "phone")]
     locale = "he-IL" if "hebrew" in request.node.name else "en-US"
     context = await browser.new_context(locale=locale, viewport=size, base_url=server.url,
-                                        has_touch=size["width"] < 600)
+                                        has_touch=size["width"] < 600, permissions=GRANTED)
     context.set_default_timeout(TIMEOUT_MS)
     tab = await context.new_page()
     errors: list[str] = []
