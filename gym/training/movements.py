@@ -11,7 +11,7 @@ so "Seated Dumbbell Shoulder Press" is still an overhead press.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from gym.exercise_library import LIBRARY, LibraryExercise
 from gym.training.equipment import VOCABULARY, equipment_key
@@ -63,6 +63,7 @@ def _singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=8192)  # a pure function of a name: progression compares a member's history name by name
 def name_key(name: str) -> str:
     """A comparable form of an exercise name: lower case, words only, singular ("Farmer's Walks" → "farmer walk")."""
     text = re.sub(r"['’`]s\b", "", name.lower())
@@ -99,6 +100,7 @@ def resolve_loosely(name: str) -> LibraryExercise | None:
     return found
 
 
+@lru_cache(maxsize=65536)
 def same_exercise(a: str, b: str) -> bool:
     """One exercise under two names: equal keys, or the same library exercise ("Barbell Row" = "Bent-Over Row")."""
     if name_key(a) == name_key(b):
