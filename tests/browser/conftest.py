@@ -11,18 +11,20 @@ from __future__ import annotations
 import importlib
 import re
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
+from api.app import create_app
 from gym.demo.seed import DANI_MEMBER_ID, seed_demo
 from gym.demo.tenancy import HARBOR, clerk_id_for
 from pipeline.demo import seed_finished_run
 from tests.browser.waits import TIMEOUT_MS
 from tests.factories import TestOrg, TestUser
+from tests.servers import ThreadedServer
 
 # Debian's old headless shell when installed (.ci/run installs it): the same Blink and V8 as Chromium without the
 # browser's UI layers, a fifth less CPU per test than `chromium --headless` (bench/README.md); Chromium otherwise.
@@ -172,6 +174,23 @@ def open_console(page, server):
         return await Console(page, server.url, org, user).open()
 
     return _open
+
+
+@pytest.fixture(scope="module")
+def offline_server(app_settings) -> Iterator[ThreadedServer]:
+    """The real app, but with the deterministic offline model instead of an LLM."""
+    srv = ThreadedServer(create_app(app_settings.model_copy(update={"agent_model_provider": "offline"}))).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+async def demo_gym(db) -> TestOrg:
+    """Harbor Strength as `seed_demo` writes it, in the worker's shared test database (its own orgs), seeded when a
+    module that uses it starts. Every user of the demo gym seeds it first (this fixture, `harbor_owner`, the seed
+    and relevance tests), so what a module changed in it is rewritten by the next one that reads it."""
+    await seed_demo(db)
+    return TestOrg(HARBOR.id, HARBOR.name, HARBOR.tier, HARBOR.timezone)
 
 
 @pytest.fixture

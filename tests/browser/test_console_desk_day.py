@@ -21,7 +21,7 @@ from sqlalchemy import text
 
 from core.i18n import translate
 from gym.demo.tenancy import HARBOR
-from tests.browser.test_offline_demo import demo_gym, offline_server, owner_console  # noqa: F401 (fixtures)
+from tests.browser.test_offline_demo import owner_console  # noqa: F401 (a fixture)
 from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser

@@ -23,7 +23,6 @@ from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
-from tests.browser.test_member_console import offline_server  # noqa: F401
 from tests.browser.waits import expect
 from tests.trainer.fixtures import hold, reps, trainee
 
@@ -438,7 +437,7 @@ async def test_every_screen_in_three_languages(app_page, server, db, factory, re
 
 @pytest.mark.parametrize("app_page", ["phone"], indirect=True)
 @pytest.mark.parametrize("language", ["en", "he"])
-async def test_with_no_workout_today_asks_the_trainer_for_one(app_page, offline_server, db, factory, fake_model,  # noqa: F811
+async def test_with_no_workout_today_asks_the_trainer_for_one(app_page, offline_server, db, factory, fake_model,
                                                               request, language) -> None:
     """Item 1: a member with no workout is offered one; the (offline) trainer builds it and Today shows it to log."""
     t = await trainee(db, factory)

@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import text
 
-from api.app import create_app
-from gym.demo.seed import DANI_MEMBER_ID, seed_demo
+from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import clerk_id_for
 from gym.training import schedule
 from tests.browser.conftest import _screenshot_path
 from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, ToolUse
-from tests.servers import ThreadedServer
 from tests.trainer.fixtures import hold, reps, trainee
 from tests.trainer.scripted import Trainer
 
@@ -62,20 +60,6 @@ class MemberConsole:
     async def shot(self, request: pytest.FixtureRequest, suffix: str) -> None:
         await self.page.screenshot(path=str(_screenshot_path(request.config.rootpath, f"{request.node.name}-{suffix}")),
                                    full_page=True)
-
-
-@pytest.fixture(scope="module")
-def offline_server(app_settings) -> Iterator[ThreadedServer]:
-    srv = ThreadedServer(create_app(app_settings.model_copy(update={"agent_model_provider": "offline"}))).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-async def demo_gym(db) -> AsyncIterator[None]:
-    await seed_demo(db)
-    yield
-    await seed_demo(db)
 
 
 async def _dani_token(db, dev_keys) -> str:

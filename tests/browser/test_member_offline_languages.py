@@ -22,7 +22,7 @@ from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import HARBOR
 from gym.demo.training_record import TABLES, seed_dani
 from tests.browser.conftest import _screenshot_path
-from tests.browser.test_member_console import PHONE, MemberConsole, _dani_token, demo_gym, offline_server  # noqa: F401
+from tests.browser.test_member_console import PHONE, MemberConsole, _dani_token
 from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ async def _one(db, sql: str, **params):
 
 
 @pytest.fixture
-async def dani_in(browser, offline_server, demo_gym, db, dev_keys, fake_model, request) -> AsyncIterator:  # noqa: F811
+async def dani_in(browser, offline_server, demo_gym, db, dev_keys, fake_model, request) -> AsyncIterator:
     contexts = []
 
     async def open_as(locale: str, viewport: dict) -> MemberConsole:

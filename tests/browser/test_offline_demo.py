@@ -9,21 +9,19 @@ delete, and an undo. Nothing may reach the (fake) Anthropic API.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import datetime
 
 import pytest
 from sqlalchemy import text
 
 from agent.offline.model import LABEL
-from api.app import create_app
 from core.i18n import translate
-from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID, seed_demo
+from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID
 from gym.demo.tenancy import HARBOR, clerk_id_for, demo_id
 from tests import factories
 from tests.browser.conftest import Console
 from tests.browser.waits import expect
-from tests.servers import ThreadedServer
 
 pytestmark = pytest.mark.browser
 
@@ -31,23 +29,6 @@ OWNER_EMAIL = "owner@harbor.test"
 OFFLINE_LABEL = LABEL["en"]
 MURPH_ID = demo_id(str(HARBOR.id), "workout", "murph")
 PLUMBER = "call the plumber"
-
-
-@pytest.fixture(scope="module")
-def offline_server(app_settings) -> Iterator[ThreadedServer]:
-    """The real app, but with the deterministic offline model instead of an LLM."""
-    srv = ThreadedServer(create_app(app_settings.model_copy(update={"agent_model_provider": "offline"}))).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-async def demo_gym(db) -> AsyncIterator[factories.TestOrg]:
-    """Harbor Strength seeded into the shared test database (its own orgs), and seeded again afterwards so the
-    demo rows this module touched (Murph) are back as `seed_demo` writes them."""
-    await seed_demo(db)
-    yield factories.TestOrg(HARBOR.id, HARBOR.name, HARBOR.tier, HARBOR.timezone)
-    await seed_demo(db)
 
 
 @pytest.fixture

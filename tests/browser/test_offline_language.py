@@ -9,7 +9,7 @@ import pytest
 
 from agent.offline.model import LABEL
 from core.i18n import translate
-from tests.browser.test_offline_demo import demo_gym, offline_server, owner_console  # noqa: F401 (fixtures)
+from tests.browser.test_offline_demo import owner_console  # noqa: F401 (a fixture)
 from tests.browser.waits import expect
 
 pytestmark = pytest.mark.browser
