@@ -305,8 +305,10 @@ async def test_a_set_entered_while_the_service_is_unreachable_arrives_once(app_p
         lost.set()
 
     lost = asyncio.Event()
-    await page.unroute("**/trainer/workout/sets")
+    # the new handler first, then the old one off (the last registered runs first): the app retries a kept set every
+    # 3 s, and a retry between the two calls would otherwise reach the service with its answer intact
     await page.route("**/trainer/workout/sets", answer_lost)
+    await page.unroute("**/trainer/workout/sets", unreachable)
     await rows.nth(1).get_by_test_id("set-load").fill("16")
     await rows.nth(1).get_by_test_id("set-check").click()
     await expect(page.get_by_test_id("outbox-status")).to_have_attribute("data-waiting", "2")
