@@ -211,14 +211,17 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
         if day is None:
             return None
         left_out: frozenset[tuple[str, str]] = frozenset()
-        for _ in range(LEAVE_OUT_ROUNDS):
+        for solved in range(LEAVE_OUT_ROUNDS + 1):
             pinched = {(meal, food) for meal, p in day.items() for food in _pinches(p)}
             if not pinched:
                 return day
-            left_out |= pinched
-            day = solve(options, costs, bands, semi=False, left_out=left_out)
-            if day is None:
+            if solved == LEAVE_OUT_ROUNDS:
                 break
+            left_out |= pinched
+            found = solve(options, costs, bands, semi=False, left_out=left_out)
+            if found is None:
+                break
+            day = found
     elif not fixed and not exact:
         relaxed = solve(options, costs, bands, exact=False, semi=False, relax=True)
         if relaxed is None:  # not even fractions of the dishes meet the bands: neither do whole ones
