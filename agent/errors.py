@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+from types import ModuleType
 
-import anthropic
 import httpx
 
 from core.errors import ServiceError
@@ -15,6 +16,19 @@ _BY_TYPE = {"rate_limit_error": "provider_rate_limited", "authentication_error":
             "permission_error": "provider_unauthorized", "api_error": "provider_unavailable",
             "invalid_request_error": "provider_invalid_request", "not_found_error": "provider_invalid_request",
             "request_too_large": "provider_invalid_request"}
+
+
+def _sdk() -> ModuleType | None:
+    """The Anthropic SDK when this process has loaded it (an `AnthropicModel` imports it): no exception can be one of
+    its classes before then. Its import costs ~0.7 s of CPU, a third of the app's, which a process that never calls
+    the provider (the offline demo and worker, `spotter migrate`) does not pay."""
+    return sys.modules.get("anthropic")
+
+
+def provider_errors() -> tuple[type[BaseException], ...]:
+    """The SDK's base error class, for an `except` clause; nothing before the SDK is loaded."""
+    sdk = _sdk()
+    return (sdk.APIError,) if sdk is not None else ()
 
 
 class AgentError(ServiceError):
@@ -29,7 +43,8 @@ def classify(exc: BaseException) -> str:
         return exc.code
     if isinstance(exc, asyncio.CancelledError):
         return "aborted"
-    if isinstance(exc, anthropic.APIStatusError):
+    sdk = _sdk()
+    if sdk is not None and isinstance(exc, sdk.APIStatusError):
         status = exc.status_code
         error_type = ""
         body = exc.body
@@ -46,11 +61,11 @@ def classify(exc: BaseException) -> str:
         if status >= 500 or status < 400:  # < 400: an `error` event inside a 200 stream, of no known type
             return "provider_unavailable"
         return "provider_invalid_request"
-    if isinstance(exc, anthropic.APIConnectionError | httpx.TransportError):
+    if isinstance(exc, httpx.TransportError) or (sdk is not None and isinstance(exc, sdk.APIConnectionError)):
         return "provider_unavailable"
     if type(exc).__module__.split(".")[0] in _TRANSPORT_MODULES:
         return "provider_unavailable"  # the SDK's HTTP stack raised mid-stream (e.g. a dropped connection)
-    if isinstance(exc, anthropic.APIError):
+    if sdk is not None and isinstance(exc, sdk.APIError):
         # e.g. an `error` event inside a 200 stream
         body = getattr(exc, "body", None)
         if isinstance(body, dict) and (body.get("error") or {}).get("type") == "overloaded_error":

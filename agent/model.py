@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol, cast
 
-import anthropic
-
 from agent.costs import Usage
 from agent.errors import AgentError
 from agent.model_stream import MessageAccumulator, plain_block, usage_from_json
@@ -120,14 +118,17 @@ class AnthropicModel:
 
     def __init__(self, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
                  timeout: float = 120.0) -> None:
+        import anthropic  # here, not at the top: agent/errors.py says why
+
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
                                                timeout=timeout)
         self.encoder = RequestEncoder()
+        self.stream_class = anthropic.AsyncStream[object]
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         message = MessageAccumulator()
         events = await self.client.post("/v1/messages", cast_to=object, content=self.encoder.body(request, stream=True),
-                                        stream=True, stream_cls=anthropic.AsyncStream[object])
+                                        stream=True, stream_cls=self.stream_class)
         async with events:
             async for raw in events:  # plain dicts; unknown event types change nothing
                 event = cast(dict[str, Any], raw)

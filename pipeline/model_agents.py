@@ -20,14 +20,13 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
-import anthropic
 import structlog
 from opentelemetry.trace import Span
 from sqlalchemy import select
 
 from agent.composition import build_model
 from agent.costs import PriceBook, Usage
-from agent.errors import AgentError, classify
+from agent.errors import AgentError, classify, provider_errors
 from agent.metering import Meter, OpenCall
 from agent.model import ModelClient, ModelRequest, ModelResponse
 from agent.tracing import Who, ambient_parent
@@ -159,7 +158,7 @@ class ModelAgents:
                 async for item in stream:
                     if isinstance(item, ModelResponse):
                         response = item
-        except (AgentError, anthropic.APIError) as exc:
+        except (AgentError, *provider_errors()) as exc:
             log.warning("pipeline.model_call_failed", agent=call.agent, error=type(exc).__name__,
                         code=getattr(exc, "code", None))
             raise NoAnswer(cause_of(exc)) from exc

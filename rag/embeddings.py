@@ -14,10 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-import aiohttp
 import numpy as np
-import voyageai
-import voyageai.error
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -86,6 +83,10 @@ class VoyageEmbedder:
         self.model = model
         self.dims = dims
         self.batch_size = batch_size
+        # Imported here, not at the top: the SDK and what it brings (aiohttp, langchain-core; ~0.15 s of CPU) are
+        # loaded by the processes that embed with Voyage only.
+        import voyageai
+
         self._client = voyageai.AsyncClient(
             api_key=api_key,
             base_url=base_url.rstrip("/") if base_url else None,
@@ -100,6 +101,9 @@ class VoyageEmbedder:
         return vectors
 
     async def _embed_batch(self, batch: list[str], input_type: InputType) -> list[list[float]]:
+        import aiohttp
+        import voyageai.error  # both loaded with the client in __init__
+
         try:
             result = await self._client.embed(
                 batch,
