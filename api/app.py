@@ -10,6 +10,7 @@ from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
 from agent.storage_snapshot import daily_snapshots
+from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
 from api.controllers.nutrition import NutritionController
@@ -67,11 +68,12 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             if owned:
                 await app.state.resources.close()
 
+    console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
         NutritionController, NutritionMembersController,
-        create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales"),
-        create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console"),
+        create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
+        create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]
     if settings.auth_mode == "dev":
         handlers.append(DevJwksController)
