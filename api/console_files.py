@@ -4,7 +4,8 @@ Litestar's local file system hands every step of a file response to a worker thr
 the open, the read and the close, five thread hops for a 10 KB script. A console page loads about 25 files,
 and in the test suite serving them was an eighth of the app's CPU. Here a stat runs inline (a local package
 directory answers in microseconds) and a file's bytes are kept until its modification time or size changes,
-so an edited script is served as soon as it is saved. What is served, and where (html mode, the 404, HEAD,
+so an edited script is served as soon as it is saved. A path no file can have (a NUL byte, a name too long for
+the file system) is a 404, where Litestar's local file system answered 500. What is served, and where (html mode, the 404, HEAD,
 ETag and Last-Modified), is still Litestar's static files router's decision; this only answers its questions.
 """
 
@@ -55,7 +56,12 @@ class ConsoleFiles:
     @staticmethod
     def _info(path: str) -> FileInfo:
         name = os.path.normpath(path)
-        result = os.stat(name)  # FileNotFoundError: the router's "no such file"
+        try:
+            result = os.stat(name)
+        except PermissionError:
+            raise
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long, a file taken for a folder: no such file
+            raise FileNotFoundError(name) from exc  # the router's 404
         return {"created": result.st_ctime, "gid": result.st_gid, "ino": result.st_ino,
                 "islink": os.path.islink(name), "mode": result.st_mode, "mtime": result.st_mtime, "name": name,
                 "nlink": result.st_nlink, "size": result.st_size,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -46,6 +47,15 @@ async def test_every_path_answers_as_the_local_file_system_does(method: str) -> 
     assert {200, 404} <= statuses, statuses  # the paths reach files, directories' index pages and misses
 
 
+@pytest.mark.parametrize("path", ["/console/%00", "/console/a%00b.js", "/console/locales/%00.json",
+                                  "/console/" + "a" * 5000, "/console/app.js/x"])
+async def test_a_path_no_file_can_have_is_not_found(path: str) -> None:
+    """Litestar's local file system answered 500 to these (ValueError, ENAMETOOLONG from the stat)."""
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=_app(ConsoleFiles())), base_url="http://t") as mine:
+        response = await mine.get(path)
+    assert response.status_code == 404, response.text
+
+
 async def test_an_edited_file_is_served_as_soon_as_it_is_saved(tmp_path: Path) -> None:
     console, locales = tmp_path / "console", tmp_path / "locales"
     console.mkdir(), locales.mkdir()
@@ -68,3 +78,14 @@ async def test_an_edited_file_is_served_as_soon_as_it_is_saved(tmp_path: Path) -
 async def test_only_reading_is_allowed() -> None:
     with pytest.raises(PermissionError):
         await ConsoleFiles().open(CONSOLE_DIR / "app.js", mode="wb")
+
+
+async def test_the_app_serves_its_console_with_them(client: httpx.AsyncClient) -> None:
+    """The app's two routers use them: a script is served, and a NUL in a path is a 404 rather than a 500."""
+    script = await client.get("/console/app.js")
+    assert script.status_code == 200 and script.content == (CONSOLE_DIR / "app.js").read_bytes()
+    assert script.headers["content-type"].startswith("text/javascript")
+    locale = await client.get("/console/locales/he.json")
+    assert locale.status_code == 200 and locale.json() == json.loads((LOCALES_DIR / "he.json").read_text())
+    for path in ("/console/%00", "/console/locales/%00.json"):
+        assert (await client.get(path)).status_code == 404, path
