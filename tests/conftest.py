@@ -57,7 +57,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     configured = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
     if configured and configured.isdigit():
         return int(configured)
-    return len(os.sched_getaffinity(0)) + 1
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS has no affinity
+    return usable + 1
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
