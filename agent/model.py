@@ -123,12 +123,12 @@ class AnthropicModel:
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
                                                timeout=timeout)
         self.encoder = RequestEncoder()
-        self.stream_class = anthropic.AsyncStream[object]
+        self._stream_class = anthropic.AsyncStream[object]
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         message = MessageAccumulator()
         events = await self.client.post("/v1/messages", cast_to=object, content=self.encoder.body(request, stream=True),
-                                        stream=True, stream_cls=self.stream_class)
+                                        stream=True, stream_cls=self._stream_class)
         async with events:
             async for raw in events:  # plain dicts; unknown event types change nothing
                 event = cast(dict[str, Any], raw)

@@ -27,7 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 SERVER = """
 import sys
 import uvicorn
-from litestar.static_files import create_static_files_router
 import api.app as app_module
 from api.app import create_app
 from core.settings import Settings

@@ -48,17 +48,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_OWN_BASETEMP] = Path(config.option.basetemp)
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto`: one worker more than the CPUs this process may use. A worker's tests spend a sixth of their time
     waiting (on subprocesses starting, Chromium, leases and timers under test), so with one worker per CPU the
     machine sat idle 17 % of the run; with one more it is idle 4 %, and on 2 CPUs the suite takes 236-242 s instead
     of 276 s (bench/README.md). Two more costs more in startup and contention than it fills (264 s).
-    PYTEST_XDIST_AUTO_NUM_WORKERS still overrides, as pytest-xdist documents."""
-    configured = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
-    if configured and configured.isdigit():
-        return int(configured)
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS has no affinity
-    return usable + 1
+    With PYTEST_XDIST_AUTO_NUM_WORKERS set, pytest-xdist's own hook decides, as it documents."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    affinity = getattr(os, "sched_getaffinity", None)  # none on macOS
+    return (len(affinity(0)) if affinity else os.cpu_count() or 1) + 1
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

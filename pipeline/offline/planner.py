@@ -232,10 +232,10 @@ def _solve_day(targets: DayTargets, options: dict[str, list[Variant]], costs: di
     return solve(options, costs, bands, exact=exact, semi=exact)
 
 
-def _pinches(p: Portion) -> list[str]:
-    """The optional ingredients weighed above nothing but below the least worth weighing."""
+def _pinches(p: Portion, *, least: float = 1e-6) -> list[str]:
+    """The optional ingredients weighed above `least` but below the least worth weighing."""
     return [food.key for food, c in p.variant.parts
-            if c.lo == 0 and 1e-6 < p.grams[food.key] < min_use(food.key) - 1e-6]
+            if c.lo == 0 and least < p.grams[food.key] < min_use(food.key) - 1e-6]
 
 
 def _solve_mix(targets: DayTargets, options: dict[str, list[Variant]], costs: dict[str, float],
@@ -382,8 +382,7 @@ def portion(variant: Variant, spec: dict[str, float], scale: float = 1.0, band: 
     cannot come within `band` (10 %) of its calories and protein. A linear program first; only when it weighs a pinch
     of an optional ingredient does the mixed-integer one decide."""
     found = _portion(variant, spec, scale, band, semi=False)
-    if found is not None and not any(0.5 <= found.grams[food.key] < min_use(food.key)
-                                     for food, c in variant.parts if c.lo == 0):
+    if found is not None and not _pinches(found, least=0.5):  # served in whole grams: under half of one is none
         return found
     return _portion(variant, spec, scale, band, semi=True) or found
 
