@@ -10,6 +10,7 @@ per-user turn rate limit lives in the API layer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -174,7 +175,9 @@ class Orchestrator:
                                     system=system, tool_choice=persona.tool_choice)
             streamed: list[str] = []
             response: ModelResponse | None = None
-            try:
+            # What streamed is kept until the round trip's transaction commits: a client that leaves (or a
+            # failure) after the last text delta, before the commit, still finds the text it saw.
+            async with self._keeping(turn, thread, streamed):
                 async for item in self.meter.stream(turn, self.model, request, settle=False):
                     if isinstance(item, TextDelta):
                         streamed.append(item.text)
@@ -182,40 +185,50 @@ class Orchestrator:
                             yield events.text_delta(item.text)
                     else:
                         response = item
-            except BaseException:
-                if streamed:  # keep what streamed; the replay guard handles anything left dangling
-                    with anyio.CancelScope(shield=True):
-                        await self._keep_interrupted(turn, thread, "".join(streamed))
-                raise
-            assert response is not None
-            tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
-            # One transaction per round trip: every inline tool (each in a savepoint), then last (so the shared
-            # usage row is locked only until the commit) the call's usage and the turn's count, in one
-            # statement that also inserts the round trip's rows (RoundTrip). Rolled back, the call is settled
-            # on its own by the next call or the finalizer.
-            ended = persona.ends_turn(response)
-            async with self.store.scope(turn) as session:
-                trip = RoundTrip(turn, session)
-                message_id = thread.assistant(turn, trip, response)
-                for event in trip.emit(*persona.frames.answered(message_id, response.stop_reason)):
-                    yield event
-                if ended:
-                    text = "".join(b.get("text", "") for b in response.content if b.get("type") == "text").strip()
-                    for event in trip.emit(*persona.frames.reply_without_tools(turn, text)):
+                assert response is not None
+                tool_uses = [b for b in response.content if b.get("type") == "tool_use"]
+                # One transaction per round trip: every inline tool (each in a savepoint), then last (so the
+                # shared usage row is locked only until the commit) the call's usage and the turn's count, in
+                # one statement that also inserts the round trip's rows (RoundTrip). Rolled back, the call is
+                # settled on its own by the next call or the finalizer.
+                ended = persona.ends_turn(response)
+                async with self.store.scope(turn) as session:
+                    trip = RoundTrip(turn, session)
+                    message_id = thread.assistant(turn, trip, response)
+                    for event in trip.emit(*persona.frames.answered(message_id, response.stop_reason)):
                         yield event
-                else:
-                    async for event in self.dispatcher.process(turn, thread, trip, message_id, tool_uses):
-                        for ready in trip.emit(event):
-                            yield ready
-                usage, cost = self.meter.in_flight(turn)
-                await thread.after_call(turn, trip, usage, cost)
-                await self.meter.write(turn, session, turns=0 if turn.counted else 1, along=trip.take_rows())
+                    if ended:
+                        text = "".join(b.get("text", "") for b in response.content if b.get("type") == "text").strip()
+                        for event in trip.emit(*persona.frames.reply_without_tools(turn, text)):
+                            yield event
+                    else:
+                        async for event in self.dispatcher.process(turn, thread, trip, message_id, tool_uses):
+                            for ready in trip.emit(event):
+                                yield ready
+                    usage, cost = self.meter.in_flight(turn)
+                    await thread.after_call(turn, trip, usage, cost)
+                    await self.meter.write(turn, session, turns=0 if turn.counted else 1, along=trip.take_rows())
             for event in trip.committed():
                 yield event
             turn.counted = True
             await self.meter.settle(turn, written=True)
             if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):
                 return
+
+    @contextlib.asynccontextmanager
+    async def _keeping(self, turn: Turn, thread: Thread, streamed: list[str]) -> AsyncIterator[None]:
+        """Keep what streamed as an interrupted assistant message when the block does not complete (the replay
+        guard handles anything left dangling). A failure to keep it never hides the block's own."""
+        try:
+            yield
+        except BaseException:
+            if streamed:
+                with anyio.CancelScope(shield=True):
+                    try:
+                        await self._keep_interrupted(turn, thread, "".join(streamed))
+                    except Exception as exc:
+                        log.warning("agent.turn.interrupted_text_lost", error_type=type(exc).__name__)
+            raise
 
     async def _keep_interrupted(self, turn: Turn, thread: Thread, text: str) -> None:
         async with self.store.scope(turn) as session:

@@ -29,6 +29,7 @@ class _Server(uvicorn.Server):
 
 class ThreadedServer:
     def __init__(self, app, *, port: int | None = None) -> None:
+        self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",

@@ -1,8 +1,10 @@
 """A model call that does not finish still costs what the provider billed, and the conversation goes on."""
 
 import asyncio
+import threading
 from collections.abc import Iterator
 
+import anyio
 import httpx
 import pytest
 from sqlalchemy import text
@@ -97,6 +99,55 @@ async def test_client_that_leaves_mid_stream_pays_for_the_input_and_the_turn_is_
     row = await _usage_row(db, gym.org.id)
     assert row.cost >= input_cost > 0 and row.turns == 1
     assert failed[0]["costUsdMicros"] == row.cost and failed[0]["modelCalls"] == 1
+
+
+async def test_client_that_leaves_after_the_text_before_the_commit_finds_the_text_kept(observed, gym, fake_model, db,
+                                                                                     monkeypatch) -> None:
+    """Disconnect after the last text delta while the round trip's transaction is still open (a reload right
+    after the answer showed): the assistant row keeps what streamed, marked interrupted, as it does for a
+    disconnect mid-stream, and the conversation goes on."""
+    server, recorded = observed
+    meter = server.app.state.resources.agent.orchestrator.meter
+    write, holding = meter.write, threading.Event()
+
+    async def held_write(turn, session, **kwargs) -> None:  # the round trip's last statement before its commit
+        if turn.access.org_id == gym.org.id and not holding.is_set():
+            holding.set()
+            await anyio.sleep(30)  # the client leaves meanwhile: its disconnect cancels this
+        await write(turn, session, **kwargs)
+
+    monkeypatch.setattr(meter, "write", held_write)
+    fake_model.queue(Reply(Text("Three classes today.", chunks=3)))
+    seen = ""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client, client.stream(
+            "POST", f"{gym.base}/messages", json={"message": "what's on today?"}, headers=gym.owner.headers) as response:
+        async for chunk in response.aiter_text():
+            seen += chunk
+            if seen.count("event: text_delta") == 3:
+                break
+        assert await asyncio.to_thread(holding.wait, 10)
+        assert "message_done" not in seen and "event: done" not in seen
+    failed: list[dict] = []
+    for _ in range(100):  # the server notices the disconnect, then finalizes the turn
+        failed = [f for e, f in recorded if e == "agent.turn.failed" and f.get("org_id") == str(gym.org.id)]
+        if failed:
+            break
+        await asyncio.sleep(0.1)
+    assert [f["errorCode"] for f in failed] == ["aborted"]
+
+    async with db.owner() as session:
+        stored = (await session.execute(text(
+            "SELECT m.conversation_id, m.stop_reason, m.content->0->>'text' AS text FROM conversation_messages m "
+            "JOIN conversations c ON c.id = m.conversation_id WHERE c.org_id = :o AND m.role = 'assistant'"),
+            {"o": gym.org.id})).all()
+    assert [(row.stop_reason, row.text) for row in stored] == [("interrupted", "Three classes today.")]
+
+    monkeypatch.undo()
+    fake_model.queue(Reply(Text("Still three.")))
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        again = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                          json_body={"message": "and now?", "conversationId": str(stored[0].conversation_id)})
+    assert again.text == "Still three." and again.names[-1] == "done" and "error" not in again.names
 
 
 def observed_model() -> str:

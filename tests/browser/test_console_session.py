@@ -24,6 +24,7 @@ async def test_conversation_url_reopens_on_reload(console, fake_model, viewport)
     await console.send("what's on today?")
     await expect(console.assistant_text("Three classes today.")).to_be_visible()
     await expect(page).to_have_url(re.compile(r"/console/#c=[0-9a-f-]{36}$"))
+    await expect(page.get_by_test_id("typing")).to_have_count(0)  # the turn is over (a reload mid-commit: agent tests)
     url = page.url
 
     await page.reload()
