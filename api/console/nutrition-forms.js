@@ -33,6 +33,8 @@ const INTAKE_FIELDS = [
   ['cooking_skill', ['basic', 'intermediate', 'advanced'], 'Cooking skill', true],
   ['gym_anxiety_level', ['low', 'moderate', 'high'], 'Unease at the gym', true],
   ['partner_cooks', 'bool', 'A partner cooks', false],
+  ['diet_pattern', ['omnivore', 'pescatarian', 'vegetarian', 'vegan'], 'Diet', false],
+  ['allergies', 'list', 'Allergies', false],
   ['food_aversions', 'list', 'Foods to avoid', false],
   ['medical_history.conditions', 'list', 'Medical conditions', false],
   ['medical_history.medications', 'list', 'Medications', false],

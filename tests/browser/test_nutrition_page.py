@@ -14,6 +14,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlalchemy import text
 
 from gym.training.profiles import set_units, upsert_profile
 from tests.browser.nutrition_page import (
@@ -157,7 +158,7 @@ async def test_a_new_members_intake_is_empty_marks_what_is_required_and_says_err
         box = form.locator(f'.nt-field[data-field="{name}"]')
         await expect(box.get_by_test_id("required-mark")).to_be_visible()
         await expect(box.locator(f'[name="{name}"]')).to_have_attribute("aria-required", "true")
-    for name in ("food_aversions", "medical_history.conditions", "partner_cooks"):
+    for name in ("diet_pattern", "allergies", "food_aversions", "medical_history.conditions", "partner_cooks"):
         box = form.locator(f'.nt-field[data-field="{name}"]')
         await expect(box.get_by_test_id("required-mark")).to_be_hidden()
         assert await box.locator(f'[name="{name}"]').get_attribute("aria-required") is None
@@ -206,7 +207,7 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
         page, server, client, db, factory, locale, size) -> None:
     """A member with a training profile and pounds gets their sex, age, height (in) and weight (lb) filled in, not
     the sample's; their plan's weekly weight change reads in pounds; after a run, the next form starts from that
-    run's answers."""
+    run's answers, its allergies and diet included."""
     org = await factory.org()
     user, member_id = await member(db, factory, org, "Tal")
     async with db.scope(org_id=org.id) as session:
@@ -231,9 +232,17 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
 
     rest = {k: v for k, v in INTAKE_FORM.items() if k not in ("sex", "age", "height_cm", "current_weight_kg",
                                                               "target_weight_kg", "menstrual_status")}
-    await fill_intake(page, {**rest, "target_weight_lb": 180, "food_aversions": ["olives"]})
+    diet = page.locator('[data-testid="intake-form"] [name="diet_pattern"] option[value="vegetarian"]')
+    await expect(diet).to_have_text(strings(locale)["enum"]["diet_pattern"]["vegetarian"])
+    await fill_intake(page, {**rest, "target_weight_lb": 180, "food_aversions": ["olives"],
+                             "allergies": ["peanuts", "sesame"], "diet_pattern": "vegetarian"})
     await form.get_by_test_id("start-run").click()
     await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "output_ready", timeout=RUN_MS)
+    async with db.owner() as session:  # what the form sent is what the run plans under (the foods checked in code)
+        stored = (await session.execute(text(
+            "SELECT intake->'allergies' AS allergies, intake->>'diet_pattern' AS diet FROM nutrition_runs "
+            "WHERE member_id = :m"), {"m": member_id})).one()
+    assert (stored.allergies, stored.diet) == (["peanuts", "sesame"], "vegetarian")
     pound = await page.evaluate("l => new Intl.NumberFormat(l, {style: 'unit', unit: 'pound', unitDisplay: 'short'})"
                                 ".formatToParts(1).find(p => p.type === 'unit').value", locale)
     change = page.get_by_test_id("macros-table").locator('tr[data-key="weekly_weight_target_kg"] td')
@@ -243,6 +252,8 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
     await expect(form.get_by_test_id("intake-source")).to_have_attribute("data-source", "last_run")
     await expect(form.locator('[name="target_weight_lb"]')).to_have_value("180")
     await expect(form.locator('[name="food_aversions"]')).to_have_value("olives")
+    await expect(form.locator('[name="allergies"]')).to_have_value("peanuts, sesame")
+    await expect(form.locator('[name="diet_pattern"]')).to_have_value("vegetarian")
 
 
 GROCERIES = [
