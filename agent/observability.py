@@ -162,10 +162,15 @@ class SentrySink:
         import sentry_sdk
 
         self.sdk = sentry_sdk
-        # The SDK types events as private TypedDicts; ours are the same dicts, scrubbed.
+        # The SDK types events as private TypedDicts; ours are the same dicts, scrubbed. Only the SDK's default
+        # integrations (logging, excepthook, threading, ...): the auto-enabled ones (Litestar, SQLAlchemy, Redis,
+        # httpx, every AI SDK found installed) reported each refused request (a ServiceError: 404, 409, 422) as an
+        # unhandled error and imported some 4,000 modules at init (1.8 s of CPU). Crashes reach Sentry here:
+        # a turn's from agent/turns.py, a request's from api/errors.py.
         sentry_sdk.init(dsn=dsn, environment=environment, before_send=cast(Any, sentry_before_send),
                         before_breadcrumb=cast(Any, sentry_before_breadcrumb), send_default_pii=False,
-                        include_local_variables=False, max_request_body_size="never", **options)
+                        include_local_variables=False, max_request_body_size="never",
+                        auto_enabling_integrations=False, **options)
         self._trails: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._captured: OrderedDict[str, None] = OrderedDict()
 

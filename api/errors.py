@@ -67,7 +67,13 @@ def handle_http(request: Request, exc: HTTPException) -> Response:
 
 def handle_unexpected(request: Request, exc: Exception) -> Response:
     log.exception("request.failed", error_type=type(exc).__name__)
-    return error_response(request, "internal", 500)
+    response = error_response(request, "internal", 500)
+    resources = getattr(request.app.state, "resources", None)
+    if resources is not None:  # the crash, tagged with the trace id its answer carries (a refusal never comes here)
+        resources.agent.observability.capture_exception(
+            exc, trace_id=trace_id_of(request), code="internal",
+            endpoint=f"{request.method} {request.scope.get('path_template') or '?'}")
+    return response
 
 
 EXCEPTION_HANDLERS = {

@@ -196,7 +196,7 @@ async def test_sentry_gets_the_spans_over_its_otlp_endpoint_and_errors_keep_thei
         with traced_app(app_settings, receiver, sentry_dsn=dsn, otel_exporter_otlp_endpoint=None) as (url, _, obs):
             import sentry_sdk
 
-            sink = SentrySink(dsn, environment="test", transport=transport, auto_enabling_integrations=False)
+            sink = SentrySink(dsn, environment="test", transport=transport)
             obs.sinks.append(sink)
             org = await factory.org()
             owner = await factory.user(org, "owner")

@@ -33,8 +33,7 @@ class MemoryTransport(Transport):
 def sentry_sink(**options: Any) -> Iterator[tuple[SentrySink, MemoryTransport]]:
     """A SentrySink whose events land in memory; the SDK's global client is reset afterwards."""
     transport = MemoryTransport()
-    sink = SentrySink("https://publickey@sentry.example.test/42", environment="test", transport=transport,
-                      auto_enabling_integrations=False, **options)
+    sink = SentrySink("https://publickey@sentry.example.test/42", environment="test", transport=transport, **options)
     try:
         yield sink, transport
     finally:
