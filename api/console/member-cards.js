@@ -7,6 +7,15 @@ import { t, currentLocale, toolLabel } from './i18n.js';
 
 export const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberFormat(currentLocale()).format(Number(value)) : '');
 
+/** A load's unit in the UI language: "kg", "ק"ג", "кг"; "lb" for lbs. */
+export const unitLabel = (unit) => t(`train.unit.${unit || 'kg'}`, undefined, unit || 'kg');
+
+/** "14 kg" / "30.9 lb" in the UI language; '' for none. */
+export function loadText(value, unit) {
+  if (value === null || value === undefined || value === '') return '';
+  return `${num(value)} ${unitLabel(unit)}`;
+}
+
 /** "30 s" / "2 min" / "1:30 min". */
 export function seconds(value) {
   const s = Math.round(Number(value) || 0);
@@ -26,7 +35,7 @@ export function prescription(ex, unit) {
   switch (ex.type) {
     case 'reps': {
       const load = ex.load === null || ex.load === undefined ? t('member.bodyweight')
-        : `${num(ex.load)} ${ex.load_unit || unit || 'kg'}`;
+        : loadText(ex.load, ex.load_unit || unit);
       return `${num(ex.sets)} × ${sameOrAll(ex.reps)} × ${load}`;
     }
     case 'hold':
@@ -97,7 +106,7 @@ export function progressionLine(ex, unit) {
   const p = suggestionOf(ex);
   if (!p) return null;
   const reps = p.reps === undefined || p.reps === null ? '' : sameOrAll(p.reps);
-  const load = p.load === undefined || p.load === null ? '' : `${num(p.load)} ${p.unit || unit || 'kg'}`;
+  const load = loadText(p.load, p.unit || unit);
   const next = load && reps ? `${load} × ${reps}` : load || (reps ? t('member.repsOnly', { reps }) : '');
   const why = whyText(p.why);
   if (!next && !why) return null;

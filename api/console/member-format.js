@@ -4,13 +4,9 @@
  */
 import { h } from './dom.js';
 import { t, currentLocale } from './i18n.js';
-import { num } from './member-cards.js';
+import { num, loadText } from './member-cards.js';
 
-/** "14 kg" / "30.9 lbs"; '' for none. */
-export function loadText(value, unit) {
-  if (value === null || value === undefined || value === '') return '';
-  return `${num(value)} ${t(`train.unit.${unit || 'kg'}`, undefined, unit || 'kg')}`;
-}
+export { loadText };  // "14 kg" in the UI language: member-cards.js holds the rule, with the workout card's lines
 
 /** A YYYY-MM-DD day of the gym as the UI language writes it ("Thu, 26 Nov"). */
 export function dayLabel(iso, options = { weekday: 'short', day: 'numeric', month: 'short' }) {

@@ -7,7 +7,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
-import { num, muscleName } from './member-cards.js';
+import { num, muscleName, unitLabel } from './member-cards.js';
 import { loadText, dayLabel, recordBadges, clock } from './member-format.js';
 import { barChart, lineChart, goalBars } from './charts.js';
 
@@ -87,7 +87,7 @@ async function drawCharts(body, token) {
                                                    trainerApp.distribution()]);
   if (token !== view.token) return;
   const short = (iso) => dayLabel(iso, { day: 'numeric', month: 'short' });
-  const volumeChart = barChart({ testid: 'chart-volume', caption: t('train.chart.volume', { unit: t(`train.unit.${volume.unit}`) }),
+  const volumeChart = barChart({ testid: 'chart-volume', caption: t('train.chart.volume', { unit: unitLabel(volume.unit) }),
     points: volume.points.map((p) => ({ label: short(p.weekStart), title: t('train.chart.weekOf', { day: short(p.weekStart) }),
                                         value: p.volume })),
     format: (v) => loadText(v, volume.unit) });

@@ -9,7 +9,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError, clearError } from './notices.js';
 import { trainerApp, queueSet, pending, onOutbox, dropQueued, flush, newKey } from './member-api.js';
-import { prescription, progressionLine, recoveryLine, conflictLine, num } from './member-cards.js';
+import { prescription, progressionLine, recoveryLine, conflictLine, num, unitLabel } from './member-cards.js';
 import { loadText, clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
 import { openLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
@@ -81,7 +81,7 @@ function setRow(ex, n, state, item) {
   const label = (key) => t(key, { n: num(n) });
   const inputs = [];
   if (ex.type === 'reps') {
-    inputs.push(h('label', { class: 'set-field' }, h('span', { class: 'set-field-label', text: t(`train.unit.${unit()}`, undefined, unit()) }),
+    inputs.push(h('label', { class: 'set-field' }, h('span', { class: 'set-field-label', text: unitLabel(unit()) }),
       numberInput({ testid: 'set-load', value: values.load, label: label('train.set.loadLabel'), step: '0.5',
                     inputmode: 'decimal', max: '2000', disabled: locked, onchange: (v) => { d.load = v; } })));
     inputs.push(h('label', { class: 'set-field' }, h('span', { class: 'set-field-label', i18n: 'train.set.reps' }),

@@ -104,6 +104,10 @@ async def test_dani_in_three_languages(dani_in, db, locale, size, request) -> No
     rows = card.get_by_test_id("exercise")
     assert await rows.count() >= 3
     second = await rows.nth(1).locator(".ex-name").text_content()
+    loads = [line for line in await card.locator('[data-type="reps"] [data-testid="exercise-rx"]').all_text_contents()
+             if re.search(r"\d\s*\S+$", line.rsplit("×", 1)[-1])]  # a load, not bodyweight
+    unit = catalog(locale)["console"]["train"]["unit"]["kg"]
+    assert loads and all(line.endswith(f" {unit}") for line in loads), loads  # the unit in her language
     box = await card.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, box
 
