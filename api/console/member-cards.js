@@ -16,6 +16,17 @@ export function loadText(value, unit) {
   return `${num(value)} ${unitLabel(unit)}`;
 }
 
+const INTL_DISTANCE = { km: 'kilometer', mi: 'mile' };
+
+/** "2.5 km" / "2,5 км" / "1.5 mi" through Intl; '' for none. */
+export function distanceText(value, unit) {
+  if (value === null || value === undefined || value === '') return '';
+  const intl = INTL_DISTANCE[unit];
+  if (!intl) return `${num(value)} ${unit ?? ''}`.trim();
+  return new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: intl, unitDisplay: 'short', maximumFractionDigits: 2 })
+    .format(Number(value));
+}
+
 /** "30 s" / "2 min" / "1:30 min". */
 export function seconds(value) {
   const s = Math.round(Number(value) || 0);
@@ -42,7 +53,7 @@ export function prescription(ex, unit) {
       return `${num(ex.sets)} × ${t('member.hold', { time: sameOrAll(ex.hold_sec, seconds) })}`;
     case 'duration': {
       const parts = [t('member.min', { n: num(ex.duration_min) })];
-      if (ex.distance) parts.push(`${num(ex.distance)} ${ex.distance_unit || ''}`.trim());
+      if (ex.distance) parts.push(distanceText(ex.distance, ex.distance_unit));
       if (ex.target_pace) parts.push(String(ex.target_pace));
       return parts.join(' · ');
     }

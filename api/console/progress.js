@@ -7,7 +7,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
-import { num, muscleName, unitLabel } from './member-cards.js';
+import { distanceText, num, muscleName, unitLabel } from './member-cards.js';
 import { loadText, dayLabel, recordBadges, clock } from './member-format.js';
 import { barChart, lineChart, goalBars } from './charts.js';
 
@@ -51,7 +51,7 @@ function historyExercise(ex) {
   const extra = [];
   if (ex.volume) extra.push(t('train.volumeOf', { volume: loadText(ex.volume, unit) }));
   if (ex.durationMin && !ex.sets.some((s) => s.durationSec)) extra.push(t('member.min', { n: num(ex.durationMin) }));
-  if (ex.distance) extra.push(`${num(ex.distance)} ${ex.distanceUnit}`);
+  if (ex.distance) extra.push(distanceText(ex.distance, ex.distanceUnit));
   return h('li', { class: 'history-ex', testid: 'history-exercise', 'data-records': String(ex.records.length) },
     h('div', { class: 'history-ex-head' },
       h('span', { class: 'history-ex-name', dir: 'auto', text: ex.displayName }),

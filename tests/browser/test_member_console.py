@@ -242,7 +242,7 @@ async def test_a_workout_card_shows_every_exercise_type_and_groups(page, server,
         {"type": "intervals", "name": "Burpees", "order": 4, "rounds": 6, "work_sec": 40, "rest_sec": 20,
          "muscles": [{"name": "Quadriceps", "share": 1.0}], "goals": [{"name": "Conditioning", "share": 1.0}],
          "reasoning": "Finisher.", "equipment": []},
-        {"type": "duration", "name": "Easy walk", "order": 5, "duration_min": 10,
+        {"type": "duration", "name": "Easy walk", "order": 5, "duration_min": 10, "distance": 2.5, "distance_unit": "km",
          "muscles": [{"name": "Calves", "share": 1.0}], "goals": [{"name": "Conditioning", "share": 1.0}],
          "reasoning": "Cool down.", "equipment": []},
     ]}
@@ -261,7 +261,7 @@ async def test_a_workout_card_shows_every_exercise_type_and_groups(page, server,
     await expect(group.get_by_test_id("exercise")).to_have_count(2)
     rx = card.get_by_test_id("exercise-rx")
     await expect(rx).to_have_text(["3 × 10 × 14 kg", "3 × 10 × bodyweight", "2 × hold 30 s",
-                                   "6 rounds · 40 s work / 20 s rest", "10 min"])
+                                   "6 rounds · 40 s work / 20 s rest", "10 min · 2.5 km"])
     await expect(card.get_by_test_id("exercise").first.get_by_test_id("exercise-rest")).to_have_text("rest 1 min")
     await console.shot(request, "mixed")
 
