@@ -1,12 +1,10 @@
 /**
- * Words and numbers of the member app in the UI language: loads with their unit, dates of the gym's days,
+ * Words and numbers of the member app in the UI language: dates of the gym's days,
  * clock times, records (PR badges), and small dialogs (confirm, how-to) every screen shares.
  */
 import { h } from './dom.js';
 import { t, currentLocale } from './i18n.js';
 import { num, loadText } from './member-cards.js';
-
-export { loadText };  // "14 kg" in the UI language: member-cards.js holds the rule, with the workout card's lines
 
 /** A YYYY-MM-DD day of the gym as the UI language writes it ("Thu, 26 Nov"). */
 export function dayLabel(iso, options = { weekday: 'short', day: 'numeric', month: 'short' }) {

@@ -7,8 +7,8 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
-import { distanceText, num, muscleName, unitLabel } from './member-cards.js';
-import { loadText, dayLabel, recordBadges, clock } from './member-format.js';
+import { distanceText, loadText, num, muscleName, unitLabel } from './member-cards.js';
+import { dayLabel, recordBadges, clock } from './member-format.js';
 import { barChart, lineChart, goalBars } from './charts.js';
 
 const TABS = ['history', 'charts', 'recovery'];

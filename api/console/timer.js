@@ -7,8 +7,8 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { trainerApp } from './member-api.js';
-import { num } from './member-cards.js';
-import { clock, loadText, announce } from './member-format.js';
+import { loadText, num } from './member-cards.js';
+import { clock, announce } from './member-format.js';
 import { showError } from './notices.js';
 
 const TICK_MS = 200;

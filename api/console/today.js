@@ -9,8 +9,8 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError, clearError } from './notices.js';
 import { trainerApp, queueSet, pending, onOutbox, dropQueued, flush, newKey } from './member-api.js';
-import { prescription, progressionLine, recoveryLine, conflictLine, num, unitLabel } from './member-cards.js';
-import { loadText, clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
+import { prescription, progressionLine, recoveryLine, conflictLine, loadText, num, unitLabel } from './member-cards.js';
+import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
 import { openLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
 
