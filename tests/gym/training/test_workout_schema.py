@@ -37,6 +37,17 @@ def test_each_type_parses_into_its_class() -> None:
                                                             "IntervalsExercise"]
 
 
+@pytest.mark.parametrize("shares", [[0.6, 0.39], [0.5, 0.51], [0.33, 0.33, 0.33], [0.34, 0.34, 0.33]])
+def test_shares_summing_to_one_within_a_hundredth_inclusive_are_accepted(shares: list[float]) -> None:
+    """TRAINER.md: each list sums to 1 ± 0.01; 0.99 and 1.01 are inside, whatever binary floats make of them."""
+    names = ["Quadriceps", "Glutes", "Hamstrings"]
+    muscles = [{"name": name, "share": share} for name, share in zip(names, shares, strict=False)]
+    goals = [{"name": name, "share": share} for name, share in zip(["Strength", "Hypertrophy", "Endurance"],
+                                                                    shares, strict=False)]
+    parsed = Workout.model_validate(workout(reps(muscles=muscles, goals=goals)))
+    assert [m.share for m in parsed.exercises[0].muscles] == shares
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"type": "tabata"}, "tag"),
     ({"muscles": [{"name": "Lats", "share": 1.0}]}, "Chest"),
