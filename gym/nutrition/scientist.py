@@ -7,7 +7,8 @@ by tier (½, ¾, all). Protein 1.8 g/kg (2.0 when the direction is loss) of the 
 adjusted body weight from BMI 30), fat 25 % of kcal, carbs the remainder.
 
 Intermediate values stay exact; only outputs are rounded, half up (kcal to 1, target to 10, grams to
-1, litres to 0.1). Carbs are the remainder of the exact protein and fat energy.
+1, litres to 0.1). Carbs are what the rounded protein and fat grams leave, so the grams shown add up to the
+target (within 2 kcal: carbs' own rounding).
 
 Across the weekly loop the SCIENTIST's inputs move only when a trigger says so: `ScientistState`
 holds the weight of the last TDEE calculation, the weight of the last protein calculation, the ramp
@@ -124,10 +125,9 @@ def protein_per_kg(goal: str) -> float:
 def split_macros(kcal: float, protein_reference_kg: float, goal: str) -> tuple[float, Macros]:
     """(protein g/kg, macros) for `kcal`: protein by reference weight, fat 25 % of kcal, carbs the remainder."""
     per_kg = protein_per_kg(goal)
-    protein = per_kg * protein_reference_kg
-    fat = FAT_SHARE * kcal / 9
-    carbs = max(0.0, (kcal - protein * 4 - fat * 9) / 4)
-    return per_kg, Macros(whole(protein), whole(fat), whole(carbs))
+    protein, fat = whole(per_kg * protein_reference_kg), whole(FAT_SHARE * kcal / 9)
+    carbs = max(0.0, (kcal - protein * 4 - fat * 9) / 4)  # what the shown grams leave: within 2 kcal of kcal
+    return per_kg, Macros(protein, fat, whole(carbs))
 
 
 @dataclass(frozen=True)

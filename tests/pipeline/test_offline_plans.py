@@ -111,10 +111,11 @@ def _moved_shares(plan: dict, luteal: dict) -> dict[str, float]:
 
 
 def test_a_luteal_day_the_kitchen_cannot_cook_moves_half_as_much_and_the_others_a_tenth() -> None:
-    """Case 42's plan has a day whose low-protein dinner no dish of her cookbook serves with a tenth of the day's
-    carbohydrate moved to it (a 938 kcal dinner at 19 g protein): that day moves a twentieth, every other day a
-    tenth, and the CHEF cooks the week within every check."""
-    raw = DIRECT[42]
+    """Intake 510 of the seed-25 sequence has a Wednesday whose dinner no dish of her cookbook serves with a tenth
+    of the day's carbohydrate moved to it: that day moves a twentieth, every other day a tenth, and the CHEF cooks
+    the week within every check. (Which intake has such a day moves with the targets: case 42 had one until carbs
+    became what the rounded protein and fat grams leave; a search of the sequence finds the next.)"""
+    raw = intakes(511, seed=25)[510]
     targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
     strategy = AGENTS["NUTRITIONIST"]({"macro_targets": targets, "current_tier": 2}, None)
     inputs = {"nutrition_strategy": strategy, "macro_targets": targets}

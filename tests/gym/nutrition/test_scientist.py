@@ -29,8 +29,9 @@ def test_the_issues_intake_by_hand() -> None:
     assert t.weekly_weight_target_kg == 0.5
     assert t.target_intake_kcal == 2180
     # protein 1.8 × 56.2 = 101.16 -> 101; fat 0.25 × 2180 / 9 = 60.56 -> 61;
-    # carbs (2180 − 404.64 − 545) / 4 = 307.59 -> 308
-    assert (t.protein_g, t.protein_g_per_kg, t.fat_g, t.fat_percent, t.carbs_g) == (101, 1.8, 61, 25, 308)
+    # carbs: what the rounded grams leave, (2180 − 101·4 − 61·9) / 4 = 1227 / 4 = 306.75 -> 307
+    assert (t.protein_g, t.protein_g_per_kg, t.fat_g, t.fat_percent, t.carbs_g) == (101, 1.8, 61, 25, 307)
+    assert abs(t.protein_g * 4 + t.fat_g * 9 + t.carbs_g * 4 - t.target_intake_kcal) <= 4  # 2181: within 4 kcal
     # fiber max(20, 14 × 2.18 = 30.52) -> 31; hydration 0.035 × 56.2 + 0.5 = 2.467 -> 2.5
     assert (t.fiber_g_min, t.hydration_L) == (31, 2.5)
     assert (t.weeks_on_program, t.adaptation_period_complete) == (0, False)
@@ -70,10 +71,27 @@ def test_a_man_losing_weight_by_hand() -> None:
                                      training_experience="none", menstrual_status=None))
     # BMR = 950 + 1125 − 200 + 5 = 1880; TDEE = 1880 × 1.725 = 3243; loss 0.5 -> −550: 2693 -> 2690
     assert (t.bmr_kcal, t.tdee_kcal, t.weekly_weight_target_kg, t.target_intake_kcal) == (1880, 3243, -0.5, 2690)
-    # deficit: protein 2.0 × 95 = 190; fat 672.5 / 9 = 74.72 -> 75; carbs (2690 − 760 − 672.5) / 4 = 314.375
+    # deficit: protein 2.0 × 95 = 190; fat 672.5 / 9 = 74.72 -> 75; carbs (2690 − 190·4 − 75·9) / 4 = 313.75
     assert (t.protein_g, t.protein_g_per_kg, t.fat_g, t.carbs_g) == (190, 2.0, 75, 314)
     # fiber 14 × 2.69 = 37.66 -> 38; hydration 0.035 × 95 = 3.325 -> 3.3
     assert (t.fiber_g_min, t.hydration_L) == (38, 3.3)
+
+
+@pytest.mark.parametrize("changes", [
+    {}, {"appetite_level": "normal"}, {"target_weight_kg": 56.9}, {"current_weight_kg": 98.4, "target_weight_kg": 80},
+    {"sex": "male", "age": 40, "height_cm": 180, "current_weight_kg": 95, "target_weight_kg": 85,
+     "avg_daily_steps": 11_000, "training_phase": "pre_training", "training_experience": "none",
+     "menstrual_status": None},
+    {"sex": "male", "age": 23, "height_cm": 191, "current_weight_kg": 71.3, "target_weight_kg": 80.5,
+     "avg_daily_steps": 8_200, "training_experience": "intermediate", "menstrual_status": None},
+])
+def test_the_shown_grams_add_up_to_the_target_within_4_kcal(changes: dict) -> None:
+    """NUTRITION.md: carbs are what the rounded protein and fat grams leave, so 4·P + 9·F + 4·C is the target
+    within 4 kcal (fat from the exact 25 % and protein from the exact g/kg missed by up to 6.5 kcal)."""
+    t = macro_targets(samples.intake(**changes))
+    shown = t.protein_g * 4 + t.fat_g * 9 + t.carbs_g * 4
+    assert abs(shown - t.target_intake_kcal) <= 4, (shown, t.target_intake_kcal)
+    assert t.carbs_g == round((t.target_intake_kcal - t.protein_g * 4 - t.fat_g * 9) / 4 + 1e-9)
 
 
 def test_maintenance_inside_a_kilo() -> None:
