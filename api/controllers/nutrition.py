@@ -11,13 +11,14 @@ in the request's transaction and answered with 202.
 from __future__ import annotations
 
 import uuid
+from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Stream
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.guards import require_org_member
@@ -36,12 +37,14 @@ from api.nutrition_bodies import (
     sse_frame,
 )
 from api.nutrition_dependencies import provide_health_questions, provide_nutrition, provide_run_events
+from api.openapi import DocumentedAs
 from api.responses import BEARER, error_responses, shape
 from api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, last_event_id
 from core.errors import Forbidden, InvalidInput
 from core.tenancy import Caller, OrgAccess
 from gym.nutrition import views
 from gym.nutrition.envelope import validate_intake
+from gym.nutrition.errors import PayloadInvalid
 from gym.nutrition.events import RunEvents
 from gym.nutrition.service import NutritionService
 from pipeline.questions import HealthQuestions
@@ -58,6 +61,18 @@ class StartBody(BaseModel):
     membershipId: uuid.UUID | None = Field(None, description="Staff: the member's id, required. A member omits it "
                                                      "(their own record); either otherwise is 422 validation_failed.")
     intake: IntakeBody
+
+
+StartRequest = Annotated[dict[str, Any], DocumentedAs(StartBody)]
+"""A run's start body, validated by the handler: whatever is wrong with it (a membershipId that is no uuid, no
+intake, an unknown field) is 422 `validation_failed` with per-field errors, as NUTRITION.md writes."""
+
+
+def start_body(data: dict[str, Any]) -> StartBody:
+    try:
+        return StartBody.model_validate(data)
+    except ValidationError as exc:
+        raise PayloadInvalid("run_start", [dict(error) for error in exc.errors()]) from exc
 
 
 class QuestionBody(BaseModel):
@@ -82,19 +97,20 @@ class NutritionController(Controller):
                     "health_questions": Provide(provide_health_questions)}
 
     @post("/runs", status_code=202, responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
-    async def start(self, request: Request, data: JSONBody[StartBody], access: NamedDependency[OrgAccess],
+    async def start(self, request: Request, data: JSONBody[StartRequest], access: NamedDependency[OrgAccess],
                     caller: NamedDependency[Caller], session: NamedDependency[AsyncSession],
                     nutrition: NamedDependency[NutritionService],
                     idempotency_key: IdempotencyKey = None) -> Response[RunStarted]:
+        body = start_body(data)
         own = await nutrition.member_scope(access, caller.user_id)
-        if own is not None and data.membershipId not in (None, own):
+        if own is not None and body.membershipId not in (None, own):
             raise InvalidInput(detail="a member starts runs for themself: omit membershipId")
-        member_id = own or data.membershipId
+        member_id = own or body.membershipId
         if member_id is None:
             raise InvalidInput(detail="membershipId is required", errors=[{"field": "membershipId",
                                                                             "code": "missing"}])
-        intake = validate_intake(data.intake)
-        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        intake = validate_intake(body.intake)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, body)
         if (replay := await once.replay()) is not None:
             return replay
         run = await nutrition.start_run(member_id, intake, started_by=caller.user_id)

@@ -4,6 +4,8 @@ with the offline agents: 202 and the SSE stream to output_ready, replay with Las
 
 from __future__ import annotations
 
+import pytest
+
 from tests.gym.nutrition import samples
 from tests.pipeline.run_setup import nutrition_base, signed_in_member
 from tests.sse import frames_with_ids
@@ -73,6 +75,24 @@ async def test_other_members_and_other_orgs_see_nothing(client, db, factory) -> 
     assert foreign.status_code == 404 and foreign.json()["code"] == "org_not_found"
     own_org = await client.get(f"/organizations/{other_org.id}/nutrition/runs/{run_id}", headers=stranger.headers)
     assert own_org.status_code == 404 and own_org.json()["code"] == "run_not_found"
+
+
+@pytest.mark.parametrize(("body", "field", "code"), [
+    ({}, "intake", "missing"),
+    ({"membershipId": "not-a-uuid", "intake": samples.INTAKE}, "membershipId", "uuid_parsing"),
+    ({"intake": samples.INTAKE, "goal": "gain"}, "goal", "extra_forbidden"),
+    ({"intake": ["not", "an", "object"]}, "intake", "dict_type"),
+])
+async def test_a_run_body_wrong_in_shape_is_422_per_field_and_starts_nothing(client, db, factory, body, field,
+                                                                            code) -> None:
+    """NUTRITION.md: starting a run answers 422 `validation_failed` with per-field errors, whatever the field."""
+    org = await factory.org()
+    owner = await factory.user(org, role="owner")
+    refused = await client.post(f"{nutrition_base(org)}/runs", json=body, headers=owner.headers)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["code"] == "validation_failed"
+    assert {"field": field, "code": code} in [{k: e[k] for k in ("field", "code")} for e in refused.json()["errors"]]
+    assert (await client.get(f"{nutrition_base(org)}/runs", headers=owner.headers)).json()["runs"] == []
 
 
 async def test_a_non_canonical_intake_field_is_422_naming_the_canonical_one(client, db, factory) -> None:
