@@ -68,13 +68,15 @@ async def _user_names(session: AsyncSession, ids: set[uuid.UUID]) -> dict[uuid.U
 
 async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
                               conversation_id: uuid.UUID, registry: ToolRegistry, role: str,
-                              describe: Describe | None = None) -> dict[str, Any]:
+                              pending_ttl: int, describe: Describe | None = None) -> dict[str, Any]:
     """The conversation as its owner sees it; `role` is theirs (Undo is offered only where it would run).
     A confirmation still pending carries the same action-in-words `summary` (via `describe`) and `inputSchema`
-    as the live `confirmation_pending` frame, so a reopened card reads the same."""
+    as the live `confirmation_pending` frame, so a reopened card reads the same. What waited past PENDING_TTL
+    is settled as `expired` first, as a new message or an answer would settle it."""
     conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
     if conversation is None:
         raise NotFound("conversation_not_found")
+    await executions.expire_stale(session, conversation_id, pending_ttl=pending_ttl, now=datetime.now(UTC))
     rows = await conversations.all_messages(session, conversation_id)
     by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
     found = await executions.for_conversation(session, conversation_id)

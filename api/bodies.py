@@ -73,7 +73,7 @@ class ConfirmBody(BaseModel):
 class PickBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    id: str = Field(min_length=1, max_length=200)
+    id: str = Field(description="One of the pick card's candidate ids; any other string is 422 invalid_pick.")
 
 
 class RenameBody(BaseModel):

@@ -39,6 +39,7 @@ from api.responses import (
 )
 from api.sse import sse_response, stream_response
 from core.errors import NotFound
+from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
@@ -64,13 +65,15 @@ class AgentController(Controller):
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
                            caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                            locale: NamedDependency[str], registry: NamedDependency[ToolRegistry],
-                           runner: NamedDependency[ToolRunner]) -> ConversationDetail:
+                           runner: NamedDependency[ToolRunner],
+                           settings: NamedDependency[Settings]) -> ConversationDetail:
         async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
             return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale,
                                          session=session)
 
         return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
-                                               access.role, describe), ConversationDetail)
+                                               access.role, pending_ttl=settings.pending_ttl, describe=describe),
+                     ConversationDetail)
 
     @patch("/conversations/{conversation_id:uuid}", guards=[staff_only], responses=error_responses(400, 401, 403, 404))
     async def rename(self, conversation_id: FromPath[uuid.UUID], data: JSONBody[RenameBody],

@@ -154,9 +154,10 @@ async def test_picker_suspends_with_candidates_and_pick_resumes(client, gym, fak
     assert pending["kind"] == "member" and pending["prompt"] == "Which Saar?"
     assert pending["candidates"] == candidates
 
-    wrong = await sse(client, gym.pick_url(conversation_id, "toolu_pick"), json_body={"id": "m9"},
-                      headers=gym.owner.headers)
-    assert wrong.status == 422 and wrong.body["code"] == "invalid_pick"
+    for not_offered in ("m9", "", "m" * 201):  # ARCHITECTURE.md: any id not among the candidates is invalid_pick
+        wrong = await sse(client, gym.pick_url(conversation_id, "toolu_pick"), json_body={"id": not_offered},
+                          headers=gym.owner.headers)
+        assert wrong.status == 422 and wrong.body["code"] == "invalid_pick", (not_offered[:5], wrong.body)
     fake_model.queue(Reply(Text("Saar Levi it is.")))
     picked = await sse(client, gym.pick_url(conversation_id, "toolu_pick"), json_body={"id": "m2"},
                        headers=gym.owner.headers)
@@ -224,6 +225,22 @@ async def test_expired_pending_reads_expired(client, gym, fake_model, db) -> Non
     detail = (await client.get(f"{gym.base}/conversations/{conversation_id}", headers=gym.owner.headers)).json()
     statuses = {c["toolUseId"]: c["status"] for m in detail["messages"] for c in m["toolCalls"]}
     assert statuses["toolu_del"] == "expired"
+
+
+async def test_a_pending_confirmation_past_the_ttl_reads_expired_when_the_conversation_is_reopened(
+        client, gym, fake_model, db) -> None:
+    """ARCHITECTURE.md: pending executions past PENDING_TTL read `expired`, also to a reader who has not acted on
+    them since (the card must not offer an Approve that can only fail)."""
+    conversation_id, task_id = await _task(client, gym, fake_model)
+    await _ask_delete(client, gym, fake_model, conversation_id, task_id)
+    async with db.owner() as session:
+        await session.execute(text("UPDATE ai_tool_executions SET created_at = now() - interval '25 hours' "
+                                   "WHERE conversation_id = :c AND tool_use_id = 'toolu_del'"), {"c": conversation_id})
+    detail = (await client.get(f"{gym.base}/conversations/{conversation_id}", headers=gym.owner.headers)).json()
+    calls = {c["toolUseId"]: c for m in detail["messages"] for c in m["toolCalls"]}
+    assert calls["toolu_del"]["status"] == "expired" and "inputSchema" not in calls["toolu_del"]
+    assert calls["toolu_mk"]["status"] == "succeeded"
+    assert await _deleted_at(db, task_id) is None
 
 
 @pytest.fixture(scope="module")
