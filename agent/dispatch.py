@@ -175,8 +175,8 @@ class ToolDispatcher:
     async def process(self, turn: Turn, thread: Thread, trip: RoundTrip, message_id: uuid.UUID | None,
                       tool_uses: list[dict]) -> AsyncIterator[events.Event]:
         """Run normal tools inline; the first that needs a person suspends it and every later one. Their
-        execution rows and (unless suspended) their results are rows of the round trip."""
-        pending: list[events.Event] = []
+        execution rows and (unless suspended) their results are rows of the round trip; their frames go out in
+        the order of the tool uses (ARCHITECTURE.md), a tool that fails before it runs included."""
         results: list[ToolResult] = []
         for position, block in enumerate(tool_uses):
             use = ToolUse.of(block, message_id, position)
@@ -188,7 +188,8 @@ class ToolDispatcher:
                                 hint="Use only the tools listed for this conversation.", tool=name)
                 trip.add(_row(turn, use, router, action, status="failed", error=error))
                 results.append(ToolResult(use.tool_use_id, name, None, error))
-                pending += self.completed(turn, use.tool_use_id, router, action, events.failed(error))
+                for event in self.completed(turn, use.tool_use_id, router, action, events.failed(error)):
+                    yield event
                 continue
             if turn.suspended or needs_person(spec):
                 if not turn.suspended:
@@ -198,11 +199,12 @@ class ToolDispatcher:
                         error = validation_error(exc, turn.locale, spec.name)
                         trip.add(_row(turn, use, spec.router, spec.action, status="failed", error=error, spec=spec))
                         results.append(ToolResult(use.tool_use_id, name, None, error))
-                        pending += self.completed(turn, use.tool_use_id, spec.router, spec.action,
-                                                  events.failed(error), spec)
+                        for event in self.completed(turn, use.tool_use_id, spec.router, spec.action,
+                                                    events.failed(error), spec):
+                            yield event
                         continue
                     turn.suspended = True
-                    pending.append(await self.pending(turn, spec, use.tool_use_id, validated, trip.session))
+                    yield await self.pending(turn, spec, use.tool_use_id, validated, trip.session)
                 trip.add(_row(turn, use, spec.router, spec.action, status="pending", spec=spec,
                               trace_parent=traceparent(turn.span)))
                 continue
@@ -213,8 +215,6 @@ class ToolDispatcher:
             results.append(ToolResult(use.tool_use_id, name, outcome.output if outcome.ok else None, outcome.error))
         if not turn.suspended:
             thread.results(turn, trip, results)
-        for event in pending:
-            yield event
 
     async def resume_rest(self, turn: Turn, thread: Thread, message_id: uuid.UUID) -> AsyncIterator[events.Event]:
         """Later pending tool uses of the answer, in order: normal ones run, each in a transaction of its own;

@@ -67,6 +67,25 @@ async def test_tool_turn_runs_inline_and_feeds_result_first(client, gym, fake_mo
     assert audit.action == "task.create" and audit.resource_id == str(task.id) and audit.metadata["agent"] is True
 
 
+async def test_tool_uses_answer_in_their_order_an_unknown_tool_included(client, gym, fake_model) -> None:
+    """ARCHITECTURE.md: the tool uses are processed in order; one naming no tool fails `unknown_tool` at its own
+    place in the stream and in the results the model reads."""
+    fake_model.queue(
+        Reply(ToolUse("gym__teleport", {}, id="toolu_x"), ToolUse("tasks__create", {"title": "Oil the rower"},
+                                                                   id="toolu_b")),
+        Reply(Text("One of those was not a tool; the task is on the list.")),
+    )
+    result = await sse(client, f"{gym.base}/messages", json_body={"message": "teleport, then oil the rower"},
+                       headers=gym.owner.headers)
+
+    tool_frames = [(name, data["toolUseId"]) for name, data in result.events if name.startswith("tool_")]
+    assert tool_frames == [("tool_completed", "toolu_x"), ("tool_started", "toolu_b"), ("tool_completed", "toolu_b")]
+    failed = result.of("tool_completed")[0]
+    assert failed["ok"] is False and failed["error"]["code"] == "unknown_tool"
+    fed = fake_model.requests[1].body["messages"][-1]["content"]
+    assert [(b["tool_use_id"], b.get("is_error", False)) for b in fed] == [("toolu_x", True), ("toolu_b", False)]
+
+
 async def test_undo_runs_the_inverse_and_links_both_audit_rows(client, gym, fake_model, db) -> None:
     fake_model.queue(Reply(ToolUse("tasks__create", {"title": "Order chalk"}, id="toolu_u")), Reply(Text("Done.")))
     result = await sse(client, f"{gym.base}/messages", json_body={"message": "task: order chalk"},
