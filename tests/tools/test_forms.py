@@ -66,6 +66,8 @@ async def test_compliance_per_type_for_a_member(tools, db, factory) -> None:
     assert by_type["parq"]["status"] == "pending" and by_type["parq"]["dueOn"] == "2026-11-20"
     assert by_type["health"] == {"status": "missing", "required": False}
     assert by_type["custom"] == {"status": "missing", "required": False}
+    assert await tools.ok("forms__compliance_status_for_member", {"membershipId": str(ids["Dani"])}, org=org,
+                          user=owner, role="front_desk", now=NOW) == out
 
 
 async def test_compliance_member_role_foreign_member_and_bad_input(tools, db, factory) -> None:

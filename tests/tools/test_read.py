@@ -212,6 +212,9 @@ async def test_members_get_of_a_visitor_and_of_another_gym(tools, gyms) -> None:
     assert cohen["payments"]["state"] == "none" and cohen["attention"] == []
     await tools.fails("read__members_get", {"memberId": str(there.ids["Saar Cohen"])}, "member_not_found",
                       org=here.org, user=here.owner)
+    # the spec's name for the same id (spotter-agent-behavior.md: "Full member detail by membershipId")
+    by_spec_name = await run_ok(tools, here, "read__members_get", {"membershipId": str(here.ids["Saar Cohen"])})
+    assert by_spec_name == cohen
 
 
 async def test_exercises_search_and_batch_resolution(tools, gyms) -> None:

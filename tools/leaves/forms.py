@@ -6,7 +6,7 @@ import uuid
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from gym import forms as service
 from gym import members
@@ -57,7 +57,8 @@ async def list_pending_for_org(ctx: ToolContext, input: PendingInput) -> Pending
 
 
 class ComplianceInput(BaseModel):
-    memberId: uuid.UUID = Field(description="Member id from read__members_search.")
+    memberId: uuid.UUID = Field(validation_alias=AliasChoices("memberId", "membershipId"),
+                                description="Member id from read__members_search (also accepted as membershipId).")
 
 
 class TypeStatus(BaseModel):

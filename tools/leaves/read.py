@@ -218,7 +218,8 @@ async def members_search(ctx: ToolContext, input: MembersSearchInput) -> MemberS
 
 
 class MemberIdInput(BaseModel):
-    memberId: uuid.UUID = Field(description="Member id from read__members_search (the spec calls it membershipId).")
+    memberId: uuid.UUID = Field(validation_alias=AliasChoices("memberId", "membershipId"),
+                                description="Member id from read__members_search (the spec calls it membershipId).")
 
 
 class PaymentOut(ToolOut):
