@@ -127,7 +127,8 @@ async def undo_log(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
 
 
 async def retire_log(session: AsyncSession, row: ExerciseLog, now: datetime) -> None:
-    """Stop a log counting, with the sets it was built from (workout_sets), and un-complete its exercise."""
+    """Stop a log counting, with the sets it was built from (workout_sets), and un-complete its exercise; a workout
+    that closed because that exercise was done is current again, unless the member has another current one."""
     row.undone_at = row.undone_at or now
     await session.execute(update(ExerciseSet).where(ExerciseSet.log_id == row.id, ExerciseSet.undone_at.is_(None))
                           .values(undone_at=now))
@@ -135,6 +136,10 @@ async def retire_log(session: AsyncSession, row: ExerciseLog, now: datetime) -> 
         workout = await session.get(TrainerWorkout, row.workout_id)
         if workout is not None and (workout.completed or {}).get(row.exercise_key) == str(row.id):
             workout.completed = {k: v for k, v in workout.completed.items() if k != row.exercise_key}
+            if workout.status == "completed" and await session.scalar(select(TrainerWorkout.id).where(
+                    TrainerWorkout.org_id == workout.org_id, TrainerWorkout.member_id == workout.member_id,
+                    TrainerWorkout.status == "current").limit(1)) is None:
+                workout.status, workout.completed_at, workout.updated_at = "current", None, now
     await session.flush()
 
 

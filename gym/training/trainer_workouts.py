@@ -72,6 +72,20 @@ async def current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: u
         .order_by(TrainerWorkout.created_at.desc()).limit(1))
 
 
+async def count_done(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout,
+                     exercise_key: str, log_id: uuid.UUID, *, now: datetime) -> list[str]:
+    """Count one exercise of the current workout done by `log_id`; the workout closes (completed) once every
+    exercise is. Returns the exercises still to do (TRAINER.md: logging closes the current workout when all
+    exercises are done, whether the member marks them or logs them)."""
+    row.completed = {**(row.completed or {}), exercise_key: str(log_id)}
+    remaining = [e["id"] for e in row.exercises if e["id"] not in row.completed]
+    if not remaining:
+        await finish_workout(session, org_id, member_id, row.id, now=now)
+    else:
+        await session.flush()
+    return remaining
+
+
 async def finish_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, workout_id: uuid.UUID, *,
                          now: datetime, status: str = "completed") -> TrainerWorkout:
     if status not in ("completed", "abandoned"):

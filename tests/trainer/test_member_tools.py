@@ -101,6 +101,35 @@ async def test_marking_every_exercise_complete_closes_the_workout(tools, db, fac
         "Dumbbell Bench Press", "Push-up", "Plank"}
 
 
+async def test_logging_every_exercise_of_the_current_workout_closes_it_and_undo_reopens_it(tools, db,
+                                                                                            factory) -> None:
+    """TRAINER.md: logging closes the current workout when all exercises are done; a log's inverse is its undo,
+    which takes the exercise back off the done list and reopens the workout it closed."""
+    t = await trainee(db, factory)
+    await _run(tools, t, "workout__generate_workout", chest_workout())
+    bench = await _run(tools, t, "logbook__log_completed_exercise", {
+        "exercise_name": "Dumbbell Bench Press", "exercise_type": "strength", "sets": 3, "reps": 10, "load": 14})
+    assert (bench["exercise"], bench["remaining"], bench["workoutCompleted"]) == ("ex_001", ["ex_002", "ex_003"],
+                                                                                  False)
+    again = await _run(tools, t, "logbook__log_completed_exercise", {  # a second bench log counts nothing twice
+        "exercise_name": "dumbbell bench press", "exercise_type": "strength", "sets": 1, "reps": 5, "load": 14})
+    assert "remaining" not in again
+    await _run(tools, t, "logbook__log_completed_exercise", {
+        "exercise_name": "Push-up", "exercise_type": "bodyweight", "sets": 3, "reps": 10})
+    plank = await _run(tools, t, "logbook__log_completed_exercise", {
+        "exercise_name": "Plank", "exercise_type": "isometric", "sets": 2, "duration_min": 1})
+    assert (plank["remaining"], plank["workoutCompleted"]) == ([], True)
+    await _fail(tools, t, "workout__remove_exercise", {"exercise_id": 1}, "no_current_workout")
+
+    await _run(tools, t, "logbook__undo_logged_exercise", {"id": plank["id"]})
+    removed = await _run(tools, t, "workout__remove_exercise", {"exercise_id": 3})  # current again, plank undone
+    assert removed is not None
+    async with db.owner() as session:
+        status = await session.scalar(text("SELECT status FROM trainer_workouts WHERE member_id = :m"),
+                                      {"m": t.member_id})
+    assert status == "current"
+
+
 async def test_log_workout_logs_all_and_stats_count_one_workout(tools, db, factory) -> None:
     t = await trainee(db, factory)
     await _run(tools, t, "workout__generate_workout", chest_workout())

@@ -19,7 +19,7 @@ from gym.training.logs import LoggedExercise, log_exercise, undo_log
 from gym.training.models import ExerciseLog, TrainerWorkout
 from gym.training.movements import same_exercise
 from gym.training.profiles import Units
-from gym.training.trainer_workouts import current_workout, finish_workout
+from gym.training.trainer_workouts import count_done, current_workout, finish_workout
 from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
 from gym.training.workout_sets import Actuals, complete_exercise
@@ -76,15 +76,19 @@ def _entry(data: dict[str, Any], u: Units) -> LoggedExercise:
                           distance_km=None if distance is None else round(to_km(distance, u.distance_unit), 3))
 
 
-def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
-    """A log of an exercise of the current workout, done since it was built, is measured against its prescription
-    (target reps per set, equipment) unless the log says otherwise, so progression can tell a miss."""
+def _of_current(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any] | None:
+    """The exercise of the current workout this log is of: the same exercise, done since the workout was built."""
     when = data.get("performed_at")
     if current is None or (when is not None and (when.tzinfo is None or when < current.created_at)):
-        return data
-    ex = next((e for e in current.exercises if e.get("type") == "reps"
-               and same_exercise(e["name"], data["exercise_name"])), None)
-    if ex is None:
+        return None
+    return next((e for e in current.exercises if same_exercise(e["name"], data["exercise_name"])), None)
+
+
+def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
+    """A log of a reps exercise of the current workout, done since it was built, is measured against its
+    prescription (target reps per set, equipment) unless the log says otherwise, so progression can tell a miss."""
+    ex = _of_current(data, current)
+    if ex is None or ex.get("type") != "reps":
         return data
     if data.get("target_reps") is None:
         data["target_reps"] = list(ex["reps"])
@@ -98,11 +102,21 @@ def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> 
                     inverse=Inverse("logbook", "undo_logged_exercise", by_id),
                     summary="Log one exercise the member did (load and distance in the member's units).")
 async def log_one(ctx: ToolContext, input: LogInput) -> dict:
+    """An exercise of the current workout not yet done counts it done (the workout closes when every exercise
+    is); undoing the log un-counts it and reopens a workout it closed."""
     member_id = await me(ctx)
-    data = _with_prescription(input.model_dump(), await current_workout(ctx.session, ctx.org_id, member_id))
+    current = await current_workout(ctx.session, ctx.org_id, member_id)
+    data = _with_prescription(input.model_dump(), current)
+    ex = _of_current(data, current)
+    counts = current is not None and ex is not None and ex["id"] not in (current.completed or {})
     row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, await units(ctx, member_id)),
-                             now=ctx.now)
-    return {"id": str(row.id), "logged": row.name}
+                             now=ctx.now, workout_id=current.id if counts and current else None,
+                             exercise_key=ex["id"] if counts and ex else None)
+    out: dict[str, Any] = {"id": str(row.id), "logged": row.name}
+    if counts and current is not None and ex is not None:
+        remaining = await count_done(ctx.session, ctx.org_id, member_id, current, ex["id"], row.id, now=ctx.now)
+        out |= {"exercise": ex["id"], "remaining": remaining, "workoutCompleted": not remaining}
+    return out
 
 
 @logbook.agent_tool(action="undo_logged_exercise", input=UndoInput, roles=MEMBER, side_effects="write",
@@ -124,9 +138,7 @@ async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     ex = row.exercises[find_exercise(row.exercises, input.exercise_id)]
     row, log, assumed = await complete_exercise(ctx.session, ctx.org_id, member_id, ex["id"], input.actuals,
                                                 now=ctx.now)
-    remaining = [e["id"] for e in row.exercises if e["id"] not in row.completed]
-    if not remaining:
-        await finish_workout(ctx.session, ctx.org_id, member_id, row.id, now=ctx.now)
+    remaining = await count_done(ctx.session, ctx.org_id, member_id, row, ex["id"], log.id, now=ctx.now)
     out: dict[str, Any] = {"id": str(log.id), "exercise": ex["id"], "logged": _logged(log, u), "remaining": remaining,
                            "workoutCompleted": not remaining}
     if assumed:
