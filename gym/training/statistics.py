@@ -35,17 +35,26 @@ def session_key(log: LogEntry, tz: tzinfo = UTC) -> str:
     return f"day:{log.performed_at.astimezone(tz).date().isoformat()}"
 
 
+# Other names of two numbers (TRAINER.md's duration_hours, 001's workout_frequency): the overview carries both
+# names, a summary says each number once
+SAME_AS = {"duration_hours": "total_duration_hours", "workout_frequency": "workout_frequency_per_week"}
+
+
 def overview(logs: list[LogEntry], days: float, tz: tzinfo = UTC) -> dict:
+    """001 §4.8's overview; the duration and the weekly frequency also under the names in SAME_AS."""
     workouts = len({session_key(g, tz) for g in logs})
     rpes = [float(g.rpe) for g in logs if g.rpe is not None]
-    return {
+    hours = round(sum(float(g.duration_min or 0) for g in logs) / 60, 2)
+    per_week = round(workouts / (days / 7), 2) if days > 0 else None
+    numbers = {
         "total_workouts": workouts,
         "total_exercises": len(logs),
-        "total_duration_hours": round(sum(float(g.duration_min or 0) for g in logs) / 60, 2),
+        "total_duration_hours": hours,
         "total_volume_kg": round(sum(g.volume_kg for g in logs), 1),
         "average_rpe": round(sum(rpes) / len(rpes), 1) if rpes else None,
-        "workout_frequency_per_week": round(workouts / (days / 7), 2) if days > 0 else None,
+        "workout_frequency_per_week": per_week,
     }
+    return {**numbers, **{alias: numbers[name] for alias, name in SAME_AS.items()}}
 
 
 def breakdown(logs: list[LogEntry], by: str) -> list[dict]:

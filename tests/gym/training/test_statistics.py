@@ -27,9 +27,11 @@ def test_overview_by_hand() -> None:
     o = statistics(LOGS, "month", NOW)["overview"]
     assert o == {"total_workouts": 3,             # w1, 4 Nov, 9 Nov
                  "total_exercises": 4,
-                 "total_duration_hours": 0.67,    # 40 min
+                 "total_duration_hours": 0.67,    # 40 min (001's name)
+                 "duration_hours": 0.67,          # TRAINER.md's name for the same sum
                  "total_volume_kg": 4515.0,       # 1500 + 1440 + 1575
                  "average_rpe": 7.5,
+                 "workout_frequency": 0.7,        # 001's name
                  "workout_frequency_per_week": 0.7}  # 3 / (30 / 7)
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from gym.training.goals import list_milestones, milestone_dict
 from gym.training.record import distribution_view, statistics_view, trend_view
+from gym.training.statistics import SAME_AS
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.leaves.trainer.member import MEMBER, me
@@ -90,7 +91,7 @@ def _shares(rows: list[dict], top: int = 5) -> str:
 async def summary(ctx: ToolContext, input: SummaryInput) -> dict:
     member_id = await me(ctx)
     view = await statistics_view(ctx.session, ctx.org_id, member_id, ctx.now, input.period, ctx.tz)
-    overview = {k: v for k, v in view["overview"].items() if v is not None}
+    overview = {k: v for k, v in view["overview"].items() if v is not None and k not in SAME_AS}
     sections: dict[str, Any] = {}
     lines: list[str] = []
     for name in dict.fromkeys(input.include_sections):
