@@ -270,8 +270,8 @@ class TrainerThread:
             view = await self._member_view(turn, trip.session, spec.name, output)
             self._shown.setdefault(trip, {})[id(outcome.output)] = view
             return [shown_frame(view)]
-        if spec.name == "data__fetch_data":
-            loaded = output.get("sources", {})
+        if spec.name == "data__fetch_data":  # what the member's stable prefix holds is in context already
+            loaded = {k: v for k, v in output.get("sources", {}).items() if k not in PREFIX_SOURCES}
             return await self._deliver(turn, trip, {k: v["params"] for k, v in loaded.items()},
                                        given={k: v["data"] for k, v in loaded.items()})
         if spec.name in WORKOUT_TOOLS and output.get("workoutId"):

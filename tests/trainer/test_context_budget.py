@@ -89,6 +89,25 @@ async def test_fetch_data_puts_its_data_in_the_context_once(client, db, factory,
     assert [r["content"] for r in results] == ["<result>ok: workout_history in context</result>"] * 2
 
 
+async def test_fetch_data_of_what_the_member_prefix_holds_adds_nothing_to_the_events(client, db, factory,
+                                                                                     fake_model) -> None:
+    """The profile, settings and locations are in the member's stable prefix: fetching them again must not send
+    them a second time as knowledge (TRAINER.md: the data arrives once, never twice); what is not there does."""
+    org, user, member_id = await dani(db, factory)
+    fetch = {"sources": {"user_profile": {}, "user_settings": {}, "all_locations": {}, "recovery_status": {}}}
+    Trainer(fake_model, [Reply(ToolUse("data__fetch_data", fetch, id="f1")), Reply(ToolUse("coach__idle", {}, id="i1"))],
+            selection={"sources": {}})
+    result = await sse(client, f"/organizations/{org.id}/trainer/messages",
+                       json_body={"message": "how recovered am I?"}, headers=user.headers)
+    assert result.names[-1] == "done" and not result.of("error"), result.events
+    async with db.owner() as session_:
+        sources = (await session_.execute(text(
+            "SELECT e.payload->>'source' FROM trainer_events e JOIN trainer_sessions s ON s.id = e.session_id "
+            "WHERE s.member_id = :m AND e.type IN ('knowledge', 'knowledge_update')"), {"m": member_id})).scalars()
+        got = set(sources)
+    assert "recovery_status" in got and not got & {"user_profile", "user_settings", "all_locations"}, got
+
+
 @pytest.mark.parametrize(("old", "new"), [
     ({"days": 14, "items": [{"id": "a", "reps": 8}, {"id": "b", "reps": 5}]},
      {"days": 30, "items": [{"id": "b", "reps": 6}, {"id": "c", "reps": 3}]}),
