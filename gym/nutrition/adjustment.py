@@ -66,10 +66,11 @@ def weekly_outcome(intake: IntakeData, state: ScientistState, ev: Evaluation, ne
                    after if rerun else before, rerun, next_version(version, rerun), result)
 
 
-def delta(result: AdjustmentResult) -> dict[str, Any]:
-    """The wire form: the optional delta fields appear only when they changed."""
-    data = result.model_dump(mode="json")
+def delta(result: AdjustmentResult | dict[str, Any]) -> dict[str, Any]:
+    """The wire form (004 §7.4), wherever an adjustment is shown: the optional delta fields appear only when they
+    changed. Takes the result or its stored payload."""
+    data = result.model_dump(mode="json") if isinstance(result, AdjustmentResult) else dict(result)
     for name in DELTA_FIELDS:
-        if data[name] is None:
+        if data.get(name, 0) is None:
             del data[name]
     return data

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.member_search import MemberHit, member_hits, search_members
 from gym.nutrition import runs
+from gym.nutrition.adjustment import delta
 from gym.nutrition.grocery import grocery_list
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.units import display
@@ -58,7 +59,7 @@ async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bo
         "display": {"units": shown["units"]} if hidden else shown,
         "medicalContext": [m.payload for m in stored if m.data_type == "medical_context"],
         "errors": [run.error] if run.error else [],
-        "adjustments": [] if hidden else [m.payload for m in stored if m.data_type == "adjustment_result"],
+        "adjustments": [] if hidden else [delta(m.payload) for m in stored if m.data_type == "adjustment_result"],
         "groceries": None if hidden else grocery_list(outputs["recipes"]),
         "notice": notice(run, for_member=for_member),
     }

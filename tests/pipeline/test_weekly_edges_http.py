@@ -69,6 +69,9 @@ async def test_a_change_of_training_phase_reruns_the_coach(client, db, factory) 
     adjustment = body["adjustment"]
     assert adjustment["triggers_fired"] == ["phase_transition"] and adjustment["agents_re_run"] == ["COACH"]
     assert adjustment["agents_unchanged"] == ["NUTRITIONIST", "DIETITIAN", "CHEF"] and body["version"] == 2
+    # the run's detail shows the same 004 §7.4 delta: no calorie or macro fields, as nothing of them changed
+    assert (await detail(client, url, user.headers))["adjustments"][-1] == adjustment
+    assert "new_target_intake_kcal" not in adjustment and "new_macros" not in adjustment
     frames = await follow(client, url, user.headers)
     v2 = [(d["fromAgent"], d["dataType"]) for _, kind, d in frames if kind == "envelope" and d["runVersion"] == 2]
     assert ("COACH", "training_program") in v2 and ("NUTRITIONIST", "nutrition_strategy") not in v2
