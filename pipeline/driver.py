@@ -255,9 +255,11 @@ class Driver:
                         inputs: dict[str, Any]) -> AgentCall:
         previous = (await runs.latest_outputs(session, run, [OUTPUT_OF[agent]]))[OUTPUT_OF[agent]] \
             if run.version > 1 else None
-        advice = plan.pop("advice", None)
+        # the PHYSICIAN's advice goes to the next agent that runs, on its retry too (one retry with identical
+        # input): it is spent when that agent's answer is accepted (`_judge`)
         return AgentCall(agent, inputs, constraint=plan.get("constraint", {}).get(agent), previous_output=previous,
-                         advice=advice, run_version=run.version, org_id=run.org_id, user_id=run.created_by)
+                         advice=plan.get("advice"), run_version=run.version, org_id=run.org_id,
+                         user_id=run.created_by)
 
     async def _decide(self, session, run: NutritionRun, plan: dict[str, Any], decision: Decision,
                       kind: str = "timeouts", agent: str | None = None) -> None:
@@ -302,6 +304,7 @@ class Driver:
                                   data_type=call.data_type, payload=answer.payload, run_version=run.version)
         await runs.store_envelope(session, run, envelope, attempt=plans.count(plan, "calls", agent))
         plan.get("constraint", {}).pop(agent, None)
+        plan["advice"] = None
         run.last_completed_agent = agent
         run.plan = plan
         await self._advance(session, run, STATE_OF_AGENT[agent])

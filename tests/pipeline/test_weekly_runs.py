@@ -9,9 +9,9 @@ from core.errors import Conflict, InvalidInput
 from gym import members
 from gym.nutrition import runs
 from gym.nutrition.errors import PayloadInvalid
-from pipeline.driver import Driver
+from pipeline.driver import Driver, Limits
 from tests.gym.nutrition import samples
-from tests.pipeline.fakes import ScriptedAgents
+from tests.pipeline.fakes import ScriptedAgents, hang
 from tests.pipeline.weekly_setup import STALLED, START, M, backdate, calorie_increase, checkin, week_4
 
 
@@ -113,3 +113,19 @@ async def test_a_continue_attaches_the_advice_to_the_next_agent(db, factory) -> 
     assert await driver.run_until_rest(org.id, run_id) == "output_ready"
     assert agents.agents_called() == ["PHYSICIAN", "DIETITIAN", "CHEF"]
     assert agents.calls[1].advice["pipeline_action"] == "continue" and agents.calls[2].advice is None
+
+
+async def test_an_advised_agent_that_times_out_is_retried_with_the_same_advice(db, factory) -> None:
+    """NUTRITION.md: one retry with identical input. The PHYSICIAN's advice is part of the DIETITIAN's input, so
+    the retry after its timeout carries it too; the advice is spent once an answer is accepted."""
+    org, run_id, _, agents = await _ready(db, factory)
+    agents.script["DIETITIAN"] = [hang]
+    driver = Driver(db, agents, Limits(agent_seconds=0.3, physician_seconds=5, run_seconds=30))
+    await checkin(db, org, run_id, 5, 57.8, cycle_phase="luteal", cycle_day=20,
+                  subjective_markers={"energy": 2, "sleep_quality": 5, "mood": 5, "appetite": 5}, **M)
+    assert await driver.run_until_rest(org.id, run_id) == "output_ready"
+    called = agents.agents_called()
+    assert called[-4:] == ["PHYSICIAN", "DIETITIAN", "DIETITIAN", "CHEF"], called
+    first, retry, chef = agents.calls[-3], agents.calls[-2], agents.calls[-1]
+    assert first.advice is not None and first.advice["pipeline_action"] == "continue"
+    assert retry.agent_input() == first.agent_input() and chef.advice is None
