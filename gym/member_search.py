@@ -49,11 +49,12 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
         where.append(Member.coach_user_id == coach_user_id)
     email = func.coalesce(Member.email, "")
     text = cyrillic_to_latin(text) or text  # "Саар" finds "Saar"
-    if text and has_hebrew(text):
-        score, arm = _hebrew_match(text)
+    variants = hebrew_skeletons(text) if text and has_hebrew(text) else []
+    if variants:
+        score, arm = _hebrew_match(variants)
         where.append(arm)
         order = [score.desc(), Member.full_name]
-    elif text:
+    elif text:  # also Hebrew with no consonant to match ("א" alone): by its letters, as typed
         first_token = _like_escape(text.split()[0])
         contains = f"%{_like_escape(text)}%"
         score = (func.greatest(func.similarity(Member.full_name, text), func.word_similarity(text, Member.full_name),
@@ -78,11 +79,10 @@ async def search_members(session: AsyncSession, org_id: uuid.UUID, query: str | 
     return [_hit(r) for r in rows]
 
 
-def _hebrew_match(text: str) -> tuple[Any, ColumnElement[bool]]:
-    """'סער' finds 'Saar': the query's consonant skeletons against the stored name's ('sr chn')."""
+def _hebrew_match(variants: list[str]) -> tuple[Any, ColumnElement[bool]]:
+    """'סער' finds 'Saar': the query's consonant skeletons (at least one) against the stored name's ('sr chn')."""
     skeleton = func.regexp_replace(func.regexp_replace(func.lower(Member.full_name), "[aeiouy]", "", "g"),
                                    r"\s+", " ", "g")
-    variants = hebrew_skeletons(text)
     score = func.greatest(*[func.word_similarity(v, skeleton) for v in variants],
                           *[func.similarity(skeleton, v) for v in variants])
     prefix = or_(*[skeleton.startswith(v.split()[0]) for v in variants])

@@ -29,3 +29,16 @@ async def test_hebrew_and_cyrillic_find_latin_names(db, factory) -> None:
     assert {hit.full_name for hit in ru_saar[:2]} == {"Saar Cohen", "Saar Levi"}
     assert ru_full[0].id == made["Saar Cohen"]
     assert nobody == []
+
+
+async def test_hebrew_with_no_consonant_to_match_is_searched_as_typed_not_a_crash(db, factory) -> None:
+    """An aleph has no Latin consonant: a query whose Hebrew is only such letters ("א", or "ëmא/ñ" as schemathesis
+    sent it) has no skeleton to compare, and is searched by its letters instead (it was GREATEST() with no
+    arguments: a syntax error, 500)."""
+    org, _ = await _gym(db, factory)
+    assert hebrew_skeletons("א") == [] and hebrew_skeletons("ëmא/ñ") == []
+    async with db.scope(org_id=org.id) as session:
+        for query in ("א", "ëmא/ñ", "א א"):
+            assert await member_search.search_members(session, org.id, query) == []
+        assert [h.full_name for h in await member_search.search_members(session, org.id, "Saar Cohen א")][:1] == [
+            "Saar Cohen"]
