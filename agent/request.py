@@ -38,15 +38,16 @@ def turn_context(access: OrgAccess, caller: Caller, locale: str, now: datetime) 
 
 
 def user_turn_content(text: str, *, turn: str, page_context: dict | None, ambient: str | None) -> list[dict]:
-    """The persisted content of a new user turn: context blocks first, the user's words last."""
-    blocks = [{"type": "text", "text": turn}]
+    """The persisted content of a new user turn (ARCHITECTURE.md): `<page_context>` and `<ambient_context>` first,
+    the turn's clock, caller and locale next, the user's words last."""
+    blocks = []
     if page_context:
         blocks.append({"type": "text", "text": "<page_context>\n" + json.dumps(page_context, ensure_ascii=False,
                                                                                sort_keys=True)[:4000]
                        + "\n</page_context>"})
     if ambient:
         blocks.append({"type": "text", "text": ambient})
-    blocks.append({"type": "text", "text": text})
+    blocks += [{"type": "text", "text": turn}, {"type": "text", "text": text}]
     return blocks
 
 

@@ -87,11 +87,15 @@ async def test_ambient_context_about_a_named_member_reaches_the_model(client, gy
     # this gym's documents only: the worker's database holds every earlier test's undrained outbox
     assert (await reindex_org(db, LocalEmbedder(), gym.org.id)).failed == 0
     fake_model.queue(Reply(Text("She is doing well.")))
+    message = "how has Yarden Abergil been doing with her training lately?"
     await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
-              json_body={"message": "how has Yarden Abergil been doing with her training lately?"})
+              json_body={"message": message, "pageContext": {"page": "members"}})
     blocks = fake_model.requests[0].body["messages"][-1]["content"]
     ambient = [b["text"] for b in blocks if b["type"] == "text" and b["text"].startswith("<ambient_context>")]
     assert len(ambient) == 1 and "Yarden Abergil" in ambient[0]
+    # ARCHITECTURE.md: the new user turn starts with <page_context> and <ambient_context>, the user's text last
+    assert blocks[0]["text"].startswith("<page_context>") and blocks[1]["text"].startswith("<ambient_context>")
+    assert blocks[-1]["text"] == message
 
 
 async def test_a_pick_sent_twice_resolves_once(client, gym, fake_model) -> None:
