@@ -173,3 +173,23 @@ def test_one_language_registry() -> None:
     html = (CONSOLE / "index.html").read_text(encoding="utf-8")
     assert "<option" not in html.split('id="locale-select"')[1].split("</select>")[0]
     assert "SUPPORTED = ['en'" not in (CONSOLE / "i18n.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_tool_a_card_can_show_has_a_label_in_every_locale(locale: str) -> None:
+    """Action cards title a tool by console.tools.<name> (api/console/i18n.js `toolLabel`); without one, a Hebrew or
+    Russian reader saw English words made from the tool's name ("Log completed exercise"). Staff and trainer tools."""
+    from tools.catalog import build_registry
+
+    labels = json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))["console"]["tools"]
+    assert sorted(set(build_registry().specs) - set(labels)) == []
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_weekly_trigger_has_a_label_in_every_locale(locale: str) -> None:
+    """The adjustment table words each fired trigger by console.nutrition.enum.trigger.<code>
+    (api/console/nutrition-tables.js): `phase_transition` had none and showed as English words in he and ru."""
+    from gym.nutrition.triggers import ORDER
+
+    labels = json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))["console"]["nutrition"]["enum"]
+    assert sorted(set(ORDER) - set(labels["trigger"])) == []

@@ -140,9 +140,10 @@ async def test_list_mine_owner_or_admin_may_read_a_members_bookings(tools, facto
         assert [(b["title"], b["status"]) for b in out["bookings"]] == [
             ("CrossFit S6", "booked"), ("CrossFit S3", "no_show"), ("CrossFit S2", "attended"),
             ("CrossFit S1", "attended")]
-    for role in ("coach", "front_desk"):
-        await tools.fails("bookings__list_mine", {"memberId": ada}, "forbidden_for_role", org=gym.org,
-                          user=gym.coach, role=role)
+    for role, said in (("coach", "Coach"), ("front_desk", "Front desk")):
+        error = await tools.fails("bookings__list_mine", {"memberId": ada}, "forbidden_for_role", org=gym.org,
+                                  user=gym.coach, role=role)
+        assert f"({said})" in error["message"] and "{" not in error["message"], error["message"]
     other = await _make_gym(tools.runner.db, factory)
     await tools.fails("bookings__list_mine", {"memberId": str(other.members["A"])}, "member_not_found", org=gym.org,
                       user=gym.owner)

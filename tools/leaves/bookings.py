@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
+from core.i18n import translate
 from gym import attendance
 from gym import classes as service
 from gym.members import Member, get_member
@@ -96,7 +97,8 @@ async def list_mine(ctx: ToolContext, input: ListMineInput) -> MyBookings:
     if input.memberId is not None:
         if ctx.org.role not in OWNER_ADMIN:
             raise ToolFailed("forbidden_for_role", "Only owners and admins may read another member's bookings.",
-                             "Call without memberId to read the caller's own bookings.")
+                             "Call without memberId to read the caller's own bookings.",
+                             role=translate(f"console.roles.{ctx.org.role}", ctx.locale))
         member = await get_member(ctx.session, ctx.org_id, input.memberId)
         if member is None:
             raise not_found("member", input.memberId)
