@@ -209,6 +209,16 @@ export function workoutCard(workout, unit) {
   );
 }
 
+/** A timer phase's cue in the UI language, built from its fields (the server's `cue` is English, for the model). */
+function cueText(phases, i) {
+  const p = phases[i];
+  if (p.phase_type === 'rest' || p.phase_type === 'transition') {
+    return i + 1 < phases.length ? t('train.timer.nextUp', { what: cueText(phases, i + 1) }) : '';
+  }
+  return [words(p.display_name || p.exercise_name),
+    p.set_number ? t('train.timer.set', { n: num(p.set_number) }) : ''].filter(Boolean).join(' — ');
+}
+
 function timerBlock(timer) {
   const phases = timer.phases ?? [];
   return h(
@@ -217,11 +227,11 @@ function timerBlock(timer) {
     h('div', { class: 'timer-head' },
       h('span', { dir: 'auto', text: timer.exercise_name ?? '' }),
       h('span', { class: 'muted', testid: 'timer-total', text: seconds(timer.total_duration_sec) })),
-    h('ol', { class: 'phases' }, ...phases.map((p) => h(
+    h('ol', { class: 'phases' }, ...phases.map((p, i) => h(
       'li',
       { class: `phase phase-${p.phase_type}`, testid: 'timer-phase', 'data-phase': p.phase_type },
       h('span', { class: 'phase-type', i18n: `member.phase.${p.phase_type}` }),
-      h('span', { class: 'phase-cue', dir: 'auto', text: p.cue ?? '' }),
+      h('span', { class: 'phase-cue', testid: 'timer-cue', dir: 'auto', text: cueText(phases, i) }),
       h('span', { class: 'phase-time', text: seconds(p.duration_sec) }),
     ))),
   );

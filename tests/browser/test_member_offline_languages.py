@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import text
 
-from core.i18n import catalog
+from core.i18n import catalog, translate
 from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import HARBOR
 from gym.demo.training_record import TABLES, seed_dani
@@ -142,6 +142,9 @@ async def test_dani_in_three_languages(dani_in, db, locale, size, request) -> No
     timer = timed.get_by_test_id("timer-card")
     await expect(timer).to_have_count(1)
     assert await timer.get_by_test_id("timer-phase").count() >= 2
+    # each phase's cue in the UI language ("set 1" / its translation), never the server's English "Plank - Set 1"
+    cues = await timer.get_by_test_id("timer-cue").all_text_contents()
+    assert translate("console.train.timer.set", locale, n=1) in cues[0] and not any(" - Set " in c for c in cues), cues
 
     scheduled = await say(8)  # schedule a leg workout tomorrow at 7am
     await expect(scheduled.get_by_test_id("workout-card")).to_have_count(1)
