@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.i18n import translate
+from core.i18n import has_key, translate
 from gym.training import constraints
 from gym.training.logs import as_entry, logs_since
 from gym.training.models import ExerciseSet, TrainerWorkout
@@ -41,11 +41,17 @@ def summary_text(summary: dict[str, Any] | None, locale: str = "en") -> str | No
     minutes = summary.get("estimated_duration_min")
     if minutes:
         parts.append(translate("console.member.min", locale, n=f"{float(minutes):g}"))
-    for key in ("primary_goals", "muscles_targeted"):
-        names = [str(n) for n in summary.get(key) or [] if str(n).strip()]
+    for key, words in (("primary_goals", "console.member.goal"), ("muscles_targeted", "console.member.muscle")):
+        names = [_word(f"{words}.{n}", str(n), locale) for n in summary.get(key) or [] if str(n).strip()]
         if names:
             parts.append(", ".join(names))
     return " · ".join(parts) or None
+
+
+def _word(key: str, name: str, locale: str) -> str:
+    """A goal or muscle in the member's language (the library's 16 muscles and the usual goals have words); a
+    name of the member's own stays as they wrote it."""
+    return translate(key, locale) if has_key(key, locale) else name
 
 
 async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout | None,

@@ -221,4 +221,6 @@ def test_a_workout_summary_is_a_printable_line() -> None:
     assert summary_text(None) is None
     line = summary_text({"estimated_duration_min": 42.5, "primary_goals": ["Strength", "Hypertrophy"],
                          "muscles_targeted": ["Chest"]}, "ru")
-    assert line == "42.5 мин · Strength, Hypertrophy · Chest"
+    assert line == "42.5 мин · Сила, Масса · Грудь"  # the goals and muscles in her language too
+    own = summary_text({"primary_goals": ["Marathon in May"], "muscles_targeted": ["Chest"]}, "he")
+    assert own == "Marathon in May · חזה"  # a goal of her own stays as she wrote it
