@@ -35,9 +35,13 @@ def error_body(code: str, locale: str, trace_id: str, **params: object) -> dict:
 
 def error_response(request: Request, code: str, status: int, *, headers: dict[str, str] | None = None,
                    **params: object) -> Response:
+    """The error as JSON. A person reads `message`, in their language; what was invalid, in the developer's terms
+    (pydantic's, Litestar's, ours), rides apart in `detail` for the client that sent it."""
     trace_id = trace_id_of(request)
-    return Response(error_body(code, request_locale(request), trace_id, **params), status_code=status,
-                    headers={**(headers or {}), "x-trace-id": trace_id})
+    body = error_body(code, request_locale(request), trace_id, **params)
+    if code == "validation_failed" and params.get("detail"):
+        body["detail"] = str(params["detail"])
+    return Response(body, status_code=status, headers={**(headers or {}), "x-trace-id": trace_id})
 
 
 def handle_service_error(request: Request, exc: ServiceError) -> Response:

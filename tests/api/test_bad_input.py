@@ -171,5 +171,19 @@ async def test_a_nul_anywhere_in_any_json_body_is_a_400_before_the_handler(clien
     await link_member(db, org.id, member.id)
     response = await client.post(f"/organizations/{org.id}/trainer/chat", json=body, headers=member.headers)
     assert (response.status_code, response.json()["code"]) == (400, "validation_failed")
-    assert "NUL" in response.json()["message"]
+    assert "NUL" in response.json()["detail"]  # the developer's terms apart; a person reads a sentence
+    assert response.json()["message"] == "The request is not valid."
     assert clean_model.requests == []
+
+
+@pytest.mark.parametrize(("locale", "sentence"), [("he", "הבקשה אינה תקינה."), ("ru", "Некорректный запрос.")])
+async def test_a_refused_body_reads_as_a_sentence_in_the_callers_language(client, factory, locale, sentence) -> None:
+    """People see words: the message is the locale's sentence alone; what was wrong, in pydantic's English, is
+    the `detail` beside it (it was pasted into the message: 'הבקשה אינה תקינה: message String should have ...')."""
+    org = await factory.org()
+    owner = await factory.user(org, "owner")
+    response = await client.post(f"/organizations/{org.id}/agent/messages", json={"message": ""},
+                                 headers={**owner.headers, "x-locale": locale})
+    body = response.json()
+    assert (response.status_code, body["code"], body["message"]) == (400, "validation_failed", sentence)
+    assert "message" in body["detail"]

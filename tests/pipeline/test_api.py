@@ -172,7 +172,7 @@ async def test_a_nul_anywhere_in_a_body_is_400_and_nothing_is_written(client, db
     refused = await client.post(f"{nutrition_base(org)}/runs", json={"membershipId": str(member_id), "intake": intake},
                                 headers=owner.headers)
     assert refused.status_code == 400, refused.text
-    assert refused.json()["code"] == "validation_failed" and "NUL" in refused.json()["message"]
+    assert refused.json()["code"] == "validation_failed" and "NUL" in refused.json()["detail"]
     assert (await client.get(f"{nutrition_base(org)}/runs", headers=owner.headers)).json()["runs"] == []
     note = await client.post(f"{nutrition_base(org)}/members/{member_id}/medical-clearance", json={"note": "G\x00P"},
                              headers=owner.headers)
