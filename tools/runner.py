@@ -63,8 +63,7 @@ def to_jsonable(value: Any) -> dict[str, Any]:
 def validation_error(exc: ValidationError, locale: str = "en", tool: str | None = None) -> dict[str, Any]:
     errors = exc.errors()[:5]
     problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in errors)
-    fields = ", ".join(dict.fromkeys(".".join(str(p) for p in e["loc"]) or "input" for e in errors))
-    return failure("tool_invalid_input", locale, detail=f"Invalid input: {problems}", tool=tool, fields=fields,
+    return failure("tool_invalid_input", locale, detail=f"Invalid input: {problems}", tool=tool,
                    hint="Fix the listed fields and call the tool again.") | {"code": "validation_failed"}
 
 

@@ -87,7 +87,7 @@ async def test_runner_rechecks_role_and_validates_input(runner, factory) -> None
     refused = await runner.run(spec, {"title": "x"}, access=_access(org, "member"), caller=_caller(user))
     assert not refused.ok and refused.error["code"] == "forbidden_for_role"
     invalid = await runner.run(spec, {"title": ""}, access=_access(org, "owner"), caller=_caller(user))
-    assert not invalid.ok and invalid.error["code"] == "validation_failed" and "title" in invalid.error["message"]
+    assert not invalid.ok and invalid.error["code"] == "validation_failed" and "title" in invalid.error["detail"]
 
 
 async def test_runner_turns_exceptions_into_typed_results_and_rolls_back(runner, factory, db) -> None:
