@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.i18n import translate
+from gym.training.exercise_words import display_name
 
 NOTIFY, ASK = "coach__message_notify_user", "coach__message_ask_user"
 SHOWN_TOOLS = frozenset({NOTIFY, ASK})
@@ -98,9 +99,10 @@ def _suggestion(ex: dict[str, Any], entries: dict[str, dict[str, Any]]) -> dict[
     return {"unit": unit, "suggestedLoad": load, "suggestedReps": reps, "why": why}
 
 
-def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: Iterable[Any]) -> dict[str, Any]:
-    """The workout with each exercise's recovering muscles (percent) and progression suggestion, unless the
-    exercise already carries its own."""
+def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: Iterable[Any],
+           locale: str) -> dict[str, Any]:
+    """The workout with each exercise's name in the member's language (`displayName`), recovering muscles
+    (percent) and progression suggestion, unless the exercise already carries its own."""
     recovering = {r["muscle"]: r for r in recovery_rows
                   if isinstance(r, dict) and isinstance(r.get("muscle"), str) and r.get("recovering", True)}
     entries = {" ".join(str(e.get("exercise", "")).split()).lower(): e for e in progression if isinstance(e, dict)}
@@ -109,6 +111,8 @@ def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: I
         if not isinstance(ex, dict):
             continue
         ex = dict(ex)
+        if isinstance(ex.get("name"), str):
+            ex["displayName"] = display_name(ex["name"], locale)
         if not any(k in ex for k in RECOVERY_FIELDS) and (found := _recovery(ex, recovering)):
             ex["recovery"] = found
         if not any(k in ex for k in PROGRESSION_FIELDS) and (suggested := _suggestion(ex, entries)):
@@ -131,9 +135,9 @@ def member_view(tool: str, output: dict[str, Any], locale: str, *, current: dict
     shown = []
     for a in attachments:
         if isinstance(a.get("workout"), dict):
-            shown.append({**a, "workout": enrich(a["workout"], recovery, progression)})
+            shown.append({**a, "workout": enrich(a["workout"], recovery, progression, locale)})
         elif isinstance(a.get("exercise"), dict):
-            one = enrich({"exercises": [a["exercise"]]}, recovery, progression)["exercises"]
+            one = enrich({"exercises": [a["exercise"]]}, recovery, progression, locale)["exercises"]
             shown.append({**a, "exercise": one[0] if one else a["exercise"]})
         else:
             shown.append(a)

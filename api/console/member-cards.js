@@ -153,7 +153,7 @@ function exerciseRow(ex, unit) {
     { class: 'ex', testid: 'exercise', 'data-exercise-id': ex.id ?? '', 'data-type': ex.type },
     h('div', { class: 'ex-head' },
       h('span', { class: 'ex-order', text: String(ex.order ?? '') }),
-      h('span', { class: 'ex-name', dir: 'auto', text: words(ex.name) })),
+      h('span', { class: 'ex-name', dir: 'auto', text: words(ex.displayName || ex.name) })),
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: prescription(ex, unit) }),
     rest ? h('div', { class: 'ex-rest muted', testid: 'exercise-rest', text: rest }) : null,
     muscles ? h('div', { class: 'ex-muscles muted', dir: 'auto', text: muscles }) : null,

@@ -21,6 +21,7 @@ from core.i18n import catalog, translate
 from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import HARBOR
 from gym.demo.training_record import TABLES, seed_dani
+from gym.training.exercise_words import display_name
 from tests.browser.conftest import _screenshot_path
 from tests.browser.test_member_console import PHONE, MemberConsole, _dani_token
 from tests.browser.waits import expect
@@ -104,6 +105,9 @@ async def test_dani_in_three_languages(dani_in, db, locale, size, request) -> No
     rows = card.get_by_test_id("exercise")
     assert await rows.count() >= 3
     second = await rows.nth(1).locator(".ex-name").text_content()
+    built = await _one(db, "SELECT exercises FROM trainer_workouts WHERE member_id = :m AND status = 'current'")
+    shown = [" ".join(n.split()) for n in await card.locator(".ex-name").all_text_contents()]
+    assert shown == [display_name(e["name"], locale) for e in built.exercises], shown  # names in her language
     loads = [line for line in await card.locator('[data-type="reps"] [data-testid="exercise-rx"]').all_text_contents()
              if re.search(r"\d\s*\S+$", line.rsplit("×", 1)[-1])]  # a load, not bodyweight
     unit = catalog(locale)["console"]["train"]["unit"]["kg"]

@@ -58,7 +58,7 @@ def chest_workout() -> dict[str, Any]:
         hold(3)]}
 
 
-CARD_FIELDS = ("recovery", "suggestion", "conflicts", "logged")
+CARD_FIELDS = ("recovery", "suggestion", "conflicts", "logged", "displayName")
 
 
 def schema_part(exercise: dict[str, Any]) -> dict[str, Any]:
