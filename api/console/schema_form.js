@@ -49,7 +49,8 @@ function control(id, key, kind, schema, nullable, value, present) {
   if (kind === 'enum') {
     const blank = nullable || !present ? [h('option', { value: '', text: '—' })] : [];
     const select = h('select', { ...data, dir: 'ltr' }, blank,
-      schema.enum.map((v) => h('option', { value: String(v), text: String(v).replace(/_/g, ' ') })));
+      schema.enum.map((v) => h('option', { value: String(v), i18n: `fields.values.${v}`,
+                                            'data-i18n-fallback': String(v).replace(/_/g, ' ') })));
     select.value = value == null ? '' : String(value);
     return select;
   }
@@ -105,8 +106,8 @@ export function inputForm(original, schema, formId) {
     input.dataset.present = String(present);
     input.dataset.required = String(required.has(key));
     if (kind === 'boolean' && !nullable) input.dataset.default = String(Boolean(prop.default));
-    if (prop.description) input.title = prop.description;
-    const label = h('label', { for: id, dir: 'auto', text: humanize(key) });
+    // the schema's description is written for the model ("Session id from class_sessions__list_for_date"): not shown
+    const label = h('label', { for: id, dir: 'auto', i18n: `fields.${key}`, 'data-i18n-fallback': humanize(key) });
     return h('div', { class: `form-field form-${kind}`, testid: 'input-field', 'data-field': key }, label, input);
   });
   return h('div', { class: 'input-form', id: formId, testid: 'input-editor', hidden: true }, fields);

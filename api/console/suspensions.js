@@ -44,7 +44,8 @@ export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fa
 
   const showFieldError = (key) => {
     fieldError.dataset.i18n = 'confirm.invalidField';
-    fieldError.dataset.i18nVars = JSON.stringify({ field: key });
+    const label = form.querySelector(`label[for="${CSS.escape(`${formId}-${key}`)}"]`)?.textContent;
+    fieldError.dataset.i18nVars = JSON.stringify({ field: label || key });
     translateNode(fieldError);
     fieldError.hidden = false;
     form.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();

@@ -44,7 +44,7 @@ async def test_edit_input_is_a_form_and_unchanged_form_is_not_an_edit(console, f
     await card.get_by_test_id("edit-input").click()
     form = card.get_by_test_id("input-editor")
     await expect(form).to_be_visible()
-    field = form.get_by_label("id")
+    field = form.get_by_label("Item")  # console.fields.id, not the key
     await expect(field).to_have_value(task_id)
     assert await card.locator("textarea").count() == 0  # no JSON textarea for a plain field
     await card.get_by_test_id("approve").click()

@@ -49,6 +49,10 @@ async def test_edit_form_follows_the_schema_and_sends_the_typed_edit(console, fa
         await expect(form.locator(f'input[data-key="{key}"]')).to_have_attribute("type", "date")
         await expect(form.locator(f'input[data-key="{key}"]')).to_have_value("")
     await expect(form.get_by_label("Name")).to_have_value("Autumn block")
+    await expect(form.get_by_label("Program", exact=True)).to_have_value(program_id)  # words, not "Program id"
+    words = await period.locator("option").evaluate_all("os => os.map(o => o.textContent)")
+    assert {"last month", "last 90 days"} <= set(words), words
+    assert await form.locator("[title]").count() == 0  # the schema's descriptions are written for the model
     await expect(form.get_by_label("Description")).to_have_value("")  # an optional field the input left out
     assert await form.locator("textarea").count() == 0
 

@@ -193,3 +193,26 @@ def test_every_weekly_trigger_has_a_label_in_every_locale(locale: str) -> None:
 
     labels = json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))["console"]["nutrition"]["enum"]
     assert sorted(set(ORDER) - set(labels["trigger"])) == []
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_every_field_an_approver_can_edit_has_a_label_in_every_locale(locale: str) -> None:
+    """A confirmation's edit form (api/console/schema_form.js) labels each field by console.fields.<key> and each
+    period by console.fields.values.<name>; without them a Hebrew or Russian approver read "Class type id"."""
+    from tools.catalog import build_registry
+
+    def enums(node: object) -> set[str]:
+        if isinstance(node, dict):
+            return {str(v) for v in node.get("enum", [])}.union(*(enums(v) for v in node.values()))
+        return set().union(*(enums(v) for v in node)) if isinstance(node, list) else set()
+
+    fields = json.loads((LOCALES_DIR / f"{locale}.json").read_text(encoding="utf-8"))["console"]["fields"]
+    keys: set[str] = set()
+    values: set[str] = set()
+    for spec in build_registry().specs.values():
+        if spec.confirm != "never":
+            shown = {k: v for k, v in spec.input_schema().get("properties", {}).items() if not k.startswith("expected")}
+            keys |= set(shown)
+            values |= enums(list(shown.values()))
+    assert keys and values
+    assert sorted(keys - set(fields)) == [] and sorted(values - set(fields["values"])) == []
