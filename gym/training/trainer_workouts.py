@@ -72,17 +72,18 @@ async def current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: u
         .order_by(TrainerWorkout.created_at.desc()).limit(1))
 
 
-async def count_done(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout,
-                     exercise_key: str, log_id: uuid.UUID, *, now: datetime) -> list[str]:
-    """Count one exercise of the current workout done by `log_id`; the workout closes (completed) once every
-    exercise is. Returns the exercises still to do (TRAINER.md: logging closes the current workout when all
-    exercises are done, whether the member marks them or logs them)."""
+def mark_done(row: TrainerWorkout, exercise_key: str, log_id: uuid.UUID) -> None:
+    """One exercise of the workout counts done by the log `log_id` (undoing that log un-counts it: logs.retire_log)."""
     row.completed = {**(row.completed or {}), exercise_key: str(log_id)}
-    remaining = [e["id"] for e in row.exercises if e["id"] not in row.completed]
+
+
+async def close_if_done(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout, *,
+                        now: datetime) -> list[str]:
+    """The exercises still to do; none left, the workout closes (completed). TRAINER.md: logging closes the
+    current workout when all exercises are done, whether the member marks them or logs them."""
+    remaining = [e["id"] for e in row.exercises if e["id"] not in (row.completed or {})]
     if not remaining:
         await finish_workout(session, org_id, member_id, row.id, now=now)
-    else:
-        await session.flush()
     return remaining
 
 

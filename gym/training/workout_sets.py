@@ -27,7 +27,7 @@ from gym.training.logs import CLOCK_SKEW
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.profiles import Units, get_units
 from gym.training.timers import INTERLEAVED
-from gym.training.trainer_workouts import current_workout
+from gym.training.trainer_workouts import current_workout, mark_done
 from gym.training.units import show_distance, show_load, to_kg, to_km
 
 EXERCISE_ID = r"^ex_\d{3,6}$"
@@ -323,7 +323,7 @@ async def complete_exercise(session: AsyncSession, org_id: uuid.UUID, member_id:
                                     performed_at=now, created_at=now, **values))
         await session.flush()
         await rebuild(session, row, ex, log, now)
-    row.completed = {**(row.completed or {}), ex["id"]: str(log.id)}
+    mark_done(row, ex["id"], log.id)
     await session.flush()
     return row, log, assumed
 

@@ -19,7 +19,7 @@ from gym.training.logs import LoggedExercise, log_exercise, undo_log
 from gym.training.models import ExerciseLog, TrainerWorkout
 from gym.training.movements import same_exercise
 from gym.training.profiles import Units
-from gym.training.trainer_workouts import count_done, current_workout, finish_workout
+from gym.training.trainer_workouts import close_if_done, current_workout, finish_workout, mark_done
 from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
 from gym.training.workout_sets import Actuals, complete_exercise
@@ -108,14 +108,16 @@ async def log_one(ctx: ToolContext, input: LogInput) -> dict:
     current = await current_workout(ctx.session, ctx.org_id, member_id)
     data = _with_prescription(input.model_dump(), current)
     ex = _of_current(data, current)
-    counts = current is not None and ex is not None and ex["id"] not in (current.completed or {})
+    counted = ex["id"] if current is not None and ex is not None and ex["id"] not in (current.completed or {}) \
+        else None
     row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, await units(ctx, member_id)),
-                             now=ctx.now, workout_id=current.id if counts and current else None,
-                             exercise_key=ex["id"] if counts and ex else None)
+                             now=ctx.now, workout_id=current.id if counted and current else None,
+                             exercise_key=counted)
     out: dict[str, Any] = {"id": str(row.id), "logged": row.name}
-    if counts and current is not None and ex is not None:
-        remaining = await count_done(ctx.session, ctx.org_id, member_id, current, ex["id"], row.id, now=ctx.now)
-        out |= {"exercise": ex["id"], "remaining": remaining, "workoutCompleted": not remaining}
+    if counted and current is not None:
+        mark_done(current, counted, row.id)
+        remaining = await close_if_done(ctx.session, ctx.org_id, member_id, current, now=ctx.now)
+        out |= {"exercise": counted, "remaining": remaining, "workoutCompleted": not remaining}
     return out
 
 
@@ -138,7 +140,7 @@ async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     ex = row.exercises[find_exercise(row.exercises, input.exercise_id)]
     row, log, assumed = await complete_exercise(ctx.session, ctx.org_id, member_id, ex["id"], input.actuals,
                                                 now=ctx.now)
-    remaining = await count_done(ctx.session, ctx.org_id, member_id, row, ex["id"], log.id, now=ctx.now)
+    remaining = await close_if_done(ctx.session, ctx.org_id, member_id, row, now=ctx.now)
     out: dict[str, Any] = {"id": str(log.id), "exercise": ex["id"], "logged": _logged(log, u), "remaining": remaining,
                            "workoutCompleted": not remaining}
     if assumed:
