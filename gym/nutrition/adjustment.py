@@ -71,6 +71,6 @@ def delta(result: AdjustmentResult | dict[str, Any]) -> dict[str, Any]:
     changed. Takes the result or its stored payload."""
     data = result.model_dump(mode="json") if isinstance(result, AdjustmentResult) else dict(result)
     for name in DELTA_FIELDS:
-        if data.get(name, 0) is None:
+        if name in data and data[name] is None:
             del data[name]
     return data
