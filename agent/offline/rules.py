@@ -303,6 +303,8 @@ def _task(ep: Episode, title: str) -> Reply:
 
 
 def _publish(ep: Episode, period: str) -> Reply:
+    """Preview, approval and result count the same rows: the drafts a publish changes; those already published
+    are said apart (the tools' draftCount / publishedCount, changedCount / unchangedCount)."""
     preview = ep.last("assignments__bulk_preview")
     if preview is None:
         return call("assignments__bulk_preview", {"period": period})
@@ -313,13 +315,19 @@ def _publish(ep: Episode, period: str) -> Reply:
         if done.error:
             return say(("publish_kept", {}))
         result = done.output or {}
-        return say(("published", {"n": len(result.get("changedIds") or []) or result.get("count", 0),
+        already = result.get("unchangedCount") or 0
+        return say(("published", {"n": result.get("changedCount", result.get("count", 0)),
                                   "from": result.get("dateFrom", span["from"]), "to": result.get("dateTo", span["to"])}),
+                   *([("already_published", {"n": already})] if already else []),
                    *ep.undo("assignments__bulk_publish"))
     if not out.get("count"):
         return say(("publish_none", span))
+    drafts, already = out.get("draftCount", out["count"]), out.get("publishedCount") or 0
+    if not drafts:
+        return say(("publish_all_done", {"n": already, **span}))
     return call("assignments__bulk_publish", {"period": period, "expectedFingerprint": out.get("fingerprint")},
-                ("publish_confirm", {"n": out["count"], **span}))
+                ("publish_confirm", {"n": drafts, **span}),
+                *([("already_published", {"n": already})] if already else []))
 
 
 def _help(ep: Episode) -> Reply:

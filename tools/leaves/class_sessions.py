@@ -20,7 +20,7 @@ from gym.errors import GymError
 from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
-from gym.restore import unpublished
+from gym.restore import publish_changes
 from tools.context import ToolContext
 from tools.dates import WINDOW_NOTE, check_window
 from tools.errors import ToolFailed, not_found
@@ -354,6 +354,8 @@ class BulkPreview(BaseModel):
     fingerprint: str = Field(description="Pass as expectedFingerprint to bulk_delete / bulk_publish.")
     ids: list[uuid.UUID]
     idsTruncated: bool = False
+    publishedCount: int = Field(0, description="Of `count`, how many are published already.")
+    draftCount: int = Field(0, description="Of `count`, how many are unpublished: what a publish would change.")
     sample: list[SessionBrief]
 
 
@@ -368,10 +370,21 @@ async def bulk_preview(ctx: ToolContext, input: SessionFilterInput) -> BulkPrevi
     found = await service.preview_sessions(ctx.session, ctx.org_id, flt, ctx.tz, sample=10)
     ids = found["ids"]
     first, last = flt.date_from or flt.date_to, flt.date_to or flt.date_from  # the service required one bound
+    drafts = len(await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at"))
     return BulkPreview(firstDay=first.isoformat() if first else "", lastDay=last.isoformat() if last else "",
                        count=found["count"],
                        fingerprint=fingerprint(ids), ids=ids[:MAX_IDS], idsTruncated=len(ids) > MAX_IDS,
+                       publishedCount=found["count"] - drafts, draftCount=drafts,
                        sample=[_brief(ctx, row) for row in found["sessions"]])
+
+
+async def publish_plan(ctx: ToolContext, input: SessionFilterInput, limit: int) -> tuple[list[SessionBrief], int, int]:
+    """What bulk_publish would change: the sessions not yet published (the first `limit`), how many, and how many
+    of the filter's set already are; its approval card lists and counts these."""
+    ids = await service.select_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz)
+    changing = await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
+    rows = await service.session_rows(ctx.session, ctx.org_id, changing[:limit])
+    return [_brief(ctx, row) for row in rows], len(changing), len(ids) - len(changing)
 
 
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
@@ -402,7 +415,7 @@ async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     audit=Audit(AUDIT, "class_session.bulk_publish"), inverse=bulk_inverse("class_sessions", BULK_UNPUBLISH))
 async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
-    changed = await unpublished(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
+    changed = await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
     touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
     return bulk_result("published", touched, changed)
 
