@@ -120,6 +120,10 @@ class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=Tr
     stop_reason: str | None | UnsetType = UNSET  # absent on system notes
     tool_calls: list[ToolCall]
     created_at: str
+    # a user message Regenerate or Edit replaced or wrote (beyond the spec): its slot's user message ids in the
+    # order written, this one among them; `regenerated` when they all say the same words
+    alternatives: list[str] | UnsetType = UNSET
+    regenerated: bool | UnsetType = UNSET
 
 
 class ConversationDetail(Struct, rename="camel"):
