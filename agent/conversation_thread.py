@@ -63,7 +63,7 @@ class ConversationThread:
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)
         ambient = await self._ambient(turn, opening.message)
-        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now),
+        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now, turn.replaces),
                                     page_context=opening.page_context, ambient=ambient)
         # One transaction: the budget check, older pending tool uses superseded, the user message, and the
         # history read back. A new conversation is created in it too: a first turn that fails here leaves

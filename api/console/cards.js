@@ -4,16 +4,11 @@
  * Cards do no networking: they call their handlers
  * {onConfirm(card, approved, input), onPick(card, candidate), onUndo(card)}.
  */
-import { h, pretty } from './dom.js';
+import { h } from './dom.js';
+import { describe } from './details.js';
 import { translateNode, t, toolLabel, formatDateTime } from './i18n.js';
 import { buildConfirmSection, buildPickerSection } from './suspensions.js';
 import { state } from './state.js';
-
-/** What the person reads of a failure: the message in their language; the code only under Details. */
-function technicalError(error) {
-  const { code, detail } = error ?? {};
-  return detail ? { code, detail } : { code };
-}
 
 const PICKER_ACTION = 'ask_user_to_pick';
 
@@ -134,6 +129,7 @@ export class ToolCard {
       onDecision: (approved, input, button) => {
         this.lock(button);
         this.handlers.onConfirm(this, approved, input);
+        this.focusNote('.confirm-lead'); // the buttons are disabled now: the decision's line takes the focus
       },
     });
     this.interactive.replaceChildren(section);
@@ -238,11 +234,22 @@ export class ToolCard {
     this.inverseAvailable = false;
     this.setStatus('undone');
     this.render();
+    if (this.undoFocused) this.focusNote('[data-i18n="tool.undoneShort"]'); // the Undo button is gone
+    this.undoFocused = false;
+  }
+
+  /** Move the focus to a line of this card (it becomes focusable by script only). */
+  focusNote(selector) {
+    const target = this.el.querySelector(selector) ?? this.el;
+    target.tabIndex = -1;
+    target.focus();
   }
 
   removeUndo() {
     this.inverseAvailable = false;
     this.renderActions();
+    if (this.undoFocused) this.focusNote('.card-title');
+    this.undoFocused = false;
   }
 
   enableUndo() {
@@ -306,23 +313,16 @@ export class ToolCard {
   }
 
   renderDetails() {
+    // What a person can use of the input and the output, in words (details.js): no JSON, no ids, no tool names.
     const rows = [];
-    if (this.router || this.action) {
-      // Developer words (the tool's technical name, timings) live only here.
-      const meta = [[this.router, this.action].filter(Boolean).join(' · ')];
-      if (this.durationMs !== null && (this.status === 'succeeded' || this.status === 'failed')) {
-        meta.push(t('tool.duration', { ms: Math.round(this.durationMs) }));
-      }
-      rows.push(h('p', { class: 'card-meta', dir: 'ltr', testid: 'tool-technical', text: meta.join(' — ') }));
-    }
-    // While a confirmation is open its section already shows the input.
     const confirmOpen = this.awaitingPerson && this.interactive.querySelector('.confirm');
-    if (this.input != null && !confirmOpen) rows.push(h('h4', { i18n: 'tool.input' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.input) }));
-    if (this.output != null && this.status !== 'running') rows.push(h('h4', { i18n: 'tool.output' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.output) }));
-    if (this.error) rows.push(h('h4', { i18n: 'tool.error' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(technicalError(this.error)) }));
-    if (this.inverse?.output != null) {
-      rows.push(h('h4', { i18n: 'tool.inverseOutput' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.inverse.output) }));
-    }
+    const input = !confirmOpen && this.input != null ? describe(this.input) : null;
+    const output = this.status !== 'running' && this.output != null && !('pickedLabel' in Object(this.output))
+      ? describe(this.output) : null;
+    const undone = this.inverse?.output != null ? describe(this.inverse.output) : null;
+    if (input) rows.push(h('h4', { i18n: 'tool.input' }), input);
+    if (output) rows.push(h('h4', { i18n: 'tool.output' }), output);
+    if (undone) rows.push(h('h4', { i18n: 'tool.inverseOutput' }), undone);
     if (!rows.length) {
       this.detailsSlot.replaceChildren();
       return;
@@ -341,6 +341,7 @@ export class ToolCard {
     if (this.actions.querySelector('[data-testid="undo"]')) return;
     const button = h('button', { type: 'button', class: 'btn small', testid: 'undo', i18n: 'tool.undo' });
     button.addEventListener('click', () => {
+      this.undoFocused = true;
       button.disabled = true;
       button.setAttribute('aria-busy', 'true');
       this.handlers.onUndo(this);
