@@ -5,7 +5,7 @@ replaced rows stay, hidden: `hidden_by` names the user message whose alternative
 path the model and the console read). A user message written in place of another carries `fork_of`, the first
 message of that place (its slot), so the console can flip between a slot's alternatives (agent/branches.py).
 
-Revision ID: 0029_conversation_alternatives
+Revision ID: 0022_conversation_alternatives
 Revises: 0021_member_app_sets
 Create Date: 2026-11-29
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects.postgresql import UUID
 
-revision = "0029_conversation_alternatives"
+revision = "0022_conversation_alternatives"
 down_revision = "0021_member_app_sets"
 branch_labels = None
 depends_on = None
