@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import branches, conversations, events
 from agent.budget import check_budget
@@ -59,6 +60,9 @@ class ConversationThread:
         if turn.replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
             async with self._scope(turn) as session:
                 await branches.replaceable(session, requested, turn.replaces)
+
+    async def last_seq(self, session: AsyncSession, thread_id: uuid.UUID) -> int:
+        return await conversations.last_seq(session, thread_id)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)

@@ -97,6 +97,14 @@ _SINCE_ANCHOR = (select(Message).where(Message.conversation_id == bindparam("con
                                        Message.seq >= func.coalesce(_ANCHOR, 0)).order_by(Message.seq))
 
 
+_LAST_SEQ = select(func.coalesce(func.max(Message.seq), 0)).where(Message.conversation_id == bindparam("id"))
+
+
+async def last_seq(session: AsyncSession, conversation_id: uuid.UUID) -> int:
+    """The seq of the conversation's last message (0: none yet)."""
+    return int(await session.scalar(_LAST_SEQ, {"id": conversation_id}) or 0)
+
+
 async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
                     user_id: uuid.UUID) -> Conversation | None:
     """The conversation if it belongs to this user in this org (anyone else: None → 404)."""

@@ -90,13 +90,15 @@ class Resumer:
         """Take the thread's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
         stream sends what that produced and hands the turn back to the loop."""
         _known_shape(answer.tool_use_id)
+        turn_id = uuid.uuid4()
         try:
-            lock = await self.loop.take_lock(answer.thread_id, wait_seconds=self.settings.agent_answer_wait_seconds)
+            lock = await self.loop.take_lock(answer.thread_id, wait_seconds=self.settings.agent_answer_wait_seconds,
+                                             token=str(turn_id))
         except Conflict:  # busy: an answer that could never be taken says why rather than "busy"
             await self._diagnose(answer, check)
             raise
         try:
-            turn, claimed, produced, settled = await self._claim_and_resolve(answer, check, resolve)
+            turn, claimed, produced, settled = await self._claim_and_resolve(answer, check, resolve, turn_id)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await lock.release()
@@ -136,7 +138,7 @@ class Resumer:
             _, row, spec = await self._find(session, answer)
         self._checked(row, spec, check)
 
-    async def _claim_and_resolve(self, answer: Answer, check: Check, resolve: Resolve,
+    async def _claim_and_resolve(self, answer: Answer, check: Check, resolve: Resolve, turn_id: uuid.UUID,
                                  ) -> tuple[Turn, ToolExecution, list[events.Event] | Exception, bool]:
         """One transaction: find the pending tool use, check it (a problem is raised after the commit, so the
         stale rows it expired stay expired), claim it, resolve it (the tool and its execution row, in a
@@ -162,7 +164,8 @@ class Resumer:
                     if claimed is None:
                         problem = Conflict("tool_already_resolved")
                 if claimed is not None:
-                    turn = self._turn(answer, conversation)
+                    turn = self._turn(answer, conversation, turn_id)
+                    turn.baseline = await self.loop.thread(answer.persona).last_seq(session, conversation_id)
                     if access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
                         try:
                             await check_budget(session, access, datetime.now(UTC))
@@ -179,10 +182,13 @@ class Resumer:
         assert claimed is not None
         return turn, claimed, produced, settled
 
-    def _turn(self, answer: Answer, conversation: conversations.Conversation) -> Turn:
+    def _turn(self, answer: Answer, conversation: conversations.Conversation,
+              turn_id: uuid.UUID | None = None) -> Turn:
         turn = self.loop.new_turn(answer.persona, access=answer.access, caller=answer.caller, locale=answer.locale,
                                   trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
                                   member_id=answer.member_id)
+        if turn_id is not None:
+            turn.turn_id = turn_id
         turn.conversation, turn.opened = conversation, True
         self.loop.trace(turn)
         return turn

@@ -23,6 +23,8 @@ from tools.registry import ToolSpec
 from tools.runner import ToolOutcome
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from agent.metering import Meter
     from agent.model import ModelClient
     from agent.tracing import Tracing
@@ -75,6 +77,9 @@ class Thread(Protocol):
     async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
         """Before the stream opens (errors still answer HTTP): the thread this turn continues or starts
         (`turn.conversation_id`, `turn.is_new`); 404 `not_found` when `requested` is not the caller's."""
+
+    async def last_seq(self, session: AsyncSession, thread_id: uuid.UUID) -> int:
+        """The seq of the thread's last message or event (0 when it has none)."""
 
     def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         """In the stream: the daily cap checked, the person's message written (a new thread created in that

@@ -51,6 +51,8 @@ class Turn:
     endpoint: str
     conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
     persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
+    turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
+    baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
     conversation: Conversation | None = None  # the staff thread's conversation row
     member_id: uuid.UUID | None = None  # the member a member-facing persona serves
     replaces: uuid.UUID | None = None  # a send that replaces a user message (agent/branches.py)
@@ -120,6 +122,14 @@ class TurnStream:
             self.titles(turn.conversation)
         yield turn.persona.frames.done(turn)  # the persona's `done`: the trainer's names the session
 
+    async def discard(self) -> None:
+        """The turn will not run (it could not be registered): finalize it as aborted and release its lock."""
+        self._first_frame()
+        try:
+            await self.finalize(self.turn, "aborted")
+        finally:
+            await self.lock.release()
+            end_turn_span(self.observability, self.turn, "aborted")
 
     def _first_frame(self) -> None:
         call = self.first_frame

@@ -79,6 +79,8 @@ class Settings(BaseSettings):
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
+    # On shutdown, running turns get this long to end before they are interrupted (`error{turn_interrupted}`).
+    agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
     storage_snapshot_schedule: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 

@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
 
 import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
 from agent.budget import check_budget
@@ -83,6 +84,9 @@ class TrainerThread:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
         else:
             turn.conversation_id, turn.opened = row.id, True
+
+    async def last_seq(self, session: AsyncSession, thread_id: uuid.UUID) -> int:
+        return await store.last_seq(session, thread_id)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)
