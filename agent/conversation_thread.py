@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import branches, conversations, events
 from agent.budget import check_budget
@@ -37,6 +36,7 @@ log = structlog.get_logger("agent.conversation_thread")
 
 class ConversationThread:
     not_found = "conversation_not_found"
+    last_seq = conversations.LAST_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.settings, self.tracing = parts.db, parts.settings, parts.tracing
@@ -52,17 +52,14 @@ class ConversationThread:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
         async with self._scope(turn) as session:
-            turn.conversation = await conversations.get_owned(session, turn.access.org_id, requested,
-                                                              turn.caller.user_id)
+            turn.conversation, turn.baseline = await conversations.get_owned_at(session, turn.access.org_id,
+                                                                                requested, turn.caller.user_id)
         if turn.conversation is None:
             raise NotFound(self.not_found)
         turn.conversation_id, turn.opened = requested, True
         if turn.replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
             async with self._scope(turn) as session:
                 await branches.replaceable(session, requested, turn.replaces)
-
-    async def last_seq(self, session: AsyncSession, thread_id: uuid.UUID) -> int:
-        return await conversations.last_seq(session, thread_id)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)

@@ -105,8 +105,6 @@ class Orchestrator:
         except BaseException:
             self._started(turn)
             raise
-        if turn.opened:
-            await self.read_baseline(turn, lock)
         self.trace(turn)
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
@@ -132,18 +130,6 @@ class Orchestrator:
         if not await lock.acquire(wait_seconds):
             raise Conflict("conversation_busy")
         return lock
-
-    async def read_baseline(self, turn: Turn, lock: TurnLock) -> None:
-        """Under the lock, before the turn writes: where the thread stood (a reopened thread shows up to it, then
-        the turn's own frames). The lock is released when this fails."""
-        try:
-            async with self.store.scope(turn) as session:
-                turn.baseline = await self.thread(turn.persona).last_seq(session, turn.conversation_id)
-        except BaseException:
-            self._started(turn)
-            with anyio.CancelScope(shield=True):
-                await lock.release()
-            raise
 
     def _started(self, turn: Turn) -> None:
         """The turn is no longer starting (agent.first_frames): its first frame, its first model call, or its end."""

@@ -26,7 +26,7 @@ KEEPALIVE_SECONDS = 15.0
 MAX_SEQ = 2**31 - 1
 
 
-def after_of(turn_id: uuid.UUID, last_event_id: str | None, after: int | None) -> int:
+def after_of(turn_id: uuid.UUID, last_event_id: str | None, after: int) -> int:
     """Where a reader resumes: `Last-Event-ID` (`<turnId>:<seq>` of this turn) wins over `?after=`; anything
     else this service could not have sent replays the whole stream."""
     value = (last_event_id or "").strip()
@@ -35,7 +35,7 @@ def after_of(turn_id: uuid.UUID, last_event_id: str | None, after: int | None) -
         if named == str(turn_id) and seq.isascii() and seq.isdigit() and len(seq) <= 10 and int(seq) <= MAX_SEQ:
             return int(seq)
         return 0
-    return after or 0
+    return after
 
 
 async def owned_turn(turns: TurnRunner, turn_id: uuid.UUID, access: OrgAccess, caller: Caller,

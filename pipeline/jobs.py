@@ -14,6 +14,7 @@ The driver resumes from the run's stored state, so a job may run again safely:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import asyncpg
@@ -76,16 +77,30 @@ class Worker:
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
         conn = await asyncpg.connect(self.dsn)
         try:
-            self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
-            self.manager.entrypoint(self.entrypoint, on_failure="hold", executor_factory=retrying)(self._advance)
-            mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
-            await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
+            self.manager = queue_manager(conn, self.entrypoint, self._advance)
+            await serve_queue(self.manager, heartbeat=heartbeat, drain=drain, dequeue_timeout=dequeue_timeout)
         finally:
             await conn.close()
 
     def stop(self) -> None:
         if self.manager is not None:
             self.manager.shutdown.set()
+
+
+def queue_manager(conn: asyncpg.Connection, entrypoint: str,
+                  handler: Callable[[Job], Awaitable[None]]) -> QueueManager:
+    """How every worker of the service serves a queue: one entrypoint, retried with backoff, a job that keeps
+    failing held for an operator. The order jobs come in is the queue's (priority, then id): fair between gyms
+    because each job is enqueued behind its own org's backlog (core/job_queue.py)."""
+    manager = QueueManager(Queries(AsyncpgDriver(conn)))
+    manager.entrypoint(entrypoint, on_failure="hold", executor_factory=retrying)(handler)
+    return manager
+
+
+async def serve_queue(manager: QueueManager, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
+                      dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
+    mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
+    await manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
 
 
 def start_in_process(worker: Worker) -> asyncio.Task[None]:

@@ -18,7 +18,6 @@ from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
 
 import structlog
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
 from agent.budget import check_budget
@@ -51,6 +50,7 @@ WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise"
 
 class TrainerThread:
     not_found = "session_not_found"
+    last_seq = store.LAST_EVENT_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
@@ -80,13 +80,12 @@ class TrainerThread:
                     raise NotFound(self.not_found)
             else:
                 row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
+            if row is not None:
+                turn.baseline = await store.last_seq(session, row.id)
         if row is None:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
         else:
             turn.conversation_id, turn.opened = row.id, True
-
-    async def last_seq(self, session: AsyncSession, thread_id: uuid.UUID) -> int:
-        return await store.last_seq(session, thread_id)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)

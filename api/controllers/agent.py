@@ -144,7 +144,7 @@ class AgentController(Controller):
                           access: NamedDependency[OrgAccess], locale: NamedDependency[str],
                           trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
                           last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
-                          after: Annotated[int | None, QueryParameter(ge=0, le=MAX_SEQ)] = None) -> Stream:
+                          after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
         """A turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until `done`, on
         any API process; only the turn's caller may read it."""
         record = await owned_turn(turns, turn_id, access, caller, STAFF_COPILOT)

@@ -165,7 +165,7 @@ class TrainerChatController(Controller):
                           access: NamedDependency[OrgAccess], locale: NamedDependency[str],
                           trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
                           last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
-                          after: Annotated[int | None, QueryParameter(ge=0, le=MAX_SEQ)] = None) -> Stream:
+                          after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
         """A trainer turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until
         `done`, on any API process; only the member whose turn it is may read it."""
         record = await owned_turn(turns, turn_id, access, caller, TRAINER)

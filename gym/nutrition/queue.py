@@ -8,7 +8,8 @@ Controllers and the `nutrition__*` tools both get here through `gym.nutrition.se
 
 Which queue (PgQueuer entrypoint) the job goes to travels with the session: `info["nutrition_queue"]`, which
 the service's `Database` puts on every session it opens (NUTRITION_QUEUE, `api.resources`). A session without
-it refuses to queue rather than guess: a job on a queue no worker serves would strand the run.
+it refuses to queue rather than guess: a job on a queue no worker serves would strand the run. Jobs are fair between
+gyms (core/job_queue.py): a run's job queues behind its own org's queued runs, not the other gyms'.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from __future__ import annotations
 import json
 import uuid
 
-from pgqueuer import Queries
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.job_queue import enqueue_fair
 
 ENTRYPOINT = "nutrition_run"
 QUEUE_INFO = "nutrition_queue"  # the Session.info key naming the entrypoint
@@ -48,4 +50,4 @@ async def enqueue_run(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.UUI
     entrypoint = session.info.get(QUEUE_INFO)
     if not entrypoint:
         raise RuntimeError("this session names no nutrition queue: open it from Database(session_info=queue_info(...))")
-    await Queries.from_asyncpg_connection(connection).enqueue(entrypoint, payload_of(org_id, run_id))
+    await enqueue_fair(connection, entrypoint, org_id, payload_of(org_id, run_id))

@@ -14,8 +14,10 @@ from sqlalchemy import text
 
 from agent import turn_log
 from agent.turn_log import TurnKeys, TurnRecord
-from tests.fakes.anthropic_server import Reply, Text
+from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.sse import open_sse, read_sse, sse
+from tests.trainer.fixtures import trainee
+from tests.trainer.scripted import Trainer
 
 ANSWER = "Every member of the gym, counted one by one, slowly and carefully. "
 
@@ -162,3 +164,44 @@ async def test_a_reopened_conversation_names_its_running_turn_and_the_stream_bri
     assert joined.text == ANSWER and joined.names[-1] == "done"
     finished = (await client.get(f"{gym.base}/conversations/{conversation_id}", headers=gym.owner.headers)).json()
     assert finished["runningTurn"] is None and finished["messages"][-1]["text"] == ANSWER
+
+
+async def test_a_trainer_turn_whose_member_left_runs_on_and_is_read_again_and_stopped(client, db, factory,
+                                                                                     clean_model) -> None:
+    """The same for the member's trainer (one engine): its frames carry ids, a dropped turn runs to its end and its
+    stream replays after Last-Event-ID; a staff endpoint never reaches it; a stop ends the next one with done."""
+    t = await trainee(db, factory)
+    trainer = f"/organizations/{t.org.id}/trainer"
+    Trainer(clean_model, [Reply(ToolUse("data__fetch_data", {"sources": {"progression": {}}}, id="toolu_1")),
+                          Reply(Text("Here."), ToolUse("coach__message_notify_user", {"text": "Rest today."},
+                                                       id="toolu_2")),
+                          Reply(ToolUse("coach__idle", {}, id="toolu_3"))])
+    clean_model.chunk_delay = 0.05
+    async with open_sse(client, f"{trainer}/messages", json_body={"message": "what should I do today?"},
+                        headers=t.user.headers) as stream:
+        await stream.until("session_started")
+        first = stream.result
+    turn_id = first.headers["x-turn-id"]
+    assert first.events[0][1]["turnId"] == turn_id
+    rest = await read_sse(client, f"{trainer}/turns/{turn_id}/stream",
+                          headers={**t.user.headers, "last-event-id": first.ids[-1]})
+    assert first.seqs + rest.seqs == list(range(1, len(first.ids) + len(rest.ids) + 1))
+    assert rest.names[-1] == "done" and rest.names.count("done") == 1 and rest.one("message")["content"]
+    staff_side = await client.get(f"/organizations/{t.org.id}/agent/turns/{turn_id}/stream", headers=t.user.headers)
+    assert staff_side.status_code == 403  # a member is never on the staff endpoints
+
+    Trainer(clean_model, [Reply(Text("Thinking it through slowly. " * 20, chunks=40)),
+                          Reply(ToolUse("coach__idle", {}, id="toolu_4"))])
+    clean_model.chunk_delay = 0.2
+    session_id = rest.one("done")["sessionId"]
+    async with open_sse(client, f"{trainer}/messages", json_body={"message": "and tomorrow?", "sessionId": session_id},
+                        headers=t.user.headers) as stream:
+        await stream.until("knowledge")
+        second = stream.result.headers["x-turn-id"]
+        await asyncio.sleep(1)  # into the slow model call
+        stopped = await client.post(f"{trainer}/turns/{second}/stop", headers=t.user.headers)
+        assert stopped.status_code == 200
+        result = await stream.finish()
+    assert result.names[-1] == "done" and result.names.count("done") == 1 and "error" not in result.names
+    assert result.one("done")["sessionId"] == session_id
+    await asyncio.to_thread(clean_model.wait_for_disconnects, 1)  # its model stream was cancelled
