@@ -101,7 +101,7 @@ export const SILENCE_MS = 45000;
  * @param {Response} response
  * @param {(type: string, data: any, id: string) => void} onEvent
  */
-export async function readSse(response, onEvent, { silenceMs = SILENCE_MS } = {}) {
+export async function readSse(response, onEvent, { silenceMs = SILENCE_MS, interrupt = null } = {}) {
   const parser = createSseParser(onEvent);
   if (!response.body) {
     parser.push(await response.text());
@@ -111,6 +111,19 @@ export async function readSse(response, onEvent, { silenceMs = SILENCE_MS } = {}
   const reader = response.body.getReader();
   const decoder = new TextDecoder('utf-8');
   let timer = null;
+  // `interrupt` (the device went offline): stop reading this connection now, whatever it still delivers.
+  const interrupted = new Promise((_, reject) => {
+    if (!interrupt) return;
+    const stop = () => {
+      const err = new Error('the network went away');
+      err.name = 'StreamInterrupted';
+      reader.cancel(err).catch(() => {});
+      reject(err);
+    };
+    if (interrupt.aborted) stop();
+    else interrupt.addEventListener('abort', stop, { once: true });
+  });
+  interrupted.catch(() => {});
   const silent = () => new Promise((_, reject) => {
     timer = setTimeout(() => {
       const err = new Error('no data from the server');
@@ -121,7 +134,7 @@ export async function readSse(response, onEvent, { silenceMs = SILENCE_MS } = {}
   });
   try {
     for (;;) {
-      const { value, done } = await Promise.race([reader.read(), silent()]);
+      const { value, done } = await Promise.race([reader.read(), silent(), interrupted]);
       clearTimeout(timer);
       if (done) break;
       parser.push(decoder.decode(value, { stream: true }));
@@ -142,26 +155,42 @@ export function turnFrameId(id) {
   return Number.isSafeInteger(seq) && seq > 0 ? { turnId: id.slice(0, at), seq } : null;
 }
 
-/** Wait `ms`, or reject with an AbortError as soon as `signal` aborts. */
+/** Wait `ms` (or until the device is back online), or reject with an AbortError as soon as `signal` aborts. */
 export function pause(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('aborted', 'AbortError'));
       return;
     }
-    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      globalThis.removeEventListener?.('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    globalThis.addEventListener?.('online', done, { once: true });
     signal?.addEventListener('abort', () => {
       clearTimeout(timer);
+      globalThis.removeEventListener?.('online', done);
       reject(new DOMException('aborted', 'AbortError'));
     }, { once: true });
   });
+}
+
+/** An AbortSignal that aborts when the device goes offline (the connection in use is gone or going). */
+function offlineSignal() {
+  const leg = new AbortController();
+  const gone = () => leg.abort();
+  globalThis.addEventListener?.('offline', gone, { once: true });
+  return { signal: leg.signal, release: () => globalThis.removeEventListener?.('offline', gone) };
 }
 
 /** Reconnect delays: 0.5 s doubling to 8 s. */
 export const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 
 /**
- * Read a turn's stream and, when the connection drops before `done`, reconnect to
+ * Read a turn's stream and, when the connection drops before `done` (an error, 45 s of silence, or the device
+ * going offline), reconnect to
  * `GET …/turns/{turnId}/stream` with `Last-Event-ID` (0.5 → 8 s apart) until `done`: every frame is handed to
  * `onEvent` once, in order (a frame at or below the last seq seen is skipped).
  * @param {Response} response the first reader (the POST that opened the turn, or a join)
@@ -187,11 +216,14 @@ export async function followTurn(response, { onEvent, reconnect, signal, onRecon
   let attempt = 0;
   let current = response;
   for (;;) {
+    const offline = offlineSignal();
     try {
-      await readSse(current, handle);
+      await readSse(current, handle, { interrupt: offline.signal });
     } catch (err) {
       if (err?.name === 'AbortError' && signal.aborted) throw err;
       console.warn('spotter: stream broke', err);
+    } finally {
+      offline.release();
     }
     if (seen.done || !seen.turnId) return { turnId: seen.turnId, done: seen.done };
     onReconnecting(true);

@@ -6,11 +6,15 @@ server."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
+from tests.browser.test_member_console import MemberConsole
 from tests.browser.waits import expect
-from tests.fakes.anthropic_server import Reply, Text
+from tests.fakes.anthropic_server import Reply, Text, ToolUse
+from tests.trainer.fixtures import trainee
+from tests.trainer.scripted import Trainer
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +44,9 @@ async def test_a_three_second_network_cut_mid_answer_reconnects_and_shows_the_an
     streaming = page.locator('[data-testid="assistant-text"].streaming')
     await expect(streaming).to_contain_text("Counting every")
     await page.context.set_offline(True)
-    await asyncio.sleep(3)
+    cut = time.monotonic()
+    await expect(page.get_by_test_id("reconnecting")).to_be_visible()  # it noticed, and says so
+    await asyncio.sleep(max(0.0, 3 - (time.monotonic() - cut)))
     await page.context.set_offline(False)
 
     answer = page.get_by_test_id("assistant-text")
@@ -81,3 +87,32 @@ async def test_stop_stops_the_turn_on_the_server(console, fake_model) -> None:
     await asyncio.to_thread(fake_model.wait_for_disconnects, 1)  # the model stream was cancelled
     shown = await page.get_by_test_id("assistant-text").inner_text()
     assert shown and shown != ANSWER
+
+
+async def test_the_members_trainer_chat_reconnects_after_a_three_second_cut(page, server, db, factory,
+                                                                           fake_model) -> None:
+    """The member's trainer chat (member.js) through the same cut: it reconnects by itself and shows the trainer's
+    message once."""
+    t = await trainee(db, factory)
+    Trainer(fake_model, [Reply(ToolUse("data__fetch_data", {"sources": {"progression": {}}}, id="toolu_1")),
+                         Reply(Text("Thinking it over. " * 16, chunks=16),
+                               ToolUse("coach__message_notify_user", {"text": "Rest today, legs tomorrow."},
+                                       id="toolu_2")),
+                         Reply(ToolUse("coach__idle", {}, id="toolu_3"))])
+    fake_model.chunk_delay = 0.25
+    reconnects = _reconnects(page)
+    member = await MemberConsole(page).open(server.url, t.user.token)
+    await member.page.get_by_test_id("composer").fill("what should I do today?")
+    await member.page.get_by_test_id("send").click()
+    await expect(page.get_by_test_id("trainer-status")).to_have_count(1)  # the turn runs
+    await page.context.set_offline(True)
+    cut = time.monotonic()
+    await expect(page.get_by_test_id("reconnecting")).to_be_visible()
+    await asyncio.sleep(max(0.0, 3 - (time.monotonic() - cut)))
+    await page.context.set_offline(False)
+
+    said = page.get_by_test_id("assistant-text").filter(has_text="Rest today, legs tomorrow.")
+    await expect(said).to_have_count(1, timeout=30_000)
+    await expect(page.get_by_test_id("typing")).to_have_count(0)
+    await expect(page.get_by_test_id("assistant-text")).to_have_count(1)  # nothing shown twice
+    assert reconnects and all("/trainer/turns/" in r["url"] and r["last_event_id"] for r in reconnects)
