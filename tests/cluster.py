@@ -44,7 +44,7 @@ def render_nginx(listen: str, upstreams: list[str], runtime: Path) -> str:
             .replace("@RUNTIME@", str(runtime)))
 
 
-def _wait_http(url: str, process: subprocess.Popen, timeout: float = 90.0) -> None:
+def _wait_http(url: str, process: subprocess.Popen, timeout: float = 300.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -86,7 +86,7 @@ class Cluster:
                 self.processes.append(subprocess.Popen([*spotter_command(), "worker"], cwd=ROOT, env=env,
                                                        stdout=subprocess.DEVNULL))
             for backend, process in zip(self.backends, self.processes, strict=False):
-                _wait_http(f"http://{backend}/health", process)
+                _wait_http(f"http://{backend}/health/live", process)
             self.runtime = Path(tempfile.mkdtemp(prefix="spotter-nginx-"))
             self.runtime.chmod(0o755)  # nginx's workers (nobody) use its temp folders
             port = free_port()
@@ -95,7 +95,7 @@ class Cluster:
                                       "-e", "stderr", "-g", "daemon off;"], stdout=subprocess.DEVNULL)
             self.processes.append(proxy)
             self.url = f"http://127.0.0.1:{port}"
-            _wait_http(f"{self.url}/health", proxy)
+            _wait_http(f"{self.url}/health/live", proxy)
         except BaseException:
             self.stop()
             raise

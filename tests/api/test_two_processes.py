@@ -17,6 +17,10 @@ from tests.cluster import Cluster, nginx_binary
 from tests.fakes.anthropic_server import Reply, Text
 from tests.sse import open_sse, sse
 
+# Three processes importing the app at once on a shared 2-core machine take minutes to serve: the module's first
+# test pays for them.
+pytestmark = pytest.mark.timeout(900)
+
 ANSWER = "Forty-two members are active, seven are frozen and three left this month; here is how that came about. "
 
 if nginx_binary() is None:
