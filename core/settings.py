@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     nutrition_agents: Literal["auto", "offline"] = "auto"
     # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
     nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
+    # Jobs one worker (`spotter worker`, or the one inside `spotter serve`) runs at once; the queue hands them out
+    # one org's waiting job after another's (core/job_queue.py), so a bounded worker is a fair one.
+    worker_concurrency: int = Field(default=8, ge=2, le=1000)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only

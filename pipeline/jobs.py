@@ -32,6 +32,8 @@ from pipeline.driver import Driver, Limits
 
 log = structlog.get_logger("pipeline.jobs")
 
+DEFAULT_CONCURRENCY = 8  # WORKER_CONCURRENCY's default
+
 
 def dsn_of(database_url: str) -> str:
     """asyncpg's DSN for the SQLAlchemy URL (the queue runs on the owner connection)."""
@@ -49,9 +51,10 @@ class Worker:
     """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
-                 entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None) -> None:
+                 entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None,
+                 concurrency: int = DEFAULT_CONCURRENCY) -> None:
         self.db = db
-        self.entrypoint = entrypoint
+        self.entrypoint, self.concurrency = entrypoint, concurrency
         self.driver = Driver(db, agents, limits, tracing=tracing)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
@@ -71,14 +74,16 @@ class Worker:
                       tracing: Tracing | None = None) -> Worker:
         """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE; its runs' agents are
         spans of one trace per run version when `tracing` exports."""
-        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing)
+        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
+                   concurrency=settings.worker_concurrency)
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
         conn = await asyncpg.connect(self.dsn)
         try:
             self.manager = queue_manager(conn, self.entrypoint, self._advance)
-            await serve_queue(self.manager, heartbeat=heartbeat, drain=drain, dequeue_timeout=dequeue_timeout)
+            await serve_queue(self.manager, heartbeat=heartbeat, drain=drain, dequeue_timeout=dequeue_timeout,
+                              concurrency=self.concurrency)
         finally:
             await conn.close()
 
@@ -98,9 +103,15 @@ def queue_manager(conn: asyncpg.Connection, entrypoint: str,
 
 
 async def serve_queue(manager: QueueManager, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
-                      dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
+                      dequeue_timeout: timedelta = timedelta(seconds=5),
+                      concurrency: int = DEFAULT_CONCURRENCY) -> None:
+    """Run the queue: at most `concurrency` jobs at once (WORKER_CONCURRENCY), taken in batches of half that as
+    slots free up. Unbounded, a worker would take every queued job at once and the order of the queue (its
+    fairness between gyms) would mean nothing."""
     mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
-    await manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
+    batch = max(1, concurrency // 2)
+    await manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat, batch_size=batch,
+                      max_concurrent_tasks=max(concurrency, 2 * batch))
 
 
 def start_in_process(worker: Worker) -> asyncio.Task[None]:
