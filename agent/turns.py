@@ -109,7 +109,7 @@ class TurnStream:
                                       endpoint=turn.endpoint, code=failed_code,
                                       span_id=span_parent.split("-")[2] if span_parent else None)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
-        except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
+        except BaseException:  # cancelled: an explicit stop or a shutdown (agent/turn_runner.py sends the `done`)
             failed_code = "aborted"
             raise
         finally:

@@ -152,7 +152,8 @@ def main() -> None:
         cluster = Cluster({"DATABASE_URL": pg.url(), "REDIS_URL": rd.url, "DATA_DIR": str(data_dir),
                            "APP_ENV": "test", "AUTH_MODE": "dev", "ANTHROPIC_API_KEY": "sk-bench",
                            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{model_port}", "ANTHROPIC_MAX_RETRIES": "0",
-                           "NUTRITION_AGENTS": "offline", "LOG_LEVEL": "warning"}, api=2, worker=False).start()
+                           "NUTRITION_AGENTS": "offline", "LOG_LEVEL": "warning"}, api=2, worker=False,
+                          quiet=True).start()
         started = time.monotonic()
         tally = asyncio.run(run(args, cluster.url, org, token))
         wall = time.monotonic() - started

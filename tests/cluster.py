@@ -69,22 +69,24 @@ class Cluster:
     url: str = ""
     processes: list[subprocess.Popen] = field(default_factory=list)
     runtime: Path | None = None
+    quiet: bool = False  # the processes' stderr to /dev/null (a bench's output stays one JSON document)
 
     def start(self) -> Cluster:
         nginx = nginx_binary()
         if nginx is None:
             raise RuntimeError("nginx is not installed (apt-get install nginx-light)")
         env = {**os.environ, **self.env}
+        err = subprocess.DEVNULL if self.quiet else None
         try:
             for _ in range(self.api):
                 port = free_port()
                 process = subprocess.Popen([*spotter_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+                                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
                 self.processes.append(process)
                 self.backends.append(f"127.0.0.1:{port}")
             if self.worker:
                 self.processes.append(subprocess.Popen([*spotter_command(), "worker"], cwd=ROOT, env=env,
-                                                       stdout=subprocess.DEVNULL))
+                                                       stdout=subprocess.DEVNULL, stderr=err))
             for backend, process in zip(self.backends, self.processes, strict=False):
                 _wait_http(f"http://{backend}/health/live", process)
             self.runtime = Path(tempfile.mkdtemp(prefix="spotter-nginx-"))
