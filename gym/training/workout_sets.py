@@ -142,7 +142,8 @@ def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> d
     """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out. A value is
     read in the unit it came with (the entry's, else the prescription's), else the member's setting now."""
     index = number - 1
-    out: dict[str, Any] = {"reps": None, "load_kg": None, "duration_sec": None, "distance_km": None}
+    out: dict[str, Any] = {"reps": None, "load_kg": None, "load_unit": None, "duration_sec": None,
+                           "distance_km": None}
     if ex["type"] == "reps":
         planned = ex["reps"][index] if index < len(ex["reps"]) else ex["reps"][-1]
         out["reps"] = entry.reps or planned
@@ -150,6 +151,7 @@ def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> d
                       else (ex.get("load"), ex.get("load_unit")))
         unit = unit or units.weight_unit
         out["load_kg"] = None if load is None else round(to_kg(load, unit), 2)
+        out["load_unit"] = None if load is None else unit
         if out["load_kg"] is not None and out["load_kg"] > 1000:
             raise GymError("invalid_set", f"{load:g} {unit} is over the 1000 kg a set may carry")
     elif ex["type"] == "hold":

@@ -38,12 +38,13 @@ async def member_at_30_kg(db, factory):
     return t
 
 
-async def stored_loads(db, member_id) -> list[float]:
+async def stored_loads(db, member_id, *, units: bool = False) -> list:
+    """The live sets' loads in kg (with the unit the member saw, when asked), by set number."""
     async with db.owner() as session:
         rows = (await session.execute(text(
-            "SELECT load_kg FROM exercise_sets WHERE member_id = :m AND undone_at IS NULL ORDER BY set_number"),
-            {"m": member_id})).scalars().all()
-    return [float(r) for r in rows]
+            "SELECT load_kg, load_unit FROM exercise_sets WHERE member_id = :m AND undone_at IS NULL "
+            "ORDER BY set_number"), {"m": member_id})).all()
+    return [(float(r.load_kg), r.load_unit) if units else float(r.load_kg) for r in rows]
 
 
 async def test_a_units_switch_converts_the_workout_and_each_set_is_stored_in_the_unit_it_was_entered(
@@ -76,6 +77,7 @@ async def test_a_units_switch_converts_the_workout_and_each_set_is_stored_in_the
     stored = await stored_loads(db, t.member_id)
     assert stored[:3] == [round(66 * KG_PER_LB, 2), 30.0, round(66 * KG_PER_LB, 2)]
     assert abs(stored[3] - 30) < 0.05  # 66.1 lb as shown: 29.98 kg
+    assert [unit for _, unit in await stored_loads(db, t.member_id, units=True)] == ["lbs", "kg", "lbs", "lbs"]
     assert (said_in_lbs["load"], said_in_lbs["loadUnit"]) == (66.0, "lbs")
     assert (queued_in_kg["load"], old_client["load"], prefilled["load"]) == (66.1, 66.0, 66.1)
 
