@@ -249,6 +249,7 @@ class LibraryItemOut(Struct):
     suggestedLoad: float | None
     unit: str
     how: HowOut | None
+    position: int | None  # where Add puts it in today's workout (compound lifts before isolation); null: none
 
 
 class LibraryOut(Struct):

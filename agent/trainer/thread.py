@@ -33,7 +33,7 @@ from agent.trainer.observe import observation
 from agent.trainer.prompt import member_prefix, trainer_system
 from agent.trainer.shown import SHOWN_TOOLS, member_view
 from agent.turns import Turn
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
 from tools.executions import ToolExecution
 from tools.leaves.trainer.sources import SOURCES, load
 from tools.registry import ToolSpec
@@ -77,6 +77,8 @@ class TrainerThread:
                 row = await store.get_owned(session, turn.access.org_id, member, requested)
                 if row is None:
                     raise NotFound(self.not_found)
+                if row.status == "completed":  # the member deleted it: its events stay, it takes no more turns
+                    raise Conflict("session_closed")
             else:
                 row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
         if row is None:

@@ -115,6 +115,7 @@ function whyText(why) {
     for (const [key, value] of Object.entries(typeof why === 'object' ? why : {})) {
       vars[key] = typeof value === 'number' ? num(value) : words(value);
     }
+    vars.variantName ??= vars.variant;  // a harder variant's name in the member's language, else the library's
     const said = t(`member.progression.${code}`, vars, '');
     if (said) return said;
   }

@@ -12,7 +12,7 @@ import { showError, clearError } from './notices.js';
 import { trainerApp, queueSet, pending, onOutbox, dropQueued, flush, newKey } from './member-api.js';
 import { prescription, progressionLine, recoveryLine, conflictLine, loadText, num, unitLabel, convertLoad } from './member-cards.js';
 import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
-import { openLibrary } from './library-picker.js';
+import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
 
 const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
@@ -295,6 +295,7 @@ function rerender(exId) {
 // ---- actions ---------------------------------------------------------------------------------------------------
 
 export async function load() {
+  resetLibrary();  // the trainer may have changed the workout since: where Add puts an exercise changes with it
   const request = trainerApp.workout();
   view.loading = request;
   try {
@@ -452,7 +453,8 @@ async function add() {
   const chosen = await openLibrary({ title: t('train.addTitle') });
   if (!chosen) return;
   try {
-    view.screen = await trainerApp.addExercise({ name: chosen.name }, newKey());
+    view.screen = await trainerApp.addExercise({ name: chosen.name, position: chosen.position ?? undefined }, newKey());
+    resetLibrary();  // the positions the library gave were for the workout before this one
     render();
     announce(t('train.added', { name: chosen.displayName }));
   } catch (err) {
@@ -465,6 +467,7 @@ async function swap(ex) {
   if (!chosen) return;
   try {
     view.screen = await trainerApp.swapExercise(ex.id, { name: chosen.name });
+    resetLibrary();
     render();
     announce(t('train.swapped', { from: ex.displayName, to: chosen.displayName }));
   } catch (err) {
@@ -479,6 +482,7 @@ async function remove(ex) {
   if (!ok) return;
   try {
     view.screen = await trainerApp.removeExercise(ex.id);
+    resetLibrary();
     render();
   } catch (err) {
     showError(err);
