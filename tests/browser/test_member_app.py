@@ -507,3 +507,34 @@ async def test_a_units_switch_converts_today_and_a_set_queued_in_kg_stays_kg(app
     await rows.nth(1).get_by_test_id("set-check").click()
     await expect(rows.nth(1)).to_have_attribute("data-state", "logged")
     assert await _sets(db, t.member_id) == [("ex_001", 1, 10, 30.0), ("ex_001", 2, 10, round(66 * 0.45359237, 2))]
+
+
+async def test_add_puts_a_compound_lift_before_the_isolation_work(app_page, server, client, db, factory,
+                                                                 request) -> None:
+    """Issue 38 item 8: after bench press and curls, "Add an exercise" → goblet squat sends the position the
+    library gives (2) and the squat lands before the curls (before: no position, and the service refused it)."""
+    t = await trainee(db, factory)
+    async with db.scope(org_id=t.org.id) as session:
+        await save_workout(session, t.org.id, t.member_id, Workout.model_validate({"title": "Push and curls",
+                                                                                    "exercises": [
+            reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14),
+            reps(2, "Dumbbell Curl", muscles={"Biceps": 1.0}, equipment=["Dumbbells"], load=8)]}),
+            now=datetime.now(UTC) - timedelta(minutes=5))
+    page = app_page
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "POST"
+            and r.url.endswith("/trainer/workout/exercises") else None)
+    await page.goto(f"{server.url}/console/#token={t.user.token}")
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(2)
+    await page.get_by_test_id("add-exercise").click()
+    picker = page.get_by_test_id("library-dialog")
+    await picker.get_by_test_id("library-search").fill("goblet")
+    await picker.locator('[data-testid="library-item"][data-name="Goblet Squat"]').click()
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(3)
+    await expect(page.get_by_test_id("today-exercise").nth(1).get_by_test_id("exercise-name")).to_have_text(
+        "Goblet Squat")
+    await _shot(page, request, "added")
+    assert sent and sent[0]["position"] == 2 and sent[0]["name"] == "Goblet Squat"
+    screen = (await client.get(f"/organizations/{t.org.id}/trainer/workout", headers=t.user.headers)).json()
+    assert [e["name"] for e in screen["workout"]["exercises"]] == ["Dumbbell Bench Press", "Goblet Squat",
+                                                                   "Dumbbell Curl"]
