@@ -2,16 +2,16 @@
 load stored in kg. A set queued offline in kg and sent after a switch to lbs is read in kg and says so; sets logged
 before this revision have none.
 
-Revision ID: 0025_set_units
-Revises: 0021_member_app_sets
+Revision ID: 0023_set_units
+Revises: 0022_conversation_alternatives
 Create Date: 2026-11-29
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0025_set_units"
-down_revision = "0021_member_app_sets"
+revision = "0023_set_units"
+down_revision = "0022_conversation_alternatives"
 branch_labels = None
 depends_on = None
 
