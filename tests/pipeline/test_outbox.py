@@ -35,13 +35,13 @@ class Mailbox:
     def __init__(self) -> None:
         self.received: list[email.message.EmailMessage] = []
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802 (aiosmtpd's name)
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("bounce"):
             return "550 5.1.1 No such user here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):
         self.received.append(email.message_from_bytes(envelope.content, policy=policy.default))
         return "250 Message accepted"
 
