@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
-from gym.classes import FILLED, Booking, ClassSession
+from gym.classes import FILLED, Booking, ClassSession, list_member_bookings
 from gym.errors import GymError
 from gym.freezes import frozen_on
 from gym.members import Member
@@ -265,3 +265,29 @@ async def booked_members(session: AsyncSession, org_id: uuid.UUID, session_id: u
 
 def local_day(row: ClassSession, tz: Tz) -> date:
     return row.starts_at.astimezone(zone(tz)).date()
+
+
+async def member_bookings(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, tz: Tz, now: datetime, *,
+                          upcoming: int = 20, past: int = 10) -> dict[str, list[dict]]:
+    """A member's own classes: the coming ones (soonest first) and the latest past ones, with their waitlist places,
+    in the gym's local day and time."""
+    def shown(row: dict) -> dict:
+        start, end = row["starts_at"].astimezone(zone(tz)), row["ends_at"].astimezone(zone(tz))
+        return {"id": row["id"], "sessionId": row["session_id"], "title": row["title"],
+                "date": start.date().isoformat(), "start": start.strftime("%H:%M"), "end": end.strftime("%H:%M"),
+                "status": row["status"], "sessionCancelled": row["cancelled_at"] is not None}
+
+    ahead = await list_member_bookings(session, org_id, member_id, start=now, limit=upcoming)
+    behind = await list_member_bookings(session, org_id, member_id, end=now, limit=past)
+    waiting = (await session.execute(
+        select(WaitlistEntry, ClassSession).join(ClassSession, ClassSession.id == WaitlistEntry.session_id)
+        .where(WaitlistEntry.org_id == org_id, WaitlistEntry.member_id == member_id, WaitlistEntry.left_at.is_(None),
+               WaitlistEntry.promoted_at.is_(None), ClassSession.starts_at >= now)
+        .order_by(ClassSession.starts_at))).all()
+    waitlist = []
+    for entry, row in waiting:
+        start = row.starts_at.astimezone(zone(tz))
+        waitlist.append({"id": entry.id, "sessionId": row.id, "title": row.title, "date": start.date().isoformat(),
+                         "start": start.strftime("%H:%M"), "position": await waitlist_position(session, org_id, entry)})
+    return {"upcoming": [shown(r) for r in reversed(ahead)], "past": [shown(r) for r in behind],
+            "waitlist": waitlist}
