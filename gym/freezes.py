@@ -1,12 +1,15 @@
 """Membership freezes: a member's membership paused from one local day to another, with its reason.
 
-A freeze that covers today makes the member `frozen` (their status before it is kept, and comes back when it is
-lifted); one that starts later is recorded and already counts for the days it covers: `freeze_on(day)` is the one
-rule the desk's bookings and check-ins ask. Unfreezing ends the freeze that holds today (or the next one).
+The recorded freezes decide: `frozen_on(day)` is the one rule the desk's bookings and check-ins ask, by date, so a
+freeze that starts next week already refuses next week's classes and one that ended refuses nothing. The member's
+`status` follows: a freeze that covers today makes them `frozen` at once (their status before it is kept), and the
+worker's `membership_freezes` job, queued for the local midnights a freeze starts and ends, sets it when the day
+comes (`sync_status`). Unfreezing lifts the freeze that holds today (or the next one) and gives the status back.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import date, datetime, timedelta
 
@@ -16,8 +19,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.errors import GymError
+from gym.job_queue import enqueue
 from gym.members import Member
+from gym.periods import Tz, local_midnight
 
+ENTRYPOINT = "membership_freezes"  # the worker's job: set one member's status as their freezes say today
 MAX_FREEZE_DAYS = 180
 MAX_START_AHEAD_DAYS = 90
 LEGACY_REFREEZE_DAYS = 30  # a member frozen before freezes were recorded: an undo of their unfreeze freezes this long
@@ -46,15 +52,54 @@ async def freeze_on(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UU
         MembershipFreeze.unfrozen_at.is_(None), MembershipFreeze.starts_on <= day, MembershipFreeze.ends_on >= day))
 
 
+async def _recorded(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> MembershipFreeze | None:
+    """The member's latest recorded freeze, lifted or not."""
+    return await session.scalar(select(MembershipFreeze).where(
+        MembershipFreeze.org_id == org_id, MembershipFreeze.member_id == member_id)
+        .order_by(MembershipFreeze.starts_on.desc(), MembershipFreeze.created_at.desc()).limit(1))
+
+
 async def frozen_on(session: AsyncSession, org_id: uuid.UUID, member: Member, day: date, today: date) -> bool:
-    """Whether the member may not train on `day`: a freeze covers it, or (for today and later) they are `frozen`
-    with no recorded freeze that lifts before that day."""
+    """Whether the member may not train on `day`: a standing freeze covers it; or they are `frozen` with no freeze
+    recorded at all (frozen before freezes were recorded: until someone unfreezes them)."""
     if await freeze_on(session, org_id, member.id, day) is not None:
         return True
-    if member.status != "frozen":
-        return False
+    return member.status == "frozen" and await _recorded(session, org_id, member.id) is None
+
+
+async def sync_status(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, today: date) -> str | None:
+    """The member's status as their freezes say today (the worker runs it on the days a freeze starts and ends);
+    returns the status, or None for a member who is gone."""
+    member = await session.scalar(select(Member).where(Member.org_id == org_id, Member.id == member_id,
+                                                       Member.deleted_at.is_(None)).with_for_update())
+    if member is None:
+        return None
     current = await freeze_on(session, org_id, member.id, today)
-    return current is None or current.ends_on >= day
+    if current is not None and member.status not in ("frozen", "cancelled"):
+        member.status = "frozen"
+    elif current is None and member.status == "frozen":
+        latest = await _recorded(session, org_id, member.id)
+        if latest is not None:
+            member.status = latest.previous_status if latest.previous_status != "frozen" else "active"
+    await session.flush()
+    return member.status
+
+
+def payload_of(org_id: uuid.UUID, member_id: uuid.UUID) -> bytes:
+    return json.dumps({"org_id": str(org_id), "member_id": str(member_id)}).encode()
+
+
+def member_of(payload: bytes | None) -> tuple[uuid.UUID, uuid.UUID]:
+    data = json.loads(payload or b"{}")
+    return uuid.UUID(data["org_id"]), uuid.UUID(data["member_id"])
+
+
+async def _wake_at(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, days: list[date], tz: Tz,
+                   now: datetime) -> None:
+    """Queue the status job for each local midnight in `days` (in this transaction)."""
+    for day in days:
+        await enqueue(session, ENTRYPOINT, payload_of(org_id, member_id),
+                      execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
 
 
 async def _member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member:
@@ -67,8 +112,10 @@ async def _member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
 
 
 async def freeze(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *, starts_on: date, ends_on: date,
-                 reason: str | None, today: date, created_by: uuid.UUID | None) -> tuple[MembershipFreeze, Member]:
-    """Record a freeze; one that covers today makes the member `frozen` now."""
+                 reason: str | None, today: date, created_by: uuid.UUID | None, tz: Tz,
+                 now: datetime) -> tuple[MembershipFreeze, Member]:
+    """Record a freeze; one that covers today makes the member `frozen` now, and the worker is woken for the days
+    it starts (when later) and ends."""
     member = await _member(session, org_id, member_id)
     if member.status == "cancelled":
         raise GymError("member_cancelled", f"{member.full_name}'s membership is cancelled.",
@@ -98,6 +145,8 @@ async def freeze(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
     if starts_on <= today:
         member.status = "frozen"
     await session.flush()
+    await _wake_at(session, org_id, member.id, [d for d in (starts_on, ends_on + timedelta(days=1)) if d > today],
+                   tz, now)
     return row, member
 
 

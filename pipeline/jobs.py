@@ -26,10 +26,12 @@ from pgqueuer.types import QueueExecutionMode
 from agent.tracing import Tracing
 from core.database import Database
 from core.settings import Settings
+from gym.freezes import ENTRYPOINT as FREEZES
 from gym.messages import ENTRYPOINT as MESSAGES
 from gym.nutrition.queue import ENTRYPOINT, run_of
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
+from pipeline.freeze_jobs import FreezeStatus
 from pipeline.outbox import Outbox
 from pipeline.senders import sender_for
 
@@ -50,7 +52,8 @@ def retrying(parameters: EntrypointExecutorParameters) -> DatabaseRetryEntrypoin
 
 class Worker:
     """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests; `also` serves more
-    entrypoints on the same queue manager (the outbox's `member_messages`, pipeline/outbox.py)."""
+    entrypoints on the same queue manager (the outbox's `member_messages`, pipeline/outbox.py; the freezes'
+    `membership_freezes`, pipeline/freeze_jobs.py)."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
                  entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None,
@@ -80,7 +83,7 @@ class Worker:
         `tracing` exports."""
         outbox = Outbox(db, sender_for(settings))
         return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
-                   also={MESSAGES: outbox.handle})
+                   also={MESSAGES: outbox.handle, FREEZES: FreezeStatus(db).handle})
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:

@@ -185,3 +185,34 @@ async def test_at_risk_drafts_are_written_from_each_members_data_and_skip_the_op
     assert {m["status"] for m in sent["messages"]} == {"queued"} and sent["count"] == 3
     await tools.fails("messages__send", {"batchId": out["id"]}, "no_drafts", org=gym.org, user=gym.desk, now=NOW)
     await tools.fails("messages__discard", {"batchId": out["id"]}, "no_drafts", org=gym.org, user=gym.desk, now=NOW)
+
+
+async def test_a_freeze_wakes_the_worker_for_its_first_and_last_day_and_the_status_follows(tools, db, gym) -> None:
+    from datetime import date
+
+    from gym.freezes import sync_status
+
+    saar = gym.members["saar"]
+    await tools.ok("memberships__freeze", {"memberId": str(saar), "from": "2026-11-30", "to": "2026-12-02"},
+                   org=gym.org, user=gym.desk, now=NOW)
+    async with db.owner() as session:
+        jobs = (await session.execute(text(
+            "SELECT execute_after FROM pgqueuer WHERE entrypoint = 'membership_freezes' AND "
+            "convert_from(payload, 'UTF8')::jsonb->>'member_id' = :m ORDER BY execute_after"), {"m": str(saar)})).all()
+    assert len(jobs) == 2  # local midnights of Nov 30 and Dec 3 (Jerusalem), relative to when they were queued
+    assert (jobs[1].execute_after - jobs[0].execute_after).days == 3
+    async with db.scope(org_id=gym.org.id) as session:
+        assert await sync_status(session, gym.org.id, saar, date(2026, 11, 29)) == "active"
+        assert await sync_status(session, gym.org.id, saar, date(2026, 11, 30)) == "frozen"
+        assert await sync_status(session, gym.org.id, saar, date(2026, 12, 3)) == "active"
+    # a status left "frozen" after the freeze ended never blocks a booking: the recorded days decide
+    async with db.owner() as session:
+        await session.execute(text("UPDATE members SET status = 'frozen' WHERE id = :m"), {"m": saar})
+    await _book(tools, gym, "saar")
+    # a member frozen before freezes were recorded stays frozen until someone unfreezes them
+    await tools.fails("bookings__book_member", _in(gym, "frozen"), "member_frozen", org=gym.org, user=gym.desk,
+                      now=NOW)
+    lifted = await tools.ok("memberships__unfreeze", {"memberId": str(gym.members["frozen"])}, org=gym.org,
+                            user=gym.desk, now=NOW)
+    assert lifted["status"] == "active"
+    await _book(tools, gym, "frozen")

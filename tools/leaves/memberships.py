@@ -84,7 +84,8 @@ async def freeze(ctx: ToolContext, input: FreezeInput) -> FreezeOut:
     first = input.from_ or today
     last = input.to or first + dt.timedelta(days=(input.days or 1) - 1)
     row, member = await service.freeze(ctx.session, ctx.org_id, input.memberId, starts_on=first, ends_on=last,
-                                       reason=input.reason, today=today, created_by=ctx.caller.user_id)
+                                       reason=input.reason, today=today, created_by=ctx.caller.user_id, tz=ctx.tz,
+                                       now=ctx.now)
     return _out(row, member, today)
 
 
