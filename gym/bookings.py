@@ -91,18 +91,23 @@ def check_open(row: ClassSession, tz: Tz, now: datetime) -> None:
                        title=row.title, when=when(row, tz))
 
 
-async def check_bookable(session: AsyncSession, org_id: uuid.UUID, member: Member, row: ClassSession, tz: Tz,
-                         now: datetime) -> None:
-    """Every reason this member may not take a seat in this session (but a full session): refused in words."""
-    check_open(row, tz, now)
+async def check_may_train(session: AsyncSession, org_id: uuid.UUID, member: Member, day: date, tz: Tz,
+                          now: datetime) -> None:
+    """A member may come on the local `day`: not cancelled, not frozen that day (bookings and check-ins alike)."""
     if member.status == "cancelled":
         raise GymError("member_cancelled", f"{member.full_name}'s membership is cancelled.",
                        "Tell the user; a cancelled member cannot book or check in.", member=member.full_name)
-    day = row.starts_at.astimezone(zone(tz)).date()
     if await frozen_on(session, org_id, member, day, local_today(tz, now)):
         raise GymError("member_frozen", f"{member.full_name}'s membership is frozen on {day.isoformat()}.",
                        "Tell the user; unfreeze the membership first if they should come.",
                        member=member.full_name, day=day.isoformat())
+
+
+async def check_bookable(session: AsyncSession, org_id: uuid.UUID, member: Member, row: ClassSession, tz: Tz,
+                         now: datetime) -> None:
+    """Every reason this member may not take a seat in this session (but a full session): refused in words."""
+    check_open(row, tz, now)
+    await check_may_train(session, org_id, member, row.starts_at.astimezone(zone(tz)).date(), tz, now)
     existing = await session.scalar(select(Booking.status).where(
         Booking.org_id == org_id, Booking.session_id == row.id, Booking.member_id == member.id))
     if existing in FILLED:

@@ -16,10 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
-from gym.bookings import live_member, locked_session, taken_seats, when
+from gym.bookings import check_may_train, live_member, locked_session, taken_seats, when
 from gym.classes import FILLED, Booking, ClassSession
 from gym.errors import GymError
-from gym.freezes import frozen_on
 from gym.members import Member
 from gym.periods import Tz, local_today
 
@@ -67,14 +66,7 @@ async def _todays_booking(session: AsyncSession, org_id: uuid.UUID, member_id: u
 async def check_in(session: AsyncSession, org_id: uuid.UUID, *, member_id: uuid.UUID, tz: Tz, now: datetime,
                    session_id: uuid.UUID | None = None, created_by: uuid.UUID | None = None) -> Visit:
     member = await live_member(session, org_id, member_id)
-    if member.status == "cancelled":
-        raise GymError("member_cancelled", f"{member.full_name}'s membership is cancelled.",
-                       "Tell the user; a cancelled member cannot book or check in.", member=member.full_name)
-    today = local_today(tz, now)
-    if await frozen_on(session, org_id, member, today, today):
-        raise GymError("member_frozen", f"{member.full_name}'s membership is frozen on {today.isoformat()}.",
-                       "Tell the user; unfreeze the membership first if they should train today.",
-                       member=member.full_name, day=today.isoformat())
+    await check_may_train(session, org_id, member, local_today(tz, now), tz, now)
     booking: Booking | None = None
     row: ClassSession | None = None
     if session_id is not None:

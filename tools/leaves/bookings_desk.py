@@ -74,16 +74,22 @@ async def book_member(ctx: ToolContext, input: BookInput) -> BookingOut:
                       spotsLeft=seat.session.capacity - seat.taken)
 
 
-class BookingRefInput(BaseModel):
-    id: uuid.UUID | None = Field(None, description="Booking id; or give memberId and sessionId.")
+class _ByIdOrPair(BaseModel):
+    """A booking or waitlist place by its id, or by member and session."""
+
+    id: uuid.UUID | None = None
     memberId: uuid.UUID | None = Field(None, description=MEMBER_HELP)
     sessionId: uuid.UUID | None = Field(None, description=SESSION_HELP)
 
     @model_validator(mode="after")
-    def _one_way(self) -> BookingRefInput:
+    def _one_way(self) -> _ByIdOrPair:
         if (self.id is None) == (self.memberId is None or self.sessionId is None):
             raise ValueError("give either id, or both memberId and sessionId")
         return self
+
+
+class BookingRefInput(_ByIdOrPair):
+    id: uuid.UUID | None = Field(None, description="Booking id; or give memberId and sessionId.")
 
 
 class Promoted(BaseModel):
@@ -149,16 +155,8 @@ async def join_waitlist(ctx: ToolContext, input: JoinInput) -> WaitlistOut:
                        position=await service.waitlist_position(ctx.session, ctx.org_id, seat.entry))
 
 
-class LeaveInput(BaseModel):
+class LeaveInput(_ByIdOrPair):
     id: uuid.UUID | None = Field(None, description="Waitlist entry id; or give memberId and sessionId.")
-    memberId: uuid.UUID | None = Field(None, description=MEMBER_HELP)
-    sessionId: uuid.UUID | None = Field(None, description=SESSION_HELP)
-
-    @model_validator(mode="after")
-    def _one_way(self) -> LeaveInput:
-        if (self.id is None) == (self.memberId is None or self.sessionId is None):
-            raise ValueError("give either id, or both memberId and sessionId")
-        return self
 
 
 def _rejoin(output: Mapping[str, Any]) -> dict[str, Any]:
