@@ -216,3 +216,61 @@ async def test_a_freeze_wakes_the_worker_for_its_first_and_last_day_and_the_stat
                             user=gym.desk, now=NOW)
     assert lifted["status"] == "active"
     await _book(tools, gym, "frozen")
+
+
+@pytest.mark.parametrize(("name", "bad"), [
+    ("bookings__book_member", {"memberId": "not-a-uuid", "sessionId": "x"}),
+    ("bookings__cancel_booking", {}),
+    ("bookings__cancel_booking", {"id": "00000000-0000-0000-0000-000000000001", "memberId":
+                                  "00000000-0000-0000-0000-000000000002"}),
+    ("bookings__leave_waitlist", {"memberId": "00000000-0000-0000-0000-000000000002"}),
+    ("bookings__check_in", {"memberId": 42}),
+    ("memberships__freeze", {"memberId": "00000000-0000-0000-0000-000000000002", "days": 14, "to": "2026-12-01"}),
+    ("memberships__freeze", {"memberId": "00000000-0000-0000-0000-000000000002", "days": 181}),
+    ("messages__draft", {"filter": "at_risk", "memberIds": ["00000000-0000-0000-0000-000000000002"]}),
+    ("messages__draft", {"filter": "session"}),
+    ("messages__draft", {"memberIds": ["00000000-0000-0000-0000-000000000002"], "purpose": "note"}),
+    ("messages__draft", {"filter": "at_risk", "note": "x" * 1001}),
+    ("messages__send", {}),
+    ("messages__status", {"batchId": "00000000-0000-0000-0000-000000000002", "memberId":
+                          "00000000-0000-0000-0000-000000000002"}),
+])
+async def test_malformed_input_is_a_validation_error_and_writes_nothing(tools, db, gym, name, bad) -> None:
+    await tools.fails(name, bad, "validation_failed", org=gym.org, user=gym.desk, now=NOW)
+    async with db.owner() as session:
+        written = await session.scalar(text(
+            "SELECT (SELECT count(*) FROM bookings WHERE org_id = :o) + (SELECT count(*) FROM member_messages WHERE "
+            "org_id = :o) + (SELECT count(*) FROM membership_freezes WHERE org_id = :o) + (SELECT count(*) FROM "
+            "check_ins WHERE org_id = :o)"), {"o": gym.org.id})
+    assert written == 0
+
+
+async def test_unknown_and_foreign_ids_and_replays_are_refused_in_words(tools, db, factory, gym) -> None:
+    import uuid
+
+    other = await desk_gym(db, factory, now=NOW)
+    stranger = str(uuid.uuid4())
+    await tools.fails("bookings__cancel_booking", {"id": stranger}, "booking_not_found", org=gym.org, user=gym.desk,
+                      now=NOW)
+    await tools.fails("bookings__undo_check_in", {"id": stranger}, "check_in_not_found", org=gym.org, user=gym.desk,
+                      now=NOW)
+    await tools.fails("memberships__freeze", {"memberId": str(other.members["dani"]), "days": 3}, "member_not_found",
+                      org=gym.org, user=gym.desk, now=NOW)
+    theirs = await tools.ok("messages__draft", {"memberIds": [str(other.members["dani"])], "note": "Hello"},
+                            org=other.org, user=other.desk, now=NOW)
+    await tools.fails("messages__send", {"batchId": theirs["id"]}, "messages_not_found", org=gym.org, user=gym.desk,
+                      now=NOW)
+    await tools.fails("messages__draft", {"memberIds": [str(other.members["dani"])], "note": "Hi"},
+                      "member_not_found", org=gym.org, user=gym.desk, now=NOW)
+    visit = await tools.ok("bookings__check_in", {"memberId": str(gym.members["noa"])}, org=gym.org, user=gym.desk,
+                           now=NOW)
+    await tools.ok("bookings__undo_check_in", {"id": visit["id"]}, org=gym.org, user=gym.desk, now=NOW)
+    await tools.fails("bookings__undo_check_in", {"id": visit["id"]}, "check_in_not_found", org=gym.org,
+                      user=gym.desk, now=NOW)
+    note = await tools.ok("messages__draft", {"memberIds": [str(gym.members["dani"])], "note": "See you Sunday!"},
+                          org=gym.org, user=gym.desk, now=NOW)
+    assert note["drafts"][0]["text"].startswith("Hi Dani,") and "See you Sunday!" in note["drafts"][0]["text"]
+    await tools.ok("messages__send", {"batchId": note["id"]}, org=gym.org, user=gym.desk, now=NOW)
+    replay = await tools.fails("messages__send", {"batchId": note["id"]}, "no_drafts", org=gym.org, user=gym.desk,
+                               now=NOW)
+    assert "cannot be unsent" in replay["message"] or "can't be unsent" in replay["message"]

@@ -83,7 +83,9 @@ class _ByIdOrPair(BaseModel):
 
     @model_validator(mode="after")
     def _one_way(self) -> _ByIdOrPair:
-        if (self.id is None) == (self.memberId is None or self.sessionId is None):
+        by_id = self.id is not None and self.memberId is None and self.sessionId is None
+        by_pair = self.id is None and self.memberId is not None and self.sessionId is not None
+        if not (by_id or by_pair):
             raise ValueError("give either id, or both memberId and sessionId")
         return self
 
