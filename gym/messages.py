@@ -26,7 +26,7 @@ from gym.errors import GymError
 from gym.job_queue import enqueue
 from gym.members import Member
 from gym.message_texts import Facts, compose, facts_for, reason
-from gym.outbox import DEFAULT_DAILY_LIMIT, blocked, day_start, may_send_at
+from gym.outbox import DEFAULT_DAILY_LIMIT, blocked, day_end, day_start, may_send_at
 from gym.periods import Tz
 
 ENTRYPOINT = "member_messages"  # the worker's job: deliver the due messages of one org
@@ -169,9 +169,10 @@ async def queue(session: AsyncSession, org_id: uuid.UUID, *, batch_id: uuid.UUID
     draft fails here (`opted_out`); a message due in quiet hours or past today's limit waits (`not_before`)."""
     drafts = await _drafts(session, org_id, batch_id, ids)
     limit = await daily_limit(session, org_id)
+    # today's share of the limit: sent already, and queued to leave before the day ends
     due_today = await sent_today(session, org_id, tz, now) + (await session.scalar(select(func.count()).where(
         MemberMessage.org_id == org_id, MemberMessage.status == "queued",
-        (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before < day_start(now, tz)))) or 0)
+        (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before < day_end(now, tz)))) or 0)
     for message, member in drafts:
         message.updated_at = now
         why = blocked(opted_out=member.messages_opted_out_at is not None, email=member.email)

@@ -34,11 +34,15 @@ def day_start(now: datetime, tz: Tz) -> datetime:
     return local_midnight(now.astimezone(zone(tz)).date(), tz)
 
 
+def day_end(now: datetime, tz: Tz) -> datetime:
+    """The instant the gym's local day of `now` ends (the next local midnight)."""
+    return local_midnight(now.astimezone(zone(tz)).date() + timedelta(days=1), tz)
+
+
 def may_send_at(now: datetime, tz: Tz, *, sent_today: int, limit: int) -> datetime | None:
     """None when a message may leave now; otherwise the instant it may (quiet hours, or the day's limit spent)."""
     if sent_today >= limit:
-        tomorrow = local_midnight(now.astimezone(zone(tz)).date() + timedelta(days=1), tz)
-        return tomorrow + timedelta(hours=QUIET_UNTIL.hour, minutes=QUIET_UNTIL.minute)
+        return day_end(now, tz) + timedelta(hours=QUIET_UNTIL.hour, minutes=QUIET_UNTIL.minute)
     if quiet(now, tz):
         return next_morning(now, tz)
     return None
