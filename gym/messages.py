@@ -30,6 +30,7 @@ from gym.outbox import DEFAULT_DAILY_LIMIT, blocked, day_end, day_start, may_sen
 from gym.periods import Tz
 
 ENTRYPOINT = "member_messages"  # the worker's job: deliver the due messages of one org
+QUEUE_INFO = "messages_queue"  # a Session.info key naming another entrypoint (a test's own, no app worker serves it)
 MAX_BATCH = 60
 STATUSES = ("draft", "discarded", "queued", "sent", "failed", "bounced")
 PURPOSES = ("check_in", "class_cancelled", "note")
@@ -66,6 +67,11 @@ class Drafted:
     batch_id: uuid.UUID
     messages: list[tuple[MemberMessage, Member]]
     skipped: list[tuple[Member, str]]  # (member, why: opted_out | no_email)
+
+
+def entrypoint_of(session: AsyncSession) -> str:
+    """The job queue entrypoint this session's sends wake: `member_messages` unless its Database names another."""
+    return str(session.info.get(QUEUE_INFO) or ENTRYPOINT)
 
 
 def payload_of(org_id: uuid.UUID) -> bytes:
@@ -184,7 +190,7 @@ async def queue(session: AsyncSession, org_id: uuid.UUID, *, batch_id: uuid.UUID
         if message.not_before is None:
             due_today += 1
     await session.flush()
-    await enqueue(session, ENTRYPOINT, payload_of(org_id))
+    await enqueue(session, entrypoint_of(session), payload_of(org_id))
     return drafts
 
 

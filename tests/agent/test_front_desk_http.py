@@ -196,8 +196,9 @@ async def test_drafts_undo_to_discarded_and_a_send_card_lists_each_message_and_c
     sent = (await _confirm(client, fake_model, gym, conversation, "tu_4", True)).one("tool_completed")
     assert sent["ok"] is True and sent["inverseAvailable"] is False
     assert {m["status"] for m in sent["output"]["messages"]} == {"queued"}
-    assert await _value(db, "SELECT count(*) FROM pgqueuer WHERE entrypoint = 'member_messages' AND "
-                            "convert_from(payload, 'UTF8')::jsonb->>'org_id' = :o", o=str(gym.org.id)) >= 1
+    # the app's in-process worker (the demo's log sender) may already have delivered them
+    assert await _value(db, "SELECT count(*) FROM member_messages WHERE batch_id = :b AND status IN ('queued', "
+                            "'sent')", b=batch) == 3
     not_undoable = await _undo(client, gym, conversation, "tu_4")
     assert not_undoable.status_code == 422 and not_undoable.json()["code"] == "not_undoable"
 
