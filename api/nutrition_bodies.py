@@ -10,7 +10,7 @@ import json
 from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
-from msgspec import Struct, field
+from msgspec import Meta, Struct, field
 
 from api.openapi import DocumentedAs
 from api.sse import event_stream
@@ -28,6 +28,46 @@ class RunStarted(Struct, rename="camel"):
     run_id: str
     state: str
     version: int
+    # what the intake's allergies, diet and aversions were understood as, in the caller's language (gym/nutrition/
+    # understood.py); on a start only
+    understood: dict[str, Any] | None = None
+
+
+class UnderstoodBody(Struct, forbid_unknown_fields=True):
+    allergies: list[Annotated[str, Meta(min_length=1, max_length=200)]] = field(default_factory=list)
+    food_aversions: list[Annotated[str, Meta(min_length=1, max_length=200)]] = field(default_factory=list)
+    diet_pattern: Annotated[str, Meta(max_length=200)] = "omnivore"
+
+
+class CodeLabel(Struct):
+    code: str
+    label: str
+
+
+class UnderstoodAllergy(Struct, rename="camel"):
+    term: str
+    understood: bool
+    codes: list[CodeLabel]  # the allergen codes understood, named in the caller's language
+    unknown_words: list[str]
+    nearest: list[CodeLabel]  # when not understood: the codes nearest to it
+
+
+class UnderstoodAversion(Struct):
+    term: str
+    recognised: bool  # false: kept, and shown as not recognised
+    foods: list[dict[str, str]]  # library foods it names: {food (console.nutrition.food.<food>), label}
+    families: list[str]  # names of the families it names without library foods ("Peanuts")
+
+
+class Understood(Struct):
+    allergies: list[UnderstoodAllergy]
+    dietPattern: CodeLabel | None
+    aversions: list[UnderstoodAversion]
+
+
+class Vocabulary(Struct):
+    allergens: list[CodeLabel]
+    dietPatterns: list[CodeLabel]
 
 
 class RunSummary(Struct, rename="camel"):
