@@ -197,7 +197,7 @@ def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
     for where, text in texts(dumped, skip=NOT_FOOD_TEXT | SERVED_KEYS):
         reason = text_refusal(text, rules)
         if reason:
-            out.append(Conflict(FOODS_RULE, where, None, text[:200], f"{where} names {reason}", agent=agent))
+            out.append(Conflict(FOODS_RULE, where, None, text[:200], f"{where} names a food the member may not eat: {reason}", agent=agent))
     if isinstance(output, Recipes):
         out += _recipe_conflicts(agent, output, rules)
     return out
