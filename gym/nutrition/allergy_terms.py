@@ -21,6 +21,7 @@ from pydantic_core import PydanticCustomError
 from gym.nutrition.food_lexicon import (
     Concept,
     Mention,
+    allergy_index,
     candidates,
     diet_phrases,
     frame_forms,
@@ -67,15 +68,28 @@ def understand_allergy(term: str) -> Allergy:
     if term in ALLERGENS:
         return Allergy(term, (term,))
     words, cands = candidates(term, fuzzy=True)
-    found = scan(words, cands)
-    covered = {i for m in found if m.concept.allergens for i in range(m.start, m.end)}
+    found = scan(words, cands, allergy_index())
+    found = _headed(found)
+    covered = {i for m in found if m.concept.allergy for i in range(m.start, m.end)}
     frame = frame_forms()
     unknown = tuple(w for i, (w, c) in enumerate(zip(words, cands, strict=True))
                     if i not in covered and not c & frame)
-    codes = _ordered({code for m in found for code in m.concept.allergens})
+    codes = _ordered({code for m in found for code in m.concept.allergy})
     if codes and not unknown:
         return Allergy(term, codes)
     return Allergy(term, codes, unknown or tuple(words) or (term,), nearest_codes(unknown or tuple(words)))
+
+
+def _headed(found: list[Mention]) -> list[Mention]:
+    """A family word beside a narrower allergen word is the phrase's head noun, not an allergen of its own ("cashew
+    nuts", "אגוזי קשיו", "орехи кешью": tree nuts, not tree nuts and peanuts)."""
+    out = list(found)
+    for a, b in zip(found, found[1:], strict=False):
+        if a.end == b.start and a.concept.allergy and b.concept.allergy and not b.words.startswith("ו"):  # ו: "and"
+            wide, narrow = (a, b) if b.concept.allergy < a.concept.allergy else (b, a)
+            if narrow.concept.allergy < wide.concept.allergy and wide in out:
+                out[out.index(wide)] = Mention(narrow.concept, wide.words, wide.start, wide.end)
+    return out
 
 
 def nearest_codes(words: tuple[str, ...], count: int = NEAREST) -> tuple[str, ...]:

@@ -23,9 +23,14 @@ EXACT = "="  # a dictionary word marked so is matched as written (a Russian stem
 class Concept:
     key: str
     kind: str  # FAMILY (excludes by its codes and classes) or FOOD (names foods)
-    allergens: frozenset[str]
+    allergens: frozenset[str]  # the codes it carries (what a check refuses it by)
     classes: frozenset[str]
     covers: frozenset[str]  # the library foods it names
+    names: frozenset[str] = frozenset()  # the codes an allergy written with it names (default: its allergens)
+
+    @property
+    def allergy(self) -> frozenset[str]:
+        return self.names or self.allergens
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ def lexicon() -> dict[tuple[str, ...], Concept]:
     for words in CONCEPTS:
         tags = frozenset(words.tags.split())
         concept = Concept(words.key, words.kind, frozenset(words.allergens.split()), frozenset(words.classes.split()),
-                          frozenset(f.key for f in FOODS.values() if f.tags & tags))
+                          frozenset(f.key for f in FOODS.values() if f.tags & tags), frozenset(words.names.split()))
         for word in (*words.en, *words.he, *words.ru):
             out[_phrase(word)] = concept
     out.pop((), None)
@@ -68,6 +73,14 @@ def _index() -> dict[str, list[tuple[tuple[str, ...], Concept]]]:
     for entries in index.values():
         entries.sort(key=lambda e: -len(e[0]))
     return index
+
+
+@cache
+def allergy_index() -> dict[str, list[tuple[tuple[str, ...], Concept]]]:
+    """The phrases that name allergen codes (what an allergy term is read with: a misspelt word near both an
+    allergen's word and another food's is read as the allergen's, and shown back)."""
+    return {first: kept for first, entries in _index().items()
+            if (kept := [(key, concept) for key, concept in entries if concept.allergy])}
 
 
 @cache
@@ -94,20 +107,24 @@ def candidates(text: str, *, fuzzy: bool = False) -> tuple[list[str], list[froze
     for token in words:
         found = frozenset((*forms(token), EXACT + token))
         if fuzzy and not found & known_forms():
-            found |= _near(forms(token)[0])
+            found |= _near(forms(token))
         out.append(found)
     return words, out
 
 
 @lru_cache(maxsize=4096)
-def _near(word_form: str) -> frozenset[str]:
-    limit = tolerance(word_form)
-    if not limit:
-        return frozenset()
-    scored = [(distance(word_form, known, limit), known) for known in known_forms() if not known.startswith(EXACT)
-              and len(known) >= 3]
-    best = min((d for d, _ in scored), default=limit + 1)
-    return frozenset(known for d, known in scored if d == best <= limit)
+def _near(readings: tuple[str, ...]) -> frozenset[str]:
+    """The dictionary forms fewest edits away from any reading of a word, relative to their length (a 4-letter word
+    one letter off is nearer than a 3-letter one), within `word_forms.tolerance`."""
+    scored: list[tuple[float, str]] = []
+    for reading in readings:
+        limit = tolerance(reading)
+        if not limit:
+            continue
+        scored += [(d / len(known), known) for known in known_forms() if not known.startswith(EXACT)
+                   and len(known) >= 3 and (d := distance(reading, known, limit)) <= limit]
+    best = min((score for score, _ in scored), default=None)
+    return frozenset(known for score, known in scored if score == best)
 
 
 def scan(words: list[str], cands: list[frozenset[str]],

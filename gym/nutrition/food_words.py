@@ -24,14 +24,16 @@ class Words:
     allergens: str  # space-separated codes
     classes: str  # space-separated food classes
     tags: str  # the library tags whose foods it names ("" for none)
+    names: str  # the codes an allergy written with it names ("wheat": wheat; it carries gluten too)
     en: tuple[str, ...]
     he: tuple[str, ...]
     ru: tuple[str, ...]
 
 
-def _w(key: str, kind: str, allergens: str, classes: str, tags: str, en: str, he: str, ru: str) -> Words:
-    return Words(key, kind, allergens, classes, tags, *(tuple(w.strip() for w in s.split(",") if w.strip())
-                                                         for s in (en, he, ru)))
+def _w(key: str, kind: str, allergens: str, classes: str, tags: str, en: str, he: str, ru: str, *,
+       names: str | None = None) -> Words:
+    return Words(key, kind, allergens, classes, tags, allergens if names is None else names,
+                 *(tuple(w.strip() for w in s.split(",") if w.strip()) for s in (en, he, ru)))
 
 
 CONCEPTS: tuple[Words, ...] = (
@@ -49,8 +51,9 @@ CONCEPTS: tuple[Words, ...] = (
        "йогурт, кефир, ряженка, простокваша"),
     _w("whey", FOOD, "milk lactose", "dairy", "whey", "whey", "מי גבינה", "сыворотка, сывороточный"),
     # Eggs
-    _w("egg", FAMILY, "egg", "egg", "egg", "egg, yolk, albumen, mayonnaise, mayo, meringue",
-       "ביצה, ביצים, חלמון, מיונז, מרנג", "яйцо, яиц, яичный, яичко, желток, майонез, меренга"),
+    _w("egg", FAMILY, "egg", "egg", "egg", "egg, chicken egg, hen egg, yolk, albumen, mayonnaise, mayo, meringue",
+       "ביצה, ביצים, ביצת תרנגולת, חלמון, מיונז, מרנג",
+       "яйцо, яиц, яичный, яичко, куриное яйцо, куриных яиц, желток, майонез, меренга"),
     # Fish, crustaceans, molluscs
     _w("seafood", FAMILY, "fish crustacean_shellfish mollusc", "fish crustacean mollusc", "fish crustacean",
        "seafood, sea food", "פירות ים, מאכלי ים", "морепродукты, морепродукт, дары моря"),
@@ -75,14 +78,15 @@ CONCEPTS: tuple[Words, ...] = (
     _w("tree nuts", FAMILY, "tree_nuts", "", "tree_nut", "tree nut, walnut, pecan, hazelnut, filbert, pistachio, macadamia, brazil nut, pine nut, praline, marzipan, nutella, gianduja",
        "אגוזי עץ, אגוז מלך, פקאן, לוז, אגוזי לוז, פיסטוק, מקדמיה, אגוז ברזיל, צנובר, מרציפן, נוטלה",
        "древесные орехи, грецкий орех, фундук, лесной орех, фисташка, фисташки, макадамия, пекан, бразильский орех, кедровый орех, марципан, нутелла"),
-    _w("peanut", FAMILY, "peanut", "", "peanut", "peanut, groundnut, peanut butter, monkey nut, arachis",
-       "בוטן, בוטנים, חמאת בוטנים, במבה", "арахис, арахисовый, арахисовая паста, земляной орех"),
+    _w("peanut", FAMILY, "peanut", "", "peanut", "peanut, groundnut, peanut butter, peanut oil, groundnut oil, monkey nut, arachis",
+       "בוטן, בוטנים, חמאת בוטנים, שמן בוטנים, במבה", "арахис, арахисовый, арахисовая паста, арахисовое масло, земляной орех"),
     # Cereals
     _w("gluten", FAMILY, "gluten", "", "gluten", "gluten, celiac, coeliac, celiac disease, sprue, barley, rye, spelt, triticale, kamut, malt, farro",
        "גלוטן, צליאק, צליאקיה, שעורה, שעורים, שיפון, כוסמין, מאלט",
        "глютен, клейковина, целиакия, глютеновый, безглютеновый, ячмень, рожь, ржаной, полба, спельта, солод"),
     _w("wheat", FAMILY, "wheat gluten", "", "wheat", "wheat, flour, semolina, durum, couscous, bread crumbs, breadcrumbs",
-       "חיטה, קמח, סולת, קוסקוס, פירורי לחם", "пшеница, пшеничный, мука, манка, манная крупа, кускус, сухари, панировка"),
+       "חיטה, קמח, סולת, קוסקוס, פירורי לחם", "пшеница, пшеничный, мука, манка, манная крупа, кускус, сухари, панировка",
+       names="wheat"),
     _w("bread", FOOD, "wheat gluten", "", "bread", "bread, bun, bagel", "לחם, לחמניה, בייגל", "хлеб, булка, булочка, бублик"),
     _w("rice", FOOD, "", "", "rice", "rice", "אורז", "рис"),
     _w("oats", FOOD, "gluten", "", "oat", "oat, oatmeal, porridge oats, oat milk", "שיבולת שועל, קוואקר, חלב שיבולת שועל",
@@ -92,8 +96,8 @@ CONCEPTS: tuple[Words, ...] = (
     _w("soy", FAMILY, "soy", "", "soy", "soy, soya, soybean, soy bean, edamame, tempeh, miso, soy lecithin, soy milk",
        "סויה, אדממה, טמפה, מיסו, חלב סויה", "соя, сои, сою, соей, соевый, эдамаме, темпе, мисо, соевое молоко"),
     _w("soy sauce", FOOD, "soy wheat gluten", "", "", "soy sauce, tamari, shoyu", "רוטב סויה", "соевый соус"),
-    _w("sesame", FAMILY, "sesame", "", "sesame", "sesame, sesame seed, tahini, tahina, halva, halvah, benne",
-       "שומשום, טחינה, חלבה", "кунжут, кунжутный, сезам, тахини, тахина, халва"),
+    _w("sesame", FAMILY, "sesame", "", "sesame", "sesame, sesame seed, sesame oil, tahini, tahina, halva, halvah, benne",
+       "שומשום, שמן שומשום, טחינה, =חלבה, =החלבה", "кунжут, кунжутный, кунжутное масло, сезам, тахини, тахина, халва"),
     _w("celery", FAMILY, "celery", "", "", "celery, celeriac, celery salt", "סלרי", "сельдерей"),
     _w("mustard", FAMILY, "mustard", "", "", "mustard", "חרדל", "горчица, горчичный"),
     _w("lupin", FAMILY, "lupin", "", "", "lupin, lupine", "תורמוס", "люпин"),
@@ -149,13 +153,14 @@ FRAME: dict[str, str] = {
            "problems, dont, do, does, doesnt, agree, eater, person, but, like, ok, fine, keep, away, which, that, it, "
            "in, life, threatening, hate, dislike, touch, even, gut, stomach, tummy, upset, bloated, bloating, "
            "belly, certified, also, just, whatever, so, bit, little, lot, lots, at, cause, causes, myself, m, s, t, "
-           "ingredient, ingredients, except, means, meaning, yes, for, any, other, seed, seeds"),
+           "ingredient, ingredients, except, means, meaning, yes, for, any, other, seed, seeds, protein, proteins, "
+           "raw, cooked, dried, fresh, roasted, fried, boiled, baked, processed, form, forms, fruit, fruits, source, sources"),
     "he": ("אלרגיה, אלרגיות, אלרגי, אלרגית, אלרגיים, רגישות, רגיש, רגישה, רגישים, אי, סבילות, ללא, בלי, לא, אוכל, אוכלת, "
            "יכול, יכולה, מוצר, מוצרים, מזון, מזונות, אני, יש, לי, של, עם, קשה, חמורה, חמור, קלה, מחלת, מחלה, נטול, נטולת, "
            "נטולי, מכיל, מכילה, מכילים, מאכלים, מאכל, כל, סוגי, סוג, תגובה, מקבל, מקבלת, פריחה, אפיפן, רק, גם, דיאטה, "
-           "שאינו, אסור, נמנע, נמנעת, להימנע, אוכלים, טוב, עושה, עושים, רע, בטן, כאבי, כאב, נפיחות, מאובחן, מאובחנת, "
+           "שאינו, אסור, נמנע, נמנעת, להימנע, אוכלים, טוב, עושה, עושים, רע, כאבי, כאב, נפיחות, מאובחן, מאובחנת, "
            "או, ו, את, ה, ב, מ, כ, ש, זה, הכל, כלום, שום, דבר, דברים, אפילו, עקבות, מוצרי, רכיב, רכיבים, סובל, סובלת, "
-           "זרעי, זרעים, מסכנת, חיים, אנפילקסיס, אנפילקטי, שונא, שונאת, אוהב, אוהבת, מרגיש, מרגישה"),
+           "חי, מבושל, מיובש, מיובשים, טרי, פירות, פרי, חולה, חולת, חלבון, זרעי, זרעים, מסכנת, חיים, אנפילקסיס, אנפילקטי, שונא, שונאת, אוהב, אוהבת, מרגיש, מרגישה"),
     "ru": ("аллергия, аллергии, аллергик, аллергичен, аллергична, аллергический, аллерген, непереносимость, непереносим, "
            "переношу, переносимость, чувствительность, нельзя, без, нет, не, у, меня, мне, на, я, ем, есть, кушать, "
            "продукт, продукты, содержащие, содержит, содержащий, любые, все, всё, вид, виды, сильная, сильный, легкая, "
@@ -163,5 +168,5 @@ FRAME: dict[str, str] = {
            "тоже, также, пожалуйста, сыпь, крапивница, анафилаксия, анафилактический, шок, эпипен, плохо, живот, "
            "вздутие, болит, диагноз, диагностирована, диагностирован, страдаю, избегаю, избегать, исключить, исключаю, "
            "вообще, даже, следы, следов, состав, составе, ингредиент, ингредиенты, что, это, очень, немного, "
-           "семена, семечки, нетерпимость, свободный, пить, пью, употребляю, могу, можно, ненавижу, люблю, переносить, тип, типа"),
+           "сырой, вареный, сушеный, сухофрукты, фрукты, жареный, белок, белка, семена, семечки, нетерпимость, свободный, пить, пью, употребляю, могу, можно, ненавижу, люблю, переносить, тип, типа"),
 }

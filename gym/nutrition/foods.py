@@ -68,9 +68,10 @@ MEAT, FISH, DAIRY = "meat_and_fish", "meat_and_fish", "dairy_and_eggs"
 FOODS: dict[str, Food] = {f.key: f for f in (
     # Poultry and meat
     _f("chicken breast", 171477, "Chicken, broilers or fryers, breast, meat only, cooked, roasted",
-       165, 31.02, 3.57, 0, 0, "meat poultry chicken", "", "cooked", MEAT, "חזה עוף", "куриная грудка", "chicken"),
+       165, 31.02, 3.57, 0, 0, "meat poultry chicken", "", "cooked", MEAT, "חזה עוף", "куриная грудка", "chicken", "עוף", "курица", "куриный",
+       "цыпленок"),
     _f("turkey breast", 171496, "Turkey, whole, breast, meat only, cooked, roasted",  # *
-       147, 30.1, 2.08, 0, 0, "meat poultry turkey", "", "cooked", MEAT, "חזה הודו", "грудка индейки", "turkey"),
+       147, 30.1, 2.08, 0, 0, "meat poultry turkey", "", "cooked", MEAT, "חזה הודו", "грудка индейки", "turkey", "הודו", "индейка"),
     _f("lean beef mince", 173110, "Beef, ground, 93% lean meat / 7% fat, raw",
        152, 20.85, 7, 0, 0, "meat red_meat beef", "", "raw", MEAT, "בשר בקר טחון רזה", "постный говяжий фарш",
        "ground beef", "beef mince", "minced beef"),
@@ -81,13 +82,15 @@ FOODS: dict[str, Food] = {f.key: f for f in (
        143, 26.2, 3.51, 0, 0, "meat red_meat pork", "", "cooked", MEAT, "פילה חזיר", "свиная вырезка"),
     # Fish and shellfish
     _f("salmon fillet", 175168, "Fish, salmon, Atlantic, farmed, cooked, dry heat",  # *
-       206, 22.1, 12.4, 0, 0, "fish oily_fish salmon", "fish", "cooked", FISH, "פילה סלמון", "филе лосося", "salmon"),
+       206, 22.1, 12.4, 0, 0, "fish oily_fish salmon", "fish", "cooked", FISH, "פילה סלמון", "филе лосося", "salmon", "סלמון", "лосось",
+       "семга"),
     _f("canned tuna", 173709, "Fish, tuna, light, canned in water, drained solids",  # *
-       86, 19.4, 0.96, 0, 0, "fish tuna", "fish", "cooked", FISH, "טונה בשימורים", "консервированный тунец", "tuna"),
+       86, 19.4, 0.96, 0, 0, "fish tuna", "fish", "cooked", FISH, "טונה בשימורים", "консервированный тунец", "tuna", "טונה",
+       "тунец"),
     _f("cod fillet", 171956, "Fish, cod, Atlantic, cooked, dry heat",  # *
-       105, 22.8, 0.86, 0, 0, "fish white_fish cod", "fish", "cooked", FISH, "פילה בקלה", "филе трески", "cod"),
+       105, 22.8, 0.86, 0, 0, "fish white_fish cod", "fish", "cooked", FISH, "פילה בקלה", "филе трески", "cod", "בקלה", "треска"),
     _f("tilapia fillet", 175177, "Fish, tilapia, cooked, dry heat",  # *
-       128, 26.2, 2.65, 0, 0, "fish white_fish tilapia", "fish", "cooked", FISH, "פילה אמנון", "филе тилапии", "tilapia"),
+       128, 26.2, 2.65, 0, 0, "fish white_fish tilapia", "fish", "cooked", FISH, "פילה אמנון", "филе тилапии", "tilapia", "אמנון", "тилапия"),
     _f("shrimp", 175180, "Crustaceans, shrimp, cooked",  # *
        99, 24, 0.28, 0.2, 0, "crustacean shellfish", "crustacean_shellfish", "cooked", FISH, "שרימפס", "креветки", "prawn"),
     # Eggs and dairy
@@ -106,7 +109,7 @@ FOODS: dict[str, Food] = {f.key: f for f in (
        "whey", "protein powder"),
     # Plant protein
     _f("firm tofu", 172475, "Tofu, raw, firm, prepared with calcium sulfate",
-       144, 17.27, 8.72, 2.78, 2.3, "soy legume", "soy", "raw", "plant_protein", "טופו קשה", "твёрдый тофу", "tofu"),
+       144, 17.27, 8.72, 2.78, 2.3, "soy legume", "soy", "raw", "plant_protein", "טופו קשה", "твёрдый тофу", "tofu", "טופו", "тофу"),
     _f("seitan", 168147, "Vital wheat gluten",
        370, 75.16, 1.85, 13.79, 0.6, "gluten wheat", "gluten wheat", "dry", "plant_protein", "סייטן", "сейтан", "vital wheat gluten"),
     _f("soy protein", 174276, "Soy protein isolate",

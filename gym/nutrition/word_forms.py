@@ -105,5 +105,7 @@ def distance(a: str, b: str, limit: int = 3) -> int:
 
 
 def tolerance(word_form: str) -> int:
-    """How many edits a misspelt form of this length may be off: none under 4 letters, 1 under 8, else 2."""
-    return 0 if len(word_form) < 4 else 1 if len(word_form) < 8 else 2
+    """How many edits a misspelt form of this length may be off: none under 4 letters, 1 under 8, else 2 (Hebrew
+    writes no vowels, so its words are a letter shorter: one edit from 3 letters)."""
+    size = len(word_form) + (1 if _HEBREW.search(word_form) else 0)
+    return 0 if size < 4 else 1 if size < 8 else 2
