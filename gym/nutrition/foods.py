@@ -24,6 +24,16 @@ State = Literal["raw", "dry", "cooked"]
 
 
 @dataclass(frozen=True)
+class Bought:
+    """The state a cooked food is bought in, as its USDA FoodData Central entry gives it."""
+
+    fdc_id: int
+    description: str
+    kcal: float
+    state: State
+
+
+@dataclass(frozen=True)
 class Food:
     key: str  # the name agents serve it by (English, singular)
     fdc_id: int
@@ -39,12 +49,20 @@ class Food:
     aisle: str
     names: dict[str, str]  # en / he / ru
     aliases: tuple[str, ...] = ()
+    bought: Bought | None = None  # a cooked food bought dry or raw: that state's USDA entry, for its yield
     classes: frozenset[str] = field(init=False)  # what it is made of, for the diet patterns
     diets: tuple[str, ...] = field(init=False)  # its diet tags: the patterns it belongs to
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "classes", self.tags & frozenset(CLASSES))
         object.__setattr__(self, "diets", diets_of(self.classes))
+
+    @property
+    def yield_factor(self) -> float | None:
+        """Grams cooked per gram as bought (None: bought as its values are, raw, dry or ready to eat). Grains,
+        pulses and potatoes gain or lose water in the pot or the oven and keep their energy, so the yield is the ratio
+        of the two USDA entries' energy per 100 g."""
+        return None if self.bought is None else self.bought.kcal / self.kcal
 
     @property
     def slug(self) -> str:
@@ -61,15 +79,32 @@ class Food:
 def _f(key: str, fdc_id: int, description: str, kcal: float, protein: float, fat: float, carbs: float,
        fiber: float, tags: str, allergens: str, state: State, aisle: str, he: str, ru: str, *aliases: str) -> Food:
     return Food(key, fdc_id, description, kcal, protein, fat, carbs, fiber, frozenset(tags.split()),
-                frozenset(allergens.split()), state, aisle, {"en": key, "he": he, "ru": ru}, aliases)
+                frozenset(allergens.split()), state, aisle, {"en": key, "he": he, "ru": ru}, aliases,
+                BOUGHT.get(key))
+
+
+# Cooked foods people buy dry or raw: the USDA entry of the state bought (energy per 100 g), whose ratio to the cooked
+# entry's is the yield a recipe converts by (`Food.yield_factor`).
+BOUGHT: dict[str, Bought] = {
+    "white rice": Bought(169756, "Rice, white, long-grain, regular, raw, enriched", 365, "dry"),
+    "brown rice": Bought(169703, "Rice, brown, long-grain, raw", 370, "dry"),
+    "quinoa": Bought(168874, "Quinoa, uncooked", 368, "dry"),
+    "bulgur": Bought(170285, "Bulgur, dry", 342, "dry"),
+    "rice noodles": Bought(169742, "Rice noodles, dry", 364, "dry"),
+    "lentils": Bought(172420, "Lentils, raw", 352, "dry"),
+    "chickpeas": Bought(173756, "Chickpeas (garbanzo beans, bengal gram), mature seeds, raw", 378, "dry"),
+    "black beans": Bought(173734, "Beans, black, mature seeds, raw", 341, "dry"),
+    "potato": Bought(170026, "Potatoes, flesh and skin, raw", 77, "raw"),
+    "sweet potato": Bought(168482, "Sweet potato, raw, unprepared", 86, "raw"),
+}
 
 
 MEAT, FISH, DAIRY = "meat_and_fish", "meat_and_fish", "dairy_and_eggs"
 FOODS: dict[str, Food] = {f.key: f for f in (
     # Poultry and meat
-    _f("chicken breast", 171477, "Chicken, broilers or fryers, breast, meat only, cooked, roasted",
-       165, 31.02, 3.57, 0, 0, "meat poultry chicken", "", "cooked", MEAT, "חזה עוף", "куриная грудка", "chicken", "עוף", "курица", "куриный",
-       "цыпленок"),
+    _f("chicken breast", 171077, "Chicken, broilers or fryers, breast, meat only, raw",  # *
+       120, 22.5, 2.62, 0, 0, "meat poultry chicken", "", "raw", MEAT, "חזה עוף", "куриная грудка", "chicken", "עוף",
+       "курица", "куриный", "цыпленок"),
     _f("turkey breast", 171496, "Turkey, whole, breast, meat only, cooked, roasted",  # *
        147, 30.1, 2.08, 0, 0, "meat poultry turkey", "", "cooked", MEAT, "חזה הודו", "грудка индейки", "turkey", "הודו", "индейка"),
     _f("lean beef mince", 173110, "Beef, ground, 93% lean meat / 7% fat, raw",
@@ -78,8 +113,8 @@ FOODS: dict[str, Food] = {f.key: f for f in (
     _f("sirloin steak", 173118, "Beef, top sirloin, steak, separable lean only, trimmed to 1/8\" fat, choice, "
        "cooked, broiled", 187, 29.5, 6.72, 0, 0, "meat red_meat beef", "", "cooked", MEAT, "סטייק סינטה", "стейк из вырезки",
        "steak", "beef steak"),  # *
-    _f("pork tenderloin", 168250, "Pork, fresh, loin, tenderloin, separable lean only, cooked, roasted",  # *
-       143, 26.2, 3.51, 0, 0, "meat red_meat pork", "", "cooked", MEAT, "פילה חזיר", "свиная вырезка"),
+    _f("pork tenderloin", 168249, "Pork, fresh, loin, tenderloin, separable lean only, raw",
+       109, 20.65, 2.17, 0, 0, "meat red_meat pork", "", "raw", MEAT, "פילה חזיר", "свиная вырезка"),
     # Fish and shellfish
     _f("salmon fillet", 175168, "Fish, salmon, Atlantic, farmed, cooked, dry heat",  # *
        206, 22.1, 12.4, 0, 0, "fish oily_fish salmon", "fish", "cooked", FISH, "פילה סלמון", "филе лосося", "salmon", "סלמון", "лосось",

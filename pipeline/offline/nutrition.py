@@ -134,6 +134,19 @@ def _clean(step: str, used: set[str], unused: set[str]) -> str:
     return (text[:1].upper() + text[1:] + ".") if text else ""
 
 
+def as_bought(food: str, grams: float) -> dict[str, Any]:
+    """A recipe's ingredient in the weight a member buys and weighs it (NUTRITION.md: raw or dry), a cooked weight
+    only as converted by the food's stated yield (`Food.yield_factor`, from its two USDA entries)."""
+    factor = FOODS[food].yield_factor
+    if factor is None:
+        return {"item": food, "amount_g": grams, "prep_notes": ""}
+    bought = FOODS[food].bought
+    assert bought is not None
+    return {"item": food, "amount_g": float(max(1, round(grams / factor))),
+            "prep_notes": f"weighed {bought.state}; cooks to about {grams:g} g (yield {factor:.2f}: USDA FDC "
+                          f"{bought.fdc_id} {bought.state} vs {FOODS[food].fdc_id} cooked)"}
+
+
 def _weighed(found: Portion) -> Portion:
     """The portion in whole grams, as the recipe lists it (an ingredient under a gram left out)."""
     return Portion(found.variant, {food: float(round(g)) for food, g in found.grams.items() if round(g) >= 1})
@@ -211,7 +224,7 @@ def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any
                     "recipe_name": _clean(template.name.format(*(f or "∅" for f in found.variant.foods)), set(grams),
                                           unused).rstrip(".") or found.variant.name,
                     "cuisine": template.cuisine, "servings": 1,
-                    "ingredients": [{"item": f, "amount_g": g, "prep_notes": ""} for f, g in grams.items()],
+                    "ingredients": [as_bought(f, g) for f, g in grams.items()],
                     "macros_per_serving": {"protein_g": round(m["protein_g"], 1), "fat_g": round(m["fat_g"], 1),
                                            "carbs_g": round(m["carbs_g"], 1), "fiber_g": round(m["fiber_g"], 1),
                                            "calories": round(m["calories"])},

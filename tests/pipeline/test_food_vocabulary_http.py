@@ -121,3 +121,35 @@ async def test_vegan_with_soy_and_gluten_allergies_gets_a_plan_or_constraints_in
     else:
         got = await detail(client, url, user.headers)
         assert not _served_allergens(got) & {"soy", "gluten"}
+
+
+async def test_recipes_and_groceries_give_weights_as_bought_and_cooked_only_through_a_stated_yield(
+        client, db, factory) -> None:
+    """Issue 37 item 7: rice, noodles, pulses and potatoes are listed dry or raw, as bought, with their yield stated;
+    chicken is weighed raw and uses raw values (USDA FDC 171077, not the roasted 171477); a recipe's energy is its
+    ingredients' as bought, times the yield where it is cooked; the grocery list sums the bought weights."""
+    org = await factory.org()
+    user, _ = await member(db, factory, org)
+    url = await start(client, org, user.headers, {**samples.INTAKE, "food_aversions": []})
+    assert states(await follow(client, url, user.headers))[-1] == "output_ready"
+    got = await detail(client, url, user.headers)
+    converted = set()
+    for recipe in got["outputs"]["recipes"]["recipes"]:
+        energy = 0.0
+        for ingredient in recipe["ingredients"]:
+            food = find_food(ingredient["item"])
+            factor = food.yield_factor
+            if food.state == "cooked" and factor is not None:
+                converted.add(food.key)
+                assert f"yield {factor:.2f}" in ingredient["prep_notes"], ingredient
+                assert f"FDC {food.bought.fdc_id}" in ingredient["prep_notes"], ingredient
+            energy += ingredient["amount_g"] * (factor or 1.0) * food.kcal / 100
+        assert abs(energy - recipe["macros_per_serving"]["calories"]) <= 0.02 * energy + 3, recipe["recipe_name"]
+    assert converted  # the week cooks rice, pulses or potatoes
+    chicken = find_food("chicken breast")
+    assert (chicken.fdc_id, chicken.state, chicken.kcal, chicken.protein_g) == (171077, "raw", 120, 22.5)
+    listed = {i["food"]: i["grams"] for shelf in got["groceries"] for i in shelf["items"]}
+    for key in converted:
+        bought = sum(i["amount_g"] * len(r["slots"]) for r in got["outputs"]["recipes"]["recipes"]
+                     for i in r["ingredients"] if find_food(i["item"]).key == key)
+        assert listed[find_food(key).slug] == -(-bought // 1)  # the dry or raw weight, rounded up
