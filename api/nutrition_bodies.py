@@ -10,7 +10,8 @@ import json
 from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
-from msgspec import Meta, Struct, field
+from msgspec import Struct, field
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.openapi import DocumentedAs
 from api.sse import event_stream
@@ -33,10 +34,15 @@ class RunStarted(Struct, rename="camel"):
     understood: dict[str, Any] | None = None
 
 
-class UnderstoodBody(Struct, forbid_unknown_fields=True):
-    allergies: list[Annotated[str, Meta(min_length=1, max_length=200)]] = field(default_factory=list)
-    food_aversions: list[Annotated[str, Meta(min_length=1, max_length=200)]] = field(default_factory=list)
-    diet_pattern: Annotated[str, Meta(max_length=200)] = "omnivore"
+class UnderstoodBody(BaseModel):
+    """An intake's food constraints as the member wrote them (the bounds of `intake_data`'s)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    allergies: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default_factory=list, max_length=50)
+    food_aversions: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default_factory=list,
+                                                                                     max_length=100)
+    diet_pattern: str = Field("omnivore", max_length=200)
 
 
 class CodeLabel(Struct):
