@@ -22,10 +22,11 @@ from agent.tracing import Tracing, parented
 from core.database import Database
 from gym.nutrition import plan as plans
 from gym.nutrition import runs
-from gym.nutrition.checks import check_output
+from gym.nutrition.checks import check_foods, check_output
 from gym.nutrition.envelope import build_envelope, validate_payload
 from gym.nutrition.errors import PayloadInvalid
 from gym.nutrition.feasibility import infeasible
+from gym.nutrition.food_rules import FoodRules
 from gym.nutrition.holds import apply_hold, settle
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads import OUTPUT_OF
@@ -338,8 +339,8 @@ class Driver:
         await self._advance(session, run, STATE_OF_AGENT[agent])
 
     async def _conflicts(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, model) -> list:
-        if agent == "COACH":
-            return []
+        if agent == "COACH":  # no food to serve, but any it names must be one the member may eat
+            return check_foods("COACH", model, FoodRules.of(run.intake))
         outputs = await runs.latest_outputs(session, run, list(INPUTS[agent]))
         inputs = {name: validate_payload(name, payload) for name, payload in outputs.items()}
         conflicts = check_output(agent, model, inputs, tier=plans.scientist_state(plan).tier)

@@ -73,3 +73,18 @@ async def test_a_nutritionist_tactic_naming_peanut_butter_is_rerun_for_a_nut_all
     assert frames[-1][2] == {"type": "done", "state": "output_ready"}
     assert agents_asked(fake)[:2] == ["NUTRITIONIST", "NUTRITIONIST"]
     assert "'peanut butter' carries the allergen peanut" in _requests_of(fake, "NUTRITIONIST")[1]["constraint"]
+
+
+async def test_a_coach_note_naming_a_whey_shake_for_a_vegan_is_rerun(http, db, factory, clean_fake_model) -> None:
+    """COACH serves no food, but a food its text names must be one the member may eat too."""
+    fake = clean_fake_model
+
+    def whey(payload) -> None:
+        payload["program"]["sessions"][0]["exercises"][0]["notes"] = "Drink a whey protein shake right after"
+
+    fake.respond_with(by_agent(COACH=[submit(whey)]))
+    url, headers = await _start(http, db, factory, {**samples.INTAKE, "diet_pattern": "vegan", "food_aversions": []})
+    frames = await frames_with_ids(http, f"{url}/events", headers)
+    assert frames[-1][2] == {"type": "done", "state": "output_ready"}
+    assert agents_asked(fake)[-2:] == ["COACH", "COACH"]
+    assert "'whey protein' is not vegan" in _requests_of(fake, "COACH")[1]["constraint"]
