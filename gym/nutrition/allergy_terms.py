@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from pydantic_core import PydanticCustomError
 
@@ -93,20 +93,31 @@ def _headed(found: list[Mention]) -> list[Mention]:
 
 
 def nearest_codes(words: tuple[str, ...], count: int = NEAREST) -> tuple[str, ...]:
-    """The allergen codes whose words are nearest (fewest edits, relative to length) to any of `words`."""
+    """The allergen codes whose words are nearest (fewest edits, relative to length) to any of `words` (the first
+    few: a long sentence is refused whatever else it holds)."""
     best: dict[str, float] = {}
-    for word in words:
-        word_form = form(word)
-        for key, concept in lexicon().items():
-            if not concept.allergens or len(key) != 1:
-                continue
-            score = distance(word_form, key[0], 12) / max(len(word_form), len(key[0]), 1)
-            for code in concept.allergens:
-                best[code] = min(best.get(code, 9.0), score)
-        for code in ALLERGENS:
-            score = distance(word.lower(), code, 12) / max(len(word), len(code), 1)
+    for word in words[:3]:
+        for code, score in _nearness(word).items():
             best[code] = min(best.get(code, 9.0), score)
     return tuple(sorted(best, key=lambda c: (best[c], ALLERGENS.index(c)))[:count])
+
+
+@lru_cache(maxsize=4096)
+def _nearness(word: str) -> dict[str, float]:
+    """Per allergen code, how near `word` is to its nearest word (edits over length; 3 edits and more count alike)."""
+    word_form = form(word)
+    out: dict[str, float] = {}
+    for key, codes in (*_allergy_words(), *((code, frozenset({code})) for code in ALLERGENS)):
+        score = distance(word_form if key not in ALLERGENS else word.lower(), key, 3) / max(len(word_form), len(key), 1)
+        for code in codes:
+            out[code] = min(out.get(code, 9.0), score)
+    return out
+
+
+@cache
+def _allergy_words() -> tuple[tuple[str, frozenset[str]], ...]:
+    """The one-word dictionary forms that name allergen codes, with their codes."""
+    return tuple((key[0], concept.allergy) for key, concept in lexicon().items() if len(key) == 1 and concept.allergy)
 
 
 def allergy_codes(terms: list[str] | tuple[str, ...]) -> tuple[tuple[str, ...], list[Allergy]]:

@@ -112,17 +112,38 @@ def candidates(text: str, *, fuzzy: bool = False) -> tuple[list[str], list[froze
     return words, out
 
 
+@cache
+def _deletion_index() -> dict[str, frozenset[str]]:
+    """Every dictionary form under each string one or two of its letters deleted leave (symmetric-delete lookup: a
+    misspelling within two edits of a form shares one of these with it), so a word is compared with a few forms,
+    not with the whole dictionary."""
+    index: dict[str, set[str]] = {}
+    for known in known_forms():
+        if not known.startswith(EXACT) and len(known) >= 3:
+            for variant in _deletions(known, 2):
+                index.setdefault(variant, set()).add(known)
+    return {variant: frozenset(found) for variant, found in index.items()}
+
+
+def _deletions(word: str, depth: int) -> set[str]:
+    out = {word}
+    for _ in range(depth):
+        out |= {w[:i] + w[i + 1:] for w in out for i in range(len(w))}
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _near(readings: tuple[str, ...]) -> frozenset[str]:
     """The dictionary forms fewest edits away from any reading of a word, relative to their length (a 4-letter word
     one letter off is nearer than a 3-letter one), within `word_forms.tolerance`."""
+    index = _deletion_index()
     scored: list[tuple[float, str]] = []
     for reading in readings:
         limit = tolerance(reading)
-        if not limit:
+        if not limit or len(reading) > 24:
             continue
-        scored += [(d / len(known), known) for known in known_forms() if not known.startswith(EXACT)
-                   and len(known) >= 3 and (d := distance(reading, known, limit)) <= limit]
+        near = {known for variant in _deletions(reading, limit) for known in index.get(variant, ())}
+        scored += [(d / len(known), known) for known in near if (d := distance(reading, known, limit)) <= limit]
     best = min((score for score, _ in scored), default=None)
     return frozenset(known for score, known in scored if score == best)
 
