@@ -107,7 +107,8 @@ def _nearness(word: str) -> dict[str, float]:
     """Per allergen code, how near `word` is to its nearest word (edits over length; 3 edits and more count alike)."""
     word_form = form(word)
     out: dict[str, float] = {}
-    for key, codes in (*_allergy_words(), *((code, frozenset({code})) for code in ALLERGENS)):
+    # the dictionary's words that begin as it does (a hint, not a search: a first letter wrong is rare), and the codes
+    for key, codes in (*_allergy_words().get(word_form[:1], ()), *((code, frozenset({code})) for code in ALLERGENS)):
         score = distance(word_form if key not in ALLERGENS else word.lower(), key, 3) / max(len(word_form), len(key), 1)
         for code in codes:
             out[code] = min(out.get(code, 9.0), score)
@@ -115,9 +116,13 @@ def _nearness(word: str) -> dict[str, float]:
 
 
 @cache
-def _allergy_words() -> tuple[tuple[str, frozenset[str]], ...]:
-    """The one-word dictionary forms that name allergen codes, with their codes."""
-    return tuple((key[0], concept.allergy) for key, concept in lexicon().items() if len(key) == 1 and concept.allergy)
+def _allergy_words() -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """The one-word dictionary forms that name allergen codes, with their codes, by first letter."""
+    out: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for key, concept in lexicon().items():
+        if len(key) == 1 and concept.allergy:
+            out.setdefault(key[0][:1], []).append((key[0], concept.allergy))
+    return {letter: tuple(words) for letter, words in out.items()}
 
 
 def allergy_codes(terms: list[str] | tuple[str, ...]) -> tuple[tuple[str, ...], list[Allergy]]:
