@@ -10,15 +10,15 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from agent import branches, conversations, turn_log
+from agent import branches, conversations, events, turn_log
 from agent.policy import can_undo, undo_until
 from agent.request import user_text
 from agent.turn_log import TurnRecord
 from core.errors import NotFound
 from tools import executions
-from tools.registry import ToolRegistry, ToolSpec
+from tools.registry import Described, ToolRegistry, ToolSpec
 
-Describe = Callable[[ToolSpec, dict[str, Any]], Awaitable[str | None]]
+Describe = Callable[[ToolSpec, dict[str, Any]], Awaitable[Described | None]]
 
 
 def _iso(value) -> str | None:
@@ -90,9 +90,9 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
         spec = registry.lookup(execution.router, execution.action)
         if execution.status == "pending" and execution.kind != "user_picker" and spec is not None:
             call["inputSchema"] = spec.input_schema()
-            summary = await describe(spec, execution.input or {}) if describe is not None else None
-            if summary:
-                call["summary"] = summary
+            said = await describe(spec, execution.input or {}) if describe is not None else None
+            if said is not None:
+                call.update(events.described(said))
         by_message.setdefault(execution.message_id, []).append(call)
     forks = await branches.alternatives(session, conversation_id, rows)
     messages: list[dict[str, Any]] = []

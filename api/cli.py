@@ -303,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(fn=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(fn=cmd_migrate)
-    worker = sub.add_parser("worker", help="run a nutrition-pipeline worker process")
+    worker = sub.add_parser("worker", help="run a worker process: nutrition runs, messages to members, freezes")
     worker.add_argument("--heartbeat", type=float, default=30.0, help="seconds before a silent job is re-picked")
     worker.set_defaults(fn=cmd_worker)
     seed = sub.add_parser("seed-demo", help="create the demo gym unless it exists (--reset regenerates it)")

@@ -10,7 +10,7 @@ backlog is already there when the others' work arrives), then starts the worker 
 the moment the worker starts on the full queue to the moment its handler starts (the queueing delay the order of
 service decides; how long the enqueues themselves took is left out, so every scenario starts from the same line):
 
-- `no flood`: the nine orgs' jobs alone (`--jobs` each), enqueued the service's way (`core.job_queue.enqueue_fair`);
+- `no flood`: the nine orgs' jobs alone (`--jobs` each), enqueued the service's way (`gym.job_queue.enqueue`);
 - `flood, fair`: the same, after the flooding org's `--flood` × `--jobs` jobs, enqueued the same way;
 - `flood, FIFO`: the same flood with every job at PgQueuer's default priority (what the service did before).
 
@@ -39,7 +39,7 @@ from pgqueuer import Job, Queries
 
 from core import migrations
 from core.embedded import EmbeddedPostgres
-from core.job_queue import ORG_HEADER, enqueue_fair
+from gym.job_queue import ORG_HEADER, enqueue_on
 from pipeline.jobs import dsn_of, queue_manager, serve_queue
 
 ENTRYPOINT = "bench_fairness"
@@ -58,7 +58,7 @@ def _summary(waits: list[float]) -> dict[str, float]:
 async def _enqueue(conn: asyncpg.Connection, org: uuid.UUID, fair: bool) -> None:
     payload = json.dumps({"org": str(org)}).encode()
     if fair:
-        await enqueue_fair(conn, ENTRYPOINT, org, payload)
+        await enqueue_on(conn, ENTRYPOINT, payload, org_id=org)
     else:
         await Queries.from_asyncpg_connection(conn).enqueue(ENTRYPOINT, payload, headers={ORG_HEADER: str(org)})
 
@@ -90,7 +90,7 @@ async def scenario(dsn: str, *, others: list[uuid.UUID], jobs: int, flood_org: u
         for _ in range(jobs):
             for org in others:
                 await _enqueue(conn, org, fair)
-        manager = queue_manager(worker_conn, ENTRYPOINT, handler)
+        manager = queue_manager(worker_conn, {ENTRYPOINT: handler})
         first = time.time()
         await asyncio.wait_for(serve_queue(manager, dequeue_timeout=timedelta(seconds=1), concurrency=concurrency),
                                timeout=600)

@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
     nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
     # Jobs one worker (`spotter worker`, or the one inside `spotter serve`) runs at once; the queue hands them out
-    # one org's waiting job after another's (core/job_queue.py), so a bounded worker is a fair one.
+    # one org's waiting job after another's (gym/job_queue.py), so a bounded worker is a fair one.
     worker_concurrency: int = Field(default=8, ge=2, le=1000)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
@@ -85,6 +85,17 @@ class Settings(BaseSettings):
     # On shutdown, running turns get this long to end before they are interrupted (`error{turn_interrupted}`).
     agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
     storage_snapshot_schedule: bool = False
+    # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
+    # else a log sender that records ids and statuses only (the demo). No message text is ever logged.
+    message_sender: Literal["auto", "log", "smtp"] = "auto"
+    smtp_host: str | None = None
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = True  # upgrade the connection with STARTTLS (port 587); off for a local relay
+    smtp_ssl: bool = False  # implicit TLS from the first byte (port 465)
+    smtp_from: str = Field(default="no-reply@spotter.invalid", min_length=3, max_length=320)
+    smtp_timeout: float = Field(default=20.0, gt=0, le=300)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @field_validator("database_url")

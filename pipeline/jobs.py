@@ -14,7 +14,7 @@ The driver resumes from the run's stored state, so a job may run again safely:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 
 import asyncpg
@@ -26,9 +26,14 @@ from pgqueuer.types import QueueExecutionMode
 from agent.tracing import Tracing
 from core.database import Database
 from core.settings import Settings
+from gym.freezes import ENTRYPOINT as FREEZES
+from gym.messages import ENTRYPOINT as MESSAGES
 from gym.nutrition.queue import ENTRYPOINT, run_of
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
+from pipeline.freeze_jobs import FreezeStatus
+from pipeline.outbox import Outbox
+from pipeline.senders import sender_for
 
 log = structlog.get_logger("pipeline.jobs")
 
@@ -48,13 +53,17 @@ def retrying(parameters: EntrypointExecutorParameters) -> DatabaseRetryEntrypoin
 
 
 class Worker:
-    """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests."""
+    """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests; `also` serves more
+    entrypoints on the same queue manager (the outbox's `member_messages`, pipeline/outbox.py; the freezes'
+    `membership_freezes`, pipeline/freeze_jobs.py)."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
                  entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None,
+                 also: Mapping[str, Callable[[Job], Awaitable[None]]] | None = None,
                  concurrency: int = DEFAULT_CONCURRENCY) -> None:
         self.db = db
         self.entrypoint, self.concurrency = entrypoint, concurrency
+        self.also = dict(also or {})
         self.driver = Driver(db, agents, limits, tracing=tracing)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
@@ -72,16 +81,19 @@ class Worker:
     @classmethod
     def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None, *,
                       tracing: Tracing | None = None) -> Worker:
-        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE; its runs' agents are
-        spans of one trace per run version when `tracing` exports."""
+        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE, and the outbox's
+        messages to members to the configured sender; its runs' agents are spans of one trace per run version when
+        `tracing` exports. It runs at most WORKER_CONCURRENCY jobs at once."""
+        outbox = Outbox(db, sender_for(settings))
         return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
+                   also={MESSAGES: outbox.handle, FREEZES: FreezeStatus(db).handle},
                    concurrency=settings.worker_concurrency)
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
         conn = await asyncpg.connect(self.dsn)
         try:
-            self.manager = queue_manager(conn, self.entrypoint, self._advance)
+            self.manager = queue_manager(conn, {self.entrypoint: self._advance, **self.also})
             await serve_queue(self.manager, heartbeat=heartbeat, drain=drain, dequeue_timeout=dequeue_timeout,
                               concurrency=self.concurrency)
         finally:
@@ -92,13 +104,13 @@ class Worker:
             self.manager.shutdown.set()
 
 
-def queue_manager(conn: asyncpg.Connection, entrypoint: str,
-                  handler: Callable[[Job], Awaitable[None]]) -> QueueManager:
-    """How every worker of the service serves a queue: one entrypoint, retried with backoff, a job that keeps
-    failing held for an operator. The order jobs come in is the queue's (priority, then id): fair between gyms
-    because each job is enqueued behind its own org's backlog (core/job_queue.py)."""
+def queue_manager(conn: asyncpg.Connection, handlers: Mapping[str, Callable[[Job], Awaitable[None]]]) -> QueueManager:
+    """How every worker of the service serves its queues (entrypoint → handler): retried with backoff, a job that
+    keeps failing held for an operator. The order jobs come in is the queue's (priority, then id): fair between
+    gyms because each job is enqueued behind its own org's backlog (gym/job_queue.py)."""
     manager = QueueManager(Queries(AsyncpgDriver(conn)))
-    manager.entrypoint(entrypoint, on_failure="hold", executor_factory=retrying)(handler)
+    for entrypoint, handler in handlers.items():
+        manager.entrypoint(entrypoint, on_failure="hold", executor_factory=retrying)(handler)
     return manager
 
 

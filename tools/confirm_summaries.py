@@ -2,7 +2,8 @@
 names, dates and counts ("Delete the workout Murph (created 12 Oct, used in 3 assignments)").
 
 A describer reads (never writes) inside the caller's org scope and returns the sentence shown on the
-confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so).
+confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so). The desk's
+cards (a class's cancellation, freezes, sends) are in tools/desk_summaries.py.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from tools.context import ToolContext
 from tools.leaves import assignments as assignments_leaf
 from tools.leaves import class_sessions as sessions_leaf
 from tools.leaves import session_filters
+from tools.registry import Described
 
-Describer = Callable[[ToolContext, Any], Awaitable[str | None]]
+Describer = Callable[[ToolContext, Any], Awaitable["str | Described | None"]]
 
 
 def _t(ctx: ToolContext, key: str, **params: object) -> str:
@@ -72,14 +74,6 @@ async def delete_workout(ctx: ToolContext, input: Any) -> str | None:
 async def delete_program(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.id)
     return _t(ctx, "deleteProgram", name=row.name) if row else None
-
-
-async def cancel_session(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT title, starts_at FROM class_sessions WHERE org_id = :org AND id = :id", id=input.id)
-    if row is None:
-        return None
-    local = row.starts_at.astimezone(ctx.tz)
-    return _t(ctx, "cancelSession", title=row.title, day=day(ctx, local), time=local.strftime("%H:%M"))
 
 
 async def delete_assignment(ctx: ToolContext, input: Any) -> str | None:
@@ -161,7 +155,6 @@ DESCRIBERS: dict[str, Describer] = {
     "tasks__delete": delete_task,
     "workouts__delete": delete_workout,
     "programs__delete": delete_program,
-    "class_sessions__cancel": cancel_session,
     "class_sessions__bulk_publish": publish_sessions,
     "class_sessions__bulk_delete": delete_sessions,
     "assignments__delete": delete_assignment,

@@ -93,7 +93,7 @@ PATTERN_WORDS = {"overhead press": r"overhead press|push press|strict press|hand
                  "overhead hold": r"overhead (?:hold|carry|squat)|handstand|snatch", "dip": r"\bdips?\b",
                  "running": r"\brun(?:ning)?\b|sprint",
                  "jumping": r"\bjump|plyo|box jump", "burpee": r"burpee", "deep knee flexion": r"deep knee|knee flexion|"
-                 r"lunge|deep squat", "spinal loading": r"spinal|axial|heavy back", "hinge": r"\bhinge|deadlift",
+                 r"deep squat", "spinal loading": r"spinal|axial|heavy back", "hinge": r"\bhinge|deadlift",
                  "squat": r"\bsquat", "lunge": r"\blunge", "push-up": r"push-?up", "hanging": r"\bhang"}
 SHORTHANDS = {"bench": "Bench Press", "squat": "Back Squat", "squats": "Back Squat", "deadlift": "Deadlift",
               "row": "Dumbbell Row", "rows": "Dumbbell Row", "curl": "Dumbbell Curl", "curls": "Dumbbell Curl",

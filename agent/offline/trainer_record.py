@@ -15,6 +15,7 @@ from agent.offline.trainer_plan import Call, Next, Say, need
 from agent.offline.trainer_session import exercise_at
 from agent.offline.trainer_words import Request, body_part_of, target_of
 from gym.exercise_library import LIBRARY as NAMES
+from gym.training.exercise_words import display_name
 
 LB_PER_KG = 2.20462
 LIBRARY_MUSCLES = {"chest": "Chest", "lats": "Back", "upper back": "Back", "lower back": "Lower Back",
@@ -256,27 +257,41 @@ def injury_move(facts: Facts, req: Request) -> Next:
         date).date()) if date else "—", left_out=left_out))
 
 
+def family_patterns(name: str) -> list[str]:
+    """The movement pattern a "never X" means when X names a whole family ("lunges" → lunge, "burpees" → burpee):
+    the vocabulary's word for the exercise's own name (set_preference's schema keeps only what it has)."""
+    key = re.sub(r"[\s-]+", "_", name.strip().lower())
+    return [key, f"{key}_family"]
+
+
 def avoid_move(facts: Facts, req: Request) -> Next:
-    group, thing = req.args.get("target"), req.args.get("thing") or ""
-    name = exercise_name(thing) if thing and not group else None
+    """A "never" / "avoid" rule as structured exclusions: a named exercise (and its family's pattern), a muscle
+    group, or a movement ("no jumping"); words that name none of these are said back, not saved."""
+    group, thing, named = req.args.get("target"), req.args.get("thing") or "", req.args.get("exercise")
+    loc = facts.locale
     step = facts.last("prefs__set_preference")
     if step is None:
-        if not group and not thing:
-            return Say(t.say(facts.locale, "avoid_how"))
-        muscles = list(GROUPS.get(group, ())) if group else []
-        what = ", ".join(muscles).lower() if muscles else (name or thing)
-        patterns = [p for p, words in PATTERN_WORDS.items() if re.search(words, (name or thing).lower())]
+        if not group and not thing and not named:
+            return Say(t.say(loc, "avoid_how"))
+        muscles = [] if named else list(GROUPS.get(group, ())) if group else []
+        patterns = family_patterns(named) if named else [] if muscles else [
+            p for p, words in PATTERN_WORDS.items() if re.search(words, thing.lower())]
+        if not (named or muscles or patterns):
+            return Say(t.say(loc, "avoid_unknown", what=thing))
+        what = named or (", ".join(muscles).lower() if muscles else ", ".join(patterns))
         args: dict[str, Any] = {"type": "muscle_group" if muscles else "exercise",
                                 "description": facts.words[:300], "guidance": f"avoid {what}: no exercises for {what}"}
         if req.args.get("days") and (until := _until(facts, req.args["days"])) is not None:
             args["expires_at"] = until
         schema = facts.tools.get("prefs__set_preference") or {}
-        args.update(exclusions_input(schema, {"muscles": muscles, "exercises": [name] if name else [],
+        args.update(exclusions_input(schema, {"muscles": muscles, "exercises": [named] if named else [],
                                               "patterns": patterns}))
         return Call("prefs__set_preference", args)
-    loc, date = facts.locale, step.input.get("expires_at")
-    what = t.muscles(loc, GROUPS.get(group, ())).lower() if group else (name or thing)
+    date = step.input.get("expires_at")
     until = t.say(loc, "until", date=t.day(loc, datetime.fromisoformat(date).date())) if date else ""
+    if named:
+        return Say(t.say(loc, "never_saved", what=display_name(named, loc), until=until))
+    what = t.muscles(loc, GROUPS.get(group, ())).lower() if group else thing
     return Say(t.say(loc, "avoid_saved", what=what, until=until))
 
 

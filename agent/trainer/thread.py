@@ -33,7 +33,7 @@ from agent.trainer.observe import observation
 from agent.trainer.prompt import member_prefix, trainer_system
 from agent.trainer.shown import SHOWN_TOOLS, member_view
 from agent.turns import Turn
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
 from tools.executions import ToolExecution
 from tools.leaves.trainer.sources import SOURCES, load
 from tools.registry import ToolSpec
@@ -78,6 +78,8 @@ class TrainerThread:
                 row = await store.get_owned(session, turn.access.org_id, member, requested)
                 if row is None:
                     raise NotFound(self.not_found)
+                if row.status == "completed":  # the member deleted it: its events stay, it takes no more turns
+                    raise Conflict("session_closed")
             else:
                 row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
             if row is not None:
@@ -164,14 +166,15 @@ class TrainerThread:
     async def _deliver(self, turn: Turn, trip: RoundTrip, picked: dict[str, dict[str, Any]], *,
                        given: dict[str, Any] | None = None) -> list[Event]:
         """Knowledge / knowledge_update events (rows of `trip`) for the picked sources the context lacks or
-        that grew; returns their frames."""
+        that grew or changed, each read at the widest range the context holds; returns their frames."""
         now = datetime.now(UTC)
         session = trip.session
         row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
         known = dict(row.knowledge_in_context or {})
         frames = []
-        for name, params in picked.items():
-            data = (given or {}).get(name)
+        for name, asked in picked.items():
+            params = knowledge.widest(known.get(name), asked)  # knowledge never narrows inside a session
+            data = (given or {}).get(name) if params == asked else None
             if data is None:
                 data = await load(session, turn.access.org_id, self._member(turn), name, params, now, tz=_tz(turn))
             delivery = knowledge.plan_delivery(known, name, params, data)

@@ -12,6 +12,19 @@ import { state } from './state.js';
 
 const PICKER_ACTION = 'ask_user_to_pick';
 
+/** Each message's status in words (messages__send, messages__status): who, sent / queued until when / failed why. */
+function messageStatuses(messages, sent) {
+  if (!Array.isArray(messages) || !messages.length || !messages.every((m) => m && m.status)) return null;
+  const rows = messages.map((m) => {
+    const bits = [t(`messages.status.${m.status}`, {}, m.status)];
+    if (m.deferredUntil) bits.push(t('messages.deferred', { time: formatDateTime(m.deferredUntil) }));
+    if (m.failure) bits.push(t(`messages.failure.${m.failure}`, {}, m.failure));
+    return h('li', { 'data-status': m.status, dir: 'auto', text: `${m.member ?? ''} — ${bits.join(', ')}` });
+  });
+  return h('div', { class: 'card-messages', testid: 'message-statuses' },
+    h('ul', {}, rows), sent ? note('messages.cannotUnsend') : null);
+}
+
 function note(key, vars, cls = 'card-note') {
   return h('p', { class: cls, i18n: key, vars });
 }
@@ -100,7 +113,8 @@ export class ToolCard {
       return;
     }
     if (call.status === 'pending' && call.confirm) {
-      this.showConfirm({ input: call.input, inputSchema: call.inputSchema, confirm: call.confirm, summary: call.summary },
+      this.showConfirm({ input: call.input, inputSchema: call.inputSchema, confirm: call.confirm, summary: call.summary,
+        details: call.details },
         canEdit);
       return;
     }
@@ -123,6 +137,7 @@ export class ToolCard {
       input: data.input,
       inputSchema: data.inputSchema,
       summary: data.summary,
+      details: data.details,
       fallbackSummary: t('confirm.fallbackSummary', { tool: toolLabel(this.router, this.action) }),
       confirm: data.confirm,
       canEdit,
@@ -281,19 +296,11 @@ export class ToolCard {
     const s = this.status;
     if (s === 'failed' && this.error) {
       parts.push(h('p', { class: 'card-error', testid: 'tool-error', dir: 'auto', text: this.error.message || t('tool.failedGeneric') }));
-      const step = this.error.nextStep;
-      if (step?.message && !this.nextStepTaken) {
-        const button = h('button', {
-          type: 'button', class: 'btn small primary', testid: 'next-step', dir: 'auto',
-          i18n: `nextSteps.${step.key}`, 'data-i18n-fallback': step.label || step.key,
-        });
-        button.addEventListener('click', () => {
-          this.nextStepTaken = true;
-          button.disabled = true;
-          document.dispatchEvent(new CustomEvent('spotter:send', { detail: step.message }));
-        });
-        parts.push(h('div', { class: 'btn-row' }, button));
-      }
+      parts.push(this.nextStepButton(this.error.nextStep));
+    }
+    if (s === 'succeeded' && this.output && typeof this.output === 'object') {
+      parts.push(messageStatuses(this.output.messages, this.action === 'send'));
+      parts.push(this.nextStepButton(this.output.nextStep)); // "Draft them a message" after a class is cancelled
     }
     if (this.resolution && !this.interactive.firstElementChild && this.confirm && this.confirm !== 'never'
         && ['succeeded', 'failed', 'rejected_by_user', 'undone'].includes(s)) {
@@ -309,7 +316,22 @@ export class ToolCard {
       parts.push(note('picker.picked', { label: this.output.pickedLabel ?? this.output.pickedId }, 'card-picked'));
     }
     if (s === 'undone') parts.push(note('tool.undoneShort'));
-    this.summary.replaceChildren(...parts);
+    this.summary.replaceChildren(...parts.filter(Boolean));
+  }
+
+  /** The obvious next request a result offers ("Schedule anyway", "Add to the waitlist"): a button that sends it. */
+  nextStepButton(step) {
+    if (!step?.message || this.nextStepTaken) return null;
+    const button = h('button', {
+      type: 'button', class: 'btn small primary', testid: 'next-step', dir: 'auto',
+      i18n: `nextSteps.${step.key}`, 'data-i18n-fallback': step.label || step.key,
+    });
+    button.addEventListener('click', () => {
+      this.nextStepTaken = true;
+      button.disabled = true;
+      document.dispatchEvent(new CustomEvent('spotter:send', { detail: step.message }));
+    });
+    return h('div', { class: 'btn-row' }, button);
   }
 
   renderDetails() {

@@ -10,6 +10,15 @@ export const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberF
 /** A load's unit in the UI language: "kg", "ק"ג", "кг"; "lb" for lbs. */
 export const unitLabel = (unit) => t(`train.unit.${unit || 'kg'}`, undefined, unit || 'kg');
 
+const KG_PER_LB = 0.45359237;
+
+/** A load from one weight unit to the other, to one decimal as the service says it (30 kg → 66.1 lbs). */
+export function convertLoad(value, from, to) {
+  if (value === null || value === undefined || !from || !to || from === to) return value;
+  const kg = from === 'lbs' ? value * KG_PER_LB : value;
+  return Math.round((to === 'lbs' ? kg / KG_PER_LB : kg) * 10) / 10;
+}
+
 /** "14 kg" / "30.9 lb" in the UI language; '' for none. */
 export function loadText(value, unit) {
   if (value === null || value === undefined || value === '') return '';
@@ -106,6 +115,7 @@ function whyText(why) {
     for (const [key, value] of Object.entries(typeof why === 'object' ? why : {})) {
       vars[key] = typeof value === 'number' ? num(value) : words(value);
     }
+    vars.variantName ??= vars.variant;  // a harder variant's name in the member's language, else the library's
     const said = t(`member.progression.${code}`, vars, '');
     if (said) return said;
   }

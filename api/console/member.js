@@ -235,6 +235,7 @@ async function send(text) {
       user.remove();
       fillComposer(message);
     }
+    if (err?.code === 'session_closed') mode.sessionId = null;  // deleted meanwhile: the next send starts a new one
     if (err?.name !== 'AbortError') showError(err);
   }
   focusComposer();

@@ -13,7 +13,7 @@ import { inputForm, readForm } from './schema_form.js';
  * @param {{toolUseId: string, input: object, inputSchema?: object, summary?: string, confirm: string, canEdit: boolean,
  *          onDecision: (approved: boolean, input: object|null, button: HTMLElement) => void}} o
  */
-export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fallbackSummary, confirm, canEdit, onDecision }) {
+export function buildConfirmSection({ toolUseId, input, inputSchema, summary, details, fallbackSummary, confirm, canEdit, onDecision }) {
   const original = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
   const formId = `editor-${toolUseId}`;
   const destructive = confirm === 'destructive';
@@ -87,6 +87,11 @@ export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fa
     },
     h('p', { class: 'confirm-lead', i18n: destructive ? 'confirm.destructive' : 'confirm.always' }),
     summaryNode(summary || fallbackSummary || ''),
+    // what the action is about, one line each (the booked members, each message and why), already in the reader's words
+    Array.isArray(details) && details.length
+      ? h('ul', { class: 'confirm-details', testid: 'confirm-details' },
+        details.map((line) => h('li', { dir: 'auto', text: String(line) })))
+      : null,
     preview,
     form,
     fieldError,

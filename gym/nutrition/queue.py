@@ -9,7 +9,7 @@ Controllers and the `nutrition__*` tools both get here through `gym.nutrition.se
 Which queue (PgQueuer entrypoint) the job goes to travels with the session: `info["nutrition_queue"]`, which
 the service's `Database` puts on every session it opens (NUTRITION_QUEUE, `api.resources`). A session without
 it refuses to queue rather than guess: a job on a queue no worker serves would strand the run. Jobs are fair between
-gyms (core/job_queue.py): a run's job queues behind its own org's queued runs, not the other gyms'.
+gyms (gym/job_queue.py): a run's job queues behind its own org's queued jobs, not the other gyms'.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.job_queue import enqueue_fair
+from gym.job_queue import enqueue
 
 ENTRYPOINT = "nutrition_run"
 QUEUE_INFO = "nutrition_queue"  # the Session.info key naming the entrypoint
@@ -44,10 +44,7 @@ def run_of(payload: bytes | None) -> tuple[uuid.UUID, uuid.UUID]:
 async def enqueue_run(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.UUID) -> None:
     """Queue a wake-up for the run in the session's transaction (after a start, a check-in that re-plans, or an
     acknowledged referral). Call it after the write it belongs to: the transaction must already be open."""
-    connection = (await (await session.connection()).get_raw_connection()).driver_connection
-    if connection is None or not connection.is_in_transaction():
-        raise RuntimeError("enqueue_run needs the transaction that records the run (write the run first)")
     entrypoint = session.info.get(QUEUE_INFO)
     if not entrypoint:
         raise RuntimeError("this session names no nutrition queue: open it from Database(session_info=queue_info(...))")
-    await enqueue_fair(connection, entrypoint, org_id, payload_of(org_id, run_id))
+    await enqueue(session, entrypoint, payload_of(org_id, run_id), org_id=org_id)

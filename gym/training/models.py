@@ -152,6 +152,7 @@ class ExerciseSet(_Owned, Base):
     set_number: Mapped[int] = mapped_column(Integer)
     reps: Mapped[int | None] = mapped_column(Integer)
     load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
+    load_unit: Mapped[str | None] = mapped_column(String(3))  # the unit the member saw (migration 0025)
     duration_sec: Mapped[int | None] = mapped_column(Integer)
     distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 3))
     rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))

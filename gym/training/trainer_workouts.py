@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
 from gym.training.models import TrainerWorkout
-from gym.training.profiles import require_member
+from gym.training.profiles import Units, require_member, set_units
+from gym.training.units import in_units
 from gym.training.workout import Workout
 
 
@@ -99,3 +100,17 @@ async def finish_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     row.completed_at = now if status == "completed" else None
     await session.flush()
     return row
+
+
+async def switch_units(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *, now: datetime,
+                       weight_unit: str | None = None, distance_unit: str | None = None) -> Units:
+    """Change the member's units and say the current workout's loads and distances in them (TRAINER.md "Units":
+    a switch converts the current workout; what is stored of logged sets is kg and km either way)."""
+    units = await set_units(session, org_id, member_id, weight_unit=weight_unit, distance_unit=distance_unit)
+    row = await current_workout(session, org_id, member_id)
+    if row is not None:
+        converted = in_units(list(row.exercises), units.weight_unit, units.distance_unit)
+        if converted != row.exercises:
+            row.exercises, row.updated_at = converted, now
+            await session.flush()
+    return units

@@ -54,8 +54,9 @@ def exercise_notes(exercise: Any, *, recovering: Mapping[str, MuscleRecovery], h
     get = exercise.get if isinstance(exercise, dict) else lambda k, d=None: getattr(exercise, k, d)
     shares = {str(_field(m, "name")): float(_field(m, "share")) for m in get("muscles", []) or []}
     suggestion = None
-    if get("type") == "reps" and get("load") is not None:
-        suggestion = suggest(str(get("name")), history, weight_unit, get("equipment", []) or []).as_dict()
+    if get("type") == "reps":  # bodyweight too (double progression), once there is a session to progress from
+        found = suggest(str(get("name")), history, weight_unit, get("equipment", []) or [])
+        suggestion = None if get("load") is None and found.last is None else found.as_dict()
     return exercise_recovery(shares, recovering), suggestion
 
 

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.i18n import has_key, translate
 from gym.training import constraints
+from gym.training.exercise_words import display_name
 from gym.training.logs import as_entry, logs_since
 from gym.training.models import ExerciseSet, TrainerWorkout
 from gym.training.preferences import active_preferences
@@ -74,6 +75,8 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
         recovery, suggestion = exercise_notes(ex, recovering=recovering, history=entries,
                                               weight_unit=units.weight_unit)
+        if suggestion is not None and suggestion["why"].get("variant"):  # a harder variant, in the member's words
+            suggestion["why"]["variantName"] = display_name(suggestion["why"]["variant"], locale)
         item = {**ex, "recovery": recovery, "suggestion": suggestion}
         broken = constraints.conflicts(constraints.facts(ex), prefs)
         if broken:

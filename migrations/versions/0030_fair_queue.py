@@ -1,13 +1,13 @@
 """Fair queues between gyms (issue 40 item 5): a job's org rides in its PgQueuer headers (`{"org": <uuid>}`), and
 `job_queue_rank(entrypoint, org)` counts the org's jobs still queued on that entrypoint, so a new job is enqueued
 behind its own org's backlog (priority = -rank) and PgQueuer's dequeue (priority DESC, id ASC) serves the orgs
-round-robin: a gym that floods the queue waits for itself, not the others (core/job_queue.py).
+round-robin: a gym that floods the queue waits for itself, not the others (gym/job_queue.py).
 
 The function is SECURITY DEFINER: the app role, which may insert jobs but not read them (0018), learns a count and
 nothing else. The partial index keeps the count to the org's own queued jobs.
 
 Revision ID: 0030_fair_queue
-Revises: 0022_conversation_alternatives
+Revises: 0024_front_desk
 Create Date: 2026-11-29
 """
 
@@ -17,7 +17,7 @@ from core.database import APP_ROLE
 from core.rls import run
 
 revision = "0030_fair_queue"
-down_revision = "0022_conversation_alternatives"
+down_revision = "0024_front_desk"
 branch_labels = None
 depends_on = None
 

@@ -10,7 +10,7 @@ import uuid
 import asyncpg
 from pgqueuer import Job, Queries
 
-from core.job_queue import enqueue_fair
+from gym.job_queue import enqueue_on
 from pipeline.jobs import dsn_of, queue_manager, serve_queue
 
 QUEUE = f"fairness_test_{uuid.uuid4().hex[:8]}"
@@ -22,16 +22,16 @@ async def test_a_flooding_org_waits_behind_every_other_orgs_first_job(embedded_p
     conn, worker = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
     served: list[str] = []
     try:
-        priorities = [await enqueue_fair(conn, QUEUE, flood, json.dumps({"n": f"flood{i}"}).encode())
+        priorities = [await enqueue_on(conn, QUEUE, json.dumps({"n": f"flood{i}"}).encode(), org_id=flood)
                       for i in range(5)]
-        priorities += [await enqueue_fair(conn, QUEUE, org, json.dumps({"n": name}).encode())
+        priorities += [await enqueue_on(conn, QUEUE, json.dumps({"n": name}).encode(), org_id=org)
                        for org, name in ((quiet_a, "a0"), (quiet_b, "b0"), (quiet_a, "a1"))]
         assert priorities == [0, -1, -2, -3, -4, 0, 0, -1]  # each behind its own org's queued jobs only
 
         async def handler(job: Job) -> None:
             served.append(json.loads(job.payload or b"{}")["n"])
 
-        await serve_queue(queue_manager(worker, QUEUE, handler), drain=True)
+        await serve_queue(queue_manager(worker, {QUEUE: handler}), drain=True)
     finally:
         await Queries.from_asyncpg_connection(conn).clear_queue(QUEUE)
         await worker.close()

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
 from gym import classes as service
+from gym.bookings import booked_members
 from gym.errors import GymError
 from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
@@ -23,7 +24,7 @@ from gym.programs import get_program
 from gym.restore import publish_changes
 from tools.context import ToolContext
 from tools.dates import WINDOW_NOTE, check_window
-from tools.errors import ToolFailed, not_found
+from tools.errors import ToolFailed, next_step, not_found
 from tools.leaves.session_filters import (
     MAX_IDS,
     BulkActInput,
@@ -321,15 +322,27 @@ async def unpublish(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
     return await _set_published(ctx, input.id, False)
 
 
+class CancelledOut(SessionOut):
+    bookedMembers: list[str] = Field(default_factory=list, description="Who was booked into it: they are not told "
+                                                                       "unless the user has them messaged.")
+    nextStep: dict | None = Field(None, description="For the card: the offer to draft them a message "
+                                                    "(messages__draft with filter=session and this session id).")
+
+
 @class_sessions.agent_tool(
     action="cancel",
-    summary="Cancel one session (soft: it stays on record, flagged cancelled). Needs the user's confirmation.",
+    summary="Cancel one session (soft: it stays on record, flagged cancelled). Needs the user's confirmation. The "
+            "members booked into it are listed and not told: offer to draft them a message (messages__draft, "
+            "filter=session).",
     input=SessionIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
     audit=Audit(AUDIT, "class_session.cancel"), inverse=restore_inverse("class_sessions"))
-async def cancel(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
+async def cancel(ctx: ToolContext, input: SessionIdInput) -> CancelledOut:
     await _session(ctx, input.id)
     await service.cancel_session(ctx.session, ctx.org_id, input.id, ctx.now)
-    return await _session_out(ctx, input.id)
+    booked = [m.full_name for m in await booked_members(ctx.session, ctx.org_id, input.id)]
+    out = await _session_out(ctx, input.id)
+    return CancelledOut(**out.model_dump(), bookedMembers=booked,
+                        nextStep=next_step("message_booked", ctx.locale) if booked else None)
 
 
 # --- bulk ------------------------------------------------------------------------------------------------
