@@ -10,31 +10,33 @@ from typing import Any
 
 from agent.offline import trainer_say as t
 from agent.offline.trainer import Facts, exclusions_input
-from agent.offline.trainer_library import GROUPS, PATTERN_WORDS, exercise_name, move_named
+from agent.offline.trainer_library import GROUPS, exercise_name, move_named
 from agent.offline.trainer_plan import Call, Next, Say, need
 from agent.offline.trainer_session import exercise_at
 from agent.offline.trainer_words import Request, body_part_of, target_of
 from gym.exercise_library import LIBRARY as NAMES
+from gym.training.restrictions import REGION_PATTERNS, said_rule
 
 LB_PER_KG = 2.20462
 LIBRARY_MUSCLES = {"chest": "Chest", "lats": "Back", "upper back": "Back", "lower back": "Lower Back",
                    "shoulders": "Shoulders", "biceps": "Biceps", "triceps": "Triceps", "forearms": "Forearms",
                    "core": "Abs", "obliques": "Abs", "glutes": "Glutes", "quads": "Quadriceps",
                    "hamstrings": "Hamstrings", "calves": "Calves", "adductors": "Adductors"}
-# What an injured part rules out (TRAINER.md: the library's movement patterns), and the words for the model.
-INJURIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "knee": (("jumping", "deep knee flexion", "lunge"), (), "No jumping, lunges or deep knee flexion."),
-    "shoulder": (("overhead press", "overhead hold", "hanging"), (),
-                 "No overhead pressing, overhead holds or hanging; light horizontal work is fine."),
-    "lower_back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
-    "back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
-    "wrist": (("push-up",), ("Forearms",), "No push-ups or loaded wrist extension."),
-    "ankle": (("jumping", "running"), ("Calves",), "No jumping or running."),
-    "elbow": (("dip",), ("Biceps", "Triceps"), "No dips or direct arm work."),
-    "hip": (("deep knee flexion", "lunge", "jumping"), (), "No deep hip flexion, lunges or jumping."),
-    "neck": (("overhead press", "overhead hold"), ("Trapezius", "Neck"), "No overhead pressing or loaded shrugs."),
+# What an injured part rules out besides the region's movement patterns (gym.training.restrictions.REGION_PATTERNS,
+# the rules' one mapping): muscles to spare, and the words for the model.
+INJURIES: dict[str, tuple[tuple[str, ...], str]] = {
+    "knee": ((), "No jumping, lunges or deep knee flexion."),
+    "shoulder": ((), "No overhead pressing or loaded shoulder flexion above 90°; light horizontal work is fine."),
+    "lower_back": (("Lower Back",), "No spinal loading, loaded flexion or heavy hinging."),
+    "back": (("Lower Back",), "No spinal loading, loaded flexion or heavy hinging."),
+    "wrist": (("Forearms",), "No push-ups or loaded wrist extension."),
+    "ankle": (("Calves",), "No jumping or running."),
+    "elbow": (("Biceps", "Triceps"), "No dips, hanging or direct arm work."),
+    "hip": ((), "No deep hip flexion, lunges or jumping."),
+    "neck": (("Trapezius", "Neck"), "No spinal loading or overhead holds."),
 }
 INJURY_DAYS = 14
+REGIONS = {"back": "lower_back"}  # the offline's body parts that the rules' regions name otherwise
 
 
 def _period(req: Request) -> str:
@@ -237,7 +239,8 @@ def _until(facts: Facts, days: int) -> str | None:
 
 def injury_move(facts: Facts, req: Request) -> Next:
     part, side = req.args.get("part") or "knee", req.args.get("side")
-    patterns, muscles, guidance = INJURIES.get(part, INJURIES["knee"])
+    muscles, guidance = INJURIES.get(part, INJURIES["knee"])
+    patterns = [p.replace("_", " ") for p in REGION_PATTERNS[REGIONS.get(part, part)]]  # the rules' one mapping
     days = req.args.get("days") or INJURY_DAYS
     step = facts.last("prefs__set_preference")
     if step is None:
@@ -265,7 +268,9 @@ def avoid_move(facts: Facts, req: Request) -> Next:
             return Say(t.say(facts.locale, "avoid_how"))
         muscles = list(GROUPS.get(group, ())) if group else []
         what = ", ".join(muscles).lower() if muscles else (name or thing)
-        patterns = [p for p, words in PATTERN_WORDS.items() if re.search(words, (name or thing).lower())]
+        said = said_rule(thing, whole=True).exclusions if thing and not group else None  # the rules' one mapping
+        patterns = list(said.patterns) if said else []
+        name = None if patterns else (said.exercises[0] if said and said.exercises else name)
         args: dict[str, Any] = {"type": "muscle_group" if muscles else "exercise",
                                 "description": facts.words[:300], "guidance": f"avoid {what}: no exercises for {what}"}
         if req.args.get("days") and (until := _until(facts, req.args["days"])) is not None:
