@@ -269,7 +269,7 @@ def avoid_move(facts: Facts, req: Request) -> Next:
         muscles = list(GROUPS.get(group, ())) if group else []
         what = ", ".join(muscles).lower() if muscles else (name or thing)
         said = said_rule(thing, whole=True).exclusions if thing and not group else None  # the rules' one mapping
-        patterns = list(said.patterns) if said else []
+        patterns: list[str] = list(said.patterns) if said else []
         name = None if patterns else (said.exercises[0] if said and said.exercises else name)
         args: dict[str, Any] = {"type": "muscle_group" if muscles else "exercise",
                                 "description": facts.words[:300], "guidance": f"avoid {what}: no exercises for {what}"}
