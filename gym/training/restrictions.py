@@ -60,11 +60,13 @@ SIDE_WORDS: dict[str, str] = {
 _DO = r"(?:give|do|want|include|put|add|program|schedule|prescribe)"
 NEVER_WORDS = re.compile(
     rf"\bnever\b|\bno\b|\bno more\b|\bavoid\w*|\bwithout\b|\bban\w*|\bexclud\w*|\bdon'?t (?:ever )?{_DO}|"
-    rf"\bdo not (?:ever )?{_DO}|\bstop {_DO}\w*|"
+    rf"\bdo not (?:ever )?{_DO}|\bstop {_DO}\w*|\bcan'?t do\b|\bcannot do\b|\bcan not do\b|\bskip\b|"
+    r"\brefuse\w* to do\b|\bkeep\b.*\bout\b|\btake out\b|\bleave out\b|"
     r"אף פעם|לעולם לא|בשום אופן|\bבלי\b|\bללא\b|אסור|להימנע|תימנע|\bלא (?:רוצה|לתת|להכניס|לעשות|עוד)\b|"
-    r"\bאל (?:תיתן|תתן|תכניס|תוסיף)\b|"
-    r"никогда|\bбез\b|нельзя|избега\w*|исключ\w*|\bхватит\b|"
-    r"\bне (?:давай|делай|хочу|включай|ставь|добавляй|надо|нужно|давать|делать|включать|добавлять)\b",
+    r"\bאל (?:תיתן|תתן|תכניס|תוסיף)\b|\bתוריד\b|\bלהוריד\b|\bתוציא\b|\bלהוציא\b|\bאין לי כוח\b|"
+    r"\bלא בשבילי\b|\bלא יכול\w*\b|"
+    r"никогда|\bбез\b|нельзя|избега\w*|исключ\w*|\bхватит\b|\bникаки[хем]\b|\bубер\w*|\bубра\w*|"
+    r"\bне (?:давай|делай|хочу|включай|ставь|добавляй|надо|нужно|давать|делать|включать|добавлять|могу|буду)\b",
     re.IGNORECASE)
 CLAUSE = re.compile(r"[.;!?\n]|\bbut\b|\bאבל\b|\bно\b", re.IGNORECASE)
 LATIN_SUFFIXES = ("", "s", "es", "ing", "ed", "er", "ers", "ping", "ning", "ging", "metric", "metrics")
@@ -73,8 +75,8 @@ HEBREW_PREFIX = "ובלהמשכ"
 FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "lunge": ("lunge", "split squat", "מכרע", "לאנג'", "выпад", "сплит-присед"),
     "burpee_family": ("burpee", "sprawl", "squat thrust", "ברפי", "бёрпи", "берпи", "бурпи"),
-    "jump": ("jump", "plyo", "hop", "bound", "קפיצ", "קפיצות", "прыж", "плиометр"),
-    "running": ("run", "jog", "sprint", "ריצ", "ריצה", "бег", "пробеж"),
+    "jump": ("jump", "plyo", "hop", "bound", "קפיצ", "קפוץ", "прыж", "прыга", "плиометр"),
+    "running": ("run", "jog", "sprint", "ריצ", "לרוץ", "бег", "пробеж"),
     "overhead_press": ("overhead press", "overhead pressing", "pressing overhead", "press overhead", "overhead",
                        "לחיצה מעל הראש", "לחיצות מעל הראש", "מעל הראש", "жим над головой", "жимы над головой",
                        "жим вверх", "над головой"),
@@ -119,6 +121,18 @@ def _starts(word: str, stem: str) -> bool:
     return any(word[k:].startswith(stem) and all(c in HEBREW_PREFIX for c in word[:k]) for k in range(3))
 
 
+def _same(word: str, name_word: str) -> bool:
+    """A word of the sentence is this word of an exercise's name: the same, with Hebrew prefix letters ("והדדליפט"),
+    or a Russian case ending ("становую тягу" for "становая тяга")."""
+    if word == name_word or name_word.isascii():
+        return word == name_word
+    if any(word[k:] == name_word and all(c in HEBREW_PREFIX for c in word[:k]) for k in (1, 2)):
+        return True
+    stem = max(3, len(name_word) - 2)
+    return bool(re.fullmatch(r"[а-яё-]+", name_word)) and abs(len(word) - len(name_word)) <= 3 and \
+        word[:stem] == name_word[:stem]
+
+
 def _hits(words: list[str]) -> list[tuple[int, int, str, str]]:
     """(start, length, kind, value) of every family word and exercise name in `words`."""
     hits = []
@@ -129,7 +143,7 @@ def _hits(words: list[str]) -> list[tuple[int, int, str, str]]:
                 hits.append((i, n, "pattern", pattern))
         for key, name in _exercise_keys():
             n = len(key)
-            if n and tuple(words[i:i + n]) == key:
+            if n and i + n <= len(words) and all(_same(w, k) for w, k in zip(words[i:i + n], key, strict=True)):
                 hits.append((i, n, "exercise", name))
     return hits
 
@@ -159,7 +173,7 @@ def said_rule(text: str, *, whole: bool = False) -> Said:
         never = never or negation is not None
         if negation is None and not whole:
             continue
-        scope = clause if whole or negation is None else clause[negation.end():]
+        scope = clause if whole or negation is None else clause[negation.start():]  # "keep lunges out"
         for kind, value in _chosen(_hits(_words(scope))):
             (patterns if kind == "pattern" else exercises).append(value)
     return Said(Exclusions(exercises=exercises, patterns=patterns).canonical(), never)
