@@ -68,6 +68,8 @@ CONDITIONING: tuple[LibraryExercise, ...] = (
     x("Triple-Under", "monostructural", "jump rope", "calves|shoulders", "Triple Unders"),
     x("Swim", "monostructural", "pool", "lats|shoulders|core", "Swimming", "שחייה", "плавание"),
     x("Treadmill Run", "monostructural", "treadmill", "quads|hamstrings|calves", "Treadmill"),
+    x("Walk", "monostructural", "", "quads|calves|glutes", "Walking|Easy Walk|Brisk Walk", "הליכה|הליכה קלה",
+      "ходьба|прогулка|быстрая ходьба"),
     x("Stair Climb", "monostructural", "stairs", "quads|glutes|calves", "Stairs|Stair Climber"),
 
     # carry
@@ -127,6 +129,8 @@ CONDITIONING: tuple[LibraryExercise, ...] = (
     x("Jumping Lunge", "plyometric", "", "quads|glutes", "Split Jump|Jumping Lunges"),
     x("Jumping Jack", "plyometric", "", "calves|shoulders", "Jumping Jacks|Star Jumps", "קפיצות פיסוק",
       "джампинг джек|прыжки звёздочкой"),
+    x("High Knees", "plyometric", "", "hip flexors|quads|calves", "High Knee|High-Knees|High Knee Run",
+      "הרמות ברכיים|ריצה במקום עם הרמת ברכיים", "бег с высоким подниманием бедра|высокие колени"),
     x("Lateral Hop", "plyometric", "", "calves|adductors", "Lateral Hops|Skater Hop"),
     x("Depth Jump", "plyometric", "box", "quads|glutes|calves"),
     x("Pogo Hop", "plyometric", "", "calves", "Pogo Hops|Pogo Jumps|Pogos", "קפיצות פוגו", "пого-прыжки"),
@@ -185,7 +189,8 @@ CONDITIONING: tuple[LibraryExercise, ...] = (
       "разгибание рук на трицепс|французский жим"),
     x("Triceps Pushdown", "accessory", "cable", "triceps", "Tricep Pushdown|Cable Pushdown"),
     x("Band Triceps Pushdown", "accessory", "band", "triceps", "Banded Triceps Pushdown|Band Pushdown"),
-    x("Lateral Raise", "accessory", "dumbbell", "shoulders", "Side Raise|Lateral Raises", "הרחקת כתפיים",
+    x("Lateral Raise", "accessory", "dumbbell", "shoulders", "Side Raise|Lateral Raises|Dumbbell Lateral Raise|"
+      "DB Lateral Raise", "הרחקת כתפיים",
       "махи гантелями в стороны"),
     x("Front Raise", "accessory", "dumbbell|plate", "shoulders"),
     x("Rear Delt Fly", "accessory", "dumbbell", "shoulders|upper back", "Reverse Fly|Rear Delt Raise"),

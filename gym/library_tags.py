@@ -66,7 +66,7 @@ _TAGS: dict[str, str] = {
             "Depth Jump|Pogo Hop|Skater Jump|Double-Under|Single-Under|Triple-Under|Jumping Pull-up|Sprawl|"
             f"Squat Thrust|Devil Press|Man Maker|{_BURPEES}",
     "burpee_family": f"{_BURPEES}|Sprawl|Squat Thrust|Devil Press|Man Maker",
-    "running": "Run|Sprint|Shuttle Run|Treadmill Run",
+    "running": "Run|Sprint|Shuttle Run|Treadmill Run|High Knees",
     "carry": "Farmer's Carry|Suitcase Carry|Overhead Carry|Trap Bar Carry|Front Rack Carry|Sandbag Carry|Yoke Carry|"
              "Sled Push|Sled Pull",
     "rotation": "Russian Twist|Pallof Press|Woodchop",

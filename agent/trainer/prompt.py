@@ -47,7 +47,8 @@ equipment and movement patterns: the tools check the member's location, injuries
 - Use workout__generate_workout with exercises of four types: reps (sets, reps per set, load or null, load_unit, \
 rest_sec), hold (sets, hold_sec per set, rest_sec), duration (duration_min, optional distance), intervals (rounds, \
 work_sec, rest_sec). Every exercise has muscles and goals shares that each sum to 1, a short reasoning and the \
-equipment it needs, named as at the member's current location; bodyweight exercises list none.
+equipment it needs (the tools set it from the library: what the exercise uses at the current location; one the \
+location lacks is refused with equipment_unavailable).
 - Loads are always in the member's weight unit; distances in their distance unit.
 - Recommendation priority, highest first: temporary preferences (injuries, "today only" requests) > the member's \
 explicit request > permanent preferences > distribution debt (under-trained goals first) > goal weights > history.

@@ -4,8 +4,8 @@ constraints" and "Library-only prescriptions and structured constraints").
 A preference or injury carries structured exclusions: exercises (library names and aliases; a name also excludes
 its family, the library exercises whose name contains it: "Burpee" → "Burpee Box Jump Over"), movement patterns,
 muscles and equipment; an injury also names its body region and side. Every check runs on the library's tags of the
-exercise: its movement patterns, the muscles it loads (a share ≥ 0.3 of the library's or of the prescription's,
-and its prime mover) and the equipment it uses. A hard one (every injury; a "never" preference) refuses the exercise
+exercise: its movement patterns, the muscles it loads (the library's prime mover, and any the prescription gives a
+share ≥ 0.3) and the equipment it uses. A hard one (every injury; a "never" preference) refuses the exercise
 with a typed error naming it and the rule; a soft one ("prefers kettlebells") is guidance and yields a note.
 """
 
@@ -125,18 +125,13 @@ def _get(exercise: Any, field: str, default: Any = None) -> Any:
 
 def facts(exercise: Any) -> ExerciseFacts:
     """From a §4.9 exercise (a model or its dict): the library's tags of the exercise it names — movement patterns,
-    the muscles it loads, its equipment — with the prescription's muscle shares and equipment added."""
+    its prime mover, its equipment — with the prescription's loaded muscles and its equipment."""
     name = str(_get(exercise, "name", ""))
     found = resolve_loosely(name)
     shares = {(_get(m, "name")): float(_get(m, "share", 0)) for m in _get(exercise, "muscles", []) or []}
     loaded = {m for m, s in shares.items() if s >= LOAD_SHARE - 1e-9}
-    if found is not None:
-        library: dict[str, float] = {}
-        for muscle, share in found.shares:
-            library[LIBRARY_TO_TRAINER[muscle]] = library.get(LIBRARY_TO_TRAINER[muscle], 0.0) + share
-        loaded |= {m for m, s in library.items() if s >= LOAD_SHARE - 1e-9}
-        if found.primary is not None:
-            loaded.add(LIBRARY_TO_TRAINER[found.primary])
+    if found is not None and found.primary is not None:  # the library's prime mover is always loaded
+        loaded.add(LIBRARY_TO_TRAINER[found.primary])
     listed = [str(e) for e in _get(exercise, "equipment", []) or [] if str(e).strip()]
     equipment = {equipment_key(e) for e in (listed or (found.equipment if found else ()))}
     return ExerciseFacts(name, _get(exercise, "order"), frozenset(name_forms(name)),
