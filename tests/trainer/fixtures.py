@@ -66,6 +66,21 @@ def schema_part(exercise: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in exercise.items() if k not in CARD_FIELDS}
 
 
+async def demo_dani(db, factory):
+    """Dani's demo record (a left-shoulder injury, never burpees, legs trained 20 hours ago) in a new org, seeded
+    five minutes ago: (org, user, member id)."""
+    from datetime import timedelta
+
+    from gym.demo.training_record import seed_dani
+
+    org = await factory.org(timezone="UTC")
+    user = await factory.user(org, "member")
+    member_id = await link_member(db, org.id, user.id)
+    async with db.owner() as session:
+        await seed_dani(session, org.id, member_id, datetime.now(UTC) - timedelta(minutes=5))
+    return org, user, member_id
+
+
 async def scheduled_legs(db, t: Trainee) -> str:
     """A Legs workout scheduled two days ahead for the trainee; its id."""
     from datetime import timedelta

@@ -27,13 +27,11 @@ from agent.offline.trainer_library import MOVES
 from agent.threads import Opening
 from agent.trainer.persona import TRAINER
 from core.tenancy import find_caller_in_org
-from gym.demo.training_record import seed_dani
 from gym.training.movements import resolve
 from gym.training.profiles import set_current_location
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.sse import sse
-from tests.trainer.fixtures import hold, reps, trainee
-from tests.trainer.members import link_member
+from tests.trainer.fixtures import demo_dani, hold, reps, trainee
 from tests.trainer.scripted import Trainer
 
 HEBREW = range(0x0590, 0x0600)
@@ -191,21 +189,12 @@ async def test_offline_never_lunges_blocks_only_lunges(app_settings, db, factory
     assert not any("lunge" in resolve(n).patterns for n in names), names
 
 
-async def _dani(db, factory):
-    org = await factory.org(timezone="UTC")
-    user = await factory.user(org, "member")
-    member_id = await link_member(db, org.id, user.id)
-    async with db.owner() as session:
-        await seed_dani(session, org.id, member_id, datetime.now(UTC) - timedelta(minutes=5))
-    return org, user, member_id
-
-
 @pytest.mark.parametrize(("locale", "line"), [
     ("en", "Dumbbell Shoulder Press left out: no overhead pressing, no loaded shoulder flexion above 90° — left "
            "shoulder"),
     ("he", "לחיצת כתפיים במשקולות הושמט: בלי לחיצות מעל הראש, בלי הרמת זרוע עם משקל מעל 90° — כתף שמאל")])
 async def test_the_card_names_what_the_rules_left_out_and_why(client, db, factory, fake_model, locale, line) -> None:
-    org, user, member_id = await _dani(db, factory)  # left shoulder: no overhead pressing
+    org, user, member_id = await demo_dani(db, factory)  # left shoulder: no overhead pressing
     pressing = {"title": "Shoulders", "exercises": [
         reps(1, "Dumbbell Shoulder Press", muscles={"Shoulders": 0.8, "Triceps": 0.2}, load=8),
         reps(2, "Lateral Raise", muscles={"Shoulders": 1.0}, load=4)]}
@@ -234,7 +223,7 @@ async def test_the_card_names_what_the_rules_left_out_and_why(client, db, factor
 
 
 async def test_the_demo_history_links_to_the_library(client, db, factory) -> None:
-    org, user, member_id = await _dani(db, factory)
+    org, user, member_id = await demo_dani(db, factory)
     history = (await client.get(f"/organizations/{org.id}/trainer/progress/history?days=42",
                                 headers={**user.headers, "x-locale": "he"})).json()
     shown = {e["name"]: e["displayName"] for day in history["items"] for w in day["workouts"]
