@@ -271,9 +271,10 @@ def avoid_move(facts: Facts, req: Request) -> Next:
         if not group and not thing and not named:
             return Say(t.say(loc, "avoid_how"))
         muscles = [] if named else list(GROUPS.get(group, ())) if group else []
-        said = said_rule(thing or named or "", whole=True).exclusions if not muscles else None
+        said = said_rule(named or thing, whole=True).exclusions if not muscles else None
         patterns: list[str] = list(said.patterns) if said else []
-        exercises = [named] if named else list(said.exercises[:1]) if said and not patterns else []
+        # a named exercise that is a whole pattern family ("lunges") is the family, not one library item
+        exercises = [] if patterns else [named] if named else list(said.exercises[:1]) if said else []
         if not (muscles or patterns or exercises):
             return Say(t.say(loc, "avoid_unknown", what=thing))
         what = named or (", ".join(muscles).lower() if muscles else ", ".join(patterns) or exercises[0])
