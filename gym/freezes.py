@@ -19,7 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.errors import GymError
-from gym.job_queue import enqueue
+from gym.job_queue import enqueue, session_entrypoint
 from gym.members import Member
 from gym.periods import Tz, local_midnight
 
@@ -98,8 +98,8 @@ async def _wake_at(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
                    now: datetime) -> None:
     """Queue the status job for each local midnight in `days` (in this transaction)."""
     for day in days:
-        await enqueue(session, ENTRYPOINT, payload_of(org_id, member_id), org_id=org_id,
-                      execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
+        await enqueue(session, session_entrypoint(session, ENTRYPOINT), payload_of(org_id, member_id),
+                      org_id=org_id, execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
 
 
 async def _member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member:

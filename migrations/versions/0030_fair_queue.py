@@ -7,7 +7,7 @@ The function is SECURITY DEFINER: the app role, which may insert jobs but not re
 nothing else. The partial index keeps the count to the org's own queued jobs.
 
 Revision ID: 0030_fair_queue
-Revises: 0024_front_desk
+Revises: 0025_workout_left_out
 Create Date: 2026-11-29
 """
 
@@ -17,7 +17,7 @@ from core.database import APP_ROLE
 from core.rls import run
 
 revision = "0030_fair_queue"
-down_revision = "0024_front_desk"
+down_revision = "0025_workout_left_out"
 branch_labels = None
 depends_on = None
 

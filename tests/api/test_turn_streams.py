@@ -191,7 +191,8 @@ async def test_a_trainer_turn_whose_member_left_runs_on_and_is_read_again_and_st
     assert staff_side.status_code == 403  # a member is never on the staff endpoints
 
     Trainer(clean_model, [Reply(Text("Thinking it through slowly. " * 20, chunks=40)),
-                          Reply(ToolUse("coach__idle", {}, id="toolu_4"))])
+                          Reply(ToolUse("coach__idle", {}, id="toolu_4"))],
+            selection={"sources": {"workout_history": {}}})  # a source new to the session: a knowledge frame
     clean_model.chunk_delay = 0.2
     session_id = rest.one("done")["sessionId"]
     async with open_sse(client, f"{trainer}/messages", json_body={"message": "and tomorrow?", "sessionId": session_id},
