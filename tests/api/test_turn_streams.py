@@ -63,6 +63,10 @@ async def test_a_turn_whose_client_left_runs_to_its_end_and_its_frames_replay_ex
     assert "done" not in first.names
     last_id = first.ids[-1]
     turn_id = last_id.rsplit(":", 1)[0]
+    conversation_id = first.one("conversation_started")["conversationId"]
+    busy = await sse(client, f"{gym.base}/messages", headers=gym.owner.headers,
+                     json_body={"message": "and another thing", "conversationId": conversation_id})
+    assert busy.status == 409 and busy.body["code"] == "conversation_busy"  # the turn without a client holds its lock
 
     rest = await read_sse(client, turn_url(gym, turn_id), headers={**gym.owner.headers, "last-event-id": last_id})
     assert rest.seqs[0] == first.seqs[-1] + 1 and rest.names[-1] == "done" and rest.names.count("done") == 1
@@ -199,6 +203,9 @@ async def test_a_trainer_turn_whose_member_left_runs_on_and_is_read_again_and_st
                         headers=t.user.headers) as stream:
         await stream.until("knowledge")
         second = stream.result.headers["x-turn-id"]
+        reopened = (await client.get(f"{trainer}/sessions/{session_id}", headers=t.user.headers)).json()
+        assert reopened["runningTurn"] == {"turnId": second, "kind": "send"}  # the member app joins it live
+        assert reopened["events"][-1]["type"] == "user_message"  # the turn's stream brings the rest
         await asyncio.sleep(1)  # into the slow model call
         stopped = await client.post(f"{trainer}/turns/{second}/stop", headers=t.user.headers)
         assert stopped.status_code == 200
