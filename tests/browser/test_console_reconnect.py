@@ -116,3 +116,31 @@ async def test_the_members_trainer_chat_reconnects_after_a_three_second_cut(page
     await expect(page.get_by_test_id("typing")).to_have_count(0)
     await expect(page.get_by_test_id("assistant-text")).to_have_count(1)  # nothing shown twice
     assert reconnects and all("/trainer/turns/" in r["url"] and r["last_event_id"] for r in reconnects)
+
+
+async def test_the_members_trainer_chat_reopened_while_its_turn_runs_joins_it_live(page, server, db, factory,
+                                                                                  fake_model) -> None:
+    """The member app reloaded mid-turn: the session reopened from its list names its running turn, and the chat
+    joins that turn's stream and shows the trainer's message once."""
+    t = await trainee(db, factory)
+    Trainer(fake_model, [Reply(ToolUse("data__fetch_data", {"sources": {"progression": {}}}, id="toolu_1")),
+                         Reply(Text("Thinking it over. " * 40, chunks=40),  # 10 s
+                               ToolUse("coach__message_notify_user", {"text": "Rest today, legs tomorrow."},
+                                       id="toolu_2")),
+                         Reply(ToolUse("coach__idle", {}, id="toolu_3"))])
+    fake_model.chunk_delay = 0.25
+    member = await MemberConsole(page).open(server.url, t.user.token)
+    await member.page.get_by_test_id("composer").fill("what should I do today?")
+    await member.page.get_by_test_id("send").click()
+    await expect(page.get_by_test_id("trainer-status")).to_have_count(1)  # the turn runs
+    await page.reload()
+    await page.get_by_test_id("composer").wait_for(state="visible")
+    joins = _reconnects(page)
+    await page.get_by_test_id("session-item").first.click()
+
+    await expect(page.get_by_test_id("user-text")).to_have_text("what should I do today?")
+    said = page.get_by_test_id("assistant-text").filter(has_text="Rest today, legs tomorrow.")
+    await expect(said).to_have_count(1, timeout=30_000)
+    await expect(page.get_by_test_id("typing")).to_have_count(0)
+    await expect(page.get_by_test_id("assistant-text")).to_have_count(1)  # nothing shown twice
+    assert joins and all("/trainer/turns/" in j["url"] for j in joins)  # it joined the running turn's stream
