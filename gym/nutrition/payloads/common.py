@@ -17,6 +17,8 @@ DAYS: tuple[Day, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday",
 MEALS: tuple[Meal, ...] = ("breakfast", "lunch", "snack", "dinner", "presleep")
 DietPattern = Literal["omnivore", "pescatarian", "vegetarian", "vegan"]
 CyclePhase = Literal["menstrual", "follicular", "ovulatory", "luteal"]
+# NUTRITION.md, "Clinical rules in code": peri- and post-menopausal women have no luteal logic and no referral
+MenstrualStatus = Literal["regular", "irregular", "amenorrhea", "perimenopausal", "postmenopausal"]
 
 NonNeg = Annotated[float, Field(ge=0)]
 Kcal = Annotated[float, Field(ge=0, le=20_000)]

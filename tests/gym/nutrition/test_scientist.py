@@ -129,7 +129,7 @@ def test_rounding_is_half_up_not_bankers() -> None:
     ({"medical_history": {"medications": [], "conditions": ["history of anorexia", "pregnant (12 weeks)",
                                                             "chronic kidney disease", "heart murmur"],
                           "injuries": []}},
-     ["eating_disorder", "pregnancy", "kidney_disease", "heart_condition"]),
+     ["eating_disorder_history", "pregnancy", "kidney_disease", "heart_condition"]),
     ({"menstrual_status": "amenorrhea", "current_weight_kg": 45.0}, ["amenorrhea", "low_bmi"]),
 ])
 def test_intake_red_flags(changes: dict, codes: list[str]) -> None:
