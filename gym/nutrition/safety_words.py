@@ -309,11 +309,28 @@ PEOPLE: L = {
     "DET": ("a", "an", "the", "slight", "some"),
 }
 
-LEXICON: L = {**BODY, **BREATH, **BLOOD, **LIFE, **CONDITIONS, **PEOPLE}
+SUPPLEMENTS: L = {
+    "CREATINE": ("creatine", "creatine monohydrate", "creatine hcl", "קריאטין", "קראטין", "креатин*"),
+    "STIMULANT": ("pre workout", "preworkout", "preworkouts", "pre workouts", "fat burner", "fat burners",
+                  "thermogenic", "thermogenics", "ephedrine", "ephedra", "synephrine", "yohimbine", "dmaa", "dmha",
+                  "caffeine pill", "caffeine pills", "caffeine tablet", "caffeine tablets", "caffeine supplement",
+                  "energy drink", "energy drinks", "guarana", "stimulant", "stimulants",
+                  "פרה וורקאאוט", "פרי וורקאאוט", "פרה וורקאוט", "קדם אימון", "שורף שומן", "שורפי שומן", "כדורי קפאין",
+                  "משקה אנרגיה", "משקאות אנרגיה", "אפדרין", "יוהימבין", "גוארנה", "ממריצים", "ממריץ",
+                  "предтрен*", "жиросжигат*", "таблетки кофеина", "кофеин в таблетках", "энергетик*", "эфедрин*",
+                  "синефрин*", "йохимбин*", "гуарана", "стимулятор*"),
+    "CAFFEINE": ("caffeine", "קפאין", "кофеин*"),
+    "AVOID": ("avoid", "avoiding", "skip", "exclude", "excluded", "not recommended", "stay away", "no", "not",
+              "without", "never", "להימנע", "הימנעו", "הימנעי", "הימנע", "ללא", "בלי", "לא", "избега*", "исключ*",
+              "без", "не", "нельзя"),
+}
+
+LEXICON: L = {**BODY, **BREATH, **BLOOD, **LIFE, **CONDITIONS, **PEOPLE, **SUPPLEMENTS}
 
 FUZZY: frozenset[str] = frozenset({
     "CHEST", "HEART", "PAIN", "FAINT", "BREATH_SYM", "PALP", "BLOOD", "SITE", "PREG", "BF", "COND", "HEART_COND",
-    "KIDNEY", "KIDNEY_COND", "DIAB", "ED", "INSULIN", "AMEN", "PERIOD", "BRAND", "LAXATIVE"})
+    "KIDNEY", "KIDNEY_COND", "DIAB", "ED", "INSULIN", "AMEN", "PERIOD", "BRAND", "LAXATIVE", "CREATINE", "STIMULANT",
+    "CAFFEINE"})
 
 GUARD: frozenset[str] = frozenset({
     "heard", "hear", "heat", "hearth", "hears", "hearty", "chess", "chef", "paint", "pains", "faith", "feint",
