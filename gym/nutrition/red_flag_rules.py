@@ -28,6 +28,9 @@ def _first(a: Hit, b: Hit) -> int:
 def chest_pain(s: Sentence) -> bool:
     if _kept(s, s.of("ANGINA")):
         return True
+    for arm, effort in s.pairs(("ARM_JAW",), ("CARDIO",), window=8):  # the left arm or jaw on exertion
+        if not s.excluded(_first(arm, effort)):
+            return True
     for place, pain in s.pairs(("CHEST", "HEART"), ("PAIN", "BURN"), window=6):
         at = _first(place, pain)
         if s.excluded(at):
@@ -61,7 +64,13 @@ def syncope(s: Sentence) -> bool:
         seen = "VISION" in names and ("GO" in names or not s.words[dark.start].isascii())
         if (seen or any(s.word(dark.start + k) == "לי" for k in (-1, 1))) and not s.excluded(dark.start):
             return True
-    return any(not s.excluded(_first(d, f)) for d, f in s.pairs(("DIZZY",), ("FALL",), window=6))
+    if any(not s.excluded(_first(d, f)) for d, f in s.pairs(("DIZZY", "SLUMP"), ("FALL", "FLOOR"), window=8,
+                                                           across_commas=True)):
+        return True  # "dizzy and fell", "my legs gave way and I was on the ground"
+    if any(not s.excluded(_first(w, f)) for w, f in s.pairs(("WAKE",), ("FLOOR",), window=4)):
+        return True  # "woke up on the bathroom floor"
+    return any(s.words[h.start] in ("greyed", "grayed", "blanked", "whited") and not s.excluded(h.start)
+               for h in s.of("SLUMP"))
 
 
 def dyspnea_at_rest(s: Sentence) -> bool:
@@ -83,6 +92,8 @@ def _span(a: Hit, b: Hit) -> Hit:
 def palpitations(s: Sentence) -> bool:
     if _kept(s, s.of("PALP")):
         return True
+    if any(not s.excluded(_first(h, o)) for h, o in s.pairs(("HEART", "PULSE"), ("HEART_ODD",), window=4)):
+        return True  # "my ticker is skipping", "сердце останавливается", "הלב מפספס פעימות"
     for heart, race in s.pairs(("HEART", "PULSE"), ("RACE",), window=3):
         at = _first(heart, race)
         if s.excluded(at):
@@ -101,7 +112,7 @@ def bleeding(s: Sentence) -> bool:
         return True
     if any(not s.excluded(_first(c, v)) for c, v in s.pairs(("COFFEE",), ("SITE",), window=4)):
         return True
-    for black, stool in s.pairs(("BLACK",), ("STOOL",), window=3):
+    for black, stool in s.pairs(("BLACK",), ("STOOL",), window=5):
         if not s.excluded(_first(black, stool)) and not s.in_part(black.start, "IRON"):
             return True
     for red, urine in s.pairs(("RED",), ("URINE",), window=3):
@@ -160,13 +171,20 @@ def _organ_condition(s: Sentence, organ: str) -> bool:
 
 
 def heart_condition(s: Sentence) -> bool:
-    return _kept(s, s.of("HEART_COND")) or _organ_condition(s, "HEART")
+    if _kept(s, s.of("HEART_COND")) or _organ_condition(s, "HEART"):
+        return True
+    for bp in s.of("BP"):  # "my bp is through the roof", "давление 160 на 100"
+        high = s.in_clause(bp.start, "HIGH") or any(w.isdigit() and 140 <= int(w) <= 300 for w in s.words)
+        if high and not s.in_clause(bp.start, "NORMAL") and not s.excluded(bp.start):
+            return True
+    return False
 
 
 def kidney_disease(s: Sentence) -> bool:
     if _kept(s, s.of("KIDNEY_COND")) or _organ_condition(s, "KIDNEY"):
         return True
-    for fn in s.of("KIDNEY_FN"):
+    told = [*s.of("KIDNEY_FN"), *(k for k, _ in s.pairs(("KIDNEY",), ("WORKING",), window=4))]
+    for fn in told:  # "kidney function at 40 percent", "my kidneys are only working at 30%"
         low = s.in_part(fn.start, "LOW") or any(w.isdigit() for w in s.words)
         if low and not s.in_part(fn.start, "NORMAL") and not s.excluded(fn.start):
             return True
@@ -200,6 +218,9 @@ def eating_disorder(s: Sentence) -> str | None:
     found = list(s.of("ED", "ED_ACT"))
     found += [_span(v, p) for v, p in s.pairs(("VOMIT",), ("PURPOSE",), window=5)]
     found += [lax for lax in s.of("LAXATIVE") if s.in_part(lax.start, "WEIGHT")]
+    found += [p for p in s.of("PURGE")  # "I purge after binges", not "I purged the junk food from my pantry"
+              if s.in_part(p.start, "BINGE") or s.word(p.end) in ("after", "אחרי", "после")]
+    found += s.of("CHEW_SPIT")
     kept = [h for h in found if not s.excluded(h.start)]
     if not kept:
         return None

@@ -6,7 +6,7 @@ A word names a vocabulary entry when, after normalising (lower case, ё → е, 
 lookalike inside a Cyrillic word read as Cyrillic), it is the entry, begins with a stem entry (`stem*`: Russian
 inflections, English endings), is the entry behind up to three Hebrew one-letter prefixes (ו ה ב כ ל מ ש), is two
 entries run together ("chestpain"), or misspells a clinical entry by one edit (a swap of two neighbours counts as
-one; two edits from nine letters; the first letter kept; the real words of `GUARD` are never read as misspellings).
+one; the first letter kept; the real words of `GUARD` are never read as misspellings).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 CLAUSE_MARK = re.compile(r",|:|\(|\)|\s[-–—]\s|…")
 LATIN_TO_CYRILLIC = str.maketrans("aeopcxykmtbh", "аеорсхукмтвн")
 CYRILLIC = re.compile("[а-я]")
-NEGATION_WINDOW = 3  # words between a negation and what it negates
+NEGATION_WINDOW = 6  # words between a negation and what it negates ("no history of heart problems or diabetes")
+IMPLIED = ("can't", "cannot", "cant", "couldn't", "never")  # "can't run without chest pain": it happens
 OTHER_WINDOW = 6  # words between someone else ("my wife") and their condition
 
 
@@ -83,18 +84,17 @@ def damerau(a: str, b: str, limit: int) -> int:
 
 
 def _misspells(word: str, atom: str) -> bool:
-    """`word` is `atom` (an entry or a stem*) with one edit (two from nine letters; a four-letter entry: a swap)."""
+    """`word` is `atom` (an entry or a stem*) with one edit (a four-letter entry: a swap of neighbours only)."""
     if word[0] != atom[0] or word in GUARD:
         return False
     stem = atom.endswith("*")
     target = atom.rstrip("*")
-    limit = 2 if min(len(word), len(target)) >= 9 else 1
     if len(target) == 4:
         return not stem and len(word) == 4 and damerau(word, target, 1) == 1 and sorted(word) == sorted(target)
     if stem:
-        return len(target) >= 6 and any(damerau(word[:k], target, limit) <= limit
+        return len(target) >= 6 and any(damerau(word[:k], target, 1) <= 1
                                          for k in range(len(target) - 1, len(target) + 2) if k <= len(word))
-    return damerau(word, target, limit) <= limit
+    return damerau(word, target, 1) <= 1
 
 
 def _candidates(word: str) -> list[str]:
@@ -174,13 +174,16 @@ class Sentence:
     def word(self, at: int) -> str:
         return self.words[at] if 0 <= at < len(self.words) else ""
 
-    def pairs(self, first: Iterable[str], second: Iterable[str], window: int) -> Iterator[tuple[Hit, Hit]]:
-        """Hits of `first` and `second` at most `window` words apart, in either order, in the same clause."""
+    def pairs(self, first: Iterable[str], second: Iterable[str], window: int, *,
+              across_commas: bool = False) -> Iterator[tuple[Hit, Hit]]:
+        """Hits of `first` and `second` at most `window` words apart, in either order, in the same clause (the same
+        part of the sentence, `across_commas`)."""
         ones, twos = self.of(*first), self.of(*second)
+        scope = self.part if across_commas else self.clause
         for a in ones:
             for b in twos:
                 gap = max(b.start - a.end, a.start - b.end)  # negative when they overlap
-                if a is not b and gap <= window and self.clause[a.start] == self.clause[b.start]:
+                if a is not b and gap <= window and scope[a.start] == scope[b.start]:
                     yield a, b
 
     def follows(self, hit: Hit, concepts: Iterable[str], window: int) -> bool:
@@ -190,25 +193,29 @@ class Sentence:
                    and self.clause[h.start] == self.clause[hit.start] for h in self.hits)
 
     def negated(self, at: int) -> bool:
-        """A negation ("no", "never", "לא", "не", ...) up to three words before `at` in its clause, with no "and",
-        "but" or "because" between; not a hedge ("not sure") nor the Russian "almost" ("чуть не")."""
-        for neg in self.of("NEG"):
-            if not (neg.end <= at and at - neg.end <= NEGATION_WINDOW and self.clause[neg.start] == self.clause[at]):
-                continue
-            if self.starting(neg.end, "HEDGE") or self.ending(neg.start, "ALMOST"):
-                continue
-            if any(h.concept == "BREAK" and neg.end <= h.start < at for h in self.hits):
-                continue
-            return True
-        return False
+        """A negation ("no", "never", "לא", "не", ...) up to six words before `at` in its clause, with no "and",
+        "but", "because" or a new "I" between; not a hedge ("not sure", "don't think") nor the Russian "almost"
+        ("чуть не"), nor one that ends ("never ... until yesterday") or is undone ("can't run without chest pain")."""
+        if any(h.start > at and self.clause[h.start] == self.clause[at] for h in self.of("UNTIL")):
+            return False  # "never had chest pain until yesterday"
+        scope = [neg for neg in self.of("NEG")
+                 if neg.end <= at and at - neg.end <= NEGATION_WINDOW and self.clause[neg.start] == self.clause[at]
+                 and not self.starting(neg.end, "HEDGE") and not self.ending(neg.start, "ALMOST")
+                 and not any(h.concept in ("BREAK", "SELF") and neg.end <= h.start < at for h in self.hits)]
+        implied = any(self.words[neg.start] == "without" and any(  # "I never run without chest pain": it happens
+            self.words[k] in IMPLIED for k in range(neg.start) if self.clause[k] == self.clause[at]) for neg in scope)
+        return bool(scope) and not implied
 
     def someone_else(self, at: int) -> bool:
         """The words at `at` are about someone else: a relative named before them in the clause with no "I"
         between ("my wife is pregnant"), a family history ("runs in my family"), or "for my husband"."""
         clause = self.clause[at]
-        if self.has("FAMILY_HISTORY", clause=clause):
-            return True
+        if self.has("FAMILY_HISTORY", clause=clause) and not self.has("SELF", clause=clause):
+            return True  # "diabetes runs in my family" (but not "... and I was just diagnosed")
+        mine = self.of("SELF")
         for other in self.of("OTHER"):
+            if other.end <= at and not mine:  # "my brother fainted at his wedding, is fainting genetic?"
+                return True
             if self.clause[other.start] != clause:
                 continue
             if self.ending(other.start, "FOR") or self.ending(other.start - 1, "FOR"):

@@ -1,8 +1,9 @@
 """Measured safety (NUTRITION.md): the safety floor over hundreds of phrasings members write, in English, Hebrew and
 Russian (misspelt, colloquial, indirect, negated, body-part confusions, someone else's condition). Red flags found
 must be at least 97 % with no `abort` missed; benign training talk paused at most 5 %. The figures, for the whole
-suite and for the held-out set written before the classifier, are printed at the end of the test run (tests/
-conftest.py prints every `figure` a test records, under pytest-xdist too) and stand in README.md.
+suite and for each held-out set (`red_flag_heldout.py`: never tuned on before it was first measured; README.md
+gives those first measurements), are printed at the end of the test run (tests/conftest.py prints every `figure`
+a test records, under pytest-xdist too) and stand in README.md.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from gym.nutrition.safety_floor import ABORT, CONTINUE, PAUSE_SOON, PAUSE_URGENT, floor_of, text_codes
-from tests.safety.red_flag_heldout import HELD_OUT
+from tests.safety.red_flag_heldout import HELD_OUT, HELD_OUT_2
 from tests.safety.red_flag_phrasings import PHRASINGS
 
 RECALL_TARGET = 0.97
@@ -20,7 +21,8 @@ FALSE_ALARM_TARGET = 0.05
 LEAST = {"none": CONTINUE, "soon": PAUSE_SOON, "urgent": PAUSE_URGENT, "abort": ABORT}
 Row = tuple[str, str, str, str | None]  # least action, language, phrasing, code (None: benign or not given)
 HELD: list[Row] = [(least, lang, text, None) for least, lang, text in HELD_OUT]
-SUITE: list[Row] = [*PHRASINGS, *HELD]
+HELD_2: list[Row] = [(least, lang, text, None) for least, lang, text in HELD_OUT_2]
+SUITE: list[Row] = [*PHRASINGS, *HELD, *HELD_2]
 
 
 @dataclass
@@ -85,7 +87,8 @@ def test_the_suite_is_broad() -> None:
     assert len({text for _, _, text, _ in SUITE}) == len(SUITE), "a phrasing is listed twice"
 
 
-@pytest.mark.parametrize(("name", "rows"), [("all phrasings", SUITE), ("held-out set", HELD)], ids=["all", "held_out"])
+@pytest.mark.parametrize(("name", "rows"), [("all phrasings", SUITE), ("held-out set 1", HELD),
+                                            ("held-out set 2", HELD_2)], ids=["all", "held_out_1", "held_out_2"])
 def test_red_flags_are_found_and_training_talk_is_not_paused(name: str, rows: list[Row], record_property) -> None:
     figures = measure(name, rows)
     record_property("figure", figures.line())
