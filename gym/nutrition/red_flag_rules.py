@@ -11,6 +11,7 @@ rest (or "always"), not after a sprint. Any rule's finding is dropped when it is
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from gym.nutrition.safety_text import Hit, Sentence, sentences
 
@@ -243,16 +244,28 @@ RULES: tuple[tuple[str, Callable[[Sentence], bool]], ...] = (
     ("diabetes", diabetes), ("amenorrhea", amenorrhea), ("insulin", insulin))
 
 
-def red_flags(text: str | None) -> set[str]:
+# The concepts some rule starts from: a sentence naming none of them names no red flag (most of a meal plan's text).
+STARTS = frozenset({
+    "ANGINA", "ARM_JAW", "CHEST", "HEART", "FAINT", "BLACKOUT", "COLLAPSE", "LOSE", "DARK", "DIZZY", "SLUMP", "WAKE",
+    "BREATH_SYM", "BREATHE", "AIR", "BREATH_MILD", "PALP", "PULSE", "BLOOD", "COFFEE", "BLACK", "RED", "PREG",
+    "PREG_TEST", "PREG_POSITION", "MONTH_WEEK", "BF", "NURSING", "HEART_COND", "KIDNEY", "KIDNEY_COND", "KIDNEY_FN",
+    "BP", "DIAB", "TYPE1", "AMEN", "PERIOD", "ED", "ED_ACT", "VOMIT", "LAXATIVE", "PURGE", "CHEW_SPIT", "INSULIN",
+    "BRAND"})
+
+
+@lru_cache(maxsize=16_384)
+def red_flags(text: str | None) -> frozenset[str]:
     """The red-flag codes a free text names (a question, a check-in's notes, an intake entry, an agent's string)."""
     found: set[str] = set()
     for s in sentences(text or ""):
+        if not s.concepts & STARTS:
+            continue
         found.update(code for code, rule in RULES if rule(s))
         if (disorder := eating_disorder(s)) is not None:
             found.add(disorder)
     if "eating_disorder_active" in found:
         found.discard("eating_disorder_history")
-    return found
+    return frozenset(found)
 
 
 # What a `medical_history.conditions` entry names in one word: "heart murmur" or just "heart", "почки", "binge".
@@ -263,7 +276,7 @@ CONDITION_WORDS = {"HEART": "heart_condition", "KIDNEY": "kidney_disease", "COND
 def condition_flags(condition: str) -> set[str]:
     """The red flags of a condition the intake lists: its words, and an organ or a word that names a condition when
     listed as one."""
-    found = red_flags(condition)
+    found = set(red_flags(condition))
     for s in sentences(condition):
         found.update(code for concept, code in CONDITION_WORDS.items() if _kept(s, s.of(concept)))
     return found
@@ -271,7 +284,7 @@ def condition_flags(condition: str) -> set[str]:
 
 def medication_flags(medication: str) -> set[str]:
     """The red flags of a medication the intake lists: its words, and insulin named at all (the drug or a brand)."""
-    found = red_flags(medication)
+    found = set(red_flags(medication))
     if any(_kept(s, s.of("INSULIN", "BRAND")) for s in sentences(medication)):
         found.add("insulin")
     return found

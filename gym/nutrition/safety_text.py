@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from gym.nutrition.safety_words import FUZZY, GUARD, LEXICON
@@ -57,6 +57,9 @@ def _entries() -> tuple[dict[str, list[tuple[str, tuple[str, ...]]]], set[str], 
 
 
 BY_FIRST, ATOMS, FUZZY_ATOMS = _entries()
+FUZZY_BY_LETTER: dict[str, list[str]] = defaultdict(list)
+for _atom in FUZZY_ATOMS:
+    FUZZY_BY_LETTER[_atom[0]].append(_atom)
 EXACT = frozenset(a for a in ATOMS if not a.endswith("*"))
 STEMS: dict[str, list[str]] = defaultdict(list)
 for _atom in ATOMS:
@@ -125,7 +128,8 @@ def atoms_of(word: str) -> frozenset[str]:
     forms = _candidates(word)
     found = {atom for form in forms for atom in _direct(form)}
     if not found and len(word) >= 4 and word.isalpha():
-        found = {atom for form in forms for atom in FUZZY_ATOMS if len(form) >= 4 and _misspells(form, atom)}
+        found = {atom for form in forms if len(form) >= 4
+                 for atom in FUZZY_BY_LETTER.get(form[0], ()) if _misspells(form, atom)}
     if not found and len(word) >= 7 and word.isascii() and word.isalpha():  # "chestpain"
         for cut in range(3, len(word) - 2):
             left, right = _direct(word[:cut]), _direct(word[cut:])
@@ -151,13 +155,24 @@ class Sentence:
     clause: list[int]
     part: list[int]
     hits: list[Hit]
+    by_concept: dict[str, list[Hit]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for hit in self.hits:
+            self.by_concept.setdefault(hit.concept, []).append(hit)
+
+    @property
+    def concepts(self) -> set[str]:
+        return set(self.by_concept)
 
     def of(self, *concepts: str) -> list[Hit]:
-        return [h for h in self.hits if h.concept in concepts]
+        if len(concepts) == 1:
+            return self.by_concept.get(concepts[0], [])
+        return [h for c in concepts for h in self.by_concept.get(c, ())]
 
     def has(self, concept: str, *, part: int | None = None, clause: int | None = None) -> bool:
-        return any(h.concept == concept and (part is None or self.part[h.start] == part)
-                   and (clause is None or self.clause[h.start] == clause) for h in self.hits)
+        return any((part is None or self.part[h.start] == part) and (clause is None or self.clause[h.start] == clause)
+                   for h in self.by_concept.get(concept, ()))
 
     def in_part(self, at: int, *concepts: str) -> bool:
         return any(self.has(c, part=self.part[at]) for c in concepts)
