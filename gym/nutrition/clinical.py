@@ -37,10 +37,10 @@ class Limits:
     no_deficit: tuple[str, ...] = ()
     supplements_excluded: tuple[ExcludedSupplement, ...] = ()
 
-    @property
-    def notes(self) -> list[str]:
-        """What the member reads about them (locale keys `console.nutrition.safety.note.*`)."""
-        return [*self.no_deficit, *(["no_supplements"] if self.supplements_excluded else [])]
+    def notes(self, *, cut_wanted: bool) -> list[str]:
+        """What the member reads about what the rules changed (locale keys `console.nutrition.safety.note.*`): why
+        there is no deficit, when one was wanted; that supplements are excluded."""
+        return [*(self.no_deficit if cut_wanted else ()), *(["no_supplements"] if self.supplements_excluded else [])]
 
 
 def limits(intake: Any, *, weight_kg: float | None = None, known: Iterable[str] = ()) -> Limits:

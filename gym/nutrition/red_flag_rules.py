@@ -102,7 +102,7 @@ def palpitations(s: Sentence) -> bool:
         if s.in_part(at, "REST", "NOREASON") or not s.in_part(at, "INTENSE"):
             return True
     for pulse in s.of("PULSE"):  # "resting heart rate of 140", "пульс 130 в покое"
-        numbers = [int(w) for w in s.words if w.isdigit() and len(w) <= 3]
+        numbers = [int(w) for w in s.words if w.isdecimal() and len(w) <= 3]
         if numbers and max(numbers) >= PALPITATION_BPM and s.in_part(pulse.start, "REST"):
             return True
     return False
@@ -175,7 +175,7 @@ def heart_condition(s: Sentence) -> bool:
     if _kept(s, s.of("HEART_COND")) or _organ_condition(s, "HEART"):
         return True
     for bp in s.of("BP"):  # "my bp is through the roof", "давление 160 на 100"
-        high = s.in_clause(bp.start, "HIGH") or any(w.isdigit() and 140 <= int(w) <= 300 for w in s.words)
+        high = s.in_clause(bp.start, "HIGH") or any(w.isdecimal() and 140 <= int(w) <= 300 for w in s.words)
         if high and not s.in_clause(bp.start, "NORMAL") and not s.excluded(bp.start):
             return True
     return False
@@ -186,7 +186,7 @@ def kidney_disease(s: Sentence) -> bool:
         return True
     told = [*s.of("KIDNEY_FN"), *(k for k, _ in s.pairs(("KIDNEY",), ("WORKING",), window=4))]
     for fn in told:  # "kidney function at 40 percent", "my kidneys are only working at 30%"
-        low = s.in_part(fn.start, "LOW") or any(w.isdigit() for w in s.words)
+        low = s.in_part(fn.start, "LOW") or any(w.isdecimal() for w in s.words)
         if low and not s.in_part(fn.start, "NORMAL") and not s.excluded(fn.start):
             return True
     return False

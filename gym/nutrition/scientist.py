@@ -85,6 +85,12 @@ def clinical_limits(intake: IntakeData, state: ScientistState | None = None) -> 
     return limits(intake, weight_kg=state.current_weight_kg, known=state.clinical)
 
 
+def clinical_notes(intake: IntakeData, state: ScientistState | None = None) -> list[str]:
+    """What the clinical rules changed in the member's plan, as note codes (the page words them)."""
+    wanted = direction(intake.current_weight_kg, intake.target_weight_kg)
+    return clinical_limits(intake, state).notes(cut_wanted=wanted == "loss")
+
+
 def goal(intake: IntakeData, state: ScientistState | None = None) -> str:
     """The direction planned for: the intake's, but maintenance instead of a loss the clinical rules forbid."""
     wanted = direction(intake.current_weight_kg, intake.target_weight_kg)

@@ -16,7 +16,7 @@ from gym.nutrition.adjustment import delta
 from gym.nutrition.grocery import grocery_list
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
-from gym.nutrition.scientist import clinical_limits
+from gym.nutrition.scientist import clinical_notes as scientist_notes
 from gym.nutrition.units import display
 from gym.training.profiles import get_units
 
@@ -25,10 +25,10 @@ OUTPUTS = ("macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes",
 
 def clinical_notes(run: NutritionRun) -> list[str]:
     """What the clinical rules changed in the member's plan, as note codes the page words
-    (`console.nutrition.safety.note.*`): no deficit for a minor, a low BMI, pregnancy or breastfeeding; no creatine or
-    stimulants."""
+    (`console.nutrition.safety.note.*`): no deficit for a minor, a low BMI, pregnancy or breastfeeding (when a loss
+    was wanted); no creatine or stimulants."""
     intake = IntakeData.model_validate(run.intake)
-    return clinical_limits(intake, plans.scientist_state(run.plan) if (run.plan or {}).get("scientist") else None).notes
+    return scientist_notes(intake, plans.scientist_state(run.plan) if (run.plan or {}).get("scientist") else None)
 
 
 NOTICE_KEYS = {"member": "console.nutrition.notice.medicalHold", "staff": "console.nutrition.notice.medicalHoldStaff"}

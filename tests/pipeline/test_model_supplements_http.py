@@ -47,7 +47,7 @@ async def test_creatine_and_a_pre_workout_for_a_minor_are_refused_and_re_run(htt
     shown = await detail(http, url, user.headers)
     assert shown["outputs"]["nutrition_strategy"]["supplement_protocol"] == []
     assert "pre-workout" not in str(shown["outputs"]["training_program"]).lower()
-    assert shown["clinicalNotes"] == ["minor_no_deficit", "no_supplements"]
+    assert shown["clinicalNotes"] == ["no_supplements"]  # a gain: no deficit was wanted
 
 
 async def test_an_adult_may_be_advised_creatine(http, db, factory, clean_fake_model) -> None:

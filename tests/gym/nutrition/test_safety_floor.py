@@ -161,3 +161,12 @@ def test_a_query_floor_reads_its_red_flags_and_a_question_its_words_only() -> No
     question = {"query_type": "health_question", "query": "Is creatine safe?",
                 "user_context": {"symptoms": [], "bmi": 16.0, "menstrual_status": "amenorrhea"}}
     assert not sf.query_floor(question).above_continue  # the intake's fields were screened when the run started
+
+
+@pytest.mark.parametrize("text", ["resting pulse²²² 150", "давление ١٦٠ на ١٠٠", "\x00\u202e\ufffd", "ה" * 3000,
+                                  "faint " * 500, "", "  \n\n ,,, ..."])
+def test_odd_text_is_read_without_error(text: str) -> None:
+    """Whatever a member types reaches the floor: superscript digits, other scripts' digits, control characters,
+    long repetitions (schemathesis found a 500 on a superscript digit)."""
+    codes = sf.text_codes(text)
+    assert set(codes) <= set(sf.CODES)

@@ -159,13 +159,15 @@ def test_no_deficit_and_no_creatine_where_the_clinical_rules_say_so() -> None:
     raised during the run); minors and pregnancy or breastfeeding exclude creatine and stimulants."""
     cut = {"current_weight_kg": 70.0, "target_weight_kg": 62.0}
     adult = samples.intake(**cut)
-    assert scientist.weekly_rate(adult) == -0.5 and scientist.clinical_limits(adult).notes == []
+    assert scientist.weekly_rate(adult) == -0.5 and scientist.clinical_notes(adult) == []
     minor = samples.intake(**cut, age=17)
     assert scientist.weekly_rate(minor) == 0.0
     assert scientist.macro_targets(minor).client_constraints.supplements_excluded == ["creatine", "stimulants"]
     nursing = samples.intake(**cut, medical_history={"medications": [], "conditions": ["breastfeeding"],
                                                      "injuries": []})
-    assert scientist.clinical_limits(nursing).notes == ["pregnancy_no_deficit", "no_supplements"]
+    assert scientist.clinical_notes(nursing) == ["pregnancy_no_deficit", "no_supplements"]
+    gaining_minor = samples.intake(age=17)  # 56.2 -> 62 kg: no deficit was wanted, so none is said
+    assert scientist.clinical_notes(gaining_minor) == ["no_supplements"]
     assert scientist.goal(nursing) == "maintain"
 
     losing = samples.intake(current_weight_kg=60.0, target_weight_kg=55.0)  # 165 cm: BMI 22.0 -> 20.2
@@ -173,7 +175,7 @@ def test_no_deficit_and_no_creatine_where_the_clinical_rules_say_so() -> None:
     assert scientist.weekly_rate(losing, state) == -0.5
     thin = replace(state, current_weight_kg=50.0)  # BMI 18.4 reached during the run
     assert scientist.macro_targets(losing, thin).weekly_weight_target_kg == 0.0
-    assert scientist.clinical_limits(losing, thin).notes == ["low_bmi_no_deficit"]
+    assert scientist.clinical_notes(losing, thin) == ["low_bmi_no_deficit"]
     told = replace(state, clinical=("pregnancy",))  # a question raised it during the run
     targets = scientist.macro_targets(losing, told)
     assert (targets.weekly_weight_target_kg, targets.protein_g_per_kg) == (0.0, 1.8)  # maintenance's protein
