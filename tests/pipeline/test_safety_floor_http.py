@@ -158,7 +158,7 @@ async def test_a_question_under_the_floor_changes_nothing(client, db, factory) -
     ("On the bike yesterday things went black and I ended up on the floor", "urgent"),
     ("I'm preggers, can I keep lifting heavy?", "soon"),
     ("Я в положении, 12 недель, можно тренироваться?", "soon"),
-    ("I have diabeties, is that a problem for the plan?", "soon"),
+    ("I'm pregant, is that a problem for the plan?", "soon"),
 ], ids=["heart-en", "heart-he", "heart-ru", "went-black", "preggers", "v-polozhenii", "misspelt"])
 async def test_everyday_words_of_a_warning_sign_pause_the_plan(client, db, factory, query, urgency) -> None:
     _, user, url, last = await _ready(client, db, factory)
@@ -194,7 +194,7 @@ async def test_benign_training_talk_and_negations_leave_the_plan_alone(client, d
 async def test_a_checkin_note_in_everyday_words_pauses_the_run(client, db, factory) -> None:
     _, user, url, last = await _ready(client, db, factory)
     sent = await client.post(f"{url}/checkins", headers=user.headers, json={
-        "weight_kg": 56.3, "waist_cm": 68.5, "hip_cm": 92.5, "notes": "my chest gets tight and heavy on the stairs"})
+        "weight_kg": 56.3, "waist_cm": 68.5, "hip_cm": 92.5, "notes": "my heart hurts on the stairs at work"})
     assert sent.status_code == 202, sent.text
     frames = await follow(client, url, user.headers, after=last)
     assert states(frames)[-1] == "paused_physician"
