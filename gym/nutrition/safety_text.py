@@ -30,6 +30,7 @@ CYRILLIC = re.compile("[а-я]")
 NEGATION_WINDOW = 6  # words between a negation and what it negates ("no history of heart problems or diabetes")
 IMPLIED = ("can't", "cannot", "cant", "couldn't", "never")  # "can't run without chest pain": it happens
 OTHER_WINDOW = 6  # words between someone else ("my wife") and their condition
+LONGEST, OVERLAP = 60, 12  # a longer run of words without a full stop is read in overlapping stretches
 
 
 def normalise(text: str) -> str:
@@ -279,6 +280,17 @@ def _sentence(text: str) -> Sentence:
     return Sentence(words, clause, part, hits)
 
 
+def _windows(chunk: str) -> list[str]:
+    """A sentence longer than `LONGEST` words, read as overlapping stretches of that many (what a rule looks at spans
+    a few words; the reading of one stretch grows with the square of its length)."""
+    spaces = chunk.split()
+    if len(spaces) <= LONGEST:
+        return [chunk]
+    step = LONGEST - OVERLAP
+    return [" ".join(spaces[i:i + LONGEST]) for i in range(0, len(spaces) - OVERLAP, step)]
+
+
 def sentences(text: str) -> list[Sentence]:
     """The sentences of a free text, each read (see `Sentence`)."""
-    return [_sentence(chunk) for chunk in SENTENCES.split(normalise(text)) if chunk.strip()]
+    return [_sentence(window) for chunk in SENTENCES.split(normalise(text)) if chunk.strip()
+            for window in _windows(chunk)]
