@@ -15,8 +15,9 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from gym.nutrition.allergy_terms import refused_allergies
 from gym.nutrition.clinical import check_target
-from gym.nutrition.errors import PayloadInvalid, PipelineError
+from gym.nutrition.errors import PayloadInvalid, PipelineError, UnknownAllergen
 from gym.nutrition.names import non_canonical_errors
 from gym.nutrition.payloads import EDGES, SCHEMAS
 from gym.nutrition.payloads.common import Recipient, Sender
@@ -86,6 +87,8 @@ def validate_intake(payload: Any) -> IntakeData:
     payload, unit_errors = metric_intake(payload)
     if unit_errors:
         raise PayloadInvalid("intake_data", unit_errors)
+    if refused := refused_allergies(payload):
+        raise UnknownAllergen(refused)
     intake = validate_payload("intake_data", payload)
     assert isinstance(intake, IntakeData)
     check_target(intake, field="target_weight_lb" if sent_lb else "target_weight_kg")
