@@ -36,6 +36,7 @@ log = structlog.get_logger("agent.conversation_thread")
 
 class ConversationThread:
     not_found = "conversation_not_found"
+    last_seq = conversations.LAST_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.settings, self.tracing = parts.db, parts.settings, parts.tracing
@@ -51,8 +52,8 @@ class ConversationThread:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
         async with self._scope(turn) as session:
-            turn.conversation = await conversations.get_owned(session, turn.access.org_id, requested,
-                                                              turn.caller.user_id)
+            turn.conversation, turn.baseline = await conversations.get_owned_at(session, turn.access.org_id,
+                                                                                requested, turn.caller.user_id)
         if turn.conversation is None:
             raise NotFound(self.not_found)
         turn.conversation_id, turn.opened = requested, True

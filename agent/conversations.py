@@ -103,6 +103,21 @@ async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: u
     return await session.scalar(_OWNED, {"id": conversation_id, "org_id": org_id, "user_id": user_id})
 
 
+# The seq of a conversation's last message, read along with the conversation (a turn starting now begins after it).
+LAST_SEQ = (select(func.coalesce(func.max(Message.seq), 0)).where(Message.conversation_id == Conversation.id)
+            .scalar_subquery())
+_OWNED_AT = select(Conversation, LAST_SEQ).where(Conversation.id == bindparam("id"),
+                                                 Conversation.org_id == bindparam("org_id"),
+                                                 Conversation.user_id == bindparam("user_id"))
+
+
+async def get_owned_at(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
+                       user_id: uuid.UUID) -> tuple[Conversation | None, int]:
+    """`get_owned`, with the seq of the conversation's last message, in one statement."""
+    found = (await session.execute(_OWNED_AT, {"id": conversation_id, "org_id": org_id, "user_id": user_id})).first()
+    return (found[0], int(found[1])) if found is not None else (None, 0)
+
+
 async def append(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]], *,
                  page_context: dict | None = None, stop_reason: str | None = None, usage: dict | None = None,
                  message_id: uuid.UUID | None = None, touch: bool = True) -> uuid.UUID:

@@ -29,12 +29,23 @@ RELEASE_WAIT_SECONDS = 2.0
 MAX_HOLD_SECONDS = 3600.0  # far beyond the longest turn: 6 round trips x 120 s x 3 attempts is 36 min
 
 
+def lock_key(conversation_id: object) -> str:
+    return f"spotter:turn:{conversation_id}"
+
+
+async def holder(redis: aioredis.Redis, conversation_id: object) -> str | None:
+    """The token of the conversation's lock while a turn holds it (a turn's id), else None."""
+    token = await redis.get(lock_key(conversation_id))
+    return token.decode() if isinstance(token, bytes) else token
+
+
 class TurnLock:
     def __init__(self, redis: aioredis.Redis, conversation_id: object, *,
-                 lease_seconds: float = DEFAULT_LEASE_SECONDS, max_hold_seconds: float = MAX_HOLD_SECONDS) -> None:
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS, max_hold_seconds: float = MAX_HOLD_SECONDS,
+                 token: str | None = None) -> None:
         self.redis = redis
-        self.key = f"spotter:turn:{conversation_id}"
-        self.token = uuid.uuid4().hex
+        self.key = lock_key(conversation_id)
+        self.token = token or uuid.uuid4().hex  # a turn's lock holds its turn id: the thread's running turn
         self.lease_ms = max(1, int(lease_seconds * 1000))
         self.max_hold_seconds = max_hold_seconds
         self.held = False

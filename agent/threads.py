@@ -71,10 +71,12 @@ class Thread(Protocol):
     """A persona's history: how a turn opens it, what the model reads, how a round trip is written."""
 
     not_found: str  # the error code for a thread the caller may not use
+    last_seq: Any  # SQL: the seq of the thread's last message or event, correlated to conversations.id
 
     async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
         """Before the stream opens (errors still answer HTTP): the thread this turn continues or starts
-        (`turn.conversation_id`, `turn.is_new`); 404 `not_found` when `requested` is not the caller's."""
+        (`turn.conversation_id`, `turn.is_new`) and where it stands (`turn.baseline`: its last seq, what a reopened
+        thread shows while the turn runs); 404 `not_found` when `requested` is not the caller's."""
 
     def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         """In the stream: the daily cap checked, the person's message written (a new thread created in that

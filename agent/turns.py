@@ -51,6 +51,8 @@ class Turn:
     endpoint: str
     conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
     persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
+    turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
+    baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
     conversation: Conversation | None = None  # the staff thread's conversation row
     member_id: uuid.UUID | None = None  # the member a member-facing persona serves
     replaces: uuid.UUID | None = None  # a send that replaces a user message (agent/branches.py)
@@ -107,7 +109,7 @@ class TurnStream:
                                       endpoint=turn.endpoint, code=failed_code,
                                       span_id=span_parent.split("-")[2] if span_parent else None)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
-        except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
+        except BaseException:  # cancelled: an explicit stop or a shutdown (agent/turn_runner.py sends the `done`)
             failed_code = "aborted"
             raise
         finally:
@@ -120,6 +122,14 @@ class TurnStream:
             self.titles(turn.conversation)
         yield turn.persona.frames.done(turn)  # the persona's `done`: the trainer's names the session
 
+    async def discard(self) -> None:
+        """The turn will not run (it could not be registered): finalize it as aborted and release its lock."""
+        self._first_frame()
+        try:
+            await self.finalize(self.turn, "aborted")
+        finally:
+            await self.lock.release()
+            end_turn_span(self.observability, self.turn, "aborted")
 
     def _first_frame(self) -> None:
         call = self.first_frame

@@ -10,6 +10,7 @@ from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
 from agent.storage_snapshot import daily_snapshots
+from agent.turn_runner import TurnRunner
 from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
 from api.controllers.me import MeController
@@ -52,6 +53,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         # The nutrition agents, one set for the runs' worker and the health questions (`uses_model` decides).
         agents = select_agents(settings, db, services.model, services.orchestrator.meter)
         app.state.health_questions = HealthQuestions(db, agents)
+        app.state.turns = TurnRunner(app.state.resources.redis, observability=services.observability)
         worker = None
         if owned:
             await services.start()  # RAG outbox worker + local model warm-up
@@ -63,6 +65,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
                                        app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
+            await app.state.turns.close(grace_seconds=settings.agent_shutdown_grace_seconds)
             if worker is not None:
                 worker.stop()
                 await worker_task

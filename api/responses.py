@@ -6,7 +6,7 @@ describes exactly what goes out and a drifting service fails loudly instead of s
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
@@ -126,12 +126,29 @@ class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=Tr
     regenerated: bool | UnsetType = UNSET
 
 
+class RunningTurn(Struct, rename="camel"):
+    """A turn still running on the thread: its frames follow at GET .../turns/{turnId}/stream (from seq 0: the
+    thread shows what it held before the turn, and a send's own message)."""
+
+    turn_id: str
+    kind: str  # send | confirm | pick
+
+
 class ConversationDetail(Struct, rename="camel"):
     id: str
     title: str | None
     created_at: str
     updated_at: str
     messages: list[ConversationMessage]
+    running_turn: RunningTurn | None = None
+
+
+class TurnStopBody(Struct, rename="camel"):
+    """`stopping`: the turn is being cancelled where it runs (its stream ends with `done`); `finished`: it had
+    already ended."""
+
+    turn_id: str
+    state: Literal["stopping", "finished"]
 
 
 class InverseRun(Struct, rename="camel"):
@@ -212,7 +229,7 @@ _STATUS_TEXT = {
     400: "The request is not valid (validation_failed).",
     401: "No valid session token (token_missing, token_invalid, token_expired).",
     403: "Not for your role (member_forbidden: staff only; member_profile_required: members only).",
-    404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found).",
+    404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found, turn_not_found).",
     409: "Conflicts with the current state (conversation_busy, session_closed, tool_already_resolved, "
          "already_undone).",
     413: "The body is over the size limit (payload_too_large).",

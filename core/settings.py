@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     nutrition_agents: Literal["auto", "offline"] = "auto"
     # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
     nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
+    # Jobs one worker (`spotter worker`, or the one inside `spotter serve`) runs at once; the queue hands them out
+    # one org's waiting job after another's (gym/job_queue.py), so a bounded worker is a fair one.
+    worker_concurrency: int = Field(default=8, ge=2, le=1000)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only
@@ -79,6 +82,8 @@ class Settings(BaseSettings):
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
+    # On shutdown, running turns get this long to end before they are interrupted (`error{turn_interrupted}`).
+    agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
     storage_snapshot_schedule: bool = False
     # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
     # else a log sender that records ids and statuses only (the demo). No message text is ever logged.

@@ -99,6 +99,17 @@ async def create_session(session: AsyncSession, *, org_id: uuid.UUID, member_id:
     return row
 
 
+# The seq of a session's last event, correlated to the conversation row that shares the session's id.
+LAST_EVENT_SEQ = (select(func.coalesce(func.max(TrainerEvent.seq), 0))
+                  .where(TrainerEvent.session_id == conversations.Conversation.id).scalar_subquery())
+
+
+async def last_seq(session: AsyncSession, session_id: uuid.UUID) -> int:
+    """The seq of the session's last event (0: none yet)."""
+    return int(await session.scalar(select(func.coalesce(func.max(TrainerEvent.seq), 0))
+                                     .where(TrainerEvent.session_id == session_id)) or 0)
+
+
 async def get_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
                     session_id: uuid.UUID) -> TrainerSession | None:
     """The session if it is this member's (anyone else: None → 404 session_not_found)."""

@@ -52,6 +52,7 @@ REFUSALS = frozenset({"injury_conflict", "preference_conflict"})  # a rule refus
 
 class TrainerThread:
     not_found = "session_not_found"
+    last_seq = store.LAST_EVENT_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
@@ -83,6 +84,8 @@ class TrainerThread:
                     raise Conflict("session_closed")
             else:
                 row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
+            if row is not None:
+                turn.baseline = await store.last_seq(session, row.id)
         if row is None:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
         else:
