@@ -6,7 +6,7 @@ round-robin: a gym that floods the queue waits for itself, not the others (gym/j
 The function is SECURITY DEFINER: the app role, which may insert jobs but not read them (0018), learns a count and
 nothing else. The partial index keeps the count to the org's own queued jobs.
 
-Revision ID: 0030_fair_queue
+Revision ID: 0026_fair_queue
 Revises: 0025_workout_left_out
 Create Date: 2026-11-29
 """
@@ -16,7 +16,7 @@ from alembic import op
 from core.database import APP_ROLE
 from core.rls import run
 
-revision = "0030_fair_queue"
+revision = "0026_fair_queue"
 down_revision = "0025_workout_left_out"
 branch_labels = None
 depends_on = None
