@@ -49,8 +49,7 @@ class ConversationThread:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
         async with self._scope(turn) as session:
-            turn.conversation = await conversations.get_owned(session, turn.access.org_id, requested,
-                                                              turn.caller.user_id)
+            turn.conversation = await conversations.get_owned(session, turn.owner(), requested)
         if turn.conversation is None:
             raise NotFound(self.not_found)
         turn.conversation_id, turn.opened = requested, True
@@ -68,7 +67,8 @@ class ConversationThread:
             if turn.conversation is None:
                 conversation = await conversations.start(session, turn.access.org_id, turn.caller.user_id,
                                                          turn.conversation_id, title=_title_from(opening.message),
-                                                         content=content, page_context=opening.page_context)
+                                                         content=content, page_context=opening.page_context,
+                                                         persona=turn.persona.name)
                 rows = None  # a new conversation's history is the message just written (nothing to read back)
             else:
                 conversation = turn.conversation

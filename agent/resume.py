@@ -41,9 +41,7 @@ from tools.runner import ToolOutcome
 _ANSWERED = (select(conversations.Conversation, ToolExecution)
              .outerjoin(ToolExecution, (ToolExecution.conversation_id == conversations.Conversation.id)
                         & (ToolExecution.tool_use_id == bindparam("tool_use_id")))
-             .where(conversations.Conversation.id == bindparam("id"),
-                    conversations.Conversation.org_id == bindparam("org_id"),
-                    conversations.Conversation.user_id == bindparam("user_id")))
+             .where(conversations.Conversation.id == bindparam("id"), conversations.OWNED))
 
 
 @dataclass(frozen=True)
@@ -59,6 +57,10 @@ class Answer:
     tool_use_id: str
     persona: Persona = STAFF_COPILOT
     member_id: uuid.UUID | None = None
+
+    def owner(self) -> conversations.Owner:
+        """Whose thread the answer may resolve (agent.conversations.OWNED): the caller's, of this persona."""
+        return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.name)
 
 
 Check = Callable[[ToolExecution, ToolSpec], None]
@@ -115,8 +117,7 @@ class Resumer:
     async def _find(self, session: AsyncSession, answer: Answer,
                     ) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None]:
         """The caller's thread (else 404, the persona's thread's code), its tool use and that tool's spec."""
-        found = (await session.execute(_ANSWERED, {"id": answer.thread_id, "org_id": answer.access.org_id,
-                                                   "user_id": answer.caller.user_id,
+        found = (await session.execute(_ANSWERED, {"id": answer.thread_id, **answer.owner().params(),
                                                    "tool_use_id": answer.tool_use_id})).first()
         if found is None:
             raise NotFound(self.loop.thread(answer.persona).not_found)
@@ -294,7 +295,7 @@ class Resumer:
         access, caller, tool_use_id = answer.access, answer.caller, answer.tool_use_id
         _known_shape(tool_use_id)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            conversation = await conversations.get_owned(session, access.org_id, answer.thread_id, caller.user_id)
+            conversation = await conversations.get_owned(session, answer.owner(), answer.thread_id)
             if conversation is None:
                 raise NotFound(self.loop.thread(answer.persona).not_found)
             original = await executions.get(session, answer.thread_id, tool_use_id)

@@ -20,7 +20,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
-from agent.conversations import Conversation
+from agent.conversations import Conversation, Owner
 from agent.costs import Usage
 from agent.errors import classify
 from agent.locks import TurnLock
@@ -73,6 +73,10 @@ class Turn:
         """What every span of the turn carries."""
         return Who(org_id=str(self.access.org_id), conversation_id=str(self.conversation_id),
                    persona=self.persona.name, role=self.access.role)
+
+    def owner(self) -> Owner:
+        """Whose thread this turn may use (agent.conversations.OWNED)."""
+        return Owner(self.access.org_id, self.caller.user_id, self.persona.name)
 
     def trace_parent(self) -> Any:
         return self.step_span if self.step_span is not None else self.span

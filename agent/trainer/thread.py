@@ -74,11 +74,11 @@ class TrainerThread:
         member = self._member(turn)
         async with self._scope(turn) as session:
             if requested is not None:
-                row = await store.get_owned(session, turn.access.org_id, member, requested)
+                row = await store.get_owned(session, turn.owner(), member, requested)
                 if row is None:
                     raise NotFound(self.not_found)
             else:
-                row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
+                row = await store.latest_active(session, turn.owner(), member, datetime.now(UTC))
         if row is None:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
         else:
@@ -93,7 +93,7 @@ class TrainerThread:
                                            user_id=turn.caller.user_id, now=now, session_id=turn.conversation_id)
             else:
                 await self._checkpoint_if_full(session, turn)
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             await store.touch(session, row, now, title=opening.message[:80])
             context = turn_clock(turn, now)
             if opening.current_workout_id:
@@ -114,14 +114,14 @@ class TrainerThread:
         if messages and estimated_tokens(messages, system) >= self.limit_tokens * CHECKPOINT_SHARE:
             await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
                                type="checkpoint", payload={"summary": checkpoint_summary(context)})
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             await store.set_knowledge(session, row, {})
 
     # ---- knowledge ----------------------------------------------------------------------------------
 
     async def _select_knowledge(self, turn: Turn, message: str) -> AsyncIterator[Event]:
         async with self._scope(turn) as session:
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             in_context = dict(row.knowledge_in_context or {})
         offline = self.model.name in ("offline", "disabled")
         turn.step_span = self.tracing.step("knowledge_selection", turn.who(), turn.span, in_context=len(in_context))
@@ -164,7 +164,7 @@ class TrainerThread:
         that grew; returns their frames."""
         now = datetime.now(UTC)
         session = trip.session
-        row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+        row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
         known = dict(row.knowledge_in_context or {})
         frames = []
         for name, params in picked.items():
@@ -281,7 +281,7 @@ class TrainerThread:
             trip.add(self._event(turn, "workout", {
                 "workoutId": output["workoutId"], "title": title,
                 "summary": "\n".join(str(line) for line in output.get("exercises", []))}))
-            row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
+            row = await store.require_owned(trip.session, turn.owner(), self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
         return []

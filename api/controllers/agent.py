@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations as conversation_store
 from agent.budget import usage_snapshot
+from agent.copilot import STAFF_COPILOT
 from agent.orchestrator import Orchestrator
 from agent.resume import Answer, Resumer
 from agent.threads import Opening
@@ -59,7 +60,7 @@ class AgentController(Controller):
     @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                             access: NamedDependency[OrgAccess]) -> ConversationList:
-        return shape(await list_conversations(session, access.org_id, caller.user_id), ConversationList)
+        return shape(await list_conversations(session, _staff(access, caller)), ConversationList)
 
     @get("/conversations/{conversation_id:uuid}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -71,7 +72,7 @@ class AgentController(Controller):
             return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale,
                                          session=session)
 
-        return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
+        return shape(await conversation_detail(session, _staff(access, caller), conversation_id, registry,
                                                access.role, pending_ttl=settings.pending_ttl, describe=describe),
                      ConversationDetail)
 
@@ -133,9 +134,14 @@ class AgentController(Controller):
                                                tool_use_id)), UndoBody)
 
 
+def _staff(access: OrgAccess, caller: Caller) -> conversation_store.Owner:
+    """The staff copilot's threads of the caller (never a trainer session of theirs)."""
+    return conversation_store.Owner(access.org_id, caller.user_id, STAFF_COPILOT.name)
+
+
 async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller,
                  conversation_id: uuid.UUID) -> conversation_store.Conversation:
-    owned = await conversation_store.get_owned(session, access.org_id, conversation_id, caller.user_id)
+    owned = await conversation_store.get_owned(session, _staff(access, caller), conversation_id)
     if owned is None:
         raise NotFound("conversation_not_found")
     return owned
