@@ -174,11 +174,12 @@ class TrainerDistribution(Struct, rename="camel"):
 
 
 class HealthBody(Struct):
-    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
+    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down; `down` names which."""
 
     status: str
     postgres: str
     redis: str
+    down: list[str]
 
 
 class JwksBody(Struct):

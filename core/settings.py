@@ -79,6 +79,8 @@ class Settings(BaseSettings):
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
+    # A Redis command gives up after this (then the request answers 503 service_unavailable): core/redis_clients.py.
+    redis_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     storage_snapshot_schedule: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
