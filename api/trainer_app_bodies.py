@@ -4,6 +4,7 @@ exercise's prescription fields in the schema's snake_case (as the trainer's work
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType
@@ -33,7 +34,10 @@ class SetBody(_Body):
     distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performedAt: AwareDatetime | None = Field(None, description="When it was done (a set sent late keeps its time); "
-                                                                "default now.")
+                                                                "default now; at most a year ago.")
+    clientSetId: uuid.UUID | None = Field(None, description="The app's own id for this set (a UUID it makes once): "
+                                                            "the set sent again, under any Idempotency-Key, is "
+                                                            "answered 200 with the set already logged.")
 
 
 class AddExerciseBody(_Body):

@@ -97,8 +97,8 @@ async def test_schemathesis_finds_nothing_undocumented_in_the_member_app(server,
         async with db.scope(org_id=t.org.id) as session:
             await save_workout(session, t.org.id, t.member_id, Workout.model_validate(superset_workout()),
                                now=now - timedelta(minutes=5))
-            _, item, _ = await workout_sets.log_set(session, t.org.id, t.member_id,
-                                                    SetInput(exercise_id="ex_001", reps=10), now=now)
+            item = (await workout_sets.log_set(session, t.org.id, t.member_id,
+                                                    SetInput(exercise_id="ex_001", reps=10), now=now)).item
         return {"set_id": str(item.id)}
 
     def reset() -> dict[str, str]:
