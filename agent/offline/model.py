@@ -24,6 +24,7 @@ from agent.offline.title import offline_title
 from agent.policy import UNDO_NOTE
 from agent.request import user_text
 from core.i18n import SUPPORTED_LOCALES, catalog, format_message, has_key, translate
+from core.member_text import unwrap
 
 MODEL_ID = "spotter-offline-rules"
 SUPPORTED = SUPPORTED_LOCALES
@@ -109,9 +110,9 @@ def _result_body(block: dict[str, Any]) -> Any:
     if isinstance(body, list):
         body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
     try:
-        return json.loads(body) if isinstance(body, str) and body else body
+        return unwrap(json.loads(body)) if isinstance(body, str) and body else unwrap(body)
     except ValueError:
-        return body
+        return unwrap(body)
 
 
 def _context(content: Any) -> dict[str, str]:

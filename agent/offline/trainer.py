@@ -19,6 +19,7 @@ from typing import Any
 from agent.offline.trainer_library import Context, Rules
 from agent.trainer import delta
 from agent.trainer.prompt import LANGUAGES
+from core.member_text import unwrap
 
 KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
 LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
@@ -99,9 +100,9 @@ def _body(block: dict[str, Any]) -> Any:
     if isinstance(body, list):
         body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
     try:
-        return json.loads(body) if isinstance(body, str) and body[:1] in "{[" and body else body
+        return unwrap(json.loads(body)) if isinstance(body, str) and body[:1] in "{[" and body else unwrap(body)
     except ValueError:
-        return body
+        return unwrap(body)
 
 
 def _read_system(facts: Facts, system: str) -> None:
@@ -109,7 +110,7 @@ def _read_system(facts: Facts, system: str) -> None:
         facts.unit = m.group(1)
     if m := re.search(r"<current_location>.*?Equipment: ([^\n]*)", system, re.DOTALL):
         facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
-    facts.locations = re.findall(r"^Location: (.+)$", system, re.MULTILINE)
+    facts.locations = unwrap(re.findall(r"^Location: (.+)$", system, re.MULTILINE))
     if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
         facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
 
@@ -117,7 +118,7 @@ def _read_system(facts: Facts, system: str) -> None:
 def _read_knowledge(facts: Facts, text: str) -> None:
     for _tag, source, changes, body in KNOWLEDGE.findall(text):
         try:
-            data = json.loads(body)
+            data = unwrap(json.loads(body))
         except ValueError:
             continue
         facts.knowledge[source] = delta.apply(facts.knowledge.get(source), data) if changes else data

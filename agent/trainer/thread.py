@@ -53,7 +53,7 @@ class TrainerThread:
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
-        self.tracing = parts.tracing
+        self.tracing, self.registry = parts.tracing, parts.registry
         self.limit_tokens = CONTEXT_LIMIT_TOKENS
         # A coach tool's member view, from after_tool (which may read the database) to results (which may not),
         # by round trip and the output it was made of.
@@ -245,7 +245,8 @@ class TrainerThread:
                 shown: dict[str, Any] | None = None):
         if error is not None:
             return self._event(turn, "tool_result", {"callId": call_id, "result": error, "isError": True})
-        payload = {"callId": call_id, "result": observation(name, output or {}), "isError": False}
+        marks = self.registry.member_text(name) if self.registry is not None else None
+        payload = {"callId": call_id, "result": observation(name, output or {}, marks), "isError": False}
         view = shown or member_view(name, output or {}, turn.locale)
         if view is not None:
             payload["shown"] = view  # what the member saw: a reopened session shows it again
