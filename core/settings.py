@@ -67,8 +67,11 @@ class Settings(BaseSettings):
     otel_bsp_max_queue_size: int = Field(default=2048, ge=1)
     otel_bsp_max_export_batch_size: int = Field(default=512, ge=1)
     otel_bsp_export_timeout: int = Field(default=30000, ge=1)  # ms
-    # Off by default: no message, tool or model text in any span or event. On, it is scrubbed like the logs.
+    # Off by default: no message, tool or model text in any span or event. On, the content rides on the model and
+    # tool spans (trace endpoint, Sentry, PostHog), secrets and e-mails redacted, and members' names and health words
+    # taken out (agent/scrubbing.py) unless CAPTURE_CONTENT_HEALTH_AND_NAMES also says true.
     otel_instrumentation_genai_capture_message_content: bool = False
+    capture_content_health_and_names: bool = False
 
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
     # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
