@@ -8,7 +8,7 @@ import uuid
 from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool
 
 from gym.training.workout_sets import EXERCISE_ID
 
@@ -58,7 +58,8 @@ class SwapExerciseBody(_Body):
 
 
 class FinishBody(_Body):
-    discard: bool = Field(False, description="True: end it without counting it as done (its logged sets stay).")
+    discard: StrictBool = Field(False, description="True: end it without counting it as done (its logged sets "
+                                                 "stay).")
 
 
 # --- answers -------------------------------------------------------------------------------------------------------
