@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from agent.offline.episode import result_body
 from agent.offline.trainer_library import Context, Rules
 from agent.trainer import delta
 from agent.trainer.prompt import LANGUAGES
@@ -95,16 +96,6 @@ def _texts(content: Any) -> list[str]:
     return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
 
 
-def _body(block: dict[str, Any]) -> Any:
-    body = block.get("content")
-    if isinstance(body, list):
-        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
-    try:
-        return unwrap(json.loads(body)) if isinstance(body, str) and body[:1] in "{[" and body else unwrap(body)
-    except ValueError:
-        return unwrap(body)
-
-
 def _read_system(facts: Facts, system: str) -> None:
     if m := re.search(r"^Weight: (\w+)", system, re.MULTILINE):
         facts.unit = m.group(1)
@@ -151,7 +142,7 @@ def read(request) -> Facts:
                 uses[block["id"]] = block
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in uses:
                 use = uses[block["tool_use_id"]]
-                facts.steps.append(Step(use["name"], use.get("input") or {}, _body(block), bool(block.get("is_error"))))
+                facts.steps.append(Step(use["name"], use.get("input") or {}, result_body(block), bool(block.get("is_error"))))
     return facts
 
 
