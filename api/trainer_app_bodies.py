@@ -8,8 +8,9 @@ import uuid
 from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from api.bodies import RealBool
 from gym.training.workout_sets import EXERCISE_ID
 
 ExerciseId = Annotated[str, Field(pattern=EXERCISE_ID, description="An exercise of the current workout (ex_001).")]
@@ -58,7 +59,7 @@ class SwapExerciseBody(_Body):
 
 
 class FinishBody(_Body):
-    discard: StrictBool = Field(False, description="True: end it without counting it as done (its logged sets "
+    discard: RealBool = Field(False, description="True: end it without counting it as done (its logged sets "
                                                  "stay).")
 
 

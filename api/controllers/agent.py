@@ -46,7 +46,7 @@ from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
 
 READ_ERRORS = error_responses(400, 401, 404)
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 503)
 
 
 class AgentController(Controller):

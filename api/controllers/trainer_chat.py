@@ -40,7 +40,7 @@ from api.trainer_frames import (
 from core.errors import NotFound, ServiceError
 from core.tenancy import Caller, OrgAccess
 
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429, 503)
 WORKOUT_ID = r"^[A-Za-z0-9_-]{1,20}$"  # the ids the trainer gives workouts (workout_3)
 
 
@@ -137,7 +137,7 @@ class TrainerChatController(Controller):
         return shape(store.session_dict(row), TrainerSessionBody)
 
     @post("/sessions/{session_id:uuid}/confirm/{tool_use_id:str}", status_code=200,
-          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
+          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 503)})
     async def confirm(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[ConfirmBody],
                       caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                       member_id: NamedDependency[uuid.UUID], locale: NamedDependency[str],

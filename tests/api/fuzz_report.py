@@ -7,6 +7,10 @@ import json
 import pytest
 
 FAILURE_CHARS = 6000
+# A fuzz stops after this even with more to do (on two busy cores one ran past pytest's timeout, failing in the middle
+# of the fuzz); its test's own timeout leaves room for the setup.
+FUZZ_BUDGET_SECONDS = 420
+TEST_TIMEOUT_SECONDS = 900
 
 
 def fail_briefly(problems: object) -> None:

@@ -145,3 +145,15 @@ async def test_a_model_load_of_1e309_is_refused_and_the_turn_goes_on(client, db,
     assert stored is not None and stored.lower().lstrip("+") in ("infinity", "1e309")
     assert await _scalar(db, "SELECT count(*) FROM exercise_logs WHERE member_id = :m AND name = 'Bench Press'",
                          m=t.member_id) == 0
+
+
+async def test_finish_takes_true_or_false_and_nothing_that_coerces_to_one(client, db, factory) -> None:
+    """Found by schemathesis once it reached the workout as every role: {"discard": 0} finished the workout."""
+    t = await _member(db, factory, run_workout())
+    await client.post(_url(t, "workout/sets"), json={"exerciseId": "ex_002", "reps": 8}, headers=t.user.headers)
+    for discard in (0, 1, "false", None):
+        response = await client.post(_url(t, "workout/finish"), json={"discard": discard}, headers=t.user.headers)
+        assert (response.status_code, response.json()["code"]) == (400, "validation_failed"), discard
+    assert (await client.get(_url(t, "workout"), headers=t.user.headers)).json()["workout"] is not None
+    done = await client.post(_url(t, "workout/finish"), json={"discard": False}, headers=t.user.headers)
+    assert done.status_code == 200 and done.json()["status"] == "completed"

@@ -44,7 +44,7 @@ from gym.training import workout_sets
 from gym.training.trainer_workouts import current_workout, save_workout
 from gym.training.workout import Workout
 from gym.training.workout_sets import SetInput
-from tests.api.fuzz_report import fail_briefly
+from tests.api.fuzz_report import FUZZ_BUDGET_SECONDS, TEST_TIMEOUT_SECONDS, fail_briefly
 from tests.api.test_trainer_app_endpoints import superset_workout
 from tests.fakes.anthropic_server import Reply, Text
 from tests.gym.nutrition import samples
@@ -53,6 +53,7 @@ from tests.trainer.members import link_member
 
 SEED = 20261123
 EXAMPLES = 15
+
 REPOSITORY_CONFIG = Path(__file__).resolve().parents[2] / "schemathesis.toml"
 ROLES = ("owner", "member", "front_desk")
 
@@ -111,6 +112,7 @@ class Report:
     calls: int = 0
     seconds: float = 0.0
     sets_logged: int = 0  # 201 answers of POST .../trainer/workout/sets: the fuzz reached set logging
+    stopped_early: bool = False  # the budget ran out before the engine did
     failures: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
 
     def by_check(self) -> dict[str, int]:
@@ -157,7 +159,13 @@ def _fuzz(base_url: str, world: World, auth_file: Path) -> Report:
 
 
 def _run(schema, report: Report) -> None:
+    """The engine's events until it ends or the budget is spent (then the run stops where it is: closing the event
+    stream stops the engine), so the test always ends on its own, well inside its timeout."""
+    deadline = time.monotonic() + FUZZ_BUDGET_SECONDS
     for event in from_schema(schema).execute():
+        if time.monotonic() > deadline:
+            report.stopped_early = True
+            break
         if isinstance(event, events.ScenarioFinished):
             report.calls += len(event.recorder.interactions)
             report.sets_logged += sum(1 for i in event.recorder.interactions.values()
@@ -231,6 +239,7 @@ async def _world(role: str, factory, db, client) -> World:
 
 
 @pytest.mark.parametrize("role", ROLES)
+@pytest.mark.timeout(TEST_TIMEOUT_SECONDS)
 @pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")  # schemathesis' own use
 async def test_schemathesis_with_every_check_finds_nothing(role, server, client, factory, db, clean_model,
                                                            tmp_path) -> None:
@@ -242,8 +251,8 @@ async def test_schemathesis_with_every_check_finds_nothing(role, server, client,
 
     report = await asyncio.to_thread(_fuzz, server.url, world, tmp_path / "auth.json")
 
-    print(f"{role}: {report.calls} calls in {report.seconds:.1f} s, {report.sets_logged} sets logged; "
-          f"failures by check: {report.by_check()}")
+    print(f"{role}: {report.calls} calls in {report.seconds:.1f} s{' (budget spent)' if report.stopped_early else ''}, "
+          f"{report.sets_logged} sets logged; failures by check: {report.by_check()}")
     assert report.calls >= 500
     assert report.sets_logged >= 5  # the live workout: set logging is reached in every role
     if report.failures:

@@ -8,10 +8,12 @@ current workout before each operation, so the fuzz reaches past the guards into 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import requests
 import schemathesis
 import schemathesis.specs.openapi.schemas  # imported eagerly, as tests/api/test_schemathesis.py says
@@ -28,7 +30,7 @@ from gym.training import workout_sets
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from gym.training.workout_sets import SetInput
-from tests.api.fuzz_report import fail_briefly
+from tests.api.fuzz_report import FUZZ_BUDGET_SECONDS, TEST_TIMEOUT_SECONDS, fail_briefly
 from tests.api.test_trainer_app_endpoints import superset_workout
 from tests.trainer.fixtures import trainee
 
@@ -50,8 +52,12 @@ def _fuzz(base_url: str, token: str, fixed: dict[str, str], reset: Callable[[], 
     problems: list[str] = []
     seen: set[str] = set()
     calls = 0
+    deadline = time.monotonic() + FUZZ_BUDGET_SECONDS
     with requests.Session() as session:
         for result in schema.get_all_operations():
+            if time.monotonic() > deadline:  # the budget is spent: end on our own, inside the test's timeout
+                problems.append(f"the fuzz spent its {FUZZ_BUDGET_SECONDS} s before it saw every operation")
+                break
             operation = result.ok()
             if not _ours(operation.path):
                 continue
@@ -87,6 +93,7 @@ def _fuzz(base_url: str, token: str, fixed: dict[str, str], reset: Callable[[], 
     return calls, seen, problems
 
 
+@pytest.mark.timeout(TEST_TIMEOUT_SECONDS)
 async def test_schemathesis_finds_nothing_undocumented_in_the_member_app(server, db, factory) -> None:
     t = await trainee(db, factory)
     loop = asyncio.get_running_loop()
