@@ -100,9 +100,10 @@ async def create_session(session: AsyncSession, *, org_id: uuid.UUID, member_id:
     return row
 
 
-_OWNED = (select(TrainerSession).join(conversations.Conversation, conversations.Conversation.id == TrainerSession.id)
-          .where(TrainerSession.id == bindparam("id"), TrainerSession.member_id == bindparam("member_id"),
-                 conversations.OWNED))
+# The member's sessions whose thread is the owner's, of the trainer persona (agent.conversations.OWNED's params).
+_MEMBERS = (select(TrainerSession).join(conversations.Conversation, conversations.Conversation.id == TrainerSession.id)
+            .where(TrainerSession.member_id == bindparam("member_id"), conversations.OWNED))
+_OWNED = _MEMBERS.where(TrainerSession.id == bindparam("id"))
 
 
 async def get_owned(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID,
@@ -134,18 +135,15 @@ async def latest_active(session: AsyncSession, owner: conversations.Owner, membe
     """The session a send without `sessionId` continues (000 §7.6): the owner's newest active one, after expiry."""
     await expire_idle(session, owner.org_id, member_id, now)
     return await session.scalar(
-        select(TrainerSession).join(conversations.Conversation, conversations.Conversation.id == TrainerSession.id)
-        .where(TrainerSession.member_id == member_id, TrainerSession.status == "active", conversations.OWNED)
-        .order_by(TrainerSession.last_activity_at.desc()).limit(1), owner.params())
+        _MEMBERS.where(TrainerSession.status == "active").order_by(TrainerSession.last_activity_at.desc()).limit(1),
+        {"member_id": member_id, **owner.params()})
 
 
 async def list_sessions(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID, *,
                         limit: int = 10) -> list[TrainerSession]:
     rows = await session.scalars(
-        select(TrainerSession).join(conversations.Conversation, conversations.Conversation.id == TrainerSession.id)
-        .where(TrainerSession.member_id == member_id, conversations.OWNED)
-        .order_by(TrainerSession.last_activity_at.desc(), TrainerSession.created_at.desc()).limit(limit),
-        owner.params())
+        _MEMBERS.order_by(TrainerSession.last_activity_at.desc(), TrainerSession.created_at.desc()).limit(limit),
+        {"member_id": member_id, **owner.params()})
     return list(rows)
 
 
