@@ -100,8 +100,9 @@ class TrainerAppController(Controller):
         if (replay := await once.replay()) is not None:
             return replay
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
-                         duration_sec=data.durationSec, distance=data.distance, rpe=data.rpe,
-                         performed_at=data.performedAt, client_set_id=data.clientSetId)
+                         load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
+                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt,
+                         client_set_id=data.clientSetId)
         answer = await app.log_set(entry)
         return await once.answer(201 if answer.pop("new") else 200, shape(answer, SetLoggedOut))
 

@@ -11,7 +11,7 @@ Idempotency keys are swept a day after they were written (core/idempotency.py): 
 (an offline queue) is the set already logged, one per member (gym/training/workout_sets.py).
 
 Revision ID: 0026_hardening
-Revises: 0021_member_app_sets
+Revises: 0025_workout_left_out
 Create Date: 2026-11-28
 """
 
@@ -20,7 +20,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import UUID
 
 revision = "0026_hardening"
-down_revision = "0021_member_app_sets"
+down_revision = "0025_workout_left_out"
 branch_labels = None
 depends_on = None
 
