@@ -1,14 +1,18 @@
 """The test command tells the truth (tests/accounting.py): pytest runs a tiny suite in a subprocess, under xdist,
 in which one test kills its worker (os._exit); the run must fail, and its last line must count every collected test
-with the ones that never ran. A suite that runs whole passes, with the same line."""
+with the ones that never ran. A suite that runs whole passes, with the same line. A worker killed while its embedded
+Postgres and Redis run (the project's own fixtures, tests/conftest.py) leaves neither running after the run."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"^collected (\d+) = (\d+) passed \+ (\d+) failed \+ (\d+) errors \+ (\d+) skipped \+ (\d+) xfailed "
@@ -64,6 +68,25 @@ def test_a_fuzz_that_found_a_lot():
 """
 
 
+# The project's conftest (its fixtures, its account, its check for leftover servers) as the tiny suite's plugin;
+# the test starts both embedded servers, writes down their pids, and kills its worker.
+PROJECT_CONFTEST = 'pytest_plugins = ["tests.conftest"]\n'
+SERVERS_CRASH = """
+import os
+
+
+def test_kills_its_worker_with_its_servers_up(embedded_pg, embedded_redis):
+    pg_pid = int((embedded_pg.pgdata / "postmaster.pid").read_text().splitlines()[0])
+    with open(os.environ["SPOTTER_TEST_PIDS"], "w") as out:
+        out.write(f"{pg_pid} {embedded_redis.pid}")
+    os._exit(3)
+
+
+def test_after():
+    assert True
+"""
+
+
 def _suite(tmp_path: Path, *, crash: bool, fuzz: bool = False) -> Path:
     (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p no:randomly\n")
     (tmp_path / "conftest.py").write_text(CONFTEST)
@@ -76,16 +99,17 @@ def _suite(tmp_path: Path, *, crash: bool, fuzz: bool = False) -> Path:
     return tmp_path
 
 
-def _run(where: Path, workers: int = 2) -> tuple[int, list[str]]:
-    """The suite (under xdist with `workers`, no worker restarts): its exit code and its output's lines."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}
+def _run(where: Path, workers: int = 2, **extra_env: str) -> tuple[int, list[str]]:
+    """The suite (under xdist with `workers`, no worker restarts): its exit code and its output's lines (stdout,
+    then stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1", **extra_env}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("PYTEST_XDIST_TESTRUNUID", None)
     env.pop("PYTEST_XDIST_WORKER_COUNT", None)
     xdist = ["-n", str(workers), "--dist", "loadscope", "--max-worker-restart", "0"] if workers else ["-p", "no:xdist"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", *xdist, str(where)],
-                          cwd=where, env=env, capture_output=True, text=True, timeout=240)
-    return done.returncode, [line for line in done.stdout.splitlines() if line.strip()]
+                          cwd=where, env=env, capture_output=True, text=True, timeout=400)
+    return done.returncode, [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
 
 
 def _counts(lines: list[str]) -> tuple[int, ...]:
@@ -119,3 +143,24 @@ def test_a_fuzz_failure_fails_its_test_briefly_and_the_run_counts_it(tmp_path: P
     assert code == 1, "\n".join(lines[-15:])
     assert _counts(lines) == (7, 4, 1, 0, 1, 1, 0, 0)
     assert sum(len(line) for line in lines) < 40_000 and "more characters" in "\n".join(lines)
+
+
+def test_a_worker_that_dies_with_its_servers_up_leaves_no_server_running(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p no:randomly\n")
+    (suite / "conftest.py").write_text(PROJECT_CONFTEST)
+    (suite / "test_servers.py").write_text(SERVERS_CRASH)
+    pids = tmp_path / "pids"
+    code, lines = _run(suite, workers=1, SPOTTER_TEST_PIDS=str(pids))
+    kept = [line.split(": ", 1)[1] for line in lines if line.startswith("this run's temp dir is kept: ")]
+    try:
+        assert code != 0, "\n".join(lines[-15:])
+        assert _counts(lines)[0] == 2 and _counts(lines)[-1] == 1  # the test after the crash never ran
+        pg_pid, redis_pid = (int(pid) for pid in pids.read_text().split())
+        alive = [pid for pid in (pg_pid, redis_pid) if psutil.pid_exists(pid)
+                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+        assert not alive, f"servers outlived the run: {alive}\n" + "\n".join(lines[-15:])
+    finally:
+        for path in kept:  # a failed run keeps its temp dir (Postgres' data) for a look: not this one
+            shutil.rmtree(path, ignore_errors=True)

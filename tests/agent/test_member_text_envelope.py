@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from datetime import UTC, datetime, timedelta
 
-from core.member_text import MEMBER_TEXT_RULE, envelope, wrap
+from pydantic import BaseModel
+
+from core.member_text import MEMBER_TEXT_RULE, envelope, marks_of, wrap
 from gym.training.preferences import set_preference
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.sse import sse
@@ -37,6 +40,39 @@ def test_an_envelope_cannot_be_closed_from_inside() -> None:
     assert wrapped.count("</member_text>") == 1 and "&lt;/member_text>" in wrapped
     assert wrap({"a": [{"b": "x", "c": "y"}], "d": "z"}, {"a": {"*": {"b": "s"}}}) == {
         "a": [{"b": '<member_text source="s">x</member_text>', "c": "y"}], "d": "z"}
+
+
+# Output fields that hold a member's name (what they wrote when they signed up), whatever the tool
+NAME_FIELDS = frozenset({"member", "memberName", "fullName", "full_name"})
+
+
+def _undeclared_names(model: type[BaseModel], path: str, seen: frozenset[type] = frozenset()) -> list[str]:
+    """The name fields of `model` (and of the models it holds) that no MemberWritten declares."""
+    if model in seen:
+        return []
+    marks, found = marks_of(model), []
+    for name, field in model.model_fields.items():
+        key = field.serialization_alias or field.alias or name
+        if name in NAME_FIELDS and key not in marks:
+            found.append(f"{path}.{key}")
+        inner = [a for arg in (field.annotation, *typing.get_args(field.annotation))
+                 for a in (arg, *typing.get_args(arg)) if isinstance(a, type) and issubclass(a, BaseModel)]
+        for held in inner:
+            found += _undeclared_names(held, f"{path}.{key}", seen | {model})
+    return found
+
+
+def test_every_tool_output_declares_the_member_names_it_carries() -> None:
+    """A new tool that returns a member's name must declare it (MemberName), or it reaches the model bare."""
+    from tools.catalog import build_registry
+
+    undeclared, checked = [], 0
+    for spec in build_registry().specs.values():
+        returned = typing.get_type_hints(spec.handler).get("return") if spec.handler is not None else None
+        if isinstance(returned, type) and issubclass(returned, BaseModel):
+            checked += 1
+            undeclared += _undeclared_names(returned, spec.name)
+    assert checked > 50 and not undeclared, undeclared
 
 
 async def test_the_staff_model_reads_a_members_injury_and_name_in_envelopes(client, factory, db, fake_model) -> None:

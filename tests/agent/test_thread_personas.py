@@ -4,6 +4,8 @@ resolves or undoes a trainer session, and no trainer endpoint does so with a sta
 
 from __future__ import annotations
 
+import uuid
+
 from sqlalchemy import text
 
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
@@ -42,6 +44,7 @@ async def test_staff_endpoints_never_reach_the_coachs_trainer_session(client, db
             ("GET", f"{staff}/conversations/{sid}", None),
             ("PATCH", f"{staff}/conversations/{sid}", {"title": "mine now"}),
             ("POST", f"{staff}/conversations/{sid}/undo/del1", None),
+            ("POST", f"{staff}/conversations/{sid}/alternatives/{uuid.uuid4()}", None),
             ("DELETE", f"{staff}/conversations/{sid}", None)):
         response = await client.request(method, url, json=body, headers=t.user.headers)
         assert (response.status_code, response.json()["code"]) == (404, "conversation_not_found"), (method, url)
