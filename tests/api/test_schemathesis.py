@@ -44,7 +44,12 @@ from gym.training import workout_sets
 from gym.training.trainer_workouts import current_workout, save_workout
 from gym.training.workout import Workout
 from gym.training.workout_sets import SetInput
-from tests.api.fuzz_report import FUZZ_BUDGET_SECONDS, TEST_TIMEOUT_SECONDS, fail_briefly
+from tests.api.fuzz_report import (
+    FUZZ_BUDGET_SECONDS,
+    SCHEMA_TIMEOUT_SECONDS,
+    TEST_TIMEOUT_SECONDS,
+    fail_briefly,
+)
 from tests.api.test_trainer_app_endpoints import superset_workout
 from tests.fakes.anthropic_server import Reply, Text
 from tests.gym.nutrition import samples
@@ -146,7 +151,8 @@ def _fuzz(base_url: str, world: World, auth_file: Path) -> Report:
         {"name": world.role, "fixedHeaders": [{"name": "Authorization", "value": f"Bearer {world.token}"}]},
         {"name": "peer", "fixedHeaders": [{"name": "Authorization", "value": f"Bearer {world.peer_token}"}]}]}))
     config = _config(world, auth_file)
-    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json", config=config)
+    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json", config=config,
+                                           timeout=SCHEMA_TIMEOUT_SECONDS)
     report = Report()
     started = time.monotonic()
     _ACTIVE.append(world)
@@ -160,12 +166,22 @@ def _fuzz(base_url: str, world: World, auth_file: Path) -> Report:
 
 def _run(schema, report: Report) -> None:
     """The engine's events until it ends or the budget is spent (then the run stops where it is: closing the event
-    stream stops the engine), so the test always ends on its own, well inside its timeout."""
+    stream stops the engine), so the test always ends on its own, well inside its timeout. The member app's workout
+    routes run first, then every other operation: on a loaded machine the budget ran out in the coverage phase of
+    the others before the fuzz reached set logging (the member's run: 2,436 calls, no set logged)."""
     deadline = time.monotonic() + FUZZ_BUDGET_SECONDS
+    # two excludes: an include is OR-ed with the priority filter the config brings, so it kept every operation
+    for part in (schema.exclude(path_regex=f"^(?!.*{WORKOUT_ROUTES})"), schema.exclude(path_regex=WORKOUT_ROUTES)):
+        if not _execute(part, report, deadline):
+            report.stopped_early = True
+            return
+
+
+def _execute(schema, report: Report, deadline: float) -> bool:
+    """One engine run's events into `report`; False when the deadline came first."""
     for event in from_schema(schema).execute():
         if time.monotonic() > deadline:
-            report.stopped_early = True
-            break
+            return False
         if isinstance(event, events.ScenarioFinished):
             report.calls += len(event.recorder.interactions)
             report.sets_logged += sum(1 for i in event.recorder.interactions.values()
@@ -185,6 +201,7 @@ def _run(schema, report: Report) -> None:
             error = event.value if isinstance(event, events.NonFatalError) else event.exception
             report.failures.setdefault(("engine_error", getattr(event, "label", ""), type(error).__name__), []).append(
                 str(error)[:600])
+    return True
 
 
 async def _live_workout(db, org_id, trainee_id) -> Callable[[], Awaitable[str | None]]:

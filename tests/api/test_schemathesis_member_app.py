@@ -30,7 +30,12 @@ from gym.training import workout_sets
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from gym.training.workout_sets import SetInput
-from tests.api.fuzz_report import FUZZ_BUDGET_SECONDS, TEST_TIMEOUT_SECONDS, fail_briefly
+from tests.api.fuzz_report import (
+    FUZZ_BUDGET_SECONDS,
+    SCHEMA_TIMEOUT_SECONDS,
+    TEST_TIMEOUT_SECONDS,
+    fail_briefly,
+)
 from tests.api.test_trainer_app_endpoints import superset_workout
 from tests.trainer.fixtures import trainee
 
@@ -47,7 +52,7 @@ def _ours(path: str) -> bool:
 
 def _fuzz(base_url: str, token: str, fixed: dict[str, str], reset: Callable[[], dict[str, str]]) -> tuple[
         int, set[str], list[str]]:
-    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json")
+    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json", timeout=SCHEMA_TIMEOUT_SECONDS)
     headers = {"authorization": f"Bearer {token}"}
     problems: list[str] = []
     seen: set[str] = set()
