@@ -99,9 +99,9 @@ def _suite(tmp_path: Path, *, crash: bool, fuzz: bool = False) -> Path:
     return tmp_path
 
 
-def _run(where: Path, workers: int = 2, **extra_env: str) -> tuple[int, list[str]]:
+def _run(where: Path, workers: int = 2, *, with_stderr: bool = False, **extra_env: str) -> tuple[int, list[str]]:
     """The suite (under xdist with `workers`, no worker restarts): its exit code and its output's lines (stdout,
-    then stderr)."""
+    then stderr `with_stderr`)."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1", **extra_env}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("PYTEST_XDIST_TESTRUNUID", None)
@@ -109,7 +109,8 @@ def _run(where: Path, workers: int = 2, **extra_env: str) -> tuple[int, list[str
     xdist = ["-n", str(workers), "--dist", "loadscope", "--max-worker-restart", "0"] if workers else ["-p", "no:xdist"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", *xdist, str(where)],
                           cwd=where, env=env, capture_output=True, text=True, timeout=400)
-    return done.returncode, [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    output = done.stdout + (done.stderr if with_stderr else "")
+    return done.returncode, [line for line in output.splitlines() if line.strip()]
 
 
 def _counts(lines: list[str]) -> tuple[int, ...]:
@@ -152,7 +153,7 @@ def test_a_worker_that_dies_with_its_servers_up_leaves_no_server_running(tmp_pat
     (suite / "conftest.py").write_text(PROJECT_CONFTEST)
     (suite / "test_servers.py").write_text(SERVERS_CRASH)
     pids = tmp_path / "pids"
-    code, lines = _run(suite, workers=1, SPOTTER_TEST_PIDS=str(pids))
+    code, lines = _run(suite, workers=1, with_stderr=True, SPOTTER_TEST_PIDS=str(pids))
     kept = [line.split(": ", 1)[1] for line in lines if line.startswith("this run's temp dir is kept: ")]
     try:
         assert code != 0, "\n".join(lines[-15:])
