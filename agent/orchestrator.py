@@ -65,7 +65,7 @@ class Orchestrator:
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
         self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, tracing=self.tracing,
-                                 ambient=ambient, compactor=compactor)
+                                 ambient=ambient, compactor=compactor, registry=registry)
         self._threads: dict[str, Thread] = {}
         self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)

@@ -38,14 +38,12 @@ from tools.runner import ToolOutcome
 
 
 def _answered(last_seq: Any) -> Select:
-    """The conversation (if it is the caller's), one of its tool uses and the thread's last seq (`last_seq`, the
-    persona's thread's), in one statement: confirm and pick read it on every answer."""
+    """The conversation (if it is the caller's: agent.conversations.OWNED), one of its tool uses and the thread's
+    last seq (`last_seq`, the persona's thread's), in one statement: confirm and pick read it on every answer."""
     return (select(conversations.Conversation, ToolExecution, last_seq)
             .outerjoin(ToolExecution, (ToolExecution.conversation_id == conversations.Conversation.id)
                        & (ToolExecution.tool_use_id == bindparam("tool_use_id")))
-            .where(conversations.Conversation.id == bindparam("id"),
-                   conversations.Conversation.org_id == bindparam("org_id"),
-                   conversations.Conversation.user_id == bindparam("user_id")))
+            .where(conversations.Conversation.id == bindparam("id"), conversations.OWNED))
 
 
 @dataclass(frozen=True)
@@ -61,6 +59,10 @@ class Answer:
     tool_use_id: str
     persona: Persona = STAFF_COPILOT
     member_id: uuid.UUID | None = None
+
+    def owner(self) -> conversations.Owner:
+        """Whose thread the answer may resolve (agent.conversations.OWNED): the caller's, of this persona."""
+        return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.name)
 
 
 Check = Callable[[ToolExecution, ToolSpec], None]
@@ -125,8 +127,7 @@ class Resumer:
         if answer.persona.name not in self._answered:
             self._answered[answer.persona.name] = _answered(thread.last_seq)
         found = (await session.execute(self._answered[answer.persona.name], {
-            "id": answer.thread_id, "org_id": answer.access.org_id, "user_id": answer.caller.user_id,
-            "tool_use_id": answer.tool_use_id})).first()
+            "id": answer.thread_id, **answer.owner().params(), "tool_use_id": answer.tool_use_id})).first()
         if found is None:
             raise NotFound(thread.not_found)
         conversation, row, last_seq = found
@@ -308,7 +309,7 @@ class Resumer:
         access, caller, tool_use_id = answer.access, answer.caller, answer.tool_use_id
         _known_shape(tool_use_id)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            conversation = await conversations.get_owned(session, access.org_id, answer.thread_id, caller.user_id)
+            conversation = await conversations.get_owned(session, answer.owner(), answer.thread_id)
             if conversation is None:
                 raise NotFound(self.loop.thread(answer.persona).not_found)
             original = await executions.get(session, answer.thread_id, tool_use_id)

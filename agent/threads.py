@@ -19,7 +19,7 @@ from agent.events import Event
 from agent.model import ModelResponse
 from agent.round_trip import RoundTrip
 from tools.executions import ToolExecution
-from tools.registry import ToolSpec
+from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class ThreadParts:
     tracing: Tracing
     ambient: AmbientFinder | None = None
     compactor: Compactor | None = None
+    registry: ToolRegistry | None = None  # what tool results carry member-written text (core/member_text.py)
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> dict[str, Any]:
-    rows = await conversations.list_for_user(session, org_id, user_id)
+async def list_conversations(session: AsyncSession, owner: conversations.Owner) -> dict[str, Any]:
+    rows = await conversations.list_for_user(session, owner)
     return {"items": [{"id": str(c.id), "title": c.title, "createdAt": _iso(c.created_at),
                        "updatedAt": _iso(c.updated_at)} for c in rows]}
 
@@ -67,7 +67,7 @@ async def _user_names(session: AsyncSession, ids: set[uuid.UUID]) -> dict[uuid.U
     return {row[0]: row[1] for row in rows}
 
 
-async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
+async def conversation_detail(session: AsyncSession, owner: conversations.Owner,
                               conversation_id: uuid.UUID, registry: ToolRegistry, role: str,
                               pending_ttl: int, describe: Describe | None = None,
                               running: TurnRecord | None = None) -> dict[str, Any]:
@@ -77,7 +77,7 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
     is settled as `expired` first, as a new message or an answer would settle it. While a turn runs on it
     (`running`), it shows what it held before that turn (and a send's own message) and names the turn, whose
     stream brings the rest."""
-    conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
+    conversation = await conversations.get_owned(session, owner, conversation_id)
     if conversation is None:
         raise NotFound("conversation_not_found")
     await executions.expire_stale(session, conversation_id, pending_ttl=pending_ttl, now=datetime.now(UTC))

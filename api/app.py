@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
 from litestar import Litestar
@@ -31,6 +32,7 @@ from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from api.sse import EventStreamSchemaPlugin
 from core.i18n import LOCALES_DIR
+from core.idempotency import sweep_forever
 from core.logging import configure_logging
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
@@ -60,12 +62,17 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             worker = Worker.from_settings(db, agents, settings,  # nutrition runs, in-process
                                            tracing=services.observability.tracing if services.observability else None)
             worker_task = start_in_process(worker)
+        sweeper = asyncio.get_running_loop().create_task(sweep_forever(db)) if owned else None
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
                                        app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
             await app.state.turns.close(grace_seconds=settings.agent_shutdown_grace_seconds)
+            if sweeper is not None:
+                sweeper.cancel()
+                with suppress(asyncio.CancelledError):
+                    await sweeper
             if worker is not None:
                 worker.stop()
                 await worker_task

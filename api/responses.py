@@ -195,11 +195,12 @@ class TrainerDistribution(Struct, rename="camel"):
 
 
 class HealthBody(Struct):
-    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
+    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down; `down` names which."""
 
     status: str
     postgres: str
     redis: str
+    down: list[str]
 
 
 class JwksBody(Struct):
@@ -240,10 +241,11 @@ _STATUS_TEXT = {
           "the run's history), implausible_change (a weight too far from the last one, unless confirmed), "
           "idempotency_key_reused (the Idempotency-Key came before with another request). The member's training "
           "app: unknown_exercise (not a library name), equipment_unavailable (the current location lacks it), "
-          "invalid_set (values the exercise's kind does not take), last_exercise, invalid_range (calendar days), "
-          "idempotency_key_reused."),
+          "invalid_set (values the exercise's kind does not take), log_too_old (a set more than a year ago), "
+          "last_exercise, invalid_range (calendar days), idempotency_key_reused."),
     429: "Too many requests (rate_limited).",
-    503: "A dependency could not answer (physician_unavailable: the PHYSICIAN's model call failed).",
+    503: ("A dependency could not answer: Redis or Postgres is unreachable (service_unavailable, with Retry-After), "
+          "or the PHYSICIAN's model call failed (physician_unavailable)."),
 }
 
 

@@ -70,8 +70,11 @@ class Settings(BaseSettings):
     otel_bsp_max_queue_size: int = Field(default=2048, ge=1)
     otel_bsp_max_export_batch_size: int = Field(default=512, ge=1)
     otel_bsp_export_timeout: int = Field(default=30000, ge=1)  # ms
-    # Off by default: no message, tool or model text in any span or event. On, it is scrubbed like the logs.
+    # Off by default: no message, tool or model text in any span or event. On, the content rides on the model and
+    # tool spans (trace endpoint, Sentry, PostHog), secrets and e-mails redacted, and members' names and health words
+    # taken out (agent/scrubbing.py) unless CAPTURE_CONTENT_HEALTH_AND_NAMES also says true.
     otel_instrumentation_genai_capture_message_content: bool = False
+    capture_content_health_and_names: bool = False
 
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
     # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
@@ -84,6 +87,8 @@ class Settings(BaseSettings):
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
     # On shutdown, running turns get this long to end before they are interrupted (`error{turn_interrupted}`).
     agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
+    # A Redis command gives up after this (then the request answers 503 service_unavailable): core/redis_clients.py.
+    redis_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     storage_snapshot_schedule: bool = False
     # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
     # else a log sender that records ids and statuses only (the demo). No message text is ever logged.

@@ -50,7 +50,7 @@ from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
 
 READ_ERRORS = error_responses(400, 401, 404)
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 503)
 
 
 class AgentController(Controller):
@@ -64,7 +64,7 @@ class AgentController(Controller):
     @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                             access: NamedDependency[OrgAccess]) -> ConversationList:
-        return shape(await list_conversations(session, access.org_id, caller.user_id), ConversationList)
+        return shape(await list_conversations(session, _staff(access, caller)), ConversationList)
 
     @get("/conversations/{conversation_id:uuid}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -168,9 +168,14 @@ class AgentController(Controller):
                                                tool_use_id)), UndoBody)
 
 
+def _staff(access: OrgAccess, caller: Caller) -> conversation_store.Owner:
+    """The staff copilot's threads of the caller (never a trainer session of theirs)."""
+    return conversation_store.Owner(access.org_id, caller.user_id, STAFF_COPILOT.name)
+
+
 async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller,
                  conversation_id: uuid.UUID) -> conversation_store.Conversation:
-    owned = await conversation_store.get_owned(session, access.org_id, conversation_id, caller.user_id)
+    owned = await conversation_store.get_owned(session, _staff(access, caller), conversation_id)
     if owned is None:
         raise NotFound("conversation_not_found")
     return owned
@@ -183,6 +188,6 @@ async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Cal
         return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
 
     running = await running_turn(turns, conversation_id, access, caller, STAFF_COPILOT)
-    return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
-                                           access.role, pending_ttl=settings.pending_ttl, describe=describe,
-                                           running=running), ConversationDetail)
+    return shape(await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
+                                           pending_ttl=settings.pending_ttl, describe=describe, running=running),
+                 ConversationDetail)

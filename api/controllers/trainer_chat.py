@@ -20,6 +20,7 @@ from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from agent.conversations import Owner
 from agent.orchestrator import Orchestrator
 from agent.resume import Answer, Resumer
 from agent.threads import Opening
@@ -42,7 +43,7 @@ from api.turn_streams import MAX_SEQ, after_of, launched, owned_turn, running_tu
 from core.errors import NotFound, ServiceError
 from core.tenancy import Caller, OrgAccess
 
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429, 503)
 WORKOUT_ID = r"^[A-Za-z0-9_-]{1,20}$"  # the ids the trainer gives workouts (workout_3)
 
 
@@ -110,11 +111,11 @@ class TrainerChatController(Controller):
                       "iterations": done.get("iterations", 0)}, TrainerChatBody)
 
     @get("/sessions", responses=error_responses(400, 401, 403, 404))
-    async def sessions(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
-                       member_id: NamedDependency[uuid.UUID],
+    async def sessions(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
+                       access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
                        limit: Annotated[int, QueryParameter(ge=1, le=50)] = 10) -> TrainerSessionList:
         await store.expire_idle(session, access.org_id, member_id, datetime.now(UTC))
-        rows = await store.list_sessions(session, access.org_id, member_id, limit=limit)
+        rows = await store.list_sessions(session, _trainer(access, caller), member_id, limit=limit)
         return shape({"items": [store.session_dict(r) for r in rows]}, TrainerSessionList)
 
     @get("/sessions/{session_id:uuid}", responses=error_responses(400, 401, 403, 404))
@@ -124,7 +125,7 @@ class TrainerChatController(Controller):
                              turns: NamedDependency[TurnRunner]) -> TrainerSessionDetail:
         """The session's context events; while a turn runs on it, those before the turn (and a send's message)
         and the turn, whose stream brings the rest."""
-        row = await _owned(session, access, member_id, session_id)
+        row = await _owned(session, access, caller, member_id, session_id)
         running = await running_turn(turns, row.id, access, caller, TRAINER)
         context = before_turn(await store.events(session, row.id, context_only=True), running,
                               lambda e: e.type == "user_message")
@@ -142,13 +143,14 @@ class TrainerChatController(Controller):
 
     @delete("/sessions/{session_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404))
     async def close(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
-                    access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
-        row = await _owned(session, access, member_id, session_id)
+                    caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
+                    member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+        row = await _owned(session, access, caller, member_id, session_id)
         await store.complete(session, row)
         return shape(store.session_dict(row), TrainerSessionBody)
 
     @post("/sessions/{session_id:uuid}/confirm/{tool_use_id:str}", status_code=200,
-          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
+          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 503)})
     async def confirm(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[ConfirmBody],
                       caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                       member_id: NamedDependency[uuid.UUID], locale: NamedDependency[str],
@@ -188,8 +190,14 @@ class TrainerChatController(Controller):
                                                persona=TRAINER, member_id=member_id)), UndoBody)
 
 
-async def _owned(session: AsyncSession, access: OrgAccess, member_id: uuid.UUID, session_id: uuid.UUID):
-    row = await store.get_owned(session, access.org_id, member_id, session_id)
+def _trainer(access: OrgAccess, caller: Caller) -> Owner:
+    """The caller's trainer sessions (never a staff conversation of theirs)."""
+    return Owner(access.org_id, caller.user_id, TRAINER.name)
+
+
+async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller, member_id: uuid.UUID,
+                 session_id: uuid.UUID):
+    row = await store.get_owned(session, _trainer(access, caller), member_id, session_id)
     if row is None:
         raise NotFound("session_not_found")
     return row
