@@ -15,6 +15,7 @@ the race with a late writer harmless: whichever appends seq N first wins, the ot
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -23,6 +24,8 @@ from typing import Any, Protocol, TypeVar
 
 import structlog
 
+from core.outages import down_dependency
+
 log = structlog.get_logger("agent.turn_log")
 
 KEEP_SECONDS = 3600  # frames and their owner are kept an hour after the last frame (so after `done`)
@@ -30,6 +33,8 @@ MAX_FRAMES = 20_000  # a turn's stream is capped (6 round trips of 4,096 output 
 LEASE_MS = 15_000  # a turn whose process stopped renewing for this long is lost
 BLOCK_MS = 1_000  # a reader's wait for the next frame, below any Redis client's socket timeout
 STALE_CHECK_SECONDS = 5.0  # a silent stream's lease is looked at this often
+OUTAGE_WAIT_SECONDS = 60.0  # a reader waits out Redis out of reach this long (the frame writer's own give-up)
+OUTAGE_RETRY_SECONDS = 0.5
 READ_COUNT = 500
 
 _SEAL = """
@@ -168,15 +173,36 @@ class Sealing:
 
 async def follow(redis: Any, turn_id: uuid.UUID, after: int, sealing: Sealing) -> AsyncIterator[Frame | None]:
     """The frames after `after`, then the live ones until `done`. Yields None after each silent wait (a reader
-    may send a keep-alive); seals the stream when its process stopped renewing its lease."""
+    may send a keep-alive); seals the stream when its process stopped renewing its lease. Redis out of reach
+    (core.outages) is waited out for up to OUTAGE_WAIT_SECONDS with keep-alives: the turn runs on meanwhile, its
+    writer keeps its frames, and this reader goes on from its cursor, losing none."""
     keys = TurnKeys(turn_id)
     last = await last_frame(redis, turn_id)
     if last is not None and last.type == "done" and last.seq <= after:
         return  # the client has everything already
     cursor = f"{after}-0"
     checked = time.monotonic()
+    unreachable_since: float | None = None
     while True:
-        found = await redis.xread({keys.frames: cursor}, count=READ_COUNT, block=BLOCK_MS)
+        try:
+            found = await redis.xread({keys.frames: cursor}, count=READ_COUNT, block=BLOCK_MS)
+            if not found and time.monotonic() - checked >= STALE_CHECK_SECONDS:
+                checked = time.monotonic()
+                if await redis.eval(_SEAL, 2, keys.frames, keys.alive, sealing.first_error, sealing.error,
+                                    sealing.done, KEEP_SECONDS):
+                    log.warning("agent.turn.lost", turn_id=str(turn_id))
+                    continue  # the sealed frames are read next
+        except Exception as exc:
+            if down_dependency(exc) != "redis":
+                raise
+            unreachable_since = unreachable_since or time.monotonic()
+            if time.monotonic() - unreachable_since > OUTAGE_WAIT_SECONDS:
+                raise
+            yield None
+            await asyncio.sleep(OUTAGE_RETRY_SECONDS)
+            continue
+        if unreachable_since is not None:  # back: the running process renews its lease within a third of it
+            unreachable_since, checked = None, time.monotonic()
         entries = found[0][1] if found else []
         for entry in entries:
             frame = _frame(entry)
@@ -188,8 +214,3 @@ async def follow(redis: Any, turn_id: uuid.UUID, after: int, sealing: Sealing) -
             checked = time.monotonic()
             continue
         yield None
-        if time.monotonic() - checked >= STALE_CHECK_SECONDS:
-            checked = time.monotonic()
-            if await redis.eval(_SEAL, 2, keys.frames, keys.alive, sealing.first_error, sealing.error,
-                                sealing.done, KEEP_SECONDS):
-                log.warning("agent.turn.lost", turn_id=str(turn_id))

@@ -103,8 +103,9 @@ async def test_redis_stopped_answers_503_and_recovers_when_it_returns(app_settin
 
 async def test_a_frozen_redis_leaves_no_conversation_busy_once_it_thaws(app_settings, factory, own_redis,
                                                                          clean_model) -> None:
-    """A turn ends while Redis is frozen (SIGSTOP, 10 s): its lock cannot be released then. Within 5 s of the thaw
-    the conversation takes a new turn; before, it stayed busy until the lease lapsed (here 30 s)."""
+    """A turn ends while Redis is frozen (SIGSTOP, 10 s): its lock cannot be released then, nor its frames
+    written; its reader waits with keep-alives and gets every frame after the thaw. Within 5 s of the thaw the
+    conversation takes a new turn; before, it stayed busy until the lease lapsed (here 30 s)."""
     settings = app_settings.model_copy(update={"redis_url": own_redis["redis"].url,
                                                "agent_turn_lock_lease_seconds": LEASE_SECONDS})
     org, owner = await _staff(factory)
@@ -122,16 +123,17 @@ async def test_a_frozen_redis_leaves_no_conversation_busy_once_it_thaws(app_sett
         os.kill(pid, signal.SIGSTOP)
         frozen = time.monotonic()
         try:
-            held.release()
-            ended = await asyncio.wait_for(turn, 30)  # the turn ends while Redis is frozen
-            assert ended.status == 200 and ended.names[-1] == "done"
-            assert "internal" not in [e["code"] for e in ended.of("error")]
+            held.release()  # the turn ends while Redis is frozen; its frames wait in its writer
             refused = await sse(client, f"{base}/messages", json_body={"message": "new"}, headers=owner.headers)
             _unavailable(refused.status, refused.body, refused.headers)  # a send meanwhile: 503, not 500
             await asyncio.sleep(max(0.0, 10.0 - (time.monotonic() - frozen)))
+            assert not turn.done()  # its reader waits Redis out (keep-alives), it does not break the stream
         finally:
             os.kill(pid, signal.SIGCONT)
         thawed = time.monotonic()
+        ended = await asyncio.wait_for(turn, 30)  # then its frames arrive, every one, and the stream ends
+        assert ended.status == 200 and ended.names[-1] == "done" and ended.text == "Slow answer.", ended.body
+        assert "internal" not in [e["code"] for e in ended.of("error")]
         clean_model.respond_with(None)
         clean_model.queue(Reply(Text("Back.")))
         while True:
