@@ -24,7 +24,7 @@ from agent.request import turn_context, user_turn_content
 from agent.round_trip import RoundTrip
 from agent.threads import Opening, ThreadParts, ToolResult
 from agent.turns import Turn, result_block, tool_result_block
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
 from tools import executions
 from tools.executions import ToolExecution
 from tools.registry import ToolSpec
@@ -53,6 +53,8 @@ class ConversationThread:
                                                               turn.caller.user_id)
         if turn.conversation is None:
             raise NotFound(self.not_found)
+        if turn.conversation.channel == conversations.MCP_CHANNEL:  # a record of calls no model of ours continues
+            raise Conflict("mcp_conversation_read_only")
         turn.conversation_id, turn.opened = requested, True
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:

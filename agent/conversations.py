@@ -28,6 +28,8 @@ from core.database import Base
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
+CONSOLE_CHANNEL, MCP_CHANNEL = "console", "mcp"  # where a conversation came from (migration 0028)
+
 
 class Conversation(Base):
     __tablename__ = "conversations"
@@ -36,6 +38,7 @@ class Conversation(Base):
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str | None] = mapped_column(String(200))
+    channel: Mapped[str] = mapped_column(String(20), server_default=CONSOLE_CHANNEL)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
@@ -57,9 +60,10 @@ class Message(Base):
 
 
 async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                 conversation_id: uuid.UUID | None = None, title: str | None = None) -> Conversation:
+                 conversation_id: uuid.UUID | None = None, title: str | None = None,
+                 channel: str = CONSOLE_CHANNEL) -> Conversation:
     conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id,
-                                title=title[:200] if title else None)
+                                title=title[:200] if title else None, channel=channel)
     session.add(conversation)
     await session.flush()
     return conversation

@@ -27,7 +27,7 @@ def _iso(value) -> str | None:
 async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> dict[str, Any]:
     rows = await conversations.list_for_user(session, org_id, user_id)
     return {"items": [{"id": str(c.id), "title": c.title, "createdAt": _iso(c.created_at),
-                       "updatedAt": _iso(c.updated_at)} for c in rows]}
+                       "updatedAt": _iso(c.updated_at), "channel": c.channel} for c in rows]}
 
 
 def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str,
@@ -103,4 +103,4 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
         messages.append({"id": str(row.id), "role": row.role, "text": text, "stopReason": row.stop_reason,
                          "toolCalls": by_message.get(row.id, []), "createdAt": _iso(row.created_at)})
     return {"id": str(conversation.id), "title": conversation.title, "createdAt": _iso(conversation.created_at),
-            "updatedAt": _iso(conversation.updated_at), "messages": messages}
+            "updatedAt": _iso(conversation.updated_at), "channel": conversation.channel, "messages": messages}

@@ -9,6 +9,7 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
+from agent.mcp_calls import McpCalls
 from agent.storage_snapshot import daily_snapshots
 from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
@@ -21,6 +22,7 @@ from api.controllers.trainer_app import TrainerAppController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
+from api.mcp.endpoint import McpEndpoint, mcp_routes
 from api.middleware import trace_middleware
 from api.openapi import SCHEMA_PLUGINS, openapi_config
 from api.options import allow_routed_methods
@@ -42,6 +44,7 @@ CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
+    mcp = McpEndpoint(settings)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -51,6 +54,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         # The nutrition agents, one set for the runs' worker and the health questions (`uses_model` decides).
         agents = select_agents(settings, db, services.model, services.orchestrator.meter)
         app.state.health_questions = HealthQuestions(db, agents)
+        mcp.bind(McpCalls(loop=services.orchestrator, resumer=services.resumer, settings=settings))
         worker = None
         if owned:
             await services.start()  # RAG outbox worker + local model warm-up
@@ -58,8 +62,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
                                            tracing=services.observability.tracing if services.observability else None)
             worker_task = start_in_process(worker)
         try:
-            async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
-                                       app.state.resources.agent.orchestrator.observability):
+            async with mcp.run(), daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
+                                                  app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
             if worker is not None:
@@ -71,7 +75,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
-        NutritionController, NutritionMembersController,
+        NutritionController, NutritionMembersController, *mcp_routes(mcp),
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]

@@ -79,6 +79,13 @@ class Settings(BaseSettings):
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
+    # The MCP server (api/mcp/): a token must be issued for it (`aud`: this value, or the endpoint's own URL);
+    # each tool call is booked against the daily cap at this price (agent/mcp_calls.py says why).
+    mcp_audience: str = Field(default="spotter-mcp", min_length=1, max_length=200)
+    mcp_call_cost_usd_micros: int = Field(default=1_000, ge=0, le=1_000_000)
+    # The service's public address (https://spotter.example.com) for the links and metadata it hands out; unset,
+    # each request's own address is used.
+    public_url: str | None = None
     storage_snapshot_schedule: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
