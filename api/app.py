@@ -22,7 +22,7 @@ from api.controllers.trainer_app import TrainerAppController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
-from api.mcp.endpoint import McpEndpoint, mcp_routes
+from api.mcp.routes import McpMount
 from api.middleware import trace_middleware
 from api.openapi import SCHEMA_PLUGINS, openapi_config
 from api.options import allow_routed_methods
@@ -44,7 +44,7 @@ CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
-    mcp = McpEndpoint(settings)
+    mcp = McpMount(settings)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -75,7 +75,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
-        NutritionController, NutritionMembersController, *mcp_routes(mcp),
+        NutritionController, NutritionMembersController, *mcp.routes(),
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]

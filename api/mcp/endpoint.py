@@ -1,4 +1,4 @@
-"""`/organizations/{orgId}/mcp`: the MCP server (streamable HTTP), mounted in the Litestar app as an ASGI route.
+"""The MCP server (streamable HTTP) behind `/organizations/{orgId}/mcp` (api/mcp/routes.py).
 
 Every request passes the console's guards first (api/mcp/access.py), then reaches the official SDK's session
 manager, which serves the protocol; the handlers are api/mcp/server.py's. Per-session state lives here, in the
@@ -13,16 +13,17 @@ A request from a browser page of another origin is refused (DNS rebinding).
 from __future__ import annotations
 
 import hashlib
+import logging
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
-from litestar import HttpMethod, route
+import anyio
+from anyio.abc import TaskStatus
 from litestar.connection import ASGIConnection
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Message, Receive, Scope, Send
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
@@ -31,10 +32,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from agent.mcp_calls import McpCalls, McpWho
 from api.auth import TokenClaims
-from api.guards import staff_only
-from api.mcp.access import MCP_PATH, ProtectedResourceController, base_url, issued_for_mcp, refused_token
+from api.mcp.access import base_url
 from api.mcp.server import CallContext, build_server
-from core.errors import Unauthorized
 from core.i18n import resolve_locale
 from core.settings import Settings
 
@@ -75,29 +74,22 @@ class SessionBook:
 
 
 class McpEndpoint:
-    """The SDK's server and session manager for the app, and the ASGI entry the route calls."""
+    """The SDK's server and session manager over the engine's MCP calls, and the ASGI entry the route calls."""
 
-    def __init__(self, settings: Settings, version: str = "1") -> None:
+    def __init__(self, settings: Settings, calls: McpCalls) -> None:
         self.settings = settings
+        # the SDK logs each session it opens or refuses, with its id, at INFO: the service logs its own requests
+        logging.getLogger("mcp").setLevel(logging.WARNING)
         self.sessions = SessionBook()
-        self._calls: McpCalls | None = None
-        self.server = build_server(self.calls, self.context_of, version)
+        self.server = build_server(calls, self.context_of, _version())
         self.manager = StreamableHTTPSessionManager(app=self.server, max_request_body_size=MAX_BODY_BYTES,
                                                     max_sessions=MAX_SESSIONS)
 
-    def bind(self, calls: McpCalls) -> None:
-        self._calls = calls
-
-    def calls(self) -> McpCalls:
-        if self._calls is None:
-            raise RuntimeError("the MCP endpoint is not bound to the engine yet")
-        return self._calls
-
-    @asynccontextmanager
-    async def run(self) -> AsyncIterator[None]:
-        """The session manager's lifetime: the app's."""
+    async def serve(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """The session manager's lifetime: from the first MCP request until the app stops (cancelled)."""
         async with self.manager.run():
-            yield
+            task_status.started()
+            await anyio.sleep_forever()
 
     def context_of(self, ctx: ServerRequestContext[Any, Any]) -> CallContext:
         scope = ctx.request.scope if ctx.request is not None else {}
@@ -116,8 +108,8 @@ class McpEndpoint:
             return
         session_id = connection.headers.get(MCP_SESSION_ID_HEADER)
         session = self.sessions.get(session_id)
-        if session_id is not None and session is not None and (session.org_id, session.user_id) != (
-                access.org_id, caller.user_id):
+        if session_id is not None and (session is None or (session.org_id, session.user_id) != (
+                access.org_id, caller.user_id)):
             await _refuse(send, 404, "Session not found")  # as the SDK answers an unknown one
             return
         who = McpWho(access, caller, resolve_locale(connection.headers.get("x-locale"),
@@ -126,9 +118,9 @@ class McpEndpoint:
         scope[_HERE] = CallContext(who, session.conversation_id if session else None, base)  # type: ignore[literal-required]
         scope["user"] = _principal(state["claims"])
         await self.manager.handle_request(scope, receive, self._booking(send, session_id, access.org_id,
-                                                                       caller.user_id, scope))
+                                                                       caller.user_id, scope["method"]))
 
-    def _booking(self, send: Send, asked: str | None, org_id: uuid.UUID, user_id: uuid.UUID, scope: Scope) -> Send:
+    def _booking(self, send: Send, asked: str | None, org_id: uuid.UUID, user_id: uuid.UUID, method: str) -> Send:
         """`send`, opening the book's entry when the SDK opens a session and closing it when the client ends one."""
 
         async def booking(message: Message) -> None:
@@ -137,11 +129,18 @@ class McpEndpoint:
                 opened = headers.get(MCP_SESSION_ID_HEADER.encode())
                 if asked is None and opened is not None and message["status"] < 400:
                     self.sessions.open(opened.decode(), org_id, user_id)
-                elif asked is not None and scope.get("method") == "DELETE" and message["status"] < 300:
+                elif asked is not None and method == "DELETE" and message["status"] < 300:
                     self.sessions.close(asked)
             await send(message)
 
         return booking
+
+
+def _version() -> str:
+    try:
+        return metadata.version("spotter")
+    except metadata.PackageNotFoundError:  # a checkout run without installing it
+        return "0"
 
 
 def _principal(claims: TokenClaims) -> AuthenticatedUser:
@@ -163,16 +162,3 @@ async def _refuse(send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
-
-
-def mcp_routes(endpoint: McpEndpoint) -> list[Any]:
-    """The MCP route (the token's audience, then the console's staff guard) and its RFC 9728 metadata. The route
-    is an HTTP handler that hands the request, its body unread, to the SDK as an ASGI app."""
-
-    @route(MCP_PATH, http_method=[HttpMethod.GET, HttpMethod.POST, HttpMethod.DELETE], name="mcp",
-           guards=[issued_for_mcp, staff_only], exception_handlers={Unauthorized: refused_token},
-           include_in_schema=False)
-    async def mcp() -> ASGIApp:
-        return endpoint.handle
-
-    return [mcp, ProtectedResourceController]

@@ -66,20 +66,19 @@ async def _served_versions(ctx: ServerRequestContext[Any, Any], call_next: CallN
     return await call_next(ctx)
 
 
-def build_server(calls: Callable[[], McpCalls], context_of: ContextOf, version: str) -> Server[Any]:
-    """The low-level server over the service `calls()` (bound once the app's resources are open)."""
+def build_server(service: McpCalls, context_of: ContextOf, version: str) -> Server[Any]:
+    """The low-level server over the engine's MCP calls."""
 
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         who = context_of(ctx).who
-        service = calls()
         return types.ListToolsResult(tools=listed(service.tools(who.access.role), service.loop.registry,
                                                   who.access.role, who.locale))
 
     async def call_tool(ctx: ServerRequestContext[Any, Any],
                         params: types.CallToolRequestParams) -> types.CallToolResult:
         here = context_of(ctx)
-        who, service = here.who, calls()
+        who = here.who
         arguments = params.arguments if isinstance(params.arguments, dict) else {}
         if params.name in (UNDO_TOOL, STATUS_TOOL):
             return await _channel_tool(service, who, params.name, arguments, here)

@@ -3,12 +3,18 @@ own session — and what an MCP client learns when it may not (401 + WWW-Authent
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 
 from tests.mcp.conftest import connect
 
+REPO = Path(__file__).resolve().parents[2]
 ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
@@ -110,3 +116,19 @@ async def test_an_unknown_session_is_404_and_the_client_must_start_again(client,
     headers = _bearer(gym.token(gym.owner), **{"mcp-session-id": uuid.uuid4().hex,
                                                 "mcp-protocol-version": "2025-06-18"})
     assert (await client.post(gym.mcp, json=_list_tools(), headers=headers)).status_code == 404
+
+
+async def test_dev_token_mcp_prints_the_address_and_a_token_the_server_takes(client, server, gym, embedded_pg,
+                                                                               data_dir) -> None:
+    """The README's way in: `spotter dev-token --email E --mcp` prints each gym's MCP address, then a token
+    issued for the MCP server, which the server accepts."""
+    env = {**os.environ, "APP_ENV": "test", "AUTH_MODE": "dev", "DATABASE_URL": embedded_pg.url(),
+           "DATA_DIR": str(data_dir), "SENTRY_DSN": "", "POSTHOG_API_KEY": "", "LOG_LEVEL": "warning"}
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "api.cli", "dev-token", "--email",
+                                                    gym.owner.email, "--url", server.url, "--mcp"],
+                                   cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    address, token = done.stdout.strip().splitlines()
+    assert address == f"mcp: {server.url}{gym.mcp}"
+    taken = await client.post(gym.mcp, json=_initialize(), headers=_bearer(token))
+    assert taken.status_code == 200 and taken.headers["mcp-session-id"]
