@@ -42,7 +42,7 @@ from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.executions import ToolExecution
-from tools.registry import ToolSpec
+from tools.registry import ToolRegistry, ToolSpec
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,10 @@ class CallResult:
 class McpCalls:
     def __init__(self, *, loop: Orchestrator, resumer: Resumer, settings: Settings) -> None:
         self.loop, self.resumer, self.settings = loop, resumer, settings
+
+    @property
+    def registry(self) -> ToolRegistry:
+        return self.loop.registry
 
     def tools(self, role: str) -> list[ToolSpec]:
         """The caller's tools over MCP: the registry's for the role, as the MCP persona offers them."""

@@ -73,7 +73,7 @@ def build_server(service: McpCalls, context_of: ContextOf, version: str) -> Serv
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         who = context_of(ctx).who
-        return types.ListToolsResult(tools=listed(service.tools(who.access.role), service.loop.registry,
+        return types.ListToolsResult(tools=listed(service.tools(who.access.role), service.registry,
                                                   who.access.role, who.locale))
 
     async def call_tool(ctx: ServerRequestContext[Any, Any],

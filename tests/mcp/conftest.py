@@ -16,6 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.factories import TestOrg, TestUser
 
 Elicit = Callable[[Any, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
 class Gym:
@@ -69,3 +70,23 @@ def body(result: types.CallToolResult) -> dict[str, Any]:
     """The result's structured content (also its last text block, serialized)."""
     assert result.structured_content == json.loads(result.content[-1].text)
     return result.structured_content
+
+
+# ---- raw HTTP, for what the official client would never send ------------------------------------------------
+
+def initialize(version: str = "2025-06-18") -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+
+
+def bearer(token: str, **more: str) -> dict[str, str]:
+    return {**ACCEPT, "authorization": f"Bearer {token}", **more}
+
+
+async def raw_session(client: Any, gym: Gym, user: TestUser | None = None) -> dict[str, str]:
+    """The headers of an initialized session opened with plain HTTP."""
+    headers = bearer(gym.token(user or gym.owner))
+    opened = await client.post(gym.mcp, headers=headers, json=initialize())
+    headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+    await client.post(gym.mcp, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return headers

@@ -5,19 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from tests.mcp.conftest import body, connect
-
-ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-
-
-async def _session(client, gym) -> dict[str, str]:
-    headers = {**ACCEPT, "authorization": f"Bearer {gym.token(gym.owner)}"}
-    opened = await client.post(gym.mcp, headers=headers, json={
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
-    headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
-    await client.post(gym.mcp, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
-    return headers
+from tests.mcp.conftest import body, connect, raw_session
 
 
 async def _executions(db, gym) -> int:
@@ -27,7 +15,7 @@ async def _executions(db, gym) -> int:
 
 
 async def test_malformed_oversized_and_misshapen_requests_are_refused_and_store_nothing(client, gym, db) -> None:
-    headers = await _session(client, gym)
+    headers = await raw_session(client, gym)
     malformed = await client.post(gym.mcp, headers=headers, content=b'{"jsonrpc": "2.0", "id": 2, "method": ')
     assert malformed.status_code == 400 and '"code":-32700' in malformed.text  # JSON-RPC parse error
     oversized = await client.post(gym.mcp, headers=headers, json={
