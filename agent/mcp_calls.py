@@ -34,9 +34,9 @@ from agent.orchestrator import Orchestrator
 from agent.policy import can_undo
 from agent.resume import Answer, Resumer
 from agent.round_trip import RoundTrip
-from agent.turns import Turn
+from agent.turns import Turn, TurnStream
 from agent.usage import record_turn
-from core.errors import Conflict, NotFound, ServiceError
+from core.errors import NotFound, ServiceError
 from core.i18n import error_message
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
@@ -122,11 +122,8 @@ class McpCalls:
             for event in trip.committed():
                 yield event
 
-        frames = [event async for event in loop.stream(turn, lock, body).events()]
-        failed = next((frame for frame in frames if frame.type == "error"), None)
-        if failed is not None:
-            return CallResult("refused", name, error={"code": failed.data["code"], "message": failed.data["message"]})
-        return await self._result(who, conversation_id, tool_use_id)
+        refused = await _refusal(loop.stream(turn, lock, body), name)
+        return refused or await self._result(who, conversation_id, tool_use_id)
 
     # ---- answers to a pending call, its undo and its state ------------------------------------------
 
@@ -134,21 +131,17 @@ class McpCalls:
         """Approve or reject a pending call through the resumer (the console's confirm path): the atomic claim
         makes it run at most once, whoever answers first; a later answer reads what became of it."""
         row = await self._owned(who, execution_id)
+        name = f"{row.router}__{row.action}"
         try:
             stream = await self.resumer.open_confirm(self._answer(who, "confirm", row), approved=approved,
                                                      edited_input=None)
-        except Conflict as exc:
-            if exc.code != "tool_already_resolved":
-                return self.refused(who, f"{row.router}__{row.action}", exc)
         except ServiceError as exc:
-            return self.refused(who, f"{row.router}__{row.action}", exc)
-        else:
-            frames = [event async for event in stream.events()]
-            failed = next((frame for frame in frames if frame.type == "error"), None)
-            if failed is not None:  # the cap: the claim rolled back, the call still waits
-                return CallResult("refused", f"{row.router}__{row.action}", execution_id=row.id,
-                                  conversation_id=row.conversation_id,
-                                  error={"code": failed.data["code"], "message": failed.data["message"]})
+            if exc.code != "tool_already_resolved":
+                return self.refused(who, name, exc)
+        else:  # refused in the stream (the cap): the claim rolled back, the call still waits
+            refused = await _refusal(stream, name)
+            if refused is not None:
+                return replace(refused, execution_id=row.id, conversation_id=row.conversation_id)
         return await self._result(who, row.conversation_id, row.tool_use_id)
 
     async def undo(self, who: McpWho, execution_id: uuid.UUID) -> dict[str, Any]:
@@ -207,6 +200,14 @@ class McpCalls:
         if row.status == "running":
             return result
         return replace(result, error=_people(row, who.locale))
+
+
+async def _refusal(stream: TurnStream, name: str) -> CallResult | None:
+    """Run the turn's stream to its end; the refusal it ended with (its `error` frame), if any."""
+    failed = [event async for event in stream.events() if event.type == "error"]
+    if not failed:
+        return None
+    return CallResult("refused", name, error={"code": failed[0].data["code"], "message": failed[0].data["message"]})
 
 
 def _people(row: ToolExecution, locale: str) -> dict[str, Any]:

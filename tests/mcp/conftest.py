@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx2
@@ -13,6 +14,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from agent.costs import Usage
+from agent.usage import record_turn
 from tests.factories import TestOrg, TestUser
 
 Elicit = Callable[[Any, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
@@ -64,6 +67,13 @@ async def connect(server_url: str, gym: Gym, user: TestUser | None = None, *, el
         async with Client(transport, elicitation_callback=elicit,
                           client_info=types.Implementation(name=client_name, version="1.0")) as client:
             yield client
+
+
+async def exhaust_cap(db: Any, gym: Gym) -> None:
+    """Today's spend reaches the gym's cap (pro: $5 a day)."""
+    async with db.scope(org_id=gym.org.id) as session:
+        await record_turn(session, org_id=gym.org.id, user_id=gym.owner.id, day=datetime.now(UTC).date(),
+                          usage=Usage(), cost_usd_micros=5_000_000, turns=0)
 
 
 def body(result: types.CallToolResult) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import mcp_types as types
 import pytest
 from sqlalchemy import text
 
-from tests.mcp.conftest import body, connect
+from tests.mcp.conftest import body, connect, exhaust_cap
 from tests.sse import sse
 
 
@@ -109,6 +109,21 @@ async def test_dismissing_the_question_leaves_it_for_the_console(client, server,
                          json_body={"approved": False}, headers=gym.owner.headers)
     assert rejected.one("tool_completed")["error"]["code"] == "rejected_by_user"
     assert await _task_state(db, task_id) == (False, 0)
+
+
+async def test_an_inline_accept_past_the_cap_runs_nothing_and_the_call_still_waits(server, gym, db) -> None:
+    """The daily cap is checked when an approval resolves (the resumer's check): refused, the claim rolled back."""
+
+    async def elicit(ctx, params) -> types.ElicitResult:
+        await exhaust_cap(db, gym)
+        return types.ElicitResult(action="accept")
+
+    async with connect(server.url, gym, elicit=elicit) as mcp:
+        task_id = await _create(mcp)
+        refused = await mcp.call_tool("tasks__delete", {"id": task_id})
+    found = body(refused)
+    assert refused.is_error and found["error"]["code"] == "agent_budget_exceeded" and found["executionId"]
+    assert await _status(db, found["executionId"]) == "pending" and await _task_state(db, task_id) == (False, 0)
 
 
 @pytest.mark.parametrize("order", ["console_first", "together", "inline_first"])

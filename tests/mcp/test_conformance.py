@@ -9,16 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import mcp_types as types
 from sqlalchemy import text
 
-from agent.costs import Usage
-from agent.usage import record_turn
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
-from tests.mcp.conftest import Gym, body, connect
+from tests.mcp.conftest import Gym, body, connect, exhaust_cap
 from tests.sse import sse
 
 LOCALE = "ru"
@@ -87,12 +84,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-async def _exhaust(db, gym: Gym) -> None:
-    async with db.scope(org_id=gym.org.id) as session:
-        await record_turn(session, org_id=gym.org.id, user_id=gym.owner.id, day=datetime.now(UTC).date(),
-                          usage=Usage(), cost_usd_micros=5_000_000, turns=0)  # pro: $5 a day
-
-
 # ---- the chat engine ------------------------------------------------------------------------------------
 
 async def _through_chat(client, gym: Gym, desk, fake_model, db) -> dict[int, Outcome]:
@@ -104,7 +95,7 @@ async def _through_chat(client, gym: Gym, desk, fake_model, db) -> dict[int, Out
         user = people[step.who]
         headers = {**user.headers, "x-locale": LOCALE}
         if step.exhaust_cap:
-            await _exhaust(db, gym)
+            await exhaust_cap(db, gym)
         if step.tool == "undo":
             conversation, tool_use = uses[step.undo_of]  # type: ignore[index]
             answer = await client.post(f"{gym.agent}/conversations/{conversation}/undo/{tool_use}", headers=headers)
@@ -155,7 +146,7 @@ async def _through_mcp(client, server, gym: Gym, desk, db) -> dict[int, Outcome]
             current["step"] = step
             session = sessions[step.who]
             if step.exhaust_cap:
-                await _exhaust(db, gym)
+                await exhaust_cap(db, gym)
             if step.tool == "undo":
                 result = await session.call_tool("spotter__undo", {"executionId": executions[step.undo_of]})  # type: ignore[index]
                 found = body(result)

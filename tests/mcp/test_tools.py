@@ -4,15 +4,11 @@ every failure is an isError result carrying the people's message in the caller's
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from sqlalchemy import text
 
-from agent.costs import Usage
 from agent.mcp_persona import MCP
-from agent.usage import record_turn
-from tests.mcp.conftest import body, connect
+from tests.mcp.conftest import body, connect, exhaust_cap
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()
@@ -93,9 +89,8 @@ async def test_each_call_is_metered_and_the_exhausted_cap_refuses_before_anythin
         async with db.scope(org_id=gym.org.id) as session:
             cost, turns = (await session.execute(text(
                 "SELECT cost_usd_micros, turns FROM ai_usage_daily WHERE org_id = :o"), {"o": gym.org.id})).one()
-            assert (cost, turns) == (2 * 1_000, 2)  # MCP_CALL_COST_USD_MICROS each
-            await record_turn(session, org_id=gym.org.id, user_id=gym.owner.id, day=datetime.now(UTC).date(),
-                              usage=Usage(), cost_usd_micros=5_000_000, turns=0)  # pro: $5 a day, now spent
+        assert (cost, turns) == (2 * 1_000, 2)  # MCP_CALL_COST_USD_MICROS each
+        await exhaust_cap(db, gym)
         refused = await client.call_tool("tasks__create", {"title": "Too late"})
     assert refused.is_error is True
     error = body(refused)["error"]
