@@ -147,7 +147,7 @@ class Compactor:
         started = time.monotonic()
         summary = await self._summarize(conversation, transcript(summarized, earlier))
         async with self.db.scope(**scope) as session:
-            await self._insert_note(session, conversation, kept[0].seq, summary, through=summarized[-1],
+            await self._insert_note(session, conversation, kept[0].id, summary, through=summarized[-1],
                                     count=len(summarized))
         self._report("agent.compaction.completed", conversation, summarizedCount=len(summarized),
                      keptCount=len(kept), durationMs=int((time.monotonic() - started) * 1000))
@@ -165,9 +165,11 @@ class Compactor:
             raise ValueError("empty summary")
         return summary
 
-    async def _insert_note(self, session, conversation: Conversation, at_seq: int, summary: str, *,
+    async def _insert_note(self, session, conversation: Conversation, before: uuid.UUID, summary: str, *,
                            through: Message, count: int) -> None:
-        """Put the note at `at_seq` and move every later message up by one, in this transaction."""
+        """Put the note where message `before` is and move it and every later message up by one, in this
+        transaction (its seq read here: replaced alternatives may sit between the rows the turn read)."""
+        at_seq = await session.scalar(text("SELECT seq FROM conversation_messages WHERE id = :id"), {"id": before})
         params = {"c": conversation.id, "s": at_seq, "shift": _SHIFT, "moved": at_seq + _SHIFT}
         await session.execute(text("UPDATE conversation_messages SET seq = seq + :shift "
                                    "WHERE conversation_id = :c AND seq >= :s"), params)

@@ -15,7 +15,7 @@ from typing import Any
 
 import structlog
 
-from agent import conversations, events
+from agent import branches, conversations, events
 from agent.budget import check_budget
 from agent.costs import Usage
 from agent.events import Event
@@ -46,6 +46,8 @@ class ConversationThread:
 
     async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
         if requested is None:
+            if turn.replaces is not None:
+                raise NotFound("message_not_found")  # a new conversation has nothing to replace
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
         async with self._scope(turn) as session:
@@ -56,11 +58,14 @@ class ConversationThread:
         if turn.conversation.channel == conversations.MCP_CHANNEL:  # a record of calls no model of ours continues
             raise Conflict("mcp_conversation_read_only")
         turn.conversation_id, turn.opened = requested, True
+        if turn.replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
+            async with self._scope(turn) as session:
+                await branches.replaceable(session, requested, turn.replaces)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         now = datetime.now(UTC)
         ambient = await self._ambient(turn, opening.message)
-        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now),
+        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now, turn.replaces),
                                     page_context=opening.page_context, ambient=ambient)
         # One transaction: the budget check, older pending tool uses superseded, the user message, and the
         # history read back. A new conversation is created in it too: a first turn that fails here leaves
@@ -78,8 +83,12 @@ class ConversationThread:
                                                                 pending_ttl=self.settings.pending_ttl, now=now)
                 if superseded:
                     log.info("agent.tool.superseded", count=len(superseded))
+                slot = None
+                if turn.replaces is not None:  # Regenerate / Edit: what it replaces becomes an alternative
+                    slot = await branches.fork(session, turn.conversation_id, turn.replaces)
                 rows = await conversations.append_and_read(session, conversation, "user", content,
-                                                           page_context=opening.page_context, touch=True)
+                                                           page_context=opening.page_context, touch=True,
+                                                           fork_of=slot)
         turn.conversation, turn.opened = conversation, True
         if rows is None:
             turn.history = [{"role": "user", "content": storable(content)}]

@@ -57,6 +57,12 @@ class Message(Base):
     stop_reason: Mapped[str | None] = mapped_column(String(40))
     usage: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    fork_of: Mapped[uuid.UUID | None]  # a user message written in place of another: its slot (agent/branches.py)
+    hidden_by: Mapped[uuid.UUID | None]  # a replaced alternative's row: the user message it starts from
+
+
+ACTIVE = Message.hidden_by.is_(None)
+"""On the path the model and the console read (not a replaced alternative)."""
 
 
 async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
@@ -90,8 +96,8 @@ async def start(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, co
 _OWNED = select(Conversation).where(Conversation.id == bindparam("id"), Conversation.org_id == bindparam("org_id"),
                                     Conversation.user_id == bindparam("user_id"))
 _ANCHOR = (select(func.max(Message.seq)).where(Message.conversation_id == bindparam("conversation_id"),
-                                               Message.role == "system_note").scalar_subquery())
-_SINCE_ANCHOR = (select(Message).where(Message.conversation_id == bindparam("conversation_id"),
+                                               Message.role == "system_note", ACTIVE).scalar_subquery())
+_SINCE_ANCHOR = (select(Message).where(Message.conversation_id == bindparam("conversation_id"), ACTIVE,
                                        Message.seq >= func.coalesce(_ANCHOR, 0)).order_by(Message.seq))
 
 
@@ -117,7 +123,8 @@ async def append(session: AsyncSession, conversation: Conversation, role: str, c
     return message_id
 
 
-_MESSAGE_COLUMNS = ("id", "org_id", "conversation_id", "role", "content", "page_context", "stop_reason", "usage")
+_MESSAGE_COLUMNS = ("id", "org_id", "conversation_id", "role", "content", "page_context", "stop_reason", "usage",
+                    "fork_of")
 
 
 def _message_insert(prefix: str, ordinal: int) -> Insert:
@@ -132,11 +139,11 @@ def _message_insert(prefix: str, ordinal: int) -> Insert:
 
 def message_row(conversation: Conversation, role: str, content: list[dict[str, Any]], *,
                 message_id: uuid.UUID, page_context: dict | None = None, stop_reason: str | None = None,
-                usage: dict | None = None) -> Row:
+                usage: dict | None = None, fork_of: uuid.UUID | None = None) -> Row:
     """A message at the next seq, for a caller that sends it itself (with other rows: core.row_inserts)."""
     return Row(_message_insert, {"id": message_id, "org_id": conversation.org_id, "conversation_id": conversation.id,
                                  "role": role, "content": storable(content), "page_context": page_context,
-                                 "stop_reason": stop_reason, "usage": usage})
+                                 "stop_reason": stop_reason, "usage": usage, "fork_of": fork_of})
 
 
 async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, results: list[dict[str, Any]]) -> int:
@@ -145,12 +152,12 @@ async def store_tool_results(session: AsyncSession, conversation_id: uuid.UUID, 
     stored = 0
     for block in reversed(results):  # each goes first, so the last one in goes in first
         asked = await session.scalar(select(Message.seq).where(
-            Message.conversation_id == conversation_id, Message.role == "assistant",
+            Message.conversation_id == conversation_id, Message.role == "assistant", ACTIVE,
             Message.content.contains([{"type": "tool_use", "id": block["tool_use_id"]}])).limit(1))
         if asked is None:
             continue
         row = (await session.execute(select(Message.id, Message.content).where(
-            Message.conversation_id == conversation_id, Message.role == "user", Message.seq > asked)
+            Message.conversation_id == conversation_id, Message.role == "user", ACTIVE, Message.seq > asked)
             .order_by(Message.seq).limit(1))).first()
         if row is None:
             continue
@@ -172,13 +179,15 @@ def _touch(prefix: str, ordinal: int) -> Update:
 
 
 async def append_and_read(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]],
-                          *, page_context: dict | None = None, touch: bool = False) -> list[Message]:
+                          *, page_context: dict | None = None, touch: bool = False,
+                          fork_of: uuid.UUID | None = None) -> list[Message]:
     """`append` then `messages_since_anchor`, as one statement: the message (and, with `touch`, the
     conversation's updated_at) ride as data-modifying CTEs of the read. The read sees the snapshot from before
     them, so the new message is added to what it returns as it was written (its seq: the last one's + 1; the
     turn lock serializes writers, and the anchor's messages run to the conversation's highest seq)."""
     message_id = uuid.uuid4()
-    rows = [message_row(conversation, role, content, message_id=message_id, page_context=page_context)]
+    rows = [message_row(conversation, role, content, message_id=message_id, page_context=page_context,
+                        fork_of=fork_of)]
     if touch:
         rows.append(Row(_touch, {"conversation_id": conversation.id}))
     stmt, params = row_inserts.statements.get(rows, main=("since_anchor", lambda: _SINCE_ANCHOR))
@@ -186,7 +195,7 @@ async def append_and_read(session: AsyncSession, conversation: Conversation, rol
     written = rows[0].values
     history.append(Message(id=message_id, org_id=conversation.org_id, conversation_id=conversation.id,
                            seq=history[-1].seq + 1 if history else 1, role=role, content=written["content"],
-                           page_context=page_context))
+                           page_context=page_context, fork_of=fork_of))
     return history
 
 
@@ -215,7 +224,8 @@ def to_model_messages(rows: list[Message]) -> list[dict[str, Any]]:
 
 
 async def all_messages(session: AsyncSession, conversation_id: uuid.UUID) -> list[Message]:
-    rows = await session.scalars(select(Message).where(Message.conversation_id == conversation_id)
+    """The messages on the conversation's path (replaced alternatives left out), in order."""
+    rows = await session.scalars(select(Message).where(Message.conversation_id == conversation_id, ACTIVE)
                                  .order_by(Message.seq))
     return list(rows.all())
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.costs import Usage
+from tools.registry import Described
 from tools.runner import ToolOutcome
 
 
@@ -44,11 +45,18 @@ def failed(error: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(ok=False, output=None, error=error, duration_ms=0)
 
 
+def described(said: Described | None) -> dict[str, Any]:
+    """A card's words: `summary`, the action in words, localized (beyond the spec; `input` stays), and `details`,
+    the lines it is about (the members, the messages), when it has them."""
+    if said is None or not said.summary:
+        return {}
+    return {"summary": said.summary, **({"details": list(said.details)} if said.details else {})}
+
+
 def confirmation_pending(tool_use_id: str, router: str, action: str, input: dict, confirm: str,
-                         summary: str | None = None, input_schema: dict | None = None) -> Event:
-    data = {"toolUseId": tool_use_id, "router": router, "action": action, "input": input, "confirm": confirm}
-    if summary:
-        data["summary"] = summary  # the action in words, localized (beyond the spec; `input` stays)
+                         summary: Described | None = None, input_schema: dict | None = None) -> Event:
+    data = {"toolUseId": tool_use_id, "router": router, "action": action, "input": input, "confirm": confirm,
+            **described(summary)}
     if input_schema:
         data["inputSchema"] = input_schema  # the tool's input JSON schema, for the "Edit input" form (beyond the spec)
     return Event("confirmation_pending", data)

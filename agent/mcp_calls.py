@@ -42,7 +42,7 @@ from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 from tools.executions import ToolExecution
-from tools.registry import ToolRegistry, ToolSpec
+from tools.registry import Described, ToolRegistry, ToolSpec
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class CallResult:
     conversation_id: uuid.UUID | None = None
     output: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
-    summary: str | None = None  # pending: the action in words, in the caller's language
+    summary: Described | None = None  # pending: the action in words (and its lines), in the caller's language
     undoable: bool = False
 
 

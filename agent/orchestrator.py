@@ -96,6 +96,7 @@ class Orchestrator:
         turn = self.new_turn(persona, access=access, caller=caller, locale=locale, trace_id=trace_id, kind="send",
                              conversation_id=thread_id or uuid.uuid4(), member_id=member_id,
                              prompt_length=len(opening.message))
+        turn.replaces = opening.replaces
         turn.start_token = self.first_frames.begin()
         thread = self.thread(persona)
         try:

@@ -8,6 +8,7 @@ of the new user message, so the cached prefix stays stable; the last block of th
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -29,12 +30,16 @@ def org_context(access: OrgAccess) -> str:
             f"Default locale: {access.locale}\n</org_context>")
 
 
-def turn_context(access: OrgAccess, caller: Caller, locale: str, now: datetime) -> str:
+def turn_context(access: OrgAccess, caller: Caller, locale: str, now: datetime,
+                 replaces: uuid.UUID | None = None) -> str:
+    """The turn's clock, caller and locale; a Regenerate or Edit also says which message it replaces (the
+    replaced answer is set aside: the model does not see it), so the request is never a replay of that one."""
     from zoneinfo import ZoneInfo
 
     local = now.astimezone(ZoneInfo(access.timezone))
+    replaced = f"Replaces: message {replaces} (set aside; answer afresh)\n" if replaces else ""
     return (f"<turn_context>\nNow: {local.strftime('%A %Y-%m-%d %H:%M')} ({access.timezone})\n"
-            f"Caller: {caller.name} ({access.role})\nReply locale: {locale}\n</turn_context>")
+            f"Caller: {caller.name} ({access.role})\nReply locale: {locale}\n{replaced}</turn_context>")
 
 
 def user_turn_content(text: str, *, turn: str, page_context: dict | None, ambient: str | None) -> list[dict]:

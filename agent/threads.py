@@ -54,6 +54,7 @@ class Opening:
     message: str
     page_context: dict[str, Any] | None = None  # the staff console's page
     current_workout_id: str | None = None  # the member app's open workout
+    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
 
 
 @dataclass(frozen=True)

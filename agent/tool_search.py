@@ -18,7 +18,8 @@ from typing import Any
 SEARCH_TOOL: dict[str, Any] = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 SEARCH_TOOL_NAMES = frozenset({"tool_search_tool_bm25", "tool_search_tool_regex"})
 
-# What staff reach for on most turns (the day's context, members, tasks, today's classes, quick lookups);
+# What staff reach for on most turns (the day's context, members, tasks, today's classes, booking and checking
+# members in, quick lookups);
 # everything else (analytics, bulk operations, authoring workouts and templates) is found through search.
 STAFF_LOADED_TOOLS = frozenset({
     "read__get_current_context", "read__search_anything", "read__lookup_by_id", "read__members_search",
@@ -26,6 +27,7 @@ STAFF_LOADED_TOOLS = frozenset({
     "read__ask_user_to_pick",
     "tasks__list", "tasks__create", "tasks__update", "tasks__complete", "tasks__delete",
     "class_sessions__list_for_date", "class_sessions__cancel",
+    "bookings__book_member", "bookings__check_in",  # the front desk's day (issue 42)
     "bookings__attendance_summary", "analytics__org_insights", "analytics__at_risk_members",
     "forms__list_pending_for_org", "programs__enroll_member", "assignments__assign_personal",
 })

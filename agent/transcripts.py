@@ -10,14 +10,14 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from agent import conversations
+from agent import branches, conversations, events
 from agent.policy import can_undo, undo_until
 from agent.request import user_text
 from core.errors import NotFound
 from tools import executions
-from tools.registry import ToolRegistry, ToolSpec
+from tools.registry import Described, ToolRegistry, ToolSpec
 
-Describe = Callable[[ToolSpec, dict[str, Any]], Awaitable[str | None]]
+Describe = Callable[[ToolSpec, dict[str, Any]], Awaitable[Described | None]]
 
 
 def _iso(value) -> str | None:
@@ -86,10 +86,11 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
         spec = registry.lookup(execution.router, execution.action)
         if execution.status == "pending" and execution.kind != "user_picker" and spec is not None:
             call["inputSchema"] = spec.input_schema()
-            summary = await describe(spec, execution.input or {}) if describe is not None else None
-            if summary:
-                call["summary"] = summary
+            said = await describe(spec, execution.input or {}) if describe is not None else None
+            if said is not None:
+                call.update(events.described(said))
         by_message.setdefault(execution.message_id, []).append(call)
+    forks = await branches.alternatives(session, conversation_id, rows)
     messages: list[dict[str, Any]] = []
     for row in rows:
         if row.role == "user" and all(b.get("type") == "tool_result" for b in row.content):
@@ -100,7 +101,11 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
             continue
         text = user_text(row.content) if row.role == "user" else "".join(
             b.get("text", "") for b in row.content if b.get("type") == "text")
-        messages.append({"id": str(row.id), "role": row.role, "text": text, "stopReason": row.stop_reason,
-                         "toolCalls": by_message.get(row.id, []), "createdAt": _iso(row.created_at)})
+        message: dict[str, Any] = {"id": str(row.id), "role": row.role, "text": text,
+                                   "stopReason": row.stop_reason, "toolCalls": by_message.get(row.id, []),
+                                   "createdAt": _iso(row.created_at)}
+        if row.id in forks:  # Regenerate / Edit kept what they replaced: the console flips between them
+            message["alternatives"], message["regenerated"] = forks[row.id]
+        messages.append(message)
     return {"id": str(conversation.id), "title": conversation.title, "createdAt": _iso(conversation.created_at),
             "updatedAt": _iso(conversation.updated_at), "channel": conversation.channel, "messages": messages}

@@ -53,6 +53,7 @@ class Turn:
     persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
     conversation: Conversation | None = None  # the staff thread's conversation row
     member_id: uuid.UUID | None = None  # the member a member-facing persona serves
+    replaces: uuid.UUID | None = None  # a send that replaces a user message (agent/branches.py)
     is_new: bool = False
     opened: bool = False  # the thread exists (its first message was written)
     usage: Usage = field(default_factory=Usage)

@@ -38,6 +38,10 @@ class SendBody(BaseModel):
 
     message: str = Field(min_length=1, max_length=8000, json_schema_extra={"pattern": NOT_BLANK})
     conversationId: uuid.UUID | None = None
+    replaces: uuid.UUID | None = Field(
+        None, description="Regenerate / Edit (beyond the spec): the id of one of the conversation's user messages; "
+                          "this message takes its place, and it and what followed it are kept as an alternative "
+                          "(POST .../alternatives/{messageId} shows it again).")
     pageContext: dict[str, Any] | None = Field(
         None, description=f"What the caller's page shows; its JSON under {MAX_PAGE_CONTEXT_BYTES:,} bytes.")
 

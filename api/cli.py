@@ -146,6 +146,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def demo_banner(base: str, *, model: str, token: str, seeded: bool, pid: int) -> str:
+    """What `spotter demo` prints once it serves; its last line is `console: <URL>`, as the README says (the URL
+    signs in as the demo's owner)."""
+    return (f"Spotter demo on {base}  (model: {model})\n"
+            f"  health:   {base}/health\n  API docs: {base}/schema\n"
+            f"  token:    {token}\n"
+            f"  {'demo gym seeded' if seeded else KEPT}\n"
+            f"  stop:     Ctrl-C (or `kill {pid}`) stops the server and its embedded Postgres and Redis\n"
+            f"  logs:     quiet; `spotter demo --verbose` shows every request\n\n"
+            f"console: {base}/console/#token={token}")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """One demo per data dir: a second run says where the first one is and touches nothing."""
     from core import migrations
@@ -176,14 +188,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             migrations.upgrade(settings.database_url)
             seeded = asyncio.run(_seed(settings, args.members, reset=False))
             token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
-            _serve(settings, args.host, args.port, banner=(
-                f"Spotter demo on {base}  (model: {_model_label(settings)})\n"
-                f"  health:   {base}/health\n  API docs: {base}/schema\n"
-                f"  token:    {token}\n"
-                f"  {'demo gym seeded' if seeded is not None else KEPT}\n"
-                f"  stop:     Ctrl-C (or `kill {os.getpid()}`) stops the server and its embedded Postgres and Redis\n"
-                f"  logs:     quiet; `spotter demo --verbose` shows every request\n\n"
-                f"Open the console:\n  {base}/console/#token={token}"))
+            _serve(settings, args.host, args.port, banner=demo_banner(
+                base, model=_model_label(settings), token=token, seeded=seeded is not None, pid=os.getpid()))
     finally:
         lock.release()
     return 0
@@ -311,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(fn=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(fn=cmd_migrate)
-    worker = sub.add_parser("worker", help="run a nutrition-pipeline worker process")
+    worker = sub.add_parser("worker", help="run a worker process: nutrition runs, messages to members, freezes")
     worker.add_argument("--heartbeat", type=float, default=30.0, help="seconds before a silent job is re-picked")
     worker.set_defaults(fn=cmd_worker)
     seed = sub.add_parser("seed-demo", help="create the demo gym unless it exists (--reset regenerates it)")

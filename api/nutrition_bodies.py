@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct, field
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.openapi import DocumentedAs
 from api.sse import event_stream
@@ -28,6 +29,51 @@ class RunStarted(Struct, rename="camel"):
     run_id: str
     state: str
     version: int
+    # what the intake's allergies, diet and aversions were understood as, in the caller's language (gym/nutrition/
+    # understood.py); on a start only
+    understood: dict[str, Any] | None = None
+
+
+class UnderstoodBody(BaseModel):
+    """An intake's food constraints as the member wrote them (the bounds of `intake_data`'s)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    allergies: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default_factory=list, max_length=50)
+    food_aversions: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default_factory=list,
+                                                                                     max_length=100)
+    diet_pattern: str = Field("omnivore", max_length=200)
+
+
+class CodeLabel(Struct):
+    code: str
+    label: str
+
+
+class UnderstoodAllergy(Struct, rename="camel"):
+    term: str
+    understood: bool
+    codes: list[CodeLabel]  # the allergen codes understood, named in the caller's language
+    unknown_words: list[str]
+    nearest: list[CodeLabel]  # when not understood: the codes nearest to it
+
+
+class UnderstoodAversion(Struct):
+    term: str
+    recognised: bool  # false: kept, and shown as not recognised
+    foods: list[dict[str, str]]  # library foods it names: {food (console.nutrition.food.<food>), label}
+    families: list[str]  # names of the families it names without library foods ("Peanuts")
+
+
+class Understood(Struct):
+    allergies: list[UnderstoodAllergy]
+    dietPattern: CodeLabel | None
+    aversions: list[UnderstoodAversion]
+
+
+class Vocabulary(Struct):
+    allergens: list[CodeLabel]
+    dietPatterns: list[CodeLabel]
 
 
 class RunSummary(Struct, rename="camel"):

@@ -121,6 +121,10 @@ class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=Tr
     stop_reason: str | None | UnsetType = UNSET  # absent on system notes
     tool_calls: list[ToolCall]
     created_at: str
+    # a user message Regenerate or Edit replaced or wrote (beyond the spec): its slot's user message ids in the
+    # order written, this one among them; `regenerated` when they all say the same words
+    alternatives: list[str] | UnsetType = UNSET
+    regenerated: bool | UnsetType = UNSET
 
 
 class ConversationDetail(Struct, rename="camel"):
@@ -211,8 +215,8 @@ _STATUS_TEXT = {
     401: "No valid session token (token_missing, token_invalid, token_expired).",
     403: "Not for your role (member_forbidden: staff only; member_profile_required: members only).",
     404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found).",
-    409: ("Conflicts with the current state (conversation_busy, tool_already_resolved, already_undone, "
-          "mcp_conversation_read_only)."),
+    409: ("Conflicts with the current state (conversation_busy, session_closed, tool_already_resolved, "
+          "already_undone, mcp_conversation_read_only)."),
     413: "The body is over the size limit (payload_too_large).",
     415: "The body is not JSON (unsupported_media_type).",
     422: ("Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input). Nutrition, "

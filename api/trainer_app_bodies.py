@@ -28,9 +28,13 @@ class SetBody(_Body):
     exerciseId: ExerciseId
     setNumber: int | None = Field(None, ge=1, le=100, description="Which set (1 = first); default: the next one.")
     reps: int | None = Field(None, ge=1, le=1000)
-    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in the member's weight unit.")
+    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in loadUnit.")
+    loadUnit: Literal["kg", "lbs"] | None = Field(None, description="The unit the member saw when entering it (a set "
+                                                                    "queued offline keeps it); default: the "
+                                                                    "member's weight unit now.")
     durationSec: int | None = Field(None, ge=1, le=86400, description="A hold, a round or a bout.")
-    distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
+    distance: float | None = Field(None, gt=0, le=2000, description="In distanceUnit.")
+    distanceUnit: Literal["km", "mi"] | None = Field(None, description="Default: the member's distance unit now.")
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performedAt: AwareDatetime | None = Field(None, description="When it was done (a set sent late keeps its time); "
                                                                 "default now.")
@@ -245,6 +249,7 @@ class LibraryItemOut(Struct):
     suggestedLoad: float | None
     unit: str
     how: HowOut | None
+    position: int | None  # where Add puts it in today's workout (compound lifts before isolation); null: none
 
 
 class LibraryOut(Struct):

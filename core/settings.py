@@ -87,6 +87,17 @@ class Settings(BaseSettings):
     # each request's own address is used.
     public_url: str | None = None
     storage_snapshot_schedule: bool = False
+    # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
+    # else a log sender that records ids and statuses only (the demo). No message text is ever logged.
+    message_sender: Literal["auto", "log", "smtp"] = "auto"
+    smtp_host: str | None = None
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = True  # upgrade the connection with STARTTLS (port 587); off for a local relay
+    smtp_ssl: bool = False  # implicit TLS from the first byte (port 465)
+    smtp_from: str = Field(default="no-reply@spotter.invalid", min_length=3, max_length=320)
+    smtp_timeout: float = Field(default=20.0, gt=0, le=300)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @field_validator("database_url")

@@ -29,6 +29,7 @@ class Organization(Base):
     ai_daily_budget_usd_micros: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     locale: Mapped[str] = mapped_column(String(8), default="en")
+    messages_daily_limit: Mapped[int | None] = mapped_column(nullable=True)  # messages to members a day; None: default
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 

@@ -181,6 +181,7 @@ class AssignmentRow:
     member_name: str | None
     program_id: uuid.UUID | None
     published: bool
+    program_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,10 +211,12 @@ async def _rows(session: AsyncSession, org_id: uuid.UUID, ids: list[uuid.UUID]) 
     if not ids:
         return []
     result = await session.execute(text("""
-        SELECT a.id, a.scheduled_on, a.workout_id, w.title, a.member_id, m.full_name, a.program_id, a.published
+        SELECT a.id, a.scheduled_on, a.workout_id, w.title, a.member_id, m.full_name, a.program_id, a.published,
+               p.name
         FROM assignments a
         JOIN workouts w ON w.id = a.workout_id AND w.org_id = a.org_id
         LEFT JOIN members m ON m.id = a.member_id AND m.org_id = a.org_id
+        LEFT JOIN programs p ON p.id = a.program_id AND p.org_id = a.org_id
         WHERE a.org_id = :org AND a.id = ANY(:ids)
         ORDER BY a.scheduled_on, a.id"""), {"org": org_id, "ids": ids})
     return [AssignmentRow(*row) for row in result]
@@ -223,6 +226,11 @@ async def list_assignments(session: AsyncSession, org_id: uuid.UUID, flt: Assign
                            limit: int = 50) -> list[AssignmentRow]:
     """Assignments matching the filter with workout title and member name, by date."""
     return await _rows(session, org_id, (await _matching_ids(session, org_id, flt))[:limit])
+
+
+async def rows(session: AsyncSession, org_id: uuid.UUID, ids: list[uuid.UUID]) -> list[AssignmentRow]:
+    """These assignments with workout title, member and program names, by date."""
+    return await _rows(session, org_id, ids)
 
 
 async def bulk_preview(session: AsyncSession, org_id: uuid.UUID, flt: AssignmentFilter,

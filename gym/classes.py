@@ -345,7 +345,8 @@ async def bulk_delete(session: AsyncSession, org_id: uuid.UUID, *, now: datetime
 
 async def book(session: AsyncSession, org_id: uuid.UUID, *, class_session_id: uuid.UUID, member_id: uuid.UUID,
                now: datetime) -> Booking | None:
-    """Book a member into a session (re-opens a cancelled booking); None if either is not in this org."""
+    """Write a seat (re-opens a cancelled booking); None if either is not in this org. Only the basic checks, for
+    seeding and fixtures (it books past sessions too): the desk's booking, with every rule, is gym.bookings.book."""
     row = await get_session(session, org_id, class_session_id)
     member = await session.scalar(select(Member.id).where(Member.org_id == org_id, Member.id == member_id,
                                                           Member.deleted_at.is_(None)))

@@ -43,12 +43,13 @@ async def restore(session: AsyncSession, model: Any, entity: str, org_id: uuid.U
     return [row_id for row_id in ids if row_id in restored]
 
 
-async def unpublished(session: AsyncSession, model: Any, org_id: uuid.UUID, ids: Sequence[uuid.UUID],
-                      *, live: str) -> list[uuid.UUID]:
-    """Of `ids`, the live rows not yet published (what a publish of them would change), in the given order."""
+async def publish_changes(session: AsyncSession, model: Any, org_id: uuid.UUID, ids: Sequence[uuid.UUID],
+                          *, live: str, published: bool = True) -> list[uuid.UUID]:
+    """Of `ids`, the live rows a publish (with `published=False`, an unpublish) would change: those not yet in
+    that state, in the given order. The one count a bulk publish's preview, approval and result all say."""
     table = model.__table__
     found = set((await session.scalars(select(table.c.id).where(
-        table.c.org_id == org_id, table.c.id.in_(list(ids)), table.c.published.is_(False),
+        table.c.org_id == org_id, table.c.id.in_(list(ids)), table.c.published.is_not(published),
         table.c[live].is_(None)))).all())
     return [row_id for row_id in ids if row_id in found]
 

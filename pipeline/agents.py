@@ -52,5 +52,10 @@ class NoAnswer(Exception):
         self.cause = cause
 
 
+class CannotPlan(NoAnswer):
+    """The agent has no plan from the foods the member may eat: deterministic, so never retried; the run ends in
+    `constraints_infeasible`."""
+
+
 class Agents(Protocol):
     async def answer(self, call: AgentCall) -> Answer: ...

@@ -22,9 +22,11 @@ from agent.tracing import Tracing, parented
 from core.database import Database
 from gym.nutrition import plan as plans
 from gym.nutrition import runs
-from gym.nutrition.checks import check_output
+from gym.nutrition.checks import check_foods, check_output
 from gym.nutrition.envelope import build_envelope, validate_payload
 from gym.nutrition.errors import PayloadInvalid
+from gym.nutrition.feasibility import infeasible
+from gym.nutrition.food_rules import FoodRules
 from gym.nutrition.holds import apply_hold, settle
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads import OUTPUT_OF
@@ -32,13 +34,20 @@ from gym.nutrition.payloads.control import UpstreamDataRequest
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import MedicalContext
 from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
-from gym.nutrition.resolution import Decision, on_conflict, on_invalid, on_timeout, on_upstream_missing
+from gym.nutrition.resolution import (
+    Decision,
+    on_conflict,
+    on_infeasible,
+    on_invalid,
+    on_timeout,
+    on_upstream_missing,
+)
 from gym.nutrition.safety_floor import ordered, payload_codes
 from gym.nutrition.scientist import macro_targets
 from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, PAUSABLE, STATE_OF_AGENT, UPSTREAM, State
 from gym.nutrition.substitutions import check_substitutions
 from gym.nutrition.training_input import training_input
-from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
+from pipeline.agents import AgentCall, Agents, Answer, CannotPlan, NoAnswer
 from pipeline.floor import floored
 
 RECIPIENT = {"NUTRITIONIST": "DIETITIAN", "DIETITIAN": "CHEF", "CHEF": "USER", "COACH": "USER"}
@@ -55,6 +64,14 @@ class Limits:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _named(targets: dict[str, Any]) -> list[str]:
+    """The member's food constraints, as `constraints_infeasible` names them."""
+    c = targets["client_constraints"]
+    return [*(f"allergy:{a}" for a in c.get("allergies", [])),
+            *([f"diet:{c['diet_pattern']}"] if c.get("diet_pattern", "omnivore") != "omnivore" else []),
+            *(["aversions"] if c.get("food_aversions") else [])]
 
 
 class Driver:
@@ -193,6 +210,12 @@ class Driver:
             envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent=to_agent, data_type=data_type,
                                       payload=payload, run_version=run.version)
             await runs.store_envelope(session, run, envelope)
+        conflict = infeasible(targets)
+        if conflict is not None:  # decided here, before any agent plans: never a run that spins to its timeout
+            run.plan = plan
+            await runs.fail(session, run, on_infeasible("SCIENTIST", conflict, run_id=run.id, why=(
+                "No day of foods the member may eat meets the targets.")).error)
+            return
         flags = intake_flags(intake, state.current_weight_kg) if plan.get("flags") == "intake" else []
         flags += [RedFlag(**flag) for flag in plan.get("checkin_flags", [])]
         plan["flags"] = None
@@ -275,6 +298,12 @@ class Driver:
     async def _judge(self, session, run: NutritionRun, plan: dict[str, Any], call: AgentCall,
                      answer: Answer | NoAnswer | None, limit_s: float) -> None:
         agent = call.agent
+        if isinstance(answer, CannotPlan):  # deterministic: a retry would fail the same way
+            outputs = await runs.latest_outputs(session, run, ["macro_targets"])
+            run.plan = plan
+            await runs.fail(session, run, on_infeasible(agent, infeasible(outputs["macro_targets"]) or _named(
+                outputs["macro_targets"]), run_id=run.id, why=f"{agent}: {answer.cause}.").error)
+            return
         if not isinstance(answer, Answer):
             await self._decide(session, run, plan, on_timeout(
                 agent, call.agent_input(), retries_done=plans.count(plan, "timeouts", agent),
@@ -310,8 +339,8 @@ class Driver:
         await self._advance(session, run, STATE_OF_AGENT[agent])
 
     async def _conflicts(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, model) -> list:
-        if agent == "COACH":
-            return []
+        if agent == "COACH":  # no food to serve, but any it names must be one the member may eat
+            return check_foods("COACH", model, FoodRules.of(run.intake))
         outputs = await runs.latest_outputs(session, run, list(INPUTS[agent]))
         inputs = {name: validate_payload(name, payload) for name, payload in outputs.items()}
         conflicts = check_output(agent, model, inputs, tier=plans.scientist_state(plan).tier)

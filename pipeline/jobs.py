@@ -14,6 +14,7 @@ The driver resumes from the run's stored state, so a job may run again safely:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 
 import asyncpg
@@ -25,9 +26,15 @@ from pgqueuer.types import QueueExecutionMode
 from agent.tracing import Tracing
 from core.database import Database
 from core.settings import Settings
+from gym.freezes import ENTRYPOINT as FREEZES
+from gym.job_queue import entrypoint_for
+from gym.messages import ENTRYPOINT as MESSAGES
 from gym.nutrition.queue import ENTRYPOINT, run_of
 from pipeline.agents import Agents
 from pipeline.driver import Driver, Limits
+from pipeline.freeze_jobs import FreezeStatus
+from pipeline.outbox import Outbox
+from pipeline.senders import sender_for
 
 log = structlog.get_logger("pipeline.jobs")
 
@@ -45,12 +52,16 @@ def retrying(parameters: EntrypointExecutorParameters) -> DatabaseRetryEntrypoin
 
 
 class Worker:
-    """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests."""
+    """Claims nutrition-run jobs of its queue (entrypoint) and drives each run until it rests; `also` serves more
+    entrypoints on the same queue manager (the outbox's `member_messages`, pipeline/outbox.py; the freezes'
+    `membership_freezes`, pipeline/freeze_jobs.py)."""
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
-                 entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None) -> None:
+                 entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None,
+                 also: Mapping[str, Callable[[Job], Awaitable[None]]] | None = None) -> None:
         self.db = db
         self.entrypoint = entrypoint
+        self.also = dict(also or {})
         self.driver = Driver(db, agents, limits, tracing=tracing)
         self.dsn = dsn_of(db.url)
         self.manager: QueueManager | None = None
@@ -68,9 +79,13 @@ class Worker:
     @classmethod
     def from_settings(cls, db: Database, agents: Agents, settings: Settings, limits: Limits | None = None, *,
                       tracing: Tracing | None = None) -> Worker:
-        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE; its runs' agents are
-        spans of one trace per run version when `tracing` exports."""
-        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing)
+        """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE, and the outbox's
+        messages to members to the configured sender; its runs' agents are spans of one trace per run version when
+        `tracing` exports."""
+        outbox = Outbox(db, sender_for(settings))
+        return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
+                   also={entrypoint_for(settings.nutrition_queue, MESSAGES): outbox.handle,
+                         entrypoint_for(settings.nutrition_queue, FREEZES): FreezeStatus(db).handle})
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
@@ -78,6 +93,8 @@ class Worker:
         try:
             self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
             self.manager.entrypoint(self.entrypoint, on_failure="hold", executor_factory=retrying)(self._advance)
+            for name, handler in self.also.items():
+                self.manager.entrypoint(name, on_failure="hold", executor_factory=retrying)(handler)
             mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
             await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
         finally:

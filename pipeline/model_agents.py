@@ -42,15 +42,18 @@ from pipeline.offline import OfflineAgents
 
 log = structlog.get_logger("pipeline.model_agents")
 
-FOOD_CONSTRAINTS = ("Serve no food that macro_targets.client_constraints excludes: an allergy or aversion names the food "
-              "or its family (nuts cover almonds, fish covers salmon), and diet_pattern leaves out meat "
-              "(pescatarian), also fish and shellfish (vegetarian), also dairy and eggs (vegan); code checks every "
-              "food you serve.")
+FOOD_CONSTRAINTS = ("Name no food that macro_targets.client_constraints excludes, anywhere you write (items, recipe "
+              "names and steps, tactics, notes), in any language: allergies are allergen codes (milk, egg, fish, "
+              "crustacean_shellfish, mollusc, tree_nuts, peanut, gluten, wheat, soy, sesame, celery, mustard, lupin, "
+              "sulphites, lactose), an aversion names a food or its family, and diet_pattern leaves out meat "
+              "(pescatarian), also fish and shellfish (vegetarian), also dairy, eggs and honey (vegan); kosher leaves "
+              "out pork and shellfish and never puts meat and milk in one meal; halal leaves out pork and alcohol. "
+              "Code checks every food you name.")
 ROLES = {
     "NUTRITIONIST": "You are the NUTRITIONIST. Turn SCIENTIST's macro_targets into a nutrition_strategy: pass "
                     "its calories and macros through unchanged (they are authoritative), distribute protein "
                     "over the day so the distribution sums to protein_g within 5 g, and set fiber_target_g at "
-                    "or above fiber_g_min. Respect current_tier and cycle_phase.",
+                    "or above fiber_g_min. Respect current_tier and cycle_phase. " + FOOD_CONSTRAINTS,
     "DIETITIAN": "You are the DIETITIAN. Turn the nutrition_strategy into a weekly_meal_plan of 7 days: each "
                  "day's slot calories and protein within 5 % of the daily targets, fat and carbohydrate within "
                  "10 %, the slots' fiber_g adding up to at least fiber_g_min. When cycle_phase is given, "
@@ -58,7 +61,8 @@ ROLES = {
     "CHEF": "You are the CHEF. Write recipes for the weekly_meal_plan's slots: each recipe carries its "
             "recipe_id and the slots it serves, with macros per serving within 10 % of each slot's calories "
             "and protein, and a day's servings giving at least fiber_g_min of fibre. Every ingredient's item is "
-            "one food of the library, by its name: " + ", ".join(FOODS) + ". " + FOOD_CONSTRAINTS,
+            "one food of the library, by its name: " + ", ".join(FOODS) + ". A recipe's name and steps name only "
+            "its own ingredients. " + FOOD_CONSTRAINTS,
     "COACH": "You are the COACH. Turn SCIENTIST's training_input into a training_program suited to the "
              "member's experience, phase and any stall.",
     "PHYSICIAN": "You are the PHYSICIAN. Answer the health_query with a medical_context: urgency, the pipeline "

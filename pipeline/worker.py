@@ -1,4 +1,5 @@
-"""`spotter worker` / `python -m pipeline.worker`: a separate process that drives nutrition runs.
+"""`spotter worker` / `python -m pipeline.worker`: a separate process that drives nutrition runs, and delivers the
+outbox's messages to members and the freezes' status changes (pipeline/outbox.py, pipeline/freeze_jobs.py).
 
 It picks its agents by the same rule as `spotter serve` (`pipeline.model_agents.uses_model`): the
 model-backed ones when the anthropic provider has a key (metered against the org's cap, which needs

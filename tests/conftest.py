@@ -218,6 +218,21 @@ def _kill_leftovers(session: pytest.Session) -> list[str]:
     return [f"{p.info['name']} (pid {p.pid})" for p in leftovers]
 
 
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The figures tests measured (`record_property("figure", line)`: tests/safety's recall and false alarms),
+    printed after the run. Under xdist each report carries its test's properties from the worker, so the controller
+    prints them as a single process would."""
+    lines: list[str] = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                lines += [str(value) for name, value in getattr(report, "user_properties", ()) if name == "figure"]
+    if lines:
+        terminalreporter.section("measured figures")
+        for line in dict.fromkeys(lines):
+            terminalreporter.line(line)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The suite leaves no embedded server behind: one still running from this session's temp dirs fails the
     run, and is killed so it does not outlive the check either. Under xdist each worker checks its own temp

@@ -2,7 +2,8 @@
 names, dates and counts ("Delete the workout Murph (created 12 Oct, used in 3 assignments)").
 
 A describer reads (never writes) inside the caller's org scope and returns the sentence shown on the
-confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so).
+confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so). The desk's
+cards (a class's cancellation, freezes, sends) are in tools/desk_summaries.py.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from babel.dates import format_date, format_interval
+from babel.dates import format_date, format_interval, format_skeleton
 from sqlalchemy import text
 
 from core.i18n import translate
@@ -19,8 +20,10 @@ from gym.periods import resolve_period
 from tools.context import ToolContext
 from tools.leaves import assignments as assignments_leaf
 from tools.leaves import class_sessions as sessions_leaf
+from tools.leaves import session_filters
+from tools.registry import Described
 
-Describer = Callable[[ToolContext, Any], Awaitable[str | None]]
+Describer = Callable[[ToolContext, Any], Awaitable["str | Described | None"]]
 
 
 def _t(ctx: ToolContext, key: str, **params: object) -> str:
@@ -73,14 +76,6 @@ async def delete_program(ctx: ToolContext, input: Any) -> str | None:
     return _t(ctx, "deleteProgram", name=row.name) if row else None
 
 
-async def cancel_session(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT title, starts_at FROM class_sessions WHERE org_id = :org AND id = :id", id=input.id)
-    if row is None:
-        return None
-    local = row.starts_at.astimezone(ctx.tz)
-    return _t(ctx, "cancelSession", title=row.title, day=day(ctx, local), time=local.strftime("%H:%M"))
-
-
 async def delete_assignment(ctx: ToolContext, input: Any) -> str | None:
     row = await _one(ctx, "SELECT w.title, a.scheduled_on FROM assignments a JOIN workouts w ON w.id = a.workout_id "
                           "WHERE a.org_id = :org AND a.id = :id AND a.deleted_at IS NULL", id=input.id)
@@ -89,10 +84,33 @@ async def delete_assignment(ctx: ToolContext, input: Any) -> str | None:
     return _t(ctx, "deleteAssignment", title=row.title, day=day(ctx, row.scheduled_on))
 
 
+LISTED = 20  # rows an approval lists before "…and N more"
+
+
+def _short_day(ctx: ToolContext, value: dt.date | str) -> str:
+    """'Mon, Nov 17' / 'пн, 17 нояб.': a listed row's day."""
+    return str(format_skeleton("MMMEd", dt.date.fromisoformat(str(value)[:10]), locale=ctx.locale))
+
+
+def _listing(ctx: ToolContext, lead: str, unchanged_key: str, unchanged: int, labels: list[str], total: int) -> str:
+    """The approval's sentence, how many stay as they are, then one line per row ('• ...') and '…and N more'."""
+    lines = [lead + (" " + _t(ctx, unchanged_key, n=unchanged) if unchanged else "")]
+    lines += [f"• {label}" for label in labels]
+    if total > len(labels):
+        lines.append(_t(ctx, "andMore", n=total - len(labels)))
+    return "\n".join(lines)
+
+
 async def publish_assignments(ctx: ToolContext, input: Any) -> str | None:
-    preview = await assignments_leaf.bulk_preview(ctx, input)
-    key = "publishAssignments" if getattr(input, "publish", True) else "unpublishAssignments"
-    return _t(ctx, key, count=preview.count, span=span(ctx, preview.dateFrom, preview.dateTo))
+    """Only the rows the publish changes are counted and listed; those already so are counted apart."""
+    plan = await assignments_leaf.publish_plan(ctx, input, LISTED)
+    publish = getattr(input, "publish", True)
+    lead = _t(ctx, "publishAssignments" if publish else "unpublishAssignments", count=plan.count,
+              span=span(ctx, plan.date_from, plan.date_to))
+    labels = [" · ".join(filter(None, (_short_day(ctx, r.scheduled_on), r.workout_title,
+                                       r.member_name or r.program_name))) for r in plan.rows]
+    return _listing(ctx, lead, "alreadyPublished" if publish else "alreadyDrafts", plan.unchanged, labels,
+                    plan.count)
 
 
 async def delete_assignments(ctx: ToolContext, input: Any) -> str | None:
@@ -101,8 +119,12 @@ async def delete_assignments(ctx: ToolContext, input: Any) -> str | None:
 
 
 async def publish_sessions(ctx: ToolContext, input: Any) -> str | None:
-    preview = await sessions_leaf.bulk_preview(ctx, input)
-    return _t(ctx, "publishSessions", count=preview.count, span=span(ctx, preview.firstDay, preview.lastDay))
+    rows, count, unchanged = await sessions_leaf.publish_plan(ctx, input, LISTED)
+    first, last = session_filters.span(ctx, input)
+    lead = _t(ctx, "publishSessions", count=count, span=span(ctx, first, last))
+    labels = [" · ".join(filter(None, (f"{_short_day(ctx, r.date)} {r.start}–{r.end}", r.title, r.coach)))
+              for r in rows]
+    return _listing(ctx, lead, "alreadyPublished", unchanged, labels, count)
 
 
 async def delete_sessions(ctx: ToolContext, input: Any) -> str | None:
@@ -133,7 +155,6 @@ DESCRIBERS: dict[str, Describer] = {
     "tasks__delete": delete_task,
     "workouts__delete": delete_workout,
     "programs__delete": delete_program,
-    "class_sessions__cancel": cancel_session,
     "class_sessions__bulk_publish": publish_sessions,
     "class_sessions__bulk_delete": delete_sessions,
     "assignments__delete": delete_assignment,

@@ -55,8 +55,18 @@ def by_id(output: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": output["id"]}
 
 
+@dataclass(frozen=True)
+class Described:
+    """A confirmation card's words: the action in one sentence, and the lines it is about (one per member, per
+    message...), each already in the approver's language."""
+
+    summary: str
+    details: tuple[str, ...] = ()
+
+
 Handler = Callable[[Any, Any], Awaitable[Any]]
-Describer = Callable[[Any, Any], Awaitable[str | None]]  # (ToolContext, validated input) -> the action in words
+# (ToolContext, validated input) -> the action in words (a sentence, or a sentence and its lines)
+Describer = Callable[[Any, Any], Awaitable["str | Described | None"]]
 
 
 @dataclass(frozen=True)

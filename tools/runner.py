@@ -29,7 +29,7 @@ from rag.embeddings import Embedder
 from tools.audit import audit_row, write_audit
 from tools.context import ToolContext
 from tools.errors import failure, tool_error
-from tools.registry import ToolSpec
+from tools.registry import Described, ToolSpec
 from tools.storable import nul_path
 
 log = structlog.get_logger("tools.runner")
@@ -165,7 +165,7 @@ class ToolRunner:
 
     async def describe(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                        locale: str = "en", now: datetime | None = None,
-                       session: AsyncSession | None = None) -> str | None:
+                       session: AsyncSession | None = None) -> Described | None:
         """The confirm-gated action in words (`spec.describe`), or None when it has no describer or fails:
         a summary is a courtesy and never stops the confirmation itself."""
         if spec.describe is None:
@@ -176,7 +176,8 @@ class ToolRunner:
             async with self._unit(session, access, caller) as unit:
                 ctx = ToolContext(session=unit, org=access, caller=caller, locale=locale, now=now,
                                   embedder=self.embedder)
-                return await spec.describe(ctx, validated)
+                said = await spec.describe(ctx, validated)
+                return Described(said) if isinstance(said, str) else said
         except Exception as exc:  # a describer must never break the turn
             log.warning("tool.describe_failed", tool=spec.name, error_type=type(exc).__name__)
             return None

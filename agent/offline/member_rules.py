@@ -13,6 +13,10 @@ def close_hits(hits: list[dict], query: str) -> list[dict]:
     exact = [h for h in hits if h.get("label", "").lower() == query.lower()]
     if len(exact) == 1:
         return exact
+    # "Dani" is Dani Mizrahi when no one else has that name: the search's fuzzy neighbours (Dana, Daniel) are not
+    named = [h for h in hits if set(query.lower().split()) <= set(h.get("label", "").lower().split())]
+    if len(named) == 1:
+        return named
     top = hits[0].get("score", 0.0)
     return [h for h in hits if h.get("score", 0.0) >= top - CLOSE_SCORE][:MAX_CANDIDATES]
 
@@ -44,6 +48,34 @@ def member_reply(ep: Episode, name: str, focus: str) -> Reply:
     return call("read__ask_user_to_pick", {"kind": "member", "prompt": pick_prompt(ep, "member", name),
                                            "candidates": [candidate(h) for h in close]},
                 ("member_several", {"n": len(close), "query": name}))
+
+
+def picked_as(ep: Episode, kind: str) -> str | None:
+    """The id the person picked on the last pick card of this kind ("member", "class_session"), if any."""
+    step = next((s for s in reversed(ep.steps) if s.name == "read__ask_user_to_pick" and s.input.get("kind") == kind),
+                None)
+    return (step.output or {}).get("pickedId") if step is not None else None
+
+
+def matching_sessions(listing: dict, name: str, time: str | None) -> list[dict]:
+    """A day's live sessions (class_sessions__list_for_date) whose title or type holds every word, at `time`."""
+    words = [w for w in name.lower().split() if len(w) > 1]
+    return [s for s in listing.get("sessions", []) if not s.get("cancelled")
+            and (not time or s.get("start") == time)
+            and all(w in f"{s.get('title', '')} {s.get('classType', '')}".lower() for w in words)]
+
+
+def chosen_session(ep: Episode, hits: list[dict]) -> dict | None:
+    picked = picked_as(ep, "class_session")
+    chosen = next((h for h in hits if picked and h.get("id") == picked), None)
+    return chosen if chosen is not None else hits[0] if len(hits) == 1 else None
+
+
+def pick_session(ep: Episode, hits: list[dict], query: str) -> Reply:
+    return call("read__ask_user_to_pick", {"kind": "class_session", "prompt": pick_prompt(ep, "class", query),
+                                           "candidates": [{"id": h["id"], "label": f"{h.get('start')} {h.get('title')}",
+                                                           "sublabel": h.get("coach") or h.get("date", "")}
+                                                          for h in hits[:MAX_CANDIDATES]]})
 
 
 def wall_time(when: str | None) -> str:

@@ -24,11 +24,20 @@ class Report:
     render: Callable[[dict[str, Any], str], list[Line]]
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, locale: str = "en") -> str:
+    """A table cell as people read it: a yes/no in their language, never Python's True/False."""
     if isinstance(value, dict):
         value = value.get("display", value.get("name", ""))
+    if isinstance(value, bool):
+        value = translate(f"offline.value.{'yes' if value else 'no'}", locale)
     text = "—" if value is None or value == "" else str(value)
     return text.replace("|", "/").replace("\n", " ")
+
+
+def session_status(row: dict[str, Any], locale: str) -> str:
+    """A class's state in words: cancelled before anything else, then published or draft."""
+    word = "cancelled" if row.get("cancelled") else "published" if row.get("published") else "draft"
+    return translate(f"offline.value.{word}", locale)
 
 
 def member_link(name: str, member_id: Any) -> str:
@@ -47,7 +56,7 @@ def table(rows: list[dict[str, Any]], columns: list[str], locale: str, *,
             if link and c == link[0]:
                 cells.append(member_link(row.get(c, ""), row.get(link[1])))
             else:
-                cells.append(_cell(row.get(c)))
+                cells.append(_cell(row.get(c), locale))
         body.append("| " + " | ".join(cells) + " |")
     return ("table", {"text": "\n".join([head, rule, *body])})
 
@@ -170,9 +179,12 @@ def _day(out: dict, locale: str) -> list[Line]:
     rows = out.get("sessions") or []
     if not rows:
         return [("day_none", {"date": out.get("date", "?"), "weekday": out.get("weekday", "")})]
-    shown = [{**r, "spots": f"{r.get('booked', 0)}/{r.get('capacity') or '∞'}"} for r in rows]
+    shown = [{**r, "spots": f"{r.get('booked', 0)}/{r.get('capacity') or '∞'}", "status": session_status(r, locale)}
+             for r in rows]
+    cancelled = sum(1 for r in rows if r.get("cancelled"))
     return [("day_head", {"date": out.get("date", "?"), "weekday": out.get("weekday", ""), "n": len(rows)}),
-            table(shown, ["start", "end", "title", "coach", "spots", "published"], locale), *_more(rows)]
+            *([("day_cancelled", {"n": cancelled})] if cancelled else []),
+            table(shown, ["start", "end", "title", "coach", "spots", "status"], locale), *_more(rows)]
 
 
 def _templates(out: dict, locale: str) -> list[Line]:

@@ -13,8 +13,18 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
+from agent.offline.desk_rules import DESK_HANDLES_REJECTION, DESK_PLANNERS
 from agent.offline.episode import MAX_CANDIDATES, MAX_STEPS, Episode, Line, Reply, Step, call, say
-from agent.offline.member_rules import candidate, member_reply, movement, pick_prompt, wall_time
+from agent.offline.member_rules import (
+    candidate,
+    chosen_session,
+    matching_sessions,
+    member_reply,
+    movement,
+    pick_prompt,
+    pick_session,
+    wall_time,
+)
 from agent.offline.reports import REPORTS, table
 from agent.offline.words import classify
 from core.i18n import translate
@@ -247,27 +257,19 @@ def _cancel_class(ep: Episode, name: str, date: str, time: str | None) -> Reply:
         if done.error:
             return say(("kept", {}))
         out = done.output or {}
+        booked = out.get("bookedMembers") or []
+        told = [("class_cancelled_booked", {"n": len(booked), "names": ", ".join(booked)}),
+                ("next_step", {"label": (out.get("nextStep") or {}).get("label", "")})] if booked else []
         return say(("class_cancelled", {"title": out.get("title") or out.get("classType") or name,
                                         "date": out.get("date", date), "time": str(out.get("startsAt", ""))[11:16]}),
-                   *ep.undo("class_sessions__cancel"))
-    sessions = [s for s in (listing.output or {}).get("sessions", []) if not s.get("cancelled")]
-    words = [w for w in name.lower().split() if len(w) > 1]
-    hits = [s for s in sessions
-            if (not time or s.get("start") == time)
-            and all(w in f"{s.get('title', '')} {s.get('classType', '')}".lower() for w in words)]
+                   *told, *ep.undo("class_sessions__cancel"))
+    hits = matching_sessions(listing.output or {}, name, time)
     if not hits:
         return say(("class_none", {"name": name or "—", "date": (listing.output or {}).get("date", date),
                                    "time": time or ""}))
-    picked = ep.last("read__ask_user_to_pick")
-    chosen = next((h for h in hits if picked and h.get("id") == (picked.output or {}).get("pickedId")), None)
-    if chosen is None and len(hits) == 1:
-        chosen = hits[0]
+    chosen = chosen_session(ep, hits)
     if chosen is None:
-        return call("read__ask_user_to_pick", {"kind": "class_session",
-                                               "prompt": pick_prompt(ep, "class", name or time or date),
-                                               "candidates": [{"id": h["id"], "label": f"{h.get('start')} {h.get('title')}",
-                                                               "sublabel": h.get("coach") or h.get("date", "")}
-                                                              for h in hits[:MAX_CANDIDATES]]})
+        return pick_session(ep, hits, name or time or date)
     return call("class_sessions__cancel", {"id": chosen["id"]},
                 ("class_confirm", {"title": chosen.get("title", name), "date": chosen.get("date", date),
                                    "time": chosen.get("start", "")}))
@@ -303,6 +305,8 @@ def _task(ep: Episode, title: str) -> Reply:
 
 
 def _publish(ep: Episode, period: str) -> Reply:
+    """Preview, approval and result count the same rows: the drafts a publish changes; those already published
+    are said apart (the tools' draftCount / publishedCount, changedCount / unchangedCount)."""
     preview = ep.last("assignments__bulk_preview")
     if preview is None:
         return call("assignments__bulk_preview", {"period": period})
@@ -313,13 +317,19 @@ def _publish(ep: Episode, period: str) -> Reply:
         if done.error:
             return say(("publish_kept", {}))
         result = done.output or {}
-        return say(("published", {"n": len(result.get("changedIds") or []) or result.get("count", 0),
+        already = result.get("unchangedCount") or 0
+        return say(("published", {"n": result.get("changedCount", result.get("count", 0)),
                                   "from": result.get("dateFrom", span["from"]), "to": result.get("dateTo", span["to"])}),
+                   *([("already_published", {"n": already})] if already else []),
                    *ep.undo("assignments__bulk_publish"))
     if not out.get("count"):
         return say(("publish_none", span))
+    drafts, already = out.get("draftCount", out["count"]), out.get("publishedCount") or 0
+    if not drafts:
+        return say(("publish_all_done", {"n": already, **span}))
     return call("assignments__bulk_publish", {"period": period, "expectedFingerprint": out.get("fingerprint")},
-                ("publish_confirm", {"n": out["count"], **span}))
+                ("publish_confirm", {"n": drafts, **span}),
+                *([("already_published", {"n": already})] if already else []))
 
 
 def _help(ep: Episode) -> Reply:
@@ -333,9 +343,9 @@ PLANNERS: dict[str, Callable[..., Reply]] = {
     "workout_delete": _workout_delete, "schedule": _schedule, "comments": _comments, "revenue": _revenue,
     "at_risk": _at_risk, "task": _task, "publish": _publish, "help": _help, "report": _report,
     "churn_compare": _churn_compare, "cancel_class": _cancel_class, "task_done": _task_done, "cant": _cant,
-    "anyway": _anyway,
+    "anyway": _anyway, **DESK_PLANNERS,
 }
-HANDLES_REJECTION = {"workout_delete", "publish", "cancel_class"}
+HANDLES_REJECTION = {"workout_delete", "publish", "cancel_class", *DESK_HANDLES_REJECTION}
 
 
 def failure(ep: Episode, step: Step) -> Reply:

@@ -12,6 +12,7 @@ from agent.offline.trainer_library import (
     GROUPS,
     INSTEAD,
     Context,
+    Move,
     alternatives,
     build,
     exercise,
@@ -21,6 +22,7 @@ from agent.offline.trainer_library import (
 )
 from agent.offline.trainer_plan import NOTIFY, Call, Next, Say, context, done_with, need
 from agent.offline.trainer_words import Request, position_of
+from gym.training.exercise_words import display_name
 
 WORKOUT_SOURCES = ("active_preferences", "recovery_status", "progression", "category_goals")
 
@@ -31,11 +33,30 @@ def _minutes(workout: dict[str, Any]) -> int:
     return int((workout.get("summary") or {}).get("estimated_duration_min") or 30)
 
 
+def _group_of(move: Move) -> str | None:
+    """The workout a named exercise belongs to ("back squats" → a leg workout)."""
+    return next((g for g, muscles in GROUPS.items() if g not in ("push", "lower", "upper", "full")
+                 and move.primary in muscles), None)
+
+
+def _with_named(workout: dict[str, Any], move: Move, ctx: Context) -> dict[str, Any]:
+    """The workout with the exercise the member named first, in place of its last set-and-rep exercise."""
+    names = [e["name"] for e in workout["exercises"]]
+    if move.name in names:
+        return workout
+    reps = [i for i, e in enumerate(workout["exercises"]) if e["type"] == "reps"]
+    kept = [e for i, e in enumerate(workout["exercises"]) if not reps or i != reps[-1] or len(reps) < 3]
+    exercises = [exercise(move, 1, ctx), *kept]
+    return {**workout, "exercises": [{**e, "order": n} for n, e in enumerate(exercises, start=1)]}
+
+
 def workout_move(facts: Facts, req: Request) -> Next:
     if (loading := need(facts, *WORKOUT_SOURCES)) is not None:
         return loading
     loc, group = facts.locale, req.args.get("target")
     ctx = context(facts)
+    named = move_named(req.args["exercise"]) if req.args.get("exercise") else None
+    group = group or (_group_of(named) if named else None)
     recovering = recovering_in(group, ctx) if group else {}
     light = bool(req.args.get("light"))
     if group and recovering and not (light or req.args.get("anyway")):
@@ -45,10 +66,15 @@ def workout_move(facts: Facts, req: Request) -> Next:
     if workout is None:
         return Say(t.say(loc, "no_fit", name=t.workout_name(loc, group), other=t.workout_name(loc, INSTEAD.get(
             group or "full", "core"))))
+    fits = named is not None and named in ctx.pool()
+    if fits and named is not None:
+        workout = _with_named(workout, named, ctx)
     if facts.last("workout__generate_workout") is None:
         return Call("workout__generate_workout", workout)
     text = t.say(loc, "light_ready" if light and recovering else "workout_ready", title=t.inline(workout["title"]),
                  count=len(workout["exercises"]), minutes=_minutes(workout), muscles=t.percents(loc, recovering))
+    if named is not None and not fits:  # what was asked for and left out, and why
+        text += "\n" + t.say(loc, "left_out_named", name=display_name(named.name, loc))
     busy = {m: p for m, p in ctx.recovering.items() if any(
         s["name"] == m and s["share"] >= 0.3 for e in workout["exercises"] for s in e["muscles"])} if ctx.recovering else {}
     if busy and not light:
@@ -62,20 +88,23 @@ def _instead(facts: Facts, req: Request, group: str, recovering: dict[str, int],
     workout = build(other, ctx, quick=bool(req.args.get("quick")), title=t.title(loc, other,
                                                                                  quick=bool(req.args.get("quick"))))
     slowest = min(recovering, key=lambda m: recovering[m])
-    said = t.say(loc, "recovering_instead", muscle=t.word(loc, "muscles", slowest), percent=recovering[slowest],
-                 other=t.workout_name(loc, other))
-    if workout is None:
-        return Say(said, question=(t.title(loc, group, light=True), t.say(loc, "option_skip")))
+    numbers = {"muscle": t.word(loc, "muscles", slowest), "percent": recovering[slowest],
+               "other": t.workout_name(loc, other)}
+    if workout is None:  # nothing else fits either: say so, never "here is ... instead" without one
+        return Say(t.say(loc, "recovering_no_instead", **numbers),
+                   question=(t.title(loc, group, light=True), t.say(loc, "option_skip")))
     if facts.last("workout__generate_workout") is None:
         return Call("workout__generate_workout", workout)
     if facts.last(NOTIFY) is None:
-        return done_with(facts, "workout__generate_workout", said)
+        told = done_with(facts, "workout__generate_workout", t.say(loc, "recovering_instead", **numbers))
+        return told if told.attachments else Say(t.say(loc, "recovering_no_instead", **numbers))
     return Say(t.say(loc, "light_instead", name=t.workout_name(loc, group)),
                question=(t.title(loc, group, light=True), t.say(loc, "option_keep", name=t.workout_name(loc, other))))
 
 
 def schedule_move(facts: Facts, req: Request) -> Next:
-    """Build the workout asked for, judged by recovery at its time, schedule it, tell the member."""
+    """Build the workout asked for, judged by recovery at its time, and schedule it with its exercises. A plan for
+    another day never replaces today's current workout, so generate_workout is never called for it."""
     if (loading := need(facts, *WORKOUT_SOURCES)) is not None:
         return loading
     loc, group = facts.locale, req.args.get("target")
@@ -89,20 +118,16 @@ def schedule_move(facts: Facts, req: Request) -> Next:
     workout = build(group, ctx, title=t.title(loc, group), ignore_recovery=True)  # what was asked, for then
     if workout is None:
         return Say(t.say(loc, "no_fit", name=t.workout_name(loc, group), other=t.workout_name(loc, "core")))
-    generated = facts.last("workout__generate_workout")
-    if generated is None:
-        return Call("workout__generate_workout", workout)
     if facts.last("calendar__schedule_workout") is None:
         args: dict[str, Any] = {"scheduled_at": when.isoformat(), "workout_type": workout["title"][:100],
                                 "duration_minutes": _minutes(workout)}
         props = (facts.tools.get("calendar__schedule_workout") or {}).get("properties") or {}
         if "exercises" in props:
             args["exercises"] = workout["exercises"]
-        for key in ("workout_id", "workoutId"):
-            if key in props and isinstance(generated.result, dict):
-                args[key] = generated.result.get("workoutId")
         return Call("calendar__schedule_workout", args)
     text = t.say(loc, "scheduled", name=t.inline(workout["title"]), when=t.moment(loc, when))
+    text += " " + t.say(loc, "scheduled_list", names=", ".join(display_name(e["name"], loc)
+                                                               for e in workout["exercises"]))
     loaded = {s["name"] for e in workout["exercises"] for s in e["muscles"] if s["share"] >= 0.3}
     ready = [m for m in facts.recovering() if m in loaded and m not in later]
     if ready:
@@ -111,7 +136,7 @@ def schedule_move(facts: Facts, req: Request) -> Next:
         text += " " + t.say(loc, "recovering_then", muscles=t.percents(loc, busy))
     if not req.args.get("time_said"):
         text += " " + t.say(loc, "default_time")
-    return done_with(facts, "workout__generate_workout", text)
+    return Say(text)
 
 
 def _recovery_at(facts: Facts, when: datetime) -> dict[str, int]:
@@ -229,14 +254,19 @@ def add_move(facts: Facts, req: Request) -> Next:
     if not facts.has("workout__add_exercise_to_workout"):
         return Say(t.say(loc, "add_unavailable"))
     ctx, taken = context(facts), {e["name"].lower() for e in workout["exercises"]}
-    what = req.args.get("what") or ""
-    move = move_named(what)
+    what, named, group = req.args.get("what") or "", req.args.get("exercise"), req.args.get("target")
+    move = move_named(named) if named else None
+    if named and move is None:  # a library exercise the offline demo cannot prescribe
+        options = ", ".join([display_name(m.name, loc) for m in ctx.pool() if m.name.lower() not in taken][:5])
+        return Say(t.say(loc, "not_offline", name=display_name(named, loc), options=options or "—"))
+    if move is None and what and group is None:  # words that name no exercise: say so, add nothing
+        return Say(t.say(loc, "unknown_exercise", what=what))
     if move is None:
-        group = req.args.get("target") or "core"
         move = next((m for m in ctx.pool() if m.name.lower() not in taken and m.kind == "reps"
-                     and m.primary in GROUPS.get(group, ())), None)
+                     and m.primary in GROUPS.get(group or "core", ())), None)
     if move is None or move not in ctx.pool():
-        return Say(t.say(loc, "cannot_use", name=exercise_name(what) if what else "—", options="—"))
+        return Say(t.say(loc, "cannot_use", name=display_name(move.name if move else exercise_name(what), loc)
+                         if move or what else "—", options="—"))
     if facts.last("workout__add_exercise_to_workout") is None:
         ordered = sorted(workout["exercises"], key=lambda e: e.get("order", 0))
         # a compound lift goes before the first isolation exercise (001 §4.9 rule 4), anything else at the end
@@ -248,6 +278,6 @@ def add_move(facts: Facts, req: Request) -> Next:
         if position:
             args["position"] = position
         return Call("workout__add_exercise_to_workout", args)
-    return done_with(facts, "workout__add_exercise_to_workout", t.say(loc, "added", name=move.name))
+    return done_with(facts, "workout__add_exercise_to_workout", t.say(loc, "added", name=display_name(move.name, loc)))
 
 

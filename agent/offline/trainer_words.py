@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from agent.offline.trainer_names import named_in
+
 _F = re.IGNORECASE
 
 
@@ -30,7 +32,8 @@ def _rx(*parts: str) -> re.Pattern[str]:
 NUMBERS = {"one": 1, "a": 1, "an": 1, "two": 2, "couple": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "ten": 10, "אחד": 1, "אחת": 1, "שניים": 2, "שתיים": 2, "שני": 2, "שתי": 2,
            "שלושה": 3, "שלוש": 3, "ארבעה": 4, "ארבע": 4, "חמישה": 5, "חמש": 5, "один": 1, "одну": 1, "одна": 1,
-           "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6}
+           "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "двух": 2, "трех": 3, "трёх": 3,
+           "четырех": 4, "четырёх": 4, "пяти": 5}
 ORDINALS: tuple[tuple[str, int], ...] = (
     (r"\bfirst\b|\b1st\b|ראשון|перв", 1), (r"\bsecond\b|\b2nd\b|(?<![א-ת])ה?שני(?![א-ת])|втор", 2),
     (r"\bthird\b|\b3rd\b|שלישי|трет", 3), (r"\bfourth\b|\b4th\b|רביעי|четв[её]рт", 4),
@@ -79,19 +82,25 @@ def _count(word: str) -> int:
     return int(word) if word.isdigit() else NUMBERS.get(word.lower(), 1)
 
 
+DURATION_UNIT = r"(days?|weeks?|months?|fortnight|ימים|יום|שבועות|שבוע|חודשים|חודש|дн[еяи]й?|день|недел[юиьея]|месяц[аев]*)"
+
+
 def duration_days(words: str) -> int | None:
-    """"for two weeks", "לשבועיים", "на 10 дней" → days; None when no duration is said."""
-    if re.search(r"שבועיים", words):
-        return 14
-    if re.search(r"יומיים", words):
-        return 2
-    m = re.search(r"(?:\bfor\b|\bnext\b|(?<![א-ת])ל-?|\bна\b)\s*(?:the\s+)?(?:(\d+|[a-zא-תа-яё]+)\s+)?"
-                  r"(days?|weeks?|months?|ימים|יום|שבועות|שבוע|חודשים|חודש|дн[еяи]й?|день|недел[юиь]|месяц[аев]*)",
-                  words, _F)
-    if not m:
-        return None
-    n = _count(m.group(1)) if m.group(1) else 1
-    unit = m.group(2).lower()
+    """"for two weeks", "the next 2 weeks", "לשבועיים", "במשך שבועיים", "две недели", "в течение двух недель",
+    "на 10 дней" → days; None when no duration is said."""
+    for pattern, days in ((r"שבועיים", 14), (r"יומיים", 2), (r"חודשיים", 60), (r"\bfortnight\b", 14)):
+        if re.search(pattern, words, _F):
+            return days
+    counted = re.search(r"(?<![\w:])(\d+|[a-zа-яё]+)\s+" + DURATION_UNIT, words, _F)
+    if counted and (counted.group(1).isdigit() or counted.group(1).lower() in NUMBERS):
+        n, unit = _count(counted.group(1)), counted.group(2)
+    else:
+        m = re.search(r"(?:\bfor\b|\bnext\b|(?<![א-ת])ל-?|(?<![א-ת])במשך|\bна\b|\bв течение\b)\s*(?:the\s+)?(?:a\s+)?"
+                      + DURATION_UNIT, words, _F)
+        if not m:
+            return None
+        n, unit = 1, m.group(1)
+    unit = unit.lower()
     per = 7 if unit.startswith(("week", "שבוע", "недел")) else 30 if unit.startswith(("month", "חוד", "месяц")) else 1
     return n * per
 
@@ -167,7 +176,7 @@ BODY_PARTS: tuple[tuple[str, str], ...] = (
     ("back", r"\bback\b|(?<![א-ת])גב(?![א-ת])|спин"))
 SIDES = ((r"\bleft\b|שמאל|лев", "left"), (r"\bright\b|ימין|прав", "right"))
 CATEGORIES: tuple[tuple[str, str], ...] = (
-    ("Strength", r"strength|stronger|\bstrong\b|\bpower|כוח|חזק|сил[аеуы]|сильн"),
+    ("Strength", r"strength|stronger|\bstrong\b|\bpower|כוח|כח|חוזק|חזק|сил[аеуы]|сильн|силов"),
     ("Hypertrophy", r"hypertrophy|muscle|bigger|\bsize\b|\bmass\b|מסה|היפרטרופיה|שריר|масс|гипертроф|мышц"),
     ("Conditioning", r"conditioning|cardio|endurance|fitter|stamina|\bengine\b|סיבולת|כושר|קרדיו|вынослив|кардио"),
     ("Mobility", r"mobility|flexib|stretch|גמישות|מוביליטי|мобильн|гибк|растяж"))
@@ -220,8 +229,11 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                    r"תשכח את|כבר לא כואב|הרגיש(?:ה)? טוב", r"забудь|больше не болит|прошл[оаи]|уже лучше")),
     ("injury", _rx(r"\bhurts?\b|\bpain\b|\binjur|\bsore\b|\bstrain|\btweak|\bsprain|\bache",
                    r"כואב|כאב|פציעה|נפצעתי|נקע|מתיחה", r"болит|боль|травм|потянул|растяну")),
-    ("avoid", _rx(r"\bavoid\b|^\s*no (?:more )?\w|\bnever\b|\bdon'?t (?:give|want|like)\b|\bhate\b",
-                  r"תימנע|להימנע|^\s*בלי|לא רוצה|אף פעם|שונא", r"избега|^\s*без\s|никаких|не хочу|не люблю|ненавиж")),
+    ("avoid", _rx(r"\bavoid\b|^\s*no (?:more )?\w|\bnever\b|\bdon'?t (?:give|want|like|load|do)\b|\bhate\b|"
+                  r"\bstop giving\b|\bexclude\b",
+                  r"תימנע|להימנע|^\s*בלי|לא רוצה|אף פעם|לעולם לא|לעולם אל|אל תיתן|אל תתן|אל תכניס|אל תעמיס|שונא",
+                  r"избега|^\s*без\s|никаких|никогда|не хочу|не люблю|ненавиж|не давай|не включай|не нагружай|"
+                  r"не грузи|исключи")),
     ("milestone", _rx(r"\bmilestone\b|\brun an? \d+\s*k\b|\bmarathon\b", r"אבן דרך|מרתון|לרוץ \d+",
                       r"\bвеха\b|марафон|пробежать \d+")),
     ("plan", _rx(r"\d+[- ]week plan|plan for \d+ weeks|\b(?:training|workout) plan\b",
@@ -241,9 +253,11 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"^\s*(?:תרשום|רשום|תרשמי)", r"^\s*(?:запиши|отметь)")),
     ("mark_done", _rx(r"(?:done with|finished|completed|did)\b.*(?:exercise|first|second|third|fourth|last|#\d)",
                       r"סיימתי את (?:ה)?תרגיל", r"(?:сделал|законч|выполнил)\w*.*упражнени")),
-    ("goal", _rx(r"focus on|\bgoals?\b|prioriti|i want to (?:get|be|build|improve)|more (?:strength|cardio|muscle|"
-                 r"mobility|conditioning)", r"להתמקד|מטרה|מטרות|אני רוצה להיות|לשפר", r"сосредоточ|\bцел[ьи]|"
-                 r"хочу (?:стать|быть|набрать|улучшить)|приоритет")),
+    ("goal", _rx(r"focus on|\bfocus\b|\bgoals?\b|prioriti|\bemphasi[sz]e?\b|i want to (?:get|be|build|improve)|"
+                 r"more (?:strength|cardio|muscle|mobility|conditioning)",
+                 r"להתמקד|תתמקד|מתמקד|פוקוס|דגש|מיקוד|מטרה|מטרות|אני רוצה להיות|לשפר",
+                 r"сосредоточ|сфокусир|фокус|упор на|акцент на|\bцел[ьи]|хочу (?:стать|быть|набрать|улучшить)|"
+                 r"приоритет")),
     ("swap", _rx(r"\b(?:swap|replace|change)\b.*(?:exercise|first|second|third|fourth|fifth|last|#\d|\d)|^\s*swap\b",
                  r"תחליף|החלף|להחליף|תחליפי", r"замени|поменяй|заменить")),
     ("remove", _rx(r"\b(?:remove|drop|skip|delete|take out)\b", r"תוריד|הסר|תסיר|דלג|תדלג|תמחק", r"убери|удали|пропусти")),
@@ -281,11 +295,14 @@ def _after(pattern: str, text: str) -> str | None:
 def understand(words: str, now: datetime | None = None) -> Request:
     """The member's request: its kind and what the words say of it."""
     text = " ".join(words.split())
-    kind = next((name for name, pattern in RULES if pattern.search(text) and CONDITIONS.get(name, bool)(text)),
+    named = named_in(text)
+    rest = named.rest if named else text  # "back squats" is an exercise, not the muscle "back"
+    kind = next((name for name, pattern in RULES if pattern.search(text) and CONDITIONS.get(name, bool)(rest)),
                 "help")
     if kind == "location" and re.search(_WORKOUT, text, _F):
         kind = "workout"
-    args: dict[str, Any] = {"target": target_of(text), "position": position_of(text), "quick": bool(QUICK.search(text)),
+    args: dict[str, Any] = {"exercise": named.name if named else None,
+                            "target": target_of(rest), "position": position_of(text), "quick": bool(QUICK.search(text)),
                             "light": bool(LIGHT.search(text)), "anyway": bool(ANYWAY.search(text)),
                             "period": period_of(text), "days": duration_days(text)}
     when = when_of(text, now)
@@ -294,7 +311,7 @@ def understand(words: str, now: datetime | None = None) -> Request:
     if kind == "log":
         args["log"] = log_of(text)
     if kind == "injury":
-        args["part"], args["side"] = body_part_of(text)
+        args["part"], args["side"] = body_part_of(rest)
     if kind in ("goal", "summary", "breakdown"):
         args["category"] = category_of(text)
     if kind == "move" and now is not None:
@@ -309,9 +326,12 @@ def understand(words: str, now: datetime | None = None) -> Request:
         args["what"] = _after(r"^\s*(?:please\s+)?(?:add|תוסיף|הוסף|תוסיפי|добавь|добавить)\s+(?:me\s+)?(?:an?\s+|some\s+|"
                               r"the\s+|לי\s+|мне\s+)?(.+?)(?:\s+(?:to|at|in)\s+the\s+(?:end|start|workout).*)?$", text)
     if kind == "avoid":
-        args["thing"] = _after(r"(?:avoid|no more|no|never(?: include| do| give me)?|don'?t (?:give me|want|like)|hate|"
-                               r"תימנע מ|להימנע מ|בלי|לא רוצה|אף פעם לא|избегай|без|никаких|не хочу|не люблю)\s+(.+?)"
-                               r"(?:\s+(?:for|ל-?|на)\s+.*)?$", text)
+        args["thing"] = _after(r"(?:avoid|no more|no|never(?: include| do| give me)?|don'?t (?:give me|want|like|load|do)|"
+                               r"hate|stop giving me|exclude|תימנע מ|להימנע מ|בלי|לא רוצה|אף פעם לא|לעולם לא|"
+                               r"אל (?:תיתן|תתן|תכניס)(?: לי)?|אל תעמיס על|избегай|без|никаких|никогда(?: не)?"
+                               r"(?: давай| делай| включай)?(?: мне)?|не хочу|не люблю|не давай(?: мне)?|не включай|"
+                               r"не нагружай|не грузи|исключи)\s+(.+?)"
+                               r"(?:\s+(?:for|ל-?|на|במשך|в течение)\s+.*)?$", text)
     if kind == "location":
         args["name"] = _after(r"(?:\bat|\bto|ב|на|в)\s+(?:the\s+)?(.+)$", text)
         args["home"] = bool(re.search(r"\bhome\b|בבית|дома", text, _F))

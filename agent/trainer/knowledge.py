@@ -5,6 +5,9 @@ a failure, unparseable output or the offline provider, deterministic keyword rul
 append-only: a source already in context is re-sent (as `knowledge_update`) only when its range grows or its
 data changed, and then as what changed (agent/trainer/delta.py) unless the whole is smaller;
 `knowledge_in_context` on the session remembers {source: {params, hash, data}} (data: the context's copy).
+Knowledge never narrows inside a session (TRAINER.md): a source keeps the widest range asked for (`widest`), so
+a pick narrower than the context's is read at the context's range and sends only what changed there — never the
+removal of what lies outside the narrower range (which a later wider ask would then send again).
 """
 
 from __future__ import annotations
@@ -140,6 +143,13 @@ class Delivery:
     def remembered(self) -> dict[str, Any]:
         """What `knowledge_in_context` keeps of the source: its range, its hash and the copy the context has."""
         return {"params": self.params, "hash": data_hash(self.data), "data": delta.compact(self.data)}
+
+
+def widest(known: dict[str, Any] | None, params: dict[str, Any]) -> dict[str, Any]:
+    """The union of what the context holds of a source and what is asked now: each range at its widest."""
+    old = (known or {}).get("params") or {}
+    wide = {k: max(params.get(k) or 0, old.get(k) or 0) for k in RANGE_KEYS if k in params or k in old}
+    return {**params, **{k: v for k, v in wide.items() if v}}
 
 
 def plan_delivery(in_context: dict[str, Any], source: str, params: dict[str, Any], data: Any) -> Delivery | None:

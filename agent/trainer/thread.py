@@ -33,7 +33,8 @@ from agent.trainer.observe import observation
 from agent.trainer.prompt import member_prefix, trainer_system
 from agent.trainer.shown import SHOWN_TOOLS, member_view
 from agent.turns import Turn
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
+from gym.training.trainer_workouts import current_workout, note_left_out
 from tools.executions import ToolExecution
 from tools.leaves.trainer.sources import SOURCES, load
 from tools.registry import ToolSpec
@@ -46,6 +47,7 @@ CHECKPOINT_SHARE = 0.8
 PREFIX_SOURCES = ("user_profile", "user_settings", "all_locations")  # in the member's stable prefix instead
 WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise", "workout__adjust_exercise",
                            "workout__remove_exercise", "workout__add_exercise_to_workout"})
+REFUSALS = frozenset({"injury_conflict", "preference_conflict"})  # a rule refused an exercise the turn asked for
 
 
 class TrainerThread:
@@ -77,6 +79,8 @@ class TrainerThread:
                 row = await store.get_owned(session, turn.access.org_id, member, requested)
                 if row is None:
                     raise NotFound(self.not_found)
+                if row.status == "completed":  # the member deleted it: its events stay, it takes no more turns
+                    raise Conflict("session_closed")
             else:
                 row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
         if row is None:
@@ -161,14 +165,15 @@ class TrainerThread:
     async def _deliver(self, turn: Turn, trip: RoundTrip, picked: dict[str, dict[str, Any]], *,
                        given: dict[str, Any] | None = None) -> list[Event]:
         """Knowledge / knowledge_update events (rows of `trip`) for the picked sources the context lacks or
-        that grew; returns their frames."""
+        that grew or changed, each read at the widest range the context holds; returns their frames."""
         now = datetime.now(UTC)
         session = trip.session
         row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
         known = dict(row.knowledge_in_context or {})
         frames = []
-        for name, params in picked.items():
-            data = (given or {}).get(name)
+        for name, asked in picked.items():
+            params = knowledge.widest(known.get(name), asked)  # knowledge never narrows inside a session
+            data = (given or {}).get(name) if params == asked else None
             if data is None:
                 data = await load(session, turn.access.org_id, self._member(turn), name, params, now, tz=_tz(turn))
             delivery = knowledge.plan_delivery(known, name, params, data)
@@ -284,7 +289,20 @@ class TrainerThread:
             row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
+            await self._note_left_out(turn, trip.session)
         return []
+
+    async def _note_left_out(self, turn: Turn, session) -> None:
+        """The exercises the rules refused earlier in this turn stay named on the workout it built (TRAINER.md: the
+        card and the reply say what was left out and why)."""
+        context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
+        opened = max((i for i, e in enumerate(context) if e.type == "user_message"), default=0)
+        refused = [item for e in context[opened:] if e.type == "tool_result" and e.payload.get("isError")
+                   and isinstance(result := e.payload.get("result"), dict) and result.get("code") in REFUSALS
+                   for item in (result.get("data") or {}).get("refused") or [] if isinstance(item, dict)]
+        workout = await current_workout(session, turn.access.org_id, self._member(turn)) if refused else None
+        if workout is not None:
+            note_left_out(workout, refused)
 
     async def after_call(self, turn: Turn, trip: RoundTrip, usage: Usage, cost_usd_micros: int) -> None:
         tokens = (usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.cache_write_5m_tokens

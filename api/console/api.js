@@ -123,8 +123,11 @@ export const api = {
   renameConversation: (org, cid, title) => json(conv(org, cid), { method: 'PATCH', body: { title } }),
   /** → {ok, deletedConversationId} */
   deleteConversation: (org, cid) => json(conv(org, cid), { method: 'DELETE' }),
-  /** body: {message, conversationId, pageContext} → SSE Response */
+  /** body: {message, conversationId, pageContext, replaces?} → SSE Response */
   send: (org, body, signal) => call(`${agent(org)}/messages`, { method: 'POST', body, stream: true, signal }),
+  /** Regenerate / Edit kept what they replaced: show the alternative starting at user message `mid` → detail */
+  showAlternative: (org, cid, mid) =>
+    json(`${conv(org, cid)}/alternatives/${encodeURIComponent(mid)}`, { method: 'POST' }),
   /** body: {approved, input} → SSE Response */
   confirm: (org, cid, toolUseId, body, signal) =>
     call(`${conv(org, cid)}/confirm/${encodeURIComponent(toolUseId)}`, { method: 'POST', body, stream: true, signal }),

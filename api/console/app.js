@@ -17,6 +17,7 @@ import {
   stopStream,
   showPaneNotice,
   rerenderChat,
+  truncateFrom,
 } from './chat.js';
 import { mountComposer, unmountComposer, focusComposer, setComposerBusy, setComposerLocked, clearComposer, fillComposer } from './composer.js';
 import { initSidebar, refreshConversations, setActiveConversation, clearSidebar, render as renderSidebar } from './sidebar.js';
@@ -261,21 +262,76 @@ async function openConversation(id) {
   focusComposer();
 }
 
-async function send(text) {
+async function send(text, { replaces = null } = {}) {
   const message = text.trim();
   if (!message || state.stream || !isStaff()) return;
   clearError();
   const userTurn = appendUserMessage(message);
-  clearComposer();
+  if (!replaces) clearComposer();
+  focusComposer(); // the send button is disabled while the answer streams: the person stays in the composer
   const org = orgId();
   const body = { message, conversationId: state.conversationId ?? null, pageContext: { page: 'console' } };
+  if (replaces) body.replaces = replaces;
   try {
     await runStream((signal) => api.send(org, body, signal), { onOpened: supersedePending });
+    if (replaces && state.conversationId) await reloadConversation(); // the switcher for what it replaced
   } catch (err) {
-    userTurn.remove();
-    ensureEmptyState();
-    fillComposer(text);
+    if (replaces) {
+      await reloadConversation();
+    } else {
+      userTurn.remove();
+      ensureEmptyState();
+      fillComposer(text);
+    }
     if (err?.name !== 'AbortError') showError(err);
+  }
+}
+
+async function reloadConversation() {
+  const org = orgId();
+  const id = state.conversationId;
+  try {
+    const detail = await api.conversation(org, id);
+    if (state.conversationId === id && org === orgId() && !state.stream) renderConversation(detail);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** The id a user turn's message was stored under (a turn sent in this page learns it from the stored detail). */
+async function messageIdOf(turn) {
+  if (turn.dataset.messageId) return turn.dataset.messageId;
+  const detail = await api.conversation(orgId(), state.conversationId);
+  const ids = (detail?.messages ?? []).filter((m) => m.role === 'user' && m.text?.trim()).map((m) => m.id);
+  const turns = [...document.querySelectorAll('#chat-log > .turn-user')];
+  turns.forEach((node, i) => { if (ids[i]) node.dataset.messageId = ids[i]; });
+  return turn.dataset.messageId ?? null;
+}
+
+/** Regenerate / Edit: the turn and what followed it give way to the new message (kept as an alternative). */
+async function replaceTurn({ turn, text }) {
+  if (state.stream || !state.conversationId) return;
+  let id;
+  try {
+    id = await messageIdOf(turn);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (!id) return;
+  truncateFrom(turn);
+  await send(text, { replaces: id });
+}
+
+async function showAlternative(messageId) {
+  if (state.stream || !state.conversationId) return;
+  clearError();
+  try {
+    renderConversation(await api.showAlternative(orgId(), state.conversationId, messageId));
+    document.querySelector(`#chat-log [data-message-id="${CSS.escape(messageId)}"] [data-testid="alt-count"]`)
+      ?.closest('.turn, .turn-actions')?.querySelector('button:not([disabled])')?.focus();
+  } catch (err) {
+    showError(err);
   }
 }
 
@@ -333,6 +389,8 @@ async function boot() {
   document.addEventListener('keydown', onGlobalKey);
   // A card's next step ("Schedule anyway"), Regenerate and a member link send a message as if typed.
   document.addEventListener('spotter:send', (event) => send(String(event.detail ?? '')));
+  document.addEventListener('spotter:replace', (event) => replaceTurn(event.detail ?? {}));
+  document.addEventListener('spotter:alternative', (event) => showAlternative(String(event.detail ?? '')));
   onAuthFailure((err) => signOut(err.message || t('auth.sessionEnded')));
   initChat($('chat-log'), { onConversationStarted, onDone, onBusy });
   initFollow($('chat-log'), $('jump-slot'));

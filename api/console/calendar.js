@@ -1,7 +1,8 @@
 /**
  * Calendar: a month of the gym's days (GET …/trainer/calendar) with the workouts done and those scheduled (the
  * member's own and the coach's), today marked, the streak of weeks with a workout, and a day's detail. Weeks
- * start on Monday; the grid mirrors in Hebrew. Arrow keys move between days.
+ * start on Monday; the grid mirrors in Hebrew. Arrow keys move between days. Below it, the member's own classes
+ * (member-bookings.js).
  */
 import { h } from './dom.js';
 import { t, currentLocale } from './i18n.js';
@@ -9,6 +10,7 @@ import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
 import { num } from './member-cards.js';
 import { dayLabel } from './member-format.js';
+import { bookingsPanel, resetBookings } from './member-bookings.js';
 
 const view = { root: null, month: null, selected: null, data: null, token: 0 };
 
@@ -117,7 +119,7 @@ function draw() {
       data.days.map((d) => dayCell(d, data.today))),
     h('p', { class: 'cal-legend muted' }, h('span', { class: 'mark done' }), h('span', { i18n: 'train.calendar.legendDone' }),
       h('span', { class: 'mark planned' }), h('span', { i18n: 'train.calendar.legendPlanned' })),
-    detail(data.days.find((d) => d.date === (view.selected ?? data.today)))));
+    detail(data.days.find((d) => d.date === (view.selected ?? data.today)))), bookingsPanel());
 }
 
 async function load() {
@@ -145,8 +147,11 @@ export function mountCalendar(root) {
 export function unmountCalendar() {
   view.root = null;
   view.token += 1;
+  resetBookings();
 }
 
 export function refreshCalendar() {
-  if (view.root) load();
+  if (!view.root) return;
+  resetBookings();
+  load();
 }

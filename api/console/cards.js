@@ -4,18 +4,26 @@
  * Cards do no networking: they call their handlers
  * {onConfirm(card, approved, input), onPick(card, candidate), onUndo(card)}.
  */
-import { h, pretty } from './dom.js';
+import { h } from './dom.js';
+import { describe } from './details.js';
 import { translateNode, t, toolLabel, formatDateTime } from './i18n.js';
 import { buildConfirmSection, buildPickerSection } from './suspensions.js';
 import { state } from './state.js';
 
-/** What the person reads of a failure: the message in their language; the code only under Details. */
-function technicalError(error) {
-  const { code, detail } = error ?? {};
-  return detail ? { code, detail } : { code };
-}
-
 const PICKER_ACTION = 'ask_user_to_pick';
+
+/** Each message's status in words (messages__send, messages__status): who, sent / queued until when / failed why. */
+function messageStatuses(messages, sent) {
+  if (!Array.isArray(messages) || !messages.length || !messages.every((m) => m && m.status)) return null;
+  const rows = messages.map((m) => {
+    const bits = [t(`messages.status.${m.status}`, {}, m.status)];
+    if (m.deferredUntil) bits.push(t('messages.deferred', { time: formatDateTime(m.deferredUntil) }));
+    if (m.failure) bits.push(t(`messages.failure.${m.failure}`, {}, m.failure));
+    return h('li', { 'data-status': m.status, dir: 'auto', text: `${m.member ?? ''} — ${bits.join(', ')}` });
+  });
+  return h('div', { class: 'card-messages', testid: 'message-statuses' },
+    h('ul', {}, rows), sent ? note('messages.cannotUnsend') : null);
+}
 
 function note(key, vars, cls = 'card-note') {
   return h('p', { class: cls, i18n: key, vars });
@@ -105,7 +113,8 @@ export class ToolCard {
       return;
     }
     if (call.status === 'pending' && call.confirm) {
-      this.showConfirm({ input: call.input, inputSchema: call.inputSchema, confirm: call.confirm, summary: call.summary },
+      this.showConfirm({ input: call.input, inputSchema: call.inputSchema, confirm: call.confirm, summary: call.summary,
+        details: call.details },
         canEdit);
       return;
     }
@@ -128,12 +137,14 @@ export class ToolCard {
       input: data.input,
       inputSchema: data.inputSchema,
       summary: data.summary,
+      details: data.details,
       fallbackSummary: t('confirm.fallbackSummary', { tool: toolLabel(this.router, this.action) }),
       confirm: data.confirm,
       canEdit,
       onDecision: (approved, input, button) => {
         this.lock(button);
         this.handlers.onConfirm(this, approved, input);
+        this.focusNote('.confirm-lead'); // the buttons are disabled now: the decision's line takes the focus
       },
     });
     this.interactive.replaceChildren(section);
@@ -238,11 +249,22 @@ export class ToolCard {
     this.inverseAvailable = false;
     this.setStatus('undone');
     this.render();
+    if (this.undoFocused) this.focusNote('[data-i18n="tool.undoneShort"]'); // the Undo button is gone
+    this.undoFocused = false;
+  }
+
+  /** Move the focus to a line of this card (it becomes focusable by script only). */
+  focusNote(selector) {
+    const target = this.el.querySelector(selector) ?? this.el;
+    target.tabIndex = -1;
+    target.focus();
   }
 
   removeUndo() {
     this.inverseAvailable = false;
     this.renderActions();
+    if (this.undoFocused) this.focusNote('.card-title');
+    this.undoFocused = false;
   }
 
   enableUndo() {
@@ -274,19 +296,11 @@ export class ToolCard {
     const s = this.status;
     if (s === 'failed' && this.error) {
       parts.push(h('p', { class: 'card-error', testid: 'tool-error', dir: 'auto', text: this.error.message || t('tool.failedGeneric') }));
-      const step = this.error.nextStep;
-      if (step?.message && !this.nextStepTaken) {
-        const button = h('button', {
-          type: 'button', class: 'btn small primary', testid: 'next-step', dir: 'auto',
-          i18n: `nextSteps.${step.key}`, 'data-i18n-fallback': step.label || step.key,
-        });
-        button.addEventListener('click', () => {
-          this.nextStepTaken = true;
-          button.disabled = true;
-          document.dispatchEvent(new CustomEvent('spotter:send', { detail: step.message }));
-        });
-        parts.push(h('div', { class: 'btn-row' }, button));
-      }
+      parts.push(this.nextStepButton(this.error.nextStep));
+    }
+    if (s === 'succeeded' && this.output && typeof this.output === 'object') {
+      parts.push(messageStatuses(this.output.messages, this.action === 'send'));
+      parts.push(this.nextStepButton(this.output.nextStep)); // "Draft them a message" after a class is cancelled
     }
     if (this.resolution && !this.interactive.firstElementChild && this.confirm && this.confirm !== 'never'
         && ['succeeded', 'failed', 'rejected_by_user', 'undone'].includes(s)) {
@@ -302,27 +316,35 @@ export class ToolCard {
       parts.push(note('picker.picked', { label: this.output.pickedLabel ?? this.output.pickedId }, 'card-picked'));
     }
     if (s === 'undone') parts.push(note('tool.undoneShort'));
-    this.summary.replaceChildren(...parts);
+    this.summary.replaceChildren(...parts.filter(Boolean));
+  }
+
+  /** The obvious next request a result offers ("Schedule anyway", "Add to the waitlist"): a button that sends it. */
+  nextStepButton(step) {
+    if (!step?.message || this.nextStepTaken) return null;
+    const button = h('button', {
+      type: 'button', class: 'btn small primary', testid: 'next-step', dir: 'auto',
+      i18n: `nextSteps.${step.key}`, 'data-i18n-fallback': step.label || step.key,
+    });
+    button.addEventListener('click', () => {
+      this.nextStepTaken = true;
+      button.disabled = true;
+      document.dispatchEvent(new CustomEvent('spotter:send', { detail: step.message }));
+    });
+    return h('div', { class: 'btn-row' }, button);
   }
 
   renderDetails() {
+    // What a person can use of the input and the output, in words (details.js): no JSON, no ids, no tool names.
     const rows = [];
-    if (this.router || this.action) {
-      // Developer words (the tool's technical name, timings) live only here.
-      const meta = [[this.router, this.action].filter(Boolean).join(' · ')];
-      if (this.durationMs !== null && (this.status === 'succeeded' || this.status === 'failed')) {
-        meta.push(t('tool.duration', { ms: Math.round(this.durationMs) }));
-      }
-      rows.push(h('p', { class: 'card-meta', dir: 'ltr', testid: 'tool-technical', text: meta.join(' — ') }));
-    }
-    // While a confirmation is open its section already shows the input.
     const confirmOpen = this.awaitingPerson && this.interactive.querySelector('.confirm');
-    if (this.input != null && !confirmOpen) rows.push(h('h4', { i18n: 'tool.input' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.input) }));
-    if (this.output != null && this.status !== 'running') rows.push(h('h4', { i18n: 'tool.output' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.output) }));
-    if (this.error) rows.push(h('h4', { i18n: 'tool.error' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(technicalError(this.error)) }));
-    if (this.inverse?.output != null) {
-      rows.push(h('h4', { i18n: 'tool.inverseOutput' }), h('pre', { class: 'json', dir: 'ltr', text: pretty(this.inverse.output) }));
-    }
+    const input = !confirmOpen && this.input != null ? describe(this.input) : null;
+    const output = this.status !== 'running' && this.output != null && !('pickedLabel' in Object(this.output))
+      ? describe(this.output) : null;
+    const undone = this.inverse?.output != null ? describe(this.inverse.output) : null;
+    if (input) rows.push(h('h4', { i18n: 'tool.input' }), input);
+    if (output) rows.push(h('h4', { i18n: 'tool.output' }), output);
+    if (undone) rows.push(h('h4', { i18n: 'tool.inverseOutput' }), undone);
     if (!rows.length) {
       this.detailsSlot.replaceChildren();
       return;
@@ -341,6 +363,7 @@ export class ToolCard {
     if (this.actions.querySelector('[data-testid="undo"]')) return;
     const button = h('button', { type: 'button', class: 'btn small', testid: 'undo', i18n: 'tool.undo' });
     button.addEventListener('click', () => {
+      this.undoFocused = true;
       button.disabled = true;
       button.setAttribute('aria-busy', 'true');
       this.handlers.onUndo(this);

@@ -49,6 +49,11 @@ export function initChat(logEl, callbacks) {
   });
 }
 
+/** EU AI Act Art. 50: the person is told, in their language, that they talk to an AI system. */
+export function aiNotice(key = 'chat.aiNotice') {
+  return h('p', { class: 'ai-notice', testid: 'ai-notice', i18n: key });
+}
+
 function emptyState() {
   const suggestions = ['chat.suggestion1', 'chat.suggestion2', 'chat.suggestion3'].map((key) =>
     h('button', {
@@ -64,6 +69,7 @@ function emptyState() {
     { class: 'empty-state', testid: 'empty-state' },
     h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'S' }),
     h('h2', { i18n: 'chat.emptyTitle' }),
+    aiNotice(),
     h('p', { class: 'muted', i18n: 'chat.emptyBody' }),
     h('div', { class: 'suggestions', role: 'group', 'data-i18n-aria-label': 'chat.suggestionsLabel' }, suggestions),
   );
@@ -88,8 +94,11 @@ export function ensureEmptyState() {
 }
 
 function clearEmpty() {
-  log.querySelector('.empty-state')?.remove();
+  const empty = log.querySelector('.empty-state');
   log.querySelector('.pane-notice')?.remove();
+  if (!empty) return;
+  empty.remove();
+  log.prepend(aiNotice()); // the notice stays at the top of the conversation
 }
 
 export function appendUserMessage(text) {
@@ -165,38 +174,109 @@ export function refreshTurnActions() {
   }
 }
 
+/** The answer's text as the person sees it: dates and amounts as shown, no model label, no buttons. */
+export function shownText(turn) {
+  const bubbles = [...turn.querySelectorAll('.bubble-assistant')];
+  bubbles.forEach((b) => b.classList.add('copying'));
+  try {
+    return bubbles.map((b) => b.innerText.trim()).filter(Boolean).join('\n\n');
+  } finally {
+    bubbles.forEach((b) => b.classList.remove('copying'));
+  }
+}
+
+/** Regenerate / Edit: this user turn is replaced by `text`; what it replaces is kept as an alternative. */
+function replaceFrom(userTurn, text) {
+  document.dispatchEvent(new CustomEvent('spotter:replace', { detail: { turn: userTurn, text } }));
+}
+
+/** Edit in place: the message becomes a small form; Send replaces it and answers again from there. */
+function editInPlace(userTurn) {
+  const bubble = userTurn.querySelector('[data-testid="user-text"]');
+  if (!bubble || userTurn.querySelector('.edit-form')) return;
+  const area = h('textarea', { class: 'edit-input', testid: 'edit-input', dir: 'auto', rows: '3',
+    'data-i18n-aria-label': 'chat.editLabel' });
+  area.value = bubble.textContent;
+  const cancel = () => {
+    form.remove();
+    bubble.hidden = false;
+    userTurn.querySelector('[data-testid="edit-message"]')?.focus();
+  };
+  const form = h('form', { class: 'edit-form', testid: 'edit-form' }, area,
+    h('div', { class: 'btn-row' },
+      h('button', { type: 'submit', class: 'btn primary small', testid: 'edit-send', i18n: 'chat.editSend' }),
+      h('button', { type: 'button', class: 'btn ghost small', testid: 'edit-cancel', i18n: 'chat.editCancel', onclick: cancel })));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (area.value.trim()) replaceFrom(userTurn, area.value);
+  });
+  area.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') cancel();
+  });
+  bubble.hidden = true;
+  bubble.after(form);
+  area.focus();
+}
+
+/** ‹ 2 / 3 ›: flip between the alternatives Regenerate or Edit kept (POST .../alternatives/{id}). */
+function switcher(ids, current) {
+  const at = ids.indexOf(current);
+  const go = (to) => () => document.dispatchEvent(new CustomEvent('spotter:alternative', { detail: ids[to] }));
+  return h('div', { class: 'alt-switch', testid: 'alt-switch', role: 'group', 'data-i18n-aria-label': 'chat.alternatives' },
+    h('button', { type: 'button', class: 'btn ghost small', testid: 'alt-prev', 'data-i18n-aria-label': 'chat.altPrevious',
+      text: '‹', disabled: at <= 0, onclick: go(at - 1) }),
+    h('span', { class: 'alt-count', testid: 'alt-count', i18n: 'chat.altCount',
+      vars: { n: formatNumber(at + 1), count: formatNumber(ids.length) } }),
+    h('button', { type: 'button', class: 'btn ghost small', testid: 'alt-next', 'data-i18n-aria-label': 'chat.altNext',
+      text: '›', disabled: at >= ids.length - 1, onclick: go(at + 1) }));
+}
+
 function placeTurnActions() {
   log.querySelectorAll('.turn-actions').forEach((node) => node.remove());
   if (state.stream) return;
   const turns = [...log.querySelectorAll(':scope > .turn')];
   const lastAssistant = [...turns].reverse().find((turn) => turn.classList.contains('turn-assistant'));
   const lastUser = [...turns].reverse().find((turn) => turn.classList.contains('turn-user'));
-  for (const turn of turns.filter((t) => t.classList.contains('turn-assistant'))) {
-    const text = [...turn.querySelectorAll('.bubble-assistant')].map((b) => b.dataset.source ?? b.textContent).join('\n\n').trim();
+  let asked = null;
+  for (const turn of turns) {
+    if (turn.classList.contains('turn-user')) {
+      asked = turn;
+      const row = h('div', { class: 'turn-actions', role: 'group' });
+      const alternatives = JSON.parse(turn.dataset.alternatives || 'null');
+      if (alternatives && turn.dataset.regenerated !== 'true') row.append(switcher(alternatives, turn.dataset.messageId));
+      // Edit: a message after the last summary, whose answer wrote nothing (a write stays done whatever is edited)
+      if (!wroteSomething(turn.nextElementSibling)) {
+        row.append(actionButton('chat.edit', 'edit-message', () => editInPlace(turn)));
+      }
+      if (row.childElementCount) turn.append(row);
+      continue;
+    }
+    const text = shownText(turn);
     const row = h('div', { class: 'turn-actions', role: 'group' });
+    const alternatives = JSON.parse(asked?.dataset.alternatives || 'null');
+    if (alternatives && asked?.dataset.regenerated === 'true') row.append(switcher(alternatives, asked.dataset.messageId));
     if (text) {
       const copy = actionButton('chat.copy', 'copy-answer', async () => {
-        await copyText(text);
+        await copyText(shownText(turn));
         copy.dataset.i18n = 'chat.copied';
         translateNode(copy);
       });
       row.append(copy);
     }
-    if (turn === lastAssistant && lastUser) {
+    if (turn === lastAssistant && lastUser && asked === lastUser) {
       const words = lastUser.querySelector('[data-testid="user-text"]')?.textContent ?? '';
       if (words && !wroteSomething(turn)) {
-        row.append(actionButton('chat.regenerate', 'regenerate', () =>
-          document.dispatchEvent(new CustomEvent('spotter:send', { detail: words }))));
+        row.append(actionButton('chat.regenerate', 'regenerate', () => replaceFrom(lastUser, words)));
       }
     }
     if (row.childElementCount) turn.append(row);
   }
-  const after = lastUser?.nextElementSibling;
-  if (lastUser && !wroteSomething(after)) {
-    const words = lastUser.querySelector('[data-testid="user-text"]')?.textContent ?? '';
-    lastUser.append(h('div', { class: 'turn-actions' }, actionButton('chat.edit', 'edit-message', () =>
-      document.dispatchEvent(new CustomEvent('spotter:suggest', { detail: words })))));
-  }
+}
+
+/** Cut the pane from this user turn on (a Regenerate or an Edit is about to replace it). */
+export function truncateFrom(turn) {
+  while (turn.nextElementSibling) turn.nextElementSibling.remove();
+  turn.remove();
 }
 
 function addCard(turn, toolUseId, place) {
@@ -210,7 +290,7 @@ function addCard(turn, toolUseId, place) {
 export function renderConversation(detail) {
   stopStream();
   cards.clear();
-  log.replaceChildren();
+  log.replaceChildren(aiNotice());
   let turn = null;
   let answered = true;
   const stoppedNote = () => h('p', { class: 'turn-note', testid: 'turn-stopped', i18n: 'chat.stopped' });
@@ -220,7 +300,12 @@ export function renderConversation(detail) {
     if (message.role === 'user') {
       if (!message.text?.trim()) continue; // tool-result carriers have no text of their own
       if (!answered) newAssistantTurn().append(stoppedNote());
-      appendUserMessage(message.text);
+      const userTurn = appendUserMessage(message.text);
+      userTurn.dataset.messageId = message.id;
+      if (message.alternatives) {
+        userTurn.dataset.alternatives = JSON.stringify(message.alternatives);
+        userTurn.dataset.regenerated = String(Boolean(message.regenerated));
+      }
       turn = null;
       answered = false;
     } else if (message.role === 'assistant') {
@@ -236,7 +321,7 @@ export function renderConversation(detail) {
   }
   // Saved before the model was called, never answered: stopped or reloaded mid-turn.
   if (!answered) newAssistantTurn().append(stoppedNote());
-  if (!log.childElementCount) log.append(emptyState());
+  if (!log.querySelector('.turn')) log.replaceChildren(emptyState());
   refreshTurnActions();
   jumpToLatest();
 }

@@ -4,7 +4,7 @@
  * **bold**, *italic*, `code` and [links](https://…) (http/https only).
  */
 import { localizeText } from './localize.js';
-import { translateNode } from './i18n.js';
+import { translateNode, t, formatNumber } from './i18n.js';
 
 const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|`[^`]+`|\*[^*\s][^*]*\*|\[[^\]]+\]\([^)\s]+\))/g;
 
@@ -58,6 +58,21 @@ function el(tag, children = []) {
   return node;
 }
 
+const BOOLEAN = { true: 'chat.yes', false: 'chat.no' };
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** A cell's words for people: yes/no for a raw boolean, a number in the reader's format; its header as its label
+ * (a phone shows each row as a card of "label value" lines). */
+function tableCell(text, label) {
+  const raw = text.trim();
+  const key = BOOLEAN[raw.toLowerCase()];
+  const node = key ? el('td', [document.createTextNode(t(key))])
+    : NUMBER.test(raw) ? el('td', [document.createTextNode(formatNumber(Number(raw)))]) : el('td', inline(text));
+  node.dataset.label = label;
+  if (NUMBER.test(raw) || /^[\d:–\-/ .,%∞]+$/.test(raw)) node.className = 'md-num';
+  return node;
+}
+
 const cells = (line) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
 const isDivider = (line) => /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(line);
 const BULLET = /^\s*[-*+]\s+(.*)$/;
@@ -94,6 +109,15 @@ export function renderMarkdown(source) {
   const lines = String(source ?? '').replace(/\r\n?/g, '\n').split('\n');
   const frag = document.createDocumentFragment();
   let i = 0;
+  const label = lines.findIndex((line) => line.trim());
+  if (label >= 0 && /^\[[^\]]+\]$/.test(lines[label].trim())) {
+    // A model's label line ("[Offline demo model — not an LLM]"): shown, never copied as the answer's text.
+    const p = document.createElement('p');
+    p.className = 'model-label';
+    p.textContent = lines[label].trim();
+    frag.append(p);
+    i = label + 1;
+  }
   while (i < lines.length) {
     const line = lines[i];
     if (!line.trim()) {
@@ -118,11 +142,16 @@ export function renderMarkdown(source) {
       continue;
     }
     if (line.includes('|') && i + 1 < lines.length && isDivider(lines[i + 1])) {
-      const head = el('tr', cells(line).map((c) => el('th', inline(c))));
+      const head = el('tr', cells(line).map((c) => {
+        const th = el('th', inline(c));
+        th.scope = 'col';
+        return th;
+      }));
+      const labels = [...head.cells].map((th) => th.textContent);
       const body = [];
       i += 2;
       while (i < lines.length && lines[i].includes('|') && lines[i].trim()) {
-        body.push(el('tr', cells(lines[i]).map((c) => el('td', inline(c)))));
+        body.push(el('tr', cells(lines[i]).map((c, n) => tableCell(c, labels[n] ?? ''))));
         i += 1;
       }
       const table = el('table', [el('thead', [head]), el('tbody', body)]);

@@ -1,6 +1,6 @@
 /**
  * The member app's REST client (/organizations/{org}/trainer/…: workout, sets, exercises, timers, progress,
- * recovery, calendar) and its outbox: a set is kept in localStorage with its own Idempotency-Key until the
+ * recovery, calendar, bookings) and its outbox: a set is kept in localStorage with its own Idempotency-Key until the
  * service has answered it, so a set entered while the connection is down is sent when it returns — once, even
  * when an answer was lost on the way back (the retry carries the same key and gets the first answer).
  */
@@ -34,6 +34,7 @@ export const trainerApp = {
   recovery: () => json(`${base(orgId())}/recovery`),
   distribution: () => json(`${base(orgId())}/distribution`),
   calendar: (start, end) => json(`${base(orgId())}/calendar${q({ start, end })}`),
+  bookings: () => json(`${base(orgId())}/bookings`),
   /** The trainer's turn as JSON (POST …/trainer/chat): the app asks it for a workout. */
   chat: (message) => json(`${base(orgId())}/chat`, { method: 'POST', body: { message } }),
 };

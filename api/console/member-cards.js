@@ -10,6 +10,15 @@ export const num = (value) => (Number.isFinite(Number(value)) ? new Intl.NumberF
 /** A load's unit in the UI language: "kg", "ק"ג", "кг"; "lb" for lbs. */
 export const unitLabel = (unit) => t(`train.unit.${unit || 'kg'}`, undefined, unit || 'kg');
 
+const KG_PER_LB = 0.45359237;
+
+/** A load from one weight unit to the other, to one decimal as the service says it (30 kg → 66.1 lbs). */
+export function convertLoad(value, from, to) {
+  if (value === null || value === undefined || !from || !to || from === to) return value;
+  const kg = from === 'lbs' ? value * KG_PER_LB : value;
+  return Math.round((to === 'lbs' ? kg / KG_PER_LB : kg) * 10) / 10;
+}
+
 /** "14 kg" / "30.9 lb" in the UI language; '' for none. */
 export function loadText(value, unit) {
   if (value === null || value === undefined || value === '') return '';
@@ -106,6 +115,7 @@ function whyText(why) {
     for (const [key, value] of Object.entries(typeof why === 'object' ? why : {})) {
       vars[key] = typeof value === 'number' ? num(value) : words(value);
     }
+    vars.variantName ??= vars.variant;  // a harder variant's name in the member's language, else the library's
     const said = t(`member.progression.${code}`, vars, '');
     if (said) return said;
   }
@@ -136,13 +146,23 @@ export function recoveryLine(ex) {
   })));
 }
 
-/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built). */
+/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built): the
+ * rule in the member's words from the server ("no overhead pressing — left shoulder"), else its description. */
 export function conflictLine(ex) {
   const list = Array.isArray(ex.conflicts) ? ex.conflicts : [];
-  const said = list.map((c) => words(c?.description ?? c?.rule ?? c)).filter(Boolean);
+  const said = list.map((c) => words(c?.text ?? c?.description ?? c?.rule ?? c)).filter(Boolean);
   if (!said.length) return null;
   return h('div', { class: 'ex-conflict', testid: 'exercise-conflict', dir: 'auto' },
     ...said.map((description) => h('span', { text: t('member.conflict', { description }) })));
+}
+
+/** The exercises the rules left out of the workout, each with its rule, in the member's language (the server's). */
+export function leftOutBlock(workout) {
+  const list = (Array.isArray(workout?.leftOut) ? workout.leftOut : []).map((i) => words(i?.text)).filter(Boolean);
+  if (!list.length) return null;
+  return h('div', { class: 'ex-left-out', testid: 'workout-left-out', dir: 'auto' },
+    h('strong', { text: t('member.leftOut') }),
+    h('ul', {}, ...list.map((line) => h('li', { testid: 'left-out-item', text: line }))));
 }
 
 function exerciseRow(ex, unit) {
@@ -206,6 +226,7 @@ export function workoutCard(workout, unit) {
     h('header', { class: 'card-title', dir: 'auto', text: words(workout?.title) || t('member.workout') }),
     summaryText(workout?.summary) ? h('p', { class: 'muted', testid: 'workout-summary-line', dir: 'auto', text: summaryText(workout.summary) }) : null,
     list,
+    leftOutBlock(workout),
   );
 }
 
@@ -282,6 +303,7 @@ export function actionCard(toolUseId, { onConfirm, onUndo }) {
     },
     complete(d) {
       if (!title.textContent) this.start(d);
+      if (d.ok !== false && d.output?.shownBack) title.textContent = d.output.shownBack;  // an injury or a rule, said back
       setStatus(d.ok === false ? 'member.action.failed' : 'member.action.done');
       buttons.replaceChildren();
       if (d.ok !== false && d.inverseAvailable) {

@@ -38,6 +38,7 @@ function emptyState() {
   return h('div', { class: 'empty-state', testid: 'empty-state' },
     h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'S' }),
     h('h2', { i18n: 'member.emptyTitle' }),
+    h('p', { class: 'ai-notice', testid: 'ai-notice', i18n: 'member.aiNotice' }), // EU AI Act Art. 50
     h('p', { class: 'muted', i18n: 'member.emptyBody' }),
     h('div', { class: 'suggestions', role: 'group' }, SUGGESTIONS.map((key) => h('button', {
       type: 'button', class: 'suggestion', testid: 'suggestion', i18n: key, onclick: () => send(t(key)),
@@ -182,6 +183,7 @@ async function send(text) {
       user.remove();
       fillComposer(message);
     }
+    if (err?.code === 'session_closed') mode.sessionId = null;  // deleted meanwhile: the next send starts a new one
     if (err?.name !== 'AbortError') showError(err);
   }
   focusComposer();

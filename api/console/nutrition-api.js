@@ -69,6 +69,8 @@ export const nutritionApi = {
   members: (org, query) => json(`${base(org)}/members${query ? `?q=${encodeURIComponent(query)}` : ''}`),
   /** What a new intake form starts from for the member: {intake, source, sourceDate, units}. */
   intakeDraft: (org, memberId) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/intake-draft`),
+  /** What an intake's allergies, diet and foods to avoid would be understood as (nothing is stored). */
+  understood: (org, body) => json(`${base(org)}/understood`, { method: 'POST', body }),
   ask: (org, id, query) => json(`${run(org, id)}/health-questions`, { method: 'POST', body: { query } }),
   clearance: (org, memberId, note, key) => json(`${base(org)}/members/${encodeURIComponent(memberId)}/medical-clearance`,
     { method: 'POST', body: { note }, headers: once(key) }),

@@ -5,6 +5,7 @@
  * per-field errors (422 validation_failed) show under their fields (nutrition-fields.js).
  */
 import { h } from './dom.js';
+import { foodConstraints } from './nutrition-allergies.js';
 import { FormErrors, fieldBox, setRequired } from './nutrition-fields.js';
 import { enumLabel, formatDay, tr } from './nutrition-words.js';
 import { newKey } from './nutrition-api.js';
@@ -16,7 +17,8 @@ const IMPERIAL = { height_cm: ['height_in', CM_PER_INCH], current_weight_kg: ['c
   target_weight_kg: ['target_weight_lb', KG_PER_LB] };
 
 // [path in the intake, kind, English label, required]: kind is a list of options (a select), int / num, bool or
-// list (comma-separated). Required as IntakeData requires it; menstrual status only for women ('female').
+// list (comma-separated). Required as IntakeData requires it; menstrual status only for women ('female'). Allergies
+// and foods to avoid are asked apart (nutrition-allergies.js): a picker of the codes plus the member's own words.
 const INTAKE_FIELDS = [
   ['sex', ['female', 'male'], 'Sex', true],
   ['age', 'int', 'Age', true],
@@ -33,9 +35,7 @@ const INTAKE_FIELDS = [
   ['cooking_skill', ['basic', 'intermediate', 'advanced'], 'Cooking skill', true],
   ['gym_anxiety_level', ['low', 'moderate', 'high'], 'Unease at the gym', true],
   ['partner_cooks', 'bool', 'A partner cooks', false],
-  ['diet_pattern', ['omnivore', 'pescatarian', 'vegetarian', 'vegan'], 'Diet', false],
-  ['allergies', 'list', 'Allergies', false],
-  ['food_aversions', 'list', 'Foods to avoid', false],
+  ['diet_pattern', ['omnivore', 'pescatarian', 'vegetarian', 'vegan', 'kosher', 'halal'], 'Diet', false],
   ['medical_history.conditions', 'list', 'Medical conditions', false],
   ['medical_history.medications', 'list', 'Medications', false],
   ['medical_history.injuries', 'list', 'Injuries', false],
@@ -91,7 +91,7 @@ function sourceNote(draft) {
  * The intake form. `draft` is the intake-draft answer (or null: empty); onSubmit(intake) → Promise that throws
  * the endpoint's error, shown in the form (field errors under their fields); onError(err) may add nodes to it.
  */
-export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onError = () => [] }) {
+export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onError = () => [], understand = null }) {
   const imperial = draft?.units?.weightUnit === 'lbs';
   const start = draft?.intake ?? {};
   const fields = INTAKE_FIELDS.map(([path, kind, label, required]) => {
@@ -115,14 +115,18 @@ export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onErr
   };
   sex.addEventListener('change', followSex);
   followSex();
-  const submit = h('button', { type: 'submit', class: 'btn primary', testid: 'start-run', text: tr('start', 'Start run') });
+  const food = foodConstraints({ allergies: start.allergies ?? [], aversions: start.food_aversions ?? [], understand,
+    diet: () => byPath.diet_pattern.input.value });
+  byPath.diet_pattern.input.addEventListener('change', () => food.refresh());
+  const submit = h('button', { type: 'submit', class: 'btn primary', testid: 'start-run', text: tr('start', 'Make the plan') });
   const form = h('form', { class: 'nt-form nt-panel', testid: 'intake-form', novalidate: true },
-    h('h2', { text: tr('intakeTitle', 'New run: intake') }),
+    h('h2', { text: tr('intakeTitle', 'Make a new plan') }),
     who ? h('p', { class: 'muted', testid: 'intake-member', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
     sourceNote(draft));
   const errors = new FormErrors(form, { aliases: (name) => name.replace(/^intake\./, '').split('.').filter((p) => !/^\d+$/.test(p)).join('.') });
   form.append(errors.summary,
     h('div', { class: 'nt-grid' }, fields.filter((f) => f.kind !== 'list').map((f) => f.box)),
+    h('div', { class: 'nt-food-constraints' }, food.nodes),
     h('div', { class: 'nt-grid nt-grid-wide' }, fields.filter((f) => f.kind === 'list').map((f) => f.box)),
     h('p', { class: 'muted small', text: tr('listHelp', 'Lists: separate items with commas.') }),
     h('div', { class: 'nt-actions' }, submit,
@@ -133,6 +137,7 @@ export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onErr
     for (const f of fields) {
       if (!f.box.hidden) setPath(intake, f.path, readInput(f.kind, f.input));
     }
+    Object.assign(intake, food.read());
     errors.clear();
     submit.disabled = true;
     try {

@@ -113,20 +113,65 @@ export function mealGrid(plan, recipes, today = null) {
 /** An amount to buy: grams under a kilogram, else kilograms, in the UI language. */
 const buyAmount = (grams) => (grams >= 1000 ? qty(grams / 1000, 'kg', 1) : qty(grams, 'g'));
 
-/** The week's groceries (the run detail's `groceries`, summed by the service) by aisle, names in the UI language. */
-export function groceryList(groceries) {
+/**
+ * Ticks on the grocery list, kept in this browser per plan and ISO week (`spotter.groceries.<runId>.<week>`): a
+ * shopping aid lives where the member shops, survives a reload, works with no signal in the shop, and stores no
+ * more of a member's data on the server; a new week starts unticked. It does not follow the member to another device.
+ */
+function tickStore(key) {
+  const read = () => {
+    try {
+      return new Set(key ? JSON.parse(localStorage.getItem(key) ?? '[]') : []);
+    } catch {
+      return new Set();
+    }
+  };
+  return {
+    has: (food) => read().has(food),
+    set(food, on) {
+      if (!key) return;
+      const ticks = read();
+      if (on) ticks.add(food);
+      else ticks.delete(food);
+      localStorage.setItem(key, JSON.stringify([...ticks]));
+    },
+  };
+}
+
+/** The week's groceries (the run detail's `groceries`, summed by the service) by aisle, names in the UI language,
+ * each with a box to tick it off while shopping (`ticksKey`: where the ticks are kept). */
+export function groceryList(groceries, { ticksKey = null } = {}) {
   if (!Array.isArray(groceries) || !groceries.length) return null;
+  const ticks = tickStore(ticksKey);
+  const count = h('p', { class: 'muted small', testid: 'grocery-done', 'aria-live': 'polite' });
+  const boxes = [];
+  const recount = () => {
+    count.textContent = tr('groceriesDone', '{done} of {total} ticked', { done: num(boxes.filter((b) => b.checked).length),
+      total: num(boxes.length) });
+  };
+  const item = (food) => {
+    const box = h('input', { type: 'checkbox', testid: 'grocery-check', checked: ticks.has(food.food),
+      'aria-label': foodLabel(food.food) });
+    boxes.push(box);
+    const row = h('li', { testid: 'grocery-item', 'data-food': food.food, class: box.checked ? 'done' : '' },
+      h('label', { class: 'nt-grocery-food', dir: 'auto' }, box, h('span', { text: foodLabel(food.food) })),
+      h('span', { class: 'nt-grocery-amount num', testid: 'grocery-amount', text: buyAmount(food.grams) }));
+    box.addEventListener('change', () => {
+      ticks.set(food.food, box.checked);
+      row.classList.toggle('done', box.checked);
+      recount();
+    });
+    return row;
+  };
   const aisles = groceries.filter((aisle) => aisle?.items?.length).map((aisle) =>
     h('section', { class: 'nt-aisle', testid: 'grocery-aisle', 'data-aisle': aisle.aisle },
       h('h4', { text: aisleLabel(aisle.aisle) }),
-      h('ul', { class: 'nt-grocery-items' }, aisle.items.map((item) =>
-        h('li', { testid: 'grocery-item', 'data-food': item.food },
-          h('span', { class: 'nt-grocery-food', dir: 'auto', text: foodLabel(item.food) }),
-          h('span', { class: 'nt-grocery-amount num', testid: 'grocery-amount', text: buyAmount(item.grams) }))))));
+      h('ul', { class: 'nt-grocery-items' }, aisle.items.map(item))));
   if (!aisles.length) return null;
+  recount();
   return section('nt-groceries', tr('groceries', 'Grocery list for the week'),
     h('p', { class: 'muted small', text: tr('groceriesHelp', "Everything the week's recipes use, summed, by aisle.") }),
-    h('div', { class: 'nt-aisles' }, aisles));
+    count, h('div', { class: 'nt-aisles' }, aisles));
 }
 
 function recipeCard(recipe) {
@@ -206,9 +251,9 @@ export function adjustmentView(adjustment) {
 }
 
 /** The plan, in the order a member reads it: today and the daily targets, the week, groceries, recipes, training. */
-export function outputsView(outputs, { today = null, groceries = null, display = null } = {}) {
+export function outputsView(outputs, { today = null, groceries = null, display = null, ticksKey = null } = {}) {
   const top = [todayView(outputs.weekly_meal_plan, outputs.recipes, today), macrosTable(outputs.macro_targets, display)].filter(Boolean);
   return [top.length ? h('div', { class: 'nt-top', testid: 'plan-top' }, top) : null,
-    mealGrid(outputs.weekly_meal_plan, outputs.recipes, today), groceryList(groceries),
+    mealGrid(outputs.weekly_meal_plan, outputs.recipes, today), groceryList(groceries, { ticksKey }),
     recipeList(outputs.recipes), trainingTable(outputs.training_program)].filter(Boolean);
 }

@@ -74,6 +74,14 @@ function todayKey() {
   return DAYS[(new Date().getDay() + 6) % 7];
 }
 
+/** This ISO week ("2026-W48"): the grocery ticks are kept per week. */
+function isoWeek(now = new Date()) {
+  const day = new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
+  day.setUTCDate(day.getUTCDate() + 4 - (day.getUTCDay() || 7));
+  const start = new Date(Date.UTC(day.getUTCFullYear(), 0, 1));
+  return `${day.getUTCFullYear()}-W${String(Math.ceil(((day - start) / 86400000 + 1) / 7)).padStart(2, '0')}`;
+}
+
 function stopFollow() {
   page.follow?.abort();
   page.follow = null;
@@ -85,6 +93,7 @@ async function refreshRuns() {
   const list = $('nt-run-list');
   const who = page.memberId ? nameOf(page.memberId) : null;
   $('nt-runs-for').textContent = who ? `— ${who}` : '';
+  $('nt-runs-title').textContent = staff() ? tr('runs', 'Plans') : tr('myPlans', 'My plans');
   if (staff() && !page.memberId) {
     list.replaceChildren(h('li', { class: 'muted', text: tr('pickMember', 'Find a member first.') }));
     $('nt-new-run').disabled = true;
@@ -92,13 +101,16 @@ async function refreshRuns() {
   }
   $('nt-new-run').disabled = false;
   const { runs } = await nutritionApi.runs(org(), staff() ? page.memberId : null);
-  list.replaceChildren(...runs.map((run) => h('li', {},
+  // one entry per plan: its number (the first made is 1) and when it was made, how it stands, which is current
+  list.replaceChildren(...runs.map((run, index) => h('li', {},
     h('button', { type: 'button', class: `nt-run-link${run.runId === page.runId ? ' active' : ''}`, testid: 'run-link',
       'data-run-id': run.runId, 'data-state': run.state, onclick: () => openRun(run.runId).catch(showError) },
+    h('span', { class: 'nt-run-title', testid: 'run-title', text: tr('planOf', 'Plan {n} · {date}', { n: num(runs.length - index), date: run.createdAt ? formatDateTime(run.createdAt) : '—' }) }),
     h('span', { class: 'nt-badge', 'data-state': run.state, text: stateLabel(run.state) }),
-    h('span', { class: 'muted', text: ` ${tr('versionShort', 'v{n}', { n: num(run.version) })} · ${run.createdAt ? formatDateTime(run.createdAt) : ''}` }),
+    run.current ? h('span', { class: 'nt-badge current', testid: 'run-current', text: tr('currentPlan', 'current') }) : null,
+    run.version > 1 ? h('span', { class: 'muted small', text: tr('updatedPlan', 'updated after check-ins') }) : null,
     nameOf(run.membershipId) ? h('span', { class: 'nt-run-member', testid: 'run-member' }, h('bdi', { text: nameOf(run.membershipId) })) : null))));
-  if (!runs.length) list.append(h('li', { class: 'muted', testid: 'no-runs', text: tr('noRuns', 'No runs yet.') }));
+  if (!runs.length) list.append(h('li', { class: 'muted', testid: 'no-runs', text: tr('noRuns', 'No plans yet.') }));
   return runs;
 }
 
@@ -116,7 +128,7 @@ async function pickMember(member) {
   else {
     page.view = null;
     $('nt-pane').replaceChildren(...clearanceParts(page.memberId),
-      h('p', { class: 'muted', testid: 'no-runs-member', text: tr('noRunsMember', 'This member has no run yet: start one.') }));
+      h('p', { class: 'muted', testid: 'no-runs-member', text: tr('noRunsMember', 'This member has no plan yet: make one.') }));
   }
 }
 
@@ -191,11 +203,13 @@ function progressLine(state) {
 
 function runHeader(run) {
   const who = nameOf(run.membershipId);
-  const title = !staff() ? tr('yourPlan', 'Your plan') : who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Run');
+  const title = !staff() ? tr('yourPlan', 'My plan') : who ? tr('runFor', 'Plan for {name}', { name: who }) : tr('runTitle', 'Plan');
   return h('header', { class: 'nt-run-head' },
     h('h2', { text: title }),
     stateBadge(run.state),
-    h('span', { class: 'muted', testid: 'run-version', 'data-version': run.version, text: tr('versionShort', 'v{n}', { n: num(run.version) }) }),
+    // the version is for staff, or once check-ins changed the plan: a member's first plan says nothing of it
+    h('span', { class: 'muted', testid: 'run-version', 'data-version': run.version,
+      text: staff() || run.version > 1 ? tr('versionShort', 'v{n}', { n: num(run.version) }) : '' }),
     run.terminatedMedical ? h('span', { class: 'nt-badge danger', testid: 'terminated-badge', text: tr('terminated', 'ended on medical advice') }) : null);
 }
 
@@ -271,7 +285,8 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
   for (const error of detail.errors) parts.push(errorPanel(error));
   // the plan first: today and the targets, the week, groceries, recipes, training (none after a member's medical stop)
   if (Object.values(detail.outputs ?? {}).some(Boolean)) {
-    parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries, display: detail.display })));
+    parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries,
+      display: detail.display, ticksKey: `spotter.groceries.${runId}.${isoWeek()}` })));
   }
   const last = detail.adjustments.at(-1);
   if (last) parts.push(h('section', { class: 'nt-panel', testid: 'last-adjustment' }, h('h3', { text: tr('lastAdjustment', 'Latest adjustment') }), adjustmentView(last)));
@@ -326,7 +341,7 @@ async function newRun() {
   const notices = h('div', { class: 'nt-notices' }, ...clearanceParts(memberId));
   const key = newKey(); // this form's run: a double tap or a retry starts it once
   const form = intakeForm({
-    draft, who: staff() ? nameOf(memberId) : null,
+    draft, who: staff() ? nameOf(memberId) : null, understand: (body) => nutritionApi.understood(org(), body),
     onSubmit: async (intake) => {
       const body = staff() ? { membershipId: memberId, intake } : { intake };
       showError(null);

@@ -113,7 +113,7 @@ export function render() {
       day = itemDay;
       const label = itemDay === today ? h('span', { i18n: 'sidebar.today' })
         : itemDay === yesterday ? h('span', { i18n: 'sidebar.yesterday' }) : formatDate(when);
-      rows.push(h('li', { class: 'conv-day muted', testid: 'conversation-day', role: 'presentation' }, label));
+      rows.push(h('li', { class: 'conv-day muted', testid: 'conversation-day' }, label));
     }
     rows.push(row(item, when, item.title ? number.get(item.id) : 1));
   }

@@ -3,7 +3,8 @@
  * Edit input as a small form) and the disambiguation picker. They only build DOM and report the
  * person's choice; ToolCard locks them and calls the network handlers.
  */
-import { h, pretty, stableJson } from './dom.js';
+import { h, stableJson } from './dom.js';
+import { describe } from './details.js';
 import { translateNode } from './i18n.js';
 import { localizeText } from './localize.js';
 import { inputForm, readForm } from './schema_form.js';
@@ -12,16 +13,13 @@ import { inputForm, readForm } from './schema_form.js';
  * @param {{toolUseId: string, input: object, inputSchema?: object, summary?: string, confirm: string, canEdit: boolean,
  *          onDecision: (approved: boolean, input: object|null, button: HTMLElement) => void}} o
  */
-export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fallbackSummary, confirm, canEdit, onDecision }) {
+export function buildConfirmSection({ toolUseId, input, inputSchema, summary, details, fallbackSummary, confirm, canEdit, onDecision }) {
   const original = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
   const formId = `editor-${toolUseId}`;
   const destructive = confirm === 'destructive';
-  const preview = h(
-    'details',
-    { class: 'confirm-technical' },
-    h('summary', { i18n: 'confirm.technical' }),
-    h('pre', { class: 'json', dir: 'ltr', text: pretty(original) }),
-  );
+  const fields = describe(original);
+  const preview = fields ? h('details', { class: 'confirm-technical' }, h('summary', { i18n: 'confirm.technical' }),
+    fields) : null;
   const form = inputForm(original, inputSchema, formId);
   const fieldError = h('p', { class: 'field-error', testid: 'input-error', role: 'alert', hidden: true });
   const approve = h('button', {
@@ -88,7 +86,12 @@ export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fa
       'data-confirm': confirm ?? null,
     },
     h('p', { class: 'confirm-lead', i18n: destructive ? 'confirm.destructive' : 'confirm.always' }),
-    h('p', { class: 'confirm-summary', testid: 'confirm-summary', dir: 'auto', text: summary || fallbackSummary || '' }),
+    summaryNode(summary || fallbackSummary || ''),
+    // what the action is about, one line each (the booked members, each message and why), already in the reader's words
+    Array.isArray(details) && details.length
+      ? h('ul', { class: 'confirm-details', testid: 'confirm-details' },
+        details.map((line) => h('li', { dir: 'auto', text: String(line) })))
+      : null,
     preview,
     form,
     fieldError,
@@ -96,8 +99,19 @@ export function buildConfirmSection({ toolUseId, input, inputSchema, summary, fa
   );
 }
 
+/** The action in words; an approval that lists its rows ('• ...' lines, '…and N more') shows them as a list. */
+function summaryNode(text) {
+  const [lead, ...rest] = text.split('\n');
+  const items = rest.filter((line) => line.startsWith('• ')).map((line) => h('li', { dir: 'auto', text: localizeText(line.slice(2)) }));
+  const after = rest.filter((line) => !line.startsWith('• ')).map((line) => h('p', { class: 'confirm-more', dir: 'auto', text: line }));
+  return h('div', { class: 'confirm-summary', testid: 'confirm-summary' }, h('p', { dir: 'auto', text: lead }),
+    items.length ? h('ul', { class: 'confirm-rows', testid: 'confirm-rows' }, items) : null, after);
+}
+
 function detailText(value) {
-  return typeof value === 'string' ? localizeText(value) : pretty(value);
+  if (typeof value === 'string') return localizeText(value);
+  if (value && typeof value === 'object') return Object.values(value).filter((v) => v !== null && typeof v !== 'object').map(String).join(' · ');
+  return String(value ?? '');
 }
 
 /**

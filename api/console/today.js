@@ -2,23 +2,24 @@
  * Today: the current workout as a logging screen (GET …/trainer/workout). Each exercise shows its prescription,
  * the suggested load and why, its recovering muscles, how to do it, and one row per set with inputs prefilled
  * from the prescription, RPE and a check. A checked set goes through the outbox (member-api.js): it shows at once,
- * waits while the connection is down, and is sent once. Logged sets can be undone; exercises can be swapped,
+ * waits while the connection is down, and is sent once, with the unit its load was entered in (a set queued in kg
+ * stays kg after a switch to lbs). A units switch converts what the member typed but has not logged yet. Logged sets can be undone; exercises can be swapped,
  * added (from the library) and removed; Finish sums the workout up. Timers open from here (timer.js).
  */
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { showError, clearError } from './notices.js';
 import { trainerApp, queueSet, pending, onOutbox, dropQueued, flush, newKey } from './member-api.js';
-import { prescription, progressionLine, recoveryLine, conflictLine, loadText, num, unitLabel } from './member-cards.js';
+import { prescription, progressionLine, recoveryLine, conflictLine, loadText, num, unitLabel, convertLoad } from './member-cards.js';
 import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
-import { openLibrary } from './library-picker.js';
+import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
 
 const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
 const LOAD_EQUIPMENT = /barbell|dumbbell|kettlebell|cable|band|plate|machine|medicine ball|sandbag/i;
 
 const view = { root: null, screen: null, drafts: new Map(), summary: null, clock: null, unsubscribe: null,
-               loading: null };
+               loading: null, draftUnit: null };
 
 const unit = () => view.screen?.units?.weightUnit || 'kg';
 const exercises = () => view.screen?.workout?.exercises ?? [];
@@ -73,7 +74,7 @@ function setRow(ex, n, state, item) {
   const logged = state === 'logged' ? item : null;
   const values = logged ? { reps: logged.reps, load: logged.load, rpe: logged.rpe, seconds: logged.durationSec,
                             minutes: logged.durationSec ? logged.durationSec / 60 : null }
-    : state === 'queued' ? { reps: item.body.reps, load: item.body.load, rpe: item.body.rpe,
+    : state === 'queued' ? { reps: item.body.reps, load: convertLoad(item.body.load, item.body.loadUnit, unit()), rpe: item.body.rpe,
                              seconds: item.body.durationSec, minutes: item.body.durationSec / 60 }
       : planned(ex, n);
   const locked = state !== 'planned';
@@ -253,6 +254,7 @@ function summaryCard(summary) {
 
 function render() {
   if (!view.root) return;
+  keepDraftsIn(unit());
   clearInterval(view.clock);
   const workout = view.screen?.workout;
   const body = [];
@@ -293,6 +295,7 @@ function rerender(exId) {
 // ---- actions ---------------------------------------------------------------------------------------------------
 
 export async function load() {
+  resetLibrary();  // the trainer may have changed the workout since: where Add puts an exercise changes with it
   const request = trainerApp.workout();
   view.loading = request;
   try {
@@ -304,6 +307,16 @@ export async function load() {
   }
   render();
   flush();
+}
+
+/** Loads typed (or carried over from a set) but not logged yet follow a units switch: 30 kg becomes 66.1 lb. */
+function keepDraftsIn(now) {
+  if (view.draftUnit && view.draftUnit !== now) {
+    for (const d of view.drafts.values()) {
+      if (typeof d.load === 'number') d.load = convertLoad(d.load, view.draftUnit, now);
+    }
+  }
+  view.draftUnit = now;
 }
 
 /** The service's answer to a set (logged or undone): the exercise's sets and the workout's progress now. */
@@ -327,7 +340,7 @@ export function logSet(exId, n) {
     if (!Number.isInteger(v.reps) || v.reps < 1) return invalid(ex, n, 'set-reps');
     if (v.load !== null && v.load !== undefined && !(v.load >= 0)) return invalid(ex, n, 'set-load');
     body.reps = v.reps;
-    if (v.load !== null && v.load !== undefined) body.load = v.load;
+    if (v.load !== null && v.load !== undefined) Object.assign(body, { load: v.load, loadUnit: unit() });
   } else if (ex.type === 'duration') {
     if (!(v.minutes > 0)) return invalid(ex, n, 'set-minutes');
     body.durationSec = Math.round(v.minutes * 60);
@@ -440,7 +453,8 @@ async function add() {
   const chosen = await openLibrary({ title: t('train.addTitle') });
   if (!chosen) return;
   try {
-    view.screen = await trainerApp.addExercise({ name: chosen.name }, newKey());
+    view.screen = await trainerApp.addExercise({ name: chosen.name, position: chosen.position ?? undefined }, newKey());
+    resetLibrary();  // the positions the library gave were for the workout before this one
     render();
     announce(t('train.added', { name: chosen.displayName }));
   } catch (err) {
@@ -453,6 +467,7 @@ async function swap(ex) {
   if (!chosen) return;
   try {
     view.screen = await trainerApp.swapExercise(ex.id, { name: chosen.name });
+    resetLibrary();
     render();
     announce(t('train.swapped', { from: ex.displayName, to: chosen.displayName }));
   } catch (err) {
@@ -467,6 +482,7 @@ async function remove(ex) {
   if (!ok) return;
   try {
     view.screen = await trainerApp.removeExercise(ex.id);
+    resetLibrary();
     render();
   } catch (err) {
     showError(err);

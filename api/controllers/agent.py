@@ -18,6 +18,7 @@ from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations as conversation_store
+from agent.branches import show_alternative
 from agent.budget import usage_snapshot
 from agent.orchestrator import Orchestrator
 from agent.resume import Answer, Resumer
@@ -67,13 +68,7 @@ class AgentController(Controller):
                            locale: NamedDependency[str], registry: NamedDependency[ToolRegistry],
                            runner: NamedDependency[ToolRunner],
                            settings: NamedDependency[Settings]) -> ConversationDetail:
-        async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
-            return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale,
-                                         session=session)
-
-        return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
-                                               access.role, pending_ttl=settings.pending_ttl, describe=describe),
-                     ConversationDetail)
+        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings)
 
     @patch("/conversations/{conversation_id:uuid}", guards=[staff_only], responses=error_responses(400, 401, 403, 404))
     async def rename(self, conversation_id: FromPath[uuid.UUID], data: JSONBody[RenameBody],
@@ -96,6 +91,20 @@ class AgentController(Controller):
         await conversation_store.remove(session, owned)
         return ConversationDeleted(ok=True, deleted_conversation_id=str(owned.id))
 
+    @post("/conversations/{conversation_id:uuid}/alternatives/{message_id:uuid}", guards=[staff_only],
+          status_code=200, responses=error_responses(400, 401, 403, 404, 409))
+    async def show_alternative(self, conversation_id: FromPath[uuid.UUID], message_id: FromPath[uuid.UUID],
+                               session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
+                               access: NamedDependency[OrgAccess], orchestrator: NamedDependency[Orchestrator],
+                               locale: NamedDependency[str], registry: NamedDependency[ToolRegistry],
+                               runner: NamedDependency[ToolRunner],
+                               settings: NamedDependency[Settings]) -> ConversationDetail:
+        """Regenerate / Edit kept what they replaced (beyond the spec): show the alternative that starts at user
+        message `message_id` in place of the one shown; answers the conversation as GET does."""
+        await _owned(session, access, caller, conversation_id)
+        await show_alternative(orchestrator, access.org_id, caller.user_id, conversation_id, message_id)
+        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings)
+
     @post("/messages", guards=[staff_only], status_code=200, opt={OPENS_TURN: True},
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(429)})
     async def send(self, data: JSONBody[SendBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
@@ -103,7 +112,7 @@ class AgentController(Controller):
                    orchestrator: NamedDependency[Orchestrator]) -> Stream:
         turn = await orchestrator.open_send(
             access=access, caller=caller, locale=locale, trace_id=trace_id, thread_id=data.conversationId,
-            opening=Opening(data.message, page_context=data.pageContext))
+            opening=Opening(data.message, page_context=data.pageContext, replaces=data.replaces))
         return sse_response(turn.events(), trace_id)
 
     @post("/conversations/{conversation_id:uuid}/confirm/{tool_use_id:str}", guards=[staff_only], status_code=200,
@@ -140,3 +149,13 @@ async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller,
     if owned is None:
         raise NotFound("conversation_not_found")
     return owned
+
+
+async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Caller, access: OrgAccess, locale: str,
+                  registry: ToolRegistry, runner: ToolRunner, settings: Settings) -> ConversationDetail:
+    async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
+        return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
+
+    return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
+                                           access.role, pending_ttl=settings.pending_ttl, describe=describe),
+                 ConversationDetail)

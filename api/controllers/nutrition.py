@@ -21,6 +21,7 @@ from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.errors import request_locale
 from api.guards import require_org_member
 from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
@@ -33,6 +34,9 @@ from api.nutrition_bodies import (
     RunList,
     RunStarted,
     RunSummary,
+    Understood,
+    UnderstoodBody,
+    Vocabulary,
     run_stream_response,
     sse_frame,
 )
@@ -47,6 +51,7 @@ from gym.nutrition.envelope import validate_intake
 from gym.nutrition.errors import PayloadInvalid
 from gym.nutrition.events import RunEvents
 from gym.nutrition.service import NutritionService
+from gym.nutrition.understood import understood, vocabulary
 from pipeline.questions import HealthQuestions
 from tools.audit import audit_row, write_audit
 
@@ -114,7 +119,26 @@ class NutritionController(Controller):
         if (replay := await once.replay()) is not None:
             return replay
         run = await nutrition.start_run(member_id, intake, started_by=caller.user_id)
-        return await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version))
+        return await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version,
+                                                 understood=understood(body.intake, request_locale(request))))
+
+    @get("/vocabulary", responses=error_responses(400, 401, 403, 404))
+    async def food_vocabulary(self, request: Request, access: NamedDependency[OrgAccess],
+                              caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService]
+                              ) -> Vocabulary:
+        """The allergen codes and diet patterns an intake takes, named in the caller's language."""
+        await nutrition.member_scope(access, caller.user_id)  # front desk: 403, as for every nutrition read
+        return shape(vocabulary(request_locale(request)), Vocabulary)
+
+    @post("/understood", status_code=200, responses=error_responses(400, 401, 403, 404, 413, 415))
+    async def understood_words(self, request: Request, data: JSONBody[UnderstoodBody],
+                               access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
+                               nutrition: NamedDependency[NutritionService]) -> Understood:
+        """What an intake's allergies, diet pattern and aversions would be understood as (the intake form shows it
+        back as the member types; nothing is stored)."""
+        await nutrition.member_scope(access, caller.user_id)
+        return shape(understood({"allergies": data.allergies, "diet_pattern": data.diet_pattern,
+                                 "food_aversions": data.food_aversions}, request_locale(request)), Understood)
 
     @get("/runs", responses=error_responses(400, 401, 403, 404))
     async def list_runs(self, access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],

@@ -24,8 +24,9 @@ from api.responses import BEARER, TrainerDistribution, TrainerHistory, UnitsBody
 from core.errors import Forbidden
 from core.tenancy import Caller, OrgAccess
 from gym.training.logs import MAX_HISTORY_DAYS
-from gym.training.profiles import get_units, member_for_user, set_units
+from gym.training.profiles import get_units, member_for_user
 from gym.training.record import distribution_view, history_view
+from gym.training.trainer_workouts import switch_units
 
 
 async def member_profile_required(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
@@ -78,8 +79,8 @@ class TrainerController(Controller):
     @put("/settings", responses=error_responses(400, 401, 403, 404, 413, 415))
     async def update_settings(self, data: JSONBody[SettingsBody], session: NamedDependency[AsyncSession],
                               access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> UnitsBody:
-        units = await set_units(session, access.org_id, member_id, weight_unit=data.weightUnit,
-                                distance_unit=data.distanceUnit)
+        units = await switch_units(session, access.org_id, member_id, now=datetime.now(UTC),
+                                   weight_unit=data.weightUnit, distance_unit=data.distanceUnit)
         return shape(units.as_dict(), UnitsBody)
 
     @get("/history", responses=READ_ERRORS)

@@ -95,8 +95,8 @@ class TrainerAppController(Controller):
         if (replay := await once.replay()) is not None:
             return replay
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
-                         duration_sec=data.durationSec, distance=data.distance, rpe=data.rpe,
-                         performed_at=data.performedAt)
+                         load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
+                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt)
         return await once.answer(201, shape(await app.log_set(entry), SetLoggedOut))
 
     @delete("/workout/sets/{set_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404, 409))

@@ -27,10 +27,9 @@ from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from agent.mcp_calls import CallResult, McpCalls, McpWho
-from api.mcp.tools import STATUS_TOOL, UNDO_TOOL, failed, listed, result_of, undone
+from api.mcp.tools import STATUS_TOOL, UNDO_TOOL, action_words, failed, listed, result_of, undone
 from core.errors import ServiceError
 from core.i18n import error_message, translate
-from tools.errors import tool_label
 
 log = structlog.get_logger("api.mcp")
 
@@ -137,7 +136,7 @@ def _can_elicit(ctx: ServerRequestContext[Any, Any]) -> bool:
 
 async def _ask(ctx: ServerRequestContext[Any, Any], result: CallResult, locale: str) -> str | None:
     """Ask the client's person to approve; their action, or None when the question could not be asked."""
-    action = result.summary or tool_label(result.tool, locale)
+    action = action_words(result, locale)
     try:
         answer = await ctx.session.elicit_form(translate("agent.mcp.approvePrompt", locale, action=action),
                                                {"type": "object", "properties": {}},

@@ -85,13 +85,24 @@ def result_of(result: CallResult, locale: str, approval_url: str | None) -> type
         return _result({"status": "succeeded", **ids, "output": result.output or {},
                         "undoAvailable": result.undoable})
     if result.status == "pending":
-        action = result.summary or tool_label(result.tool, locale)
+        action = action_words(result, locale)
+        said = result.summary
         body = {"status": "awaiting_approval", "approvalId": ids.get("executionId"), "approvalUrl": approval_url,
-                "summary": action}
+                "summary": said.summary if said is not None and said.summary else tool_label(result.tool, locale),
+                **({"details": list(said.details)} if said is not None and said.details else {})}
         return _result(body, text=translate("agent.mcp.awaitingApproval", locale, action=action, url=approval_url))
     if result.status == "running":
         return _result({"status": "running", **ids}, text=translate("agent.mcp.running", locale))
     return failed(result.error or {"code": result.status}, locale, status=result.status, **ids)
+
+
+def action_words(result: CallResult, locale: str) -> str:
+    """The action a person approves, in words: the describer's sentence and its lines (each booked member, each
+    message), or the tool's label when it has no describer."""
+    said = result.summary
+    if said is None or not said.summary:
+        return tool_label(result.tool, locale)
+    return "\n".join([said.summary, *(f"- {line}" for line in said.details)])
 
 
 def failed(error: dict[str, Any], locale: str, *, status: str = "failed", **extra: Any) -> types.CallToolResult:

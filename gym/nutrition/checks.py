@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gym.nutrition.food_rules import FoodRules, refusal, text_refusal
+from gym.nutrition.food_rules import FoodRules, find_food, meal_refusal, refusal, served, text_refusal
 from gym.nutrition.payloads.common import DAYS
 from gym.nutrition.payloads.meals import Recipes, WeeklyMealPlan
 from gym.nutrition.payloads.nutrition import MacroTargets, NutritionStrategy
@@ -147,13 +147,59 @@ def served_foods(output: Any) -> list[tuple[str, str, bool]]:
     return []
 
 
+# Fields that name no food to eat: ids, slots, and the slot's constraints (the member's restrictions, said to CHEF).
+NOT_FOOD_TEXT = frozenset({"recipe_id", "alternatives", "substitution_bank", "recipe_ids", "day", "meal", "constraints",
+                           "current_tier", "cuisine", "cuisine_theme"})
+SERVED_KEYS = frozenset({"primary_protein", "meals", "supplement", "item", "calorie_boost_options"})  # served_foods'
+
+
+def texts(payload: Any, path: str = "", skip: frozenset[str] = NOT_FOOD_TEXT) -> list[tuple[str, str]]:
+    """(where, text) for every string of an output (a model's JSON form), but under the keys in `skip`."""
+    if isinstance(payload, str):
+        return [(path, payload)]
+    if isinstance(payload, dict):
+        return [item for key, value in payload.items() if key not in skip
+                for item in texts(value, f"{path}.{key}" if path else str(key), skip)]
+    if isinstance(payload, list):
+        return [item for i, value in enumerate(payload) for item in texts(value, f"{path}[{i}]", skip)]
+    return []
+
+
+def _recipe_conflicts(agent: str, recipes: Recipes, rules: FoodRules) -> list[Conflict]:
+    """A recipe's text (name, steps, notes) names only its own ingredients; kosher keeps meat and milk apart."""
+    out: list[Conflict] = []
+    for r in recipes.recipes:
+        own = {food.key for food in (find_food(i.item) for i in r.ingredients) if food}
+        words = [r.recipe_name, *r.instructions, r.batch_notes, *(i.prep_notes for i in r.ingredients)]
+        for text in words:
+            for m in served(text):
+                if not m.concept.covers & own:
+                    out.append(Conflict(FOODS_RULE, f"{r.recipe_id}.text", None, m.words,
+                                        f"{r.recipe_id} names '{m.words}', which is not among its ingredients: a "
+                                        "recipe's text names only its own ingredients", agent=agent))
+        foods = [food for food in (find_food(i.item) for i in r.ingredients) if food]
+        reason = meal_refusal(foods, [*words, *r.calorie_boost_options], rules)
+        if reason:
+            out.append(Conflict(FOODS_RULE, f"{r.recipe_id}", None, r.recipe_name, f"{r.recipe_id}: {reason}",
+                                agent=agent))
+    return out
+
+
 def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
-    """Every food `agent` serves may be served under the member's allergies, aversions and diet pattern."""
+    """Every food `agent` serves may be served under the member's allergies, aversions and diet pattern, and every
+    food its text names anywhere (a recipe's name and steps, a tactic, a note, a substitution) may be eaten too."""
     out: list[Conflict] = []
     for where, what, one_food in served_foods(output):
         reason = refusal(what, rules) if one_food else text_refusal(what, rules)
         if reason:
             out.append(Conflict(FOODS_RULE, where, None, what, f"{where} serves '{what}': {reason}", agent=agent))
+    dumped = output.model_dump(mode="json") if hasattr(output, "model_dump") else output
+    for where, text in texts(dumped, skip=NOT_FOOD_TEXT | SERVED_KEYS):
+        reason = text_refusal(text, rules)
+        if reason:
+            out.append(Conflict(FOODS_RULE, where, None, text[:200], f"{where} names a food the member may not eat: {reason}", agent=agent))
+    if isinstance(output, Recipes):
+        out += _recipe_conflicts(agent, output, rules)
     return out
 
 

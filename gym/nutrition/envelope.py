@@ -15,7 +15,8 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gym.nutrition.errors import PayloadInvalid, PipelineError
+from gym.nutrition.allergy_terms import refused_allergies
+from gym.nutrition.errors import PayloadInvalid, PipelineError, UnknownAllergen
 from gym.nutrition.names import non_canonical_errors
 from gym.nutrition.payloads import EDGES, SCHEMAS
 from gym.nutrition.payloads.common import Recipient, Sender
@@ -83,6 +84,8 @@ def validate_intake(payload: Any) -> IntakeData:
     payload, unit_errors = metric_intake(payload)
     if unit_errors:
         raise PayloadInvalid("intake_data", unit_errors)
+    if refused := refused_allergies(payload):
+        raise UnknownAllergen(refused)
     intake = validate_payload("intake_data", payload)
     assert isinstance(intake, IntakeData)
     return intake

@@ -40,3 +40,16 @@ class PayloadInvalid(PipelineError):
         super().__init__(detail=f"{data_type} invalid: {summary}", data_type=data_type, errors=fields)
         self.data_type = data_type
         self.errors = errors
+
+
+class UnknownAllergen(PipelineError):
+    """An allergy the member wrote maps to no allergen code (NUTRITION.md): refused with the codes nearest to it,
+    never stored as text and never ignored."""
+
+    code = "unknown_allergen"
+    status = 422
+
+    def __init__(self, refused: list[tuple[int, Any]]) -> None:
+        fields = [{"field": f"allergies.{i}", "code": "unknown_allergen", "term": a.term, "nearest": list(a.nearest),
+                   "message": f"'{a.term}' maps to no allergen; nearest: {', '.join(a.nearest)}"} for i, a in refused]
+        super().__init__(detail="; ".join(f["message"] for f in fields), errors=fields)

@@ -1,134 +1,34 @@
-"""Whether a served food may be served to a member: the one rule every agent's output is checked by.
+"""Whether a food may be served to a member, or named to them: the one rule every agent's output is checked by.
 
-A member's allergies and aversions name foods or families, in any case, singular or plural, in en/he/ru
-("Eggs", "nuts", "seafood", "דגים", "орехи"). A word matches a food when it names one of the food's families
-(its tags, or a family word such as "seafood" = fish + shellfish, "dairy"/"milk"/"lactose"), or when it
-appears, as whole words, in one of the food's names or aliases ("salmon" matches "salmon fillet"). The diet
-pattern leaves out the families `gym.nutrition.foods.DIET_EXCLUDES` names. A served food that is not in the
-library cannot be checked and is refused; free text that mentions foods (an emergency meal, a supplement,
-a primary protein) is refused when a food or family it mentions is.
+It runs on codes and classes, never on names: a library food carries its allergen codes and food classes
+(`gym.nutrition.foods`); a food named in free text carries its concept's (`gym.nutrition.food_lexicon`). A member's
+allergies are allergen codes (mapped from their words at intake, `gym.nutrition.allergy_terms`), their diet pattern
+leaves out the classes `gym.nutrition.vocabulary.DIET_EXCLUDES` names, and their aversions resolve to the library
+foods and families they name. Kosher also keeps meat and milk out of one meal (`meal_refusal`). A served food the
+library does not know cannot be checked and is refused.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from gym.nutrition.foods import DIET_EXCLUDES, FOODS, Food
+from gym.nutrition.allergy_terms import allergy_codes, diet_code, resolve_aversion
+from gym.nutrition.food_lexicon import FAMILY, Concept, Mention, mentions
+from gym.nutrition.foods import FOODS, Food
+from gym.nutrition.vocabulary import DIET_EXCLUDES, KOSHER_APART, defining
+from gym.nutrition.word_forms import phrase, tokens
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_KEEP_S = ("ss", "us", "is")
-
-# Family words a member may write -> the library tags they cover (keys in any language, normalized on use).
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "seafood": ("fish", "shellfish"), "sea food": ("fish", "shellfish"), "tree nut": ("nut",), "nut": ("nut",),
-    "milk": ("dairy",), "lactose": ("dairy",), "dairy": ("dairy",), "dairy product": ("dairy",),
-    "cheese": ("dairy",), "whey": ("dairy",), "casein": ("dairy",), "egg": ("egg",), "gluten": ("gluten",),
-    "wheat": ("wheat",), "soy": ("soy",), "soya": ("soy",), "sesame": ("sesame",), "peanut": ("peanut",),
-    "groundnut": ("peanut",), "peanut butter": ("peanut",), "nut butter": ("nut butter", "peanut"),
-    "meat": ("meat",), "red meat": ("red meat",), "white meat": ("poultry",), "poultry": ("poultry",),
-    "fish": ("fish",), "shellfish": ("shellfish",), "crustacean": ("shellfish",), "mollusc": ("shellfish",),
-    "mollusk": ("shellfish",), "animal product": ("meat", "fish", "shellfish", "dairy", "egg"),
-    # Hebrew
-    "אגוזים": ("nut",), "אגוז": ("nut",), "דגים": ("fish",), "דג": ("fish",), "פירות ים": ("fish", "shellfish"),
-    "חלב": ("dairy",), "מוצרי חלב": ("dairy",), "לקטוז": ("dairy",), "ביצים": ("egg",), "ביצה": ("egg",),
-    "גלוטן": ("gluten",), "חיטה": ("wheat",), "סויה": ("soy",), "שומשום": ("sesame",), "בוטנים": ("peanut",),
-    "בוטן": ("peanut",), "בשר": ("meat",), "עוף": ("poultry",), "רכיכות": ("shellfish",),
-    "סרטנים": ("shellfish",), "בשר אדום": ("red meat",),
-    # Russian
-    "орехи": ("nut",), "орех": ("nut",), "рыба": ("fish",), "морепродукты": ("fish", "shellfish"),
-    "молоко": ("dairy",), "молочные продукты": ("dairy",), "лактоза": ("dairy",), "яйца": ("egg",),
-    "яйцо": ("egg",), "глютен": ("gluten",), "пшеница": ("wheat",), "соя": ("soy",), "кунжут": ("sesame",),
-    "арахис": ("peanut",), "мясо": ("meat",), "птица": ("poultry",), "курица": ("poultry",),
-    "моллюски": ("shellfish",), "ракообразные": ("shellfish",), "красное мясо": ("red meat",),
-}
-
-
-@lru_cache(maxsize=16_384)  # pure, and asked hundreds of thousands of times while a week is planned and checked
-def normalize(text: str) -> str:
-    """Lower case, words only, English plurals folded ("Eggs" -> "egg", "berries" -> "berry")."""
-    words = []
-    for word in _WORD.findall(text.lower()):
-        if word.isascii() and len(word) > 3:
-            if word.endswith("ies"):
-                word = word[:-3] + "y"
-            elif word.endswith("oes"):
-                word = word[:-2]
-            elif word.endswith("s") and not word.endswith(_KEEP_S):
-                word = word[:-1]
-        words.append(word)
-    return " ".join(words)
-
-
-def _contains(haystack: str, needle: str) -> bool:
-    """`needle`'s words appear, in order and whole, in `haystack` (both normalized)."""
-    return bool(needle) and f" {needle} " in f" {haystack} "
-
-
-@cache
-def _families() -> dict[str, frozenset[str]]:
-    return {normalize(word): frozenset(normalize(t) for t in tags) for word, tags in FAMILIES.items()}
-
-
-@cache
-def _tags(food_key: str) -> frozenset[str]:
-    return frozenset(normalize(t) for t in FOODS[food_key].tags)
-
-
-@cache
-def _names(food_key: str) -> tuple[str, ...]:
-    food = FOODS[food_key]
-    return tuple(dict.fromkeys(normalize(n) for n in (food.key, *food.names.values(), *food.aliases)))
-
-
-@cache
-def _all_tags() -> frozenset[str]:
-    return frozenset(t for key in FOODS for t in _tags(key))
-
-
-def families_of(term: str) -> frozenset[str]:
-    """The library tags a member's word names ("seafood" -> fish, shellfish; "almonds" -> almond)."""
-    word = normalize(term)
-    named = set(_families().get(word, ()))
-    if word in _all_tags():
-        named.add(word)
-    return frozenset(named)
-
-
-def matches(food: Food, term: str) -> bool:
-    """A member's allergy or aversion `term` covers `food` (the food itself or one of its families)."""
-    word = normalize(term)
-    if not word:
-        return False
-    if families_of(term) & _tags(food.key):
-        return True
-    return any(_contains(name, word) for name in _names(food.key))
-
-
-def find_food(item: str) -> Food | None:
-    """The library food a served item names: one of its names exactly, else the food whose longest name its words
-    contain ("cooked white rice" -> white rice); None when there is none or a tie."""
-    word = normalize(item)
-    for key in FOODS:
-        if word in _names(key):
-            return FOODS[key]
-    best: dict[str, int] = {}
-    for key in FOODS:
-        lengths = [len(name) for name in _names(key) if _contains(word, name)]
-        if lengths:
-            best[key] = max(lengths)
-    if not best:
-        return None
-    top = max(best.values())
-    keys = [key for key, length in best.items() if length == top]
-    return FOODS[keys[0]] if len(keys) == 1 else None
+# Words that say a food is left out, not served ("no dairy", "gluten-free", "ללא גלוטן", "без орехов").
+NEGATORS = frozenset({"no", "without", "non", "ללא", "בלי", "נטול", "נטולת", "נטולי", "без", "нет"})
+FREE = frozenset(phrase("free"))
 
 
 @dataclass(frozen=True)
 class FoodRules:
-    """A member's food constraints, from the intake or the `client_constraints` every agent receives."""
+    """A member's food constraints: allergen codes, aversions as the member wrote them, and a diet pattern."""
 
     allergies: tuple[str, ...] = ()
     aversions: tuple[str, ...] = ()
@@ -136,11 +36,43 @@ class FoodRules:
 
     @classmethod
     def of(cls, constraints: Any) -> FoodRules:
-        """From an `IntakeData`, `ClientConstraints` or their dict form."""
+        """From an `IntakeData`, `ClientConstraints` or their dict form (allergies are codes there; words from an
+        older record are mapped the same way intake maps them)."""
         get = constraints.get if isinstance(constraints, dict) else lambda name, default: getattr(
             constraints, name, default)
-        return cls(tuple(get("allergies", ()) or ()), tuple(get("food_aversions", ()) or ()),
-                   get("diet_pattern", "omnivore") or "omnivore")
+        codes, _ = allergy_codes(tuple(get("allergies", ()) or ()))
+        diet = get("diet_pattern", "omnivore") or "omnivore"
+        return cls(codes, tuple(get("food_aversions", ()) or ()), diet_code(diet) or diet)
+
+
+@lru_cache(maxsize=1024)
+def _avoided(aversions: tuple[str, ...]) -> tuple[tuple[str, Concept], ...]:
+    return tuple((a, c) for a in aversions for c in resolve_aversion(a).concepts)
+
+
+def _aversion(allergens: frozenset[str], classes: frozenset[str], covers: frozenset[str], key: str,
+              rules: FoodRules) -> str | None:
+    """The aversion that covers a food or concept with these codes, classes and foods, if any."""
+    for term, avoided in _avoided(rules.aversions):
+        if key == avoided.key or (covers and covers <= avoided.covers):
+            return term
+        if avoided.kind == FAMILY and (allergens & avoided.allergens or classes & defining(avoided.classes)):
+            return term
+    return None
+
+
+def _why(what: str, allergens: frozenset[str], classes: frozenset[str], covers: frozenset[str], key: str,
+         rules: FoodRules) -> str | None:
+    hit = sorted(allergens & set(rules.allergies))
+    if hit:
+        return f"{what} carries the allergen {', '.join(hit)} the member is allergic to"
+    off = sorted(classes & DIET_EXCLUDES.get(rules.diet_pattern, frozenset()))
+    if off:
+        return f"{what} is not {rules.diet_pattern} ({', '.join(off)})"
+    term = _aversion(allergens, classes, covers, key, rules)
+    if term is not None:
+        return f"{what} is excluded by the aversion '{term}'"
+    return None
 
 
 def food_refusal(food: Food, rules: FoodRules) -> str | None:
@@ -151,14 +83,41 @@ def food_refusal(food: Food, rules: FoodRules) -> str | None:
 @lru_cache(maxsize=8192)
 def _food_refusal(key: str, rules: FoodRules) -> str | None:
     food = FOODS[key]
-    for kind, terms in (("allergy", rules.allergies), ("aversion", rules.aversions)):
-        for term in terms:
-            if matches(food, term):
-                return f"{food.key} is excluded by the {kind} '{term}'"
-    off = sorted(_tags(food.key) & {normalize(t) for t in DIET_EXCLUDES[rules.diet_pattern]})
-    if off:
-        return f"{food.key} is not {rules.diet_pattern} ({', '.join(off)})"
-    return None
+    return _why(food.key, food.allergens, food.classes, frozenset({key}), f"food:{key}", rules)
+
+
+def concept_refusal(concept: Concept, words: str, rules: FoodRules) -> str | None:
+    """Why a food named in text (`words`, meaning `concept`) may not be named to the member, or None."""
+    return _why(f"'{words}'", concept.allergens, concept.classes, concept.covers, concept.key, rules)
+
+
+@cache
+def _exact_names() -> dict[tuple[str, ...], str]:
+    return {phrase(name): food.key for food in FOODS.values() for name in (food.key, *food.names.values(), *food.aliases)}
+
+
+def find_food(item: str) -> Food | None:
+    """The library food a served item names: one of its names, else the one library food its words mention
+    ("cooked white rice" -> white rice); None when there is none, or more than one."""
+    key = _exact_names().get(phrase(item))
+    if key is not None:
+        return FOODS[key]
+    named = {f for m in mentions(item) for f in m.concept.covers if m.concept.key.startswith("food:")}
+    return FOODS[named.pop()] if len(named) == 1 else None
+
+
+def served(text: str) -> list[Mention]:
+    """The foods `text` names as food to eat: a food said to be left out ("no dairy", "gluten-free",
+    "ללא גלוטן", "без орехов") is not one."""
+    words = tokens(text)
+    out = []
+    for m in mentions(text):
+        before = words[m.start - 1] if m.start else ""
+        after = phrase(words[m.end]) if m.end < len(words) else ()
+        if before in NEGATORS or (after and after[0] in FREE):
+            continue
+        out.append(m)
+    return out
 
 
 def refusal(item: str, rules: FoodRules) -> str | None:
@@ -171,33 +130,28 @@ def refusal(item: str, rules: FoodRules) -> str | None:
     return food_refusal(food, rules) or text_refusal(item, rules)
 
 
-@lru_cache(maxsize=4096)
-def mentioned(text: str) -> tuple[tuple[Food, ...], frozenset[str]]:
-    """The library foods and the families free text mentions by name."""
-    words = normalize(text)
-    foods = tuple(FOODS[key] for key in FOODS if any(_contains(words, name) for name in _names(key)))
-    families = frozenset(t for word, tags in _families().items() if _contains(words, word) for t in tags)
-    return foods, families | frozenset(t for t in _all_tags() if _contains(words, t))
-
-
 def text_refusal(text: str, rules: FoodRules) -> str | None:
-    """Why free text naming foods (an emergency meal, a supplement, a primary protein) may not be served."""
-    foods, families = mentioned(text)
-    for food in foods:
-        reason = food_refusal(food, rules)
+    """Why free text naming foods (a step, a tactic, a note, an emergency meal) may not be shown to the member."""
+    for m in served(text):
+        reason = concept_refusal(m.concept, m.words, rules)
         if reason:
             return reason
-    words = normalize(text)
-    for kind, terms in (("allergy", rules.allergies), ("aversion", rules.aversions)):
-        for term in terms:
-            if families_of(term) & families or _contains(words, normalize(term)):
-                return f"'{text}' is excluded by the {kind} '{term}'"
-    off = sorted(families & {normalize(t) for t in DIET_EXCLUDES[rules.diet_pattern]})
-    if off:
-        return f"'{text}' is not {rules.diet_pattern} ({', '.join(off)})"
     return None
+
+
+def meal_refusal(foods: Iterable[Food], texts: Iterable[str], rules: FoodRules) -> str | None:
+    """Kosher: meat and milk never in one meal (its foods and the foods its text names)."""
+    if rules.diet_pattern != "kosher":
+        return None
+    classes = {c for f in foods for c in f.classes} | {c for t in texts for m in served(t) for c in m.concept.classes}
+    meat, milk = KOSHER_APART
+    return "meat and milk in one meal are not kosher" if classes & meat and classes & milk else None
 
 
 def allowed_foods(rules: FoodRules) -> list[Food]:
     """The library foods that may be served under `rules`."""
     return [food for food in FOODS.values() if food_refusal(food, rules) is None]
+
+
+__all__ = ["FoodRules", "allowed_foods", "concept_refusal", "find_food", "food_refusal", "meal_refusal", "refusal",
+           "served", "text_refusal"]

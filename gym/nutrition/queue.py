@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import uuid
 
-from pgqueuer import Queries
 from sqlalchemy.ext.asyncio import AsyncSession
 
-ENTRYPOINT = "nutrition_run"
-QUEUE_INFO = "nutrition_queue"  # the Session.info key naming the entrypoint
+from gym.job_queue import DEFAULT_QUEUE, QUEUE_INFO, enqueue
+
+ENTRYPOINT = DEFAULT_QUEUE
 
 
 def queue_info(entrypoint: str) -> dict[str, str]:
@@ -42,10 +42,7 @@ def run_of(payload: bytes | None) -> tuple[uuid.UUID, uuid.UUID]:
 async def enqueue_run(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.UUID) -> None:
     """Queue a wake-up for the run in the session's transaction (after a start, a check-in that re-plans, or an
     acknowledged referral). Call it after the write it belongs to: the transaction must already be open."""
-    connection = (await (await session.connection()).get_raw_connection()).driver_connection
-    if connection is None or not connection.is_in_transaction():
-        raise RuntimeError("enqueue_run needs the transaction that records the run (write the run first)")
     entrypoint = session.info.get(QUEUE_INFO)
     if not entrypoint:
         raise RuntimeError("this session names no nutrition queue: open it from Database(session_info=queue_info(...))")
-    await Queries.from_asyncpg_connection(connection).enqueue(entrypoint, payload_of(org_id, run_id))
+    await enqueue(session, entrypoint, payload_of(org_id, run_id))

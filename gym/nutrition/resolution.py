@@ -89,3 +89,12 @@ def on_upstream_missing(requester: str, upstream: str, missing: list[str], *, re
     return Decision("error", upstream, error=_error(
         run_id, upstream, "upstream_missing", f"{upstream} still lacks {fields} for {requester}", reruns_done,
         recoverable=True))
+
+
+def on_infeasible(agent: str, constraints: list[str], *, run_id: uuid.UUID, why: str) -> Decision:
+    """The member's food constraints leave no plan (NUTRITION.md): the run ends at once, not recoverable (a retry
+    fails the same way), naming the constraints that conflict."""
+    named = ", ".join(constraints) or "the food constraints"
+    return Decision("error", agent, error=_error(run_id, agent, "constraints_infeasible",
+                                                 f"These constraints conflict: {named}. {why}", 0,
+                                                 recoverable=False))

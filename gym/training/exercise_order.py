@@ -85,3 +85,16 @@ def order_problems(exercises: Iterable[Any]) -> list[OrderProblem]:
                 f"{_get(isolation, 'name')} (position {_get(isolation, 'order')})."))
             break
     return problems
+
+
+def fitting_position(exercises: Iterable[Any], name: str, type_: str) -> int:
+    """Where an exercise added to this workout keeps rule 4 (1 = first): a compound lift goes before the first
+    isolation block (after any warm-up), anything else after the main work (before any cool-down)."""
+    ordered = sorted(exercises, key=lambda e: _get(e, "order"))
+    cooldown = next((i for i, ex in enumerate(ordered) if _group_type(ex) == "cooldown"), len(ordered))
+    if type_ == "reps" and movement_kind(name) == "compound":
+        main = [ex for ex in ordered if _group_type(ex) not in ("warmup", "cooldown")]
+        first = next((block[0] for kind, block in _blocks(main) if kind == "isolation"), None)
+        if first is not None:
+            return ordered.index(first) + 1
+    return cooldown + 1

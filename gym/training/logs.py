@@ -1,7 +1,9 @@
 """Exercise logs (001 §4.5 `log_completed_exercise`): stored in kg/km, undone by stamping `undone_at`.
 
 A log in the future is refused; an undone log counts nowhere (distribution, recovery, progression,
-statistics, history all skip it).
+statistics, history all skip it). A log stored without muscles (a model that left them out, an exercise added
+without them) is credited with its library exercise's muscles when the library knows it (`muscles_of`), so it
+still counts in distribution, recovery and the muscle statistics; its categories are only what it was given.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gym.errors import GymError
 from gym.training.entries import LogEntry
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
+from gym.training.movements import resolve_loosely
+from gym.training.muscles import library_muscle_shares
 from gym.training.profiles import Units, require_member
 from gym.training.units import show_distance, show_load
 from gym.training.vocab import ExerciseType
@@ -154,6 +158,14 @@ async def logs_since(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.U
         ExerciseLog.performed_at.desc(), ExerciseLog.id))).all())
 
 
+def muscles_of(row: ExerciseLog) -> list[dict[str, Any]]:
+    """The log's muscle shares: as stored, else its library exercise's (equal credit per listed muscle)."""
+    if row.muscles:
+        return list(row.muscles)
+    found = resolve_loosely(row.name)
+    return library_muscle_shares(found.muscles) if found else []
+
+
 def as_entry(row: ExerciseLog) -> LogEntry:
     return LogEntry(row.name, row.performed_at, row.exercise_type, row.sets, row.reps,
                     float(row.load_kg) if row.load_kg is not None else None,
@@ -161,7 +173,7 @@ def as_entry(row: ExerciseLog) -> LogEntry:
                     float(row.distance_km) if row.distance_km is not None else None,
                     float(row.rpe) if row.rpe is not None else None,
                     {g["name"]: float(g["share"]) for g in row.goals},
-                    {m["name"]: float(m["share"]) for m in row.muscles}, row.workout_id, row.undone_at is not None,
+                    {m["name"]: float(m["share"]) for m in muscles_of(row)}, row.workout_id, row.undone_at is not None,
                     tuple(row.reps_per_set) if row.reps_per_set else None,
                     tuple(row.target_reps) if row.target_reps else None, tuple(row.equipment or ()),
                     tuple(None if v is None else float(v) for v in row.load_per_set_kg) if row.load_per_set_kg
@@ -179,7 +191,7 @@ def log_dict(row: ExerciseLog, units: Units) -> dict:
         "durationMin": float(row.duration_min) if row.duration_min is not None else None,
         "distance": show_distance(row.distance_km, units.distance_unit),
         "distanceUnit": units.distance_unit if row.distance_km is not None else None,
-        "rpe": float(row.rpe) if row.rpe is not None else None, "muscles": row.muscles, "goals": row.goals,
+        "rpe": float(row.rpe) if row.rpe is not None else None, "muscles": muscles_of(row), "goals": row.goals,
         "notes": row.notes, "performedAt": row.performed_at.isoformat(),
         "workoutId": str(row.workout_id) if row.workout_id else None}
     if row.load_per_set_kg and len({v for v in row.load_per_set_kg}) > 1:

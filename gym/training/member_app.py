@@ -12,10 +12,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.training import library_plan, progress, today
+from gym.training.exercise_order import fitting_position
 from gym.training.preferences import active_preferences
 from gym.training.profiles import current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.record import distribution_view, recovery_overview
+from gym.training.trainer_workouts import current_workout
 from gym.training.workout_sets import SetInput
 
 
@@ -73,6 +75,9 @@ class MemberApp:
         history = await progress.entries_since(*self._who, now - timedelta(days=PROGRESSION_DAYS), now)
         items = library_plan.library_items(locale=self.locale, available=list(location.equipment) if location else None,
                                            prefs=prefs, unit=units.weight_unit, history=history, query=query)
+        workout = await current_workout(*self._who)
+        for item in items:  # where "Add" puts it in today's workout (compound lifts before isolation work)
+            item["position"] = fitting_position(workout.exercises, item["name"], item["kind"]) if workout else None
         return {"location": location.name if location else None, "items": items}
 
     # --- Progress ------------------------------------------------------------------------------------------------

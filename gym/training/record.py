@@ -56,14 +56,16 @@ async def recovery_overview(session: AsyncSession, org_id: uuid.UUID, member_id:
 
 
 async def progression_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime) -> list[dict]:
-    """Per recently logged loaded exercise (one entry per exercise, however it was named): the last session (load,
-    reps reached and prescribed, RPE, success or miss) and the suggestion (load, reps, why), in the member's unit."""
+    """Per recently logged loaded or bodyweight set-and-rep exercise (one entry per exercise, however it was
+    named): the last session (load, reps reached and prescribed, RPE, success or miss) and the suggestion (load,
+    reps, why), in the member's unit."""
     units = await get_units(session, org_id, member_id)
     entries = [as_entry(r) for r in await logs_since(session, org_id, member_id,
                                                      now - timedelta(days=PROGRESSION_DAYS), until=now)]
     names: list[str] = []
     for e in entries:
-        if e.load_kg and not any(same_exercise(e.name, n) for n in names):
+        progresses = e.load_kg or (e.exercise_type == "bodyweight" and e.done_reps)
+        if progresses and not any(same_exercise(e.name, n) for n in names):
             names.append(e.name)
     return [suggest(name, entries, units.weight_unit).as_dict() for name in names]
 

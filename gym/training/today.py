@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gym.errors import GymError
 from gym.training import library_plan, workout_changes, workout_sets
 from gym.training.entries import LogEntry
+from gym.training.exercise_order import fitting_position
 from gym.training.exercise_words import display_name, how_to
 from gym.training.logs import as_entry, logs_since
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
@@ -178,12 +179,16 @@ async def _library_context(session: AsyncSession, org_id: uuid.UUID, member_id: 
 async def add_from_library(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
                            locale: str, *, name: str, position: int | None = None,
                            **prescription: Any) -> dict[str, Any]:
-    """Add a library exercise to the current workout (the rules of generate_workout apply to it)."""
+    """Add a library exercise to the current workout (the rules of generate_workout apply to it) at `position`, by
+    default where it keeps compound lifts before isolation work (exercise_order.fitting_position)."""
     exercise = library_plan.find(name)
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
     plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
                               **{k: v for k, v in prescription.items() if v is not None})
     _check_schema(plan)
+    if position is None:
+        current = await workout_sets.require_current_workout(session, org_id, member_id)
+        position = fitting_position(current.exercises, plan["name"], plan["type"])
     row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, plan, position, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 

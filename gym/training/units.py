@@ -31,3 +31,27 @@ def show_load(value_kg: float | Decimal | None, unit: str) -> float | None:
 
 def show_distance(value_km: float | Decimal | None, unit: str) -> float | None:
     return None if value_km is None else round(km_to(float(value_km), unit), 2)
+
+
+def convert_weight(value: float, from_unit: str, to_unit: str) -> float:
+    """A load from one weight unit to the other, to one decimal as the member sees it (30 kg → 66.1 lbs)."""
+    return value if from_unit == to_unit else round(kg_to(to_kg(value, from_unit), to_unit), 1)
+
+
+def convert_distance(value: float, from_unit: str, to_unit: str) -> float:
+    return value if from_unit == to_unit else round(km_to(to_km(value, from_unit), to_unit), 2)
+
+
+def in_units(exercises: list[dict], weight_unit: str, distance_unit: str) -> list[dict]:
+    """§4.9 exercises with every load and distance said in these units (a units switch converts the current
+    workout: the app's prefilled values and the trainer's card then agree with the member's setting)."""
+    out = []
+    for ex in exercises:
+        ex = dict(ex)
+        if ex.get("load") is not None and ex.get("load_unit") not in (None, weight_unit):
+            ex["load"], ex["load_unit"] = convert_weight(float(ex["load"]), ex["load_unit"], weight_unit), weight_unit
+        if ex.get("distance") is not None and ex.get("distance_unit") not in (None, distance_unit):
+            ex["distance"] = convert_distance(float(ex["distance"]), ex["distance_unit"], distance_unit)
+            ex["distance_unit"] = distance_unit
+        out.append(ex)
+    return out

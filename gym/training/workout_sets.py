@@ -6,7 +6,8 @@ statistics and the trainer's next turn read exactly what the app wrote.
 
 An exercise is complete (`trainer_workouts.completed`) once it has as many live sets as it prescribes; undoing a
 set takes that back, and undoing its last live set undoes the log (it counts nowhere). Loads and distances come
-in the member's units and are stored in kg / km. The session's load is the one most sets used (the heavier on a
+in the unit the member saw (a set carries it; one queued offline in kg stays kg after a switch to lbs; without
+one, the member's setting) and are stored in kg / km. The session's load is the one most sets used (the heavier on a
 tie); each set keeps its own.
 """
 
@@ -29,6 +30,7 @@ from gym.training.profiles import Units, get_units
 from gym.training.timers import INTERLEAVED
 from gym.training.trainer_workouts import current_workout, mark_done
 from gym.training.units import show_distance, show_load, to_kg, to_km
+from gym.training.vocab import DistanceUnit, WeightUnit
 
 EXERCISE_ID = r"^ex_\d{3,6}$"
 SetReps = Annotated[int, Field(ge=1, le=1000)]
@@ -42,9 +44,11 @@ class SetInput(BaseModel):
     exercise_id: str = Field(pattern=EXERCISE_ID, description="The exercise of the current workout (ex_001).")
     set_number: int | None = Field(None, ge=1, le=100, description="Which set (1 = first); default: the next one.")
     reps: int | None = Field(None, ge=1, le=1000)
-    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in the member's weight unit.")
+    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in load_unit.")
+    load_unit: WeightUnit | None = Field(None, description="The unit the member saw; default: their setting now.")
     duration_sec: int | None = Field(None, ge=1, le=86400, description="A hold, a round or a bout, in seconds.")
-    distance: float | None = Field(None, gt=0, le=2000, description="In the member's distance unit.")
+    distance: float | None = Field(None, gt=0, le=2000, description="In distance_unit.")
+    distance_unit: DistanceUnit | None = Field(None, description="Default: the member's setting now.")
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performed_at: datetime | None = None
 
@@ -135,24 +139,30 @@ def _at(performed_at: datetime | None, now: datetime) -> datetime:
 
 
 def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> dict[str, Any]:
-    """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out."""
+    """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out. A value is
+    read in the unit it came with (the entry's, else the prescription's), else the member's setting now."""
     index = number - 1
-    out: dict[str, Any] = {"reps": None, "load_kg": None, "duration_sec": None, "distance_km": None}
+    out: dict[str, Any] = {"reps": None, "load_kg": None, "load_unit": None, "duration_sec": None,
+                           "distance_km": None}
     if ex["type"] == "reps":
         planned = ex["reps"][index] if index < len(ex["reps"]) else ex["reps"][-1]
         out["reps"] = entry.reps or planned
-        load = entry.load if entry.load is not None else ex.get("load")
-        out["load_kg"] = None if load is None else round(to_kg(load, units.weight_unit), 2)
+        load, unit = ((entry.load, entry.load_unit) if entry.load is not None
+                      else (ex.get("load"), ex.get("load_unit")))
+        unit = unit or units.weight_unit
+        out["load_kg"] = None if load is None else round(to_kg(load, unit), 2)
+        out["load_unit"] = None if load is None else unit
         if out["load_kg"] is not None and out["load_kg"] > 1000:
-            raise GymError("invalid_set", f"{load:g} {units.weight_unit} is over the 1000 kg a set may carry")
+            raise GymError("invalid_set", f"{load:g} {unit} is over the 1000 kg a set may carry")
     elif ex["type"] == "hold":
         out["duration_sec"] = entry.duration_sec or ex["hold_sec"][min(index, len(ex["hold_sec"]) - 1)]
     elif ex["type"] == "intervals":
         out["duration_sec"] = entry.duration_sec or ex["work_sec"]
     else:
         out["duration_sec"] = entry.duration_sec or round(float(ex["duration_min"]) * 60)
-        distance = entry.distance if entry.distance is not None else ex.get("distance")
-        out["distance_km"] = None if distance is None else round(to_km(distance, units.distance_unit), 3)
+        distance, unit = ((entry.distance, entry.distance_unit) if entry.distance is not None
+                          else (ex.get("distance"), ex.get("distance_unit")))
+        out["distance_km"] = None if distance is None else round(to_km(distance, unit or units.distance_unit), 3)
     if ex["type"] != "reps" and (entry.reps is not None or entry.load is not None):
         raise GymError("invalid_set", f"{ex['name']} is timed ({ex['type']}): give duration_sec, not reps or load")
     return out

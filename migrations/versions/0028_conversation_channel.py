@@ -3,7 +3,7 @@
 can label what an assistant did "via MCP" and keep people from typing into a record that no model continues.
 
 Revision ID: 0028_conversation_channel
-Revises: 0021_member_app_sets
+Revises: 0025_workout_left_out
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0028_conversation_channel"
-down_revision = "0021_member_app_sets"
+down_revision = "0025_workout_left_out"
 branch_labels = None
 depends_on = None
 

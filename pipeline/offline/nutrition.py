@@ -83,7 +83,7 @@ def _spec(p: Portion) -> dict[str, Any]:
 
 def _constraints(rules: FoodRules) -> list[str]:
     out = [f"{rules.diet_pattern} diet"] if rules.diet_pattern != "omnivore" else []
-    out += [f"allergy: {a}" for a in rules.allergies] + [f"avoid: {a}" for a in rules.aversions]
+    out += [f"allergy: {code}" for code in rules.allergies] + [f"avoid: {a}" for a in rules.aversions]
     return out[:20]
 
 
@@ -122,16 +122,29 @@ def _clean(step: str, used: set[str], unused: set[str]) -> str:
     """A step without the optional ingredients left out of this portion: a clause naming only left-out foods goes,
     a left-out food named beside used ones is dropped from its clause."""
     def names(clause: str, foods: set[str]) -> bool:
-        return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", clause) for f in foods)
+        return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", clause, re.IGNORECASE) for f in foods)
 
     clauses = [c for c in re.split(r";\s*", step.rstrip(".")) if not names(c, unused) or names(c, used)]
     text = "; ".join(clauses)
     for food in unused:
         name = re.escape(food)
-        text = re.sub(rf"\s*\([^()]*(?<!\w){name}(?!\w)[^()]*\)", "", text)
-        text = re.sub(rf"(,| and| with| or)?( the)? {name}(?!\w)", "", text)
+        text = re.sub(rf"\s*\([^()]*(?<!\w){name}(?!\w)[^()]*\)", "", text, flags=re.IGNORECASE)
+        text = re.sub(rf"(,| and| with| or)?( the)? {name}(?!\w)", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,;")
     return (text[:1].upper() + text[1:] + ".") if text else ""
+
+
+def as_bought(food: str, grams: float) -> dict[str, Any]:
+    """A recipe's ingredient in the weight a member buys and weighs it (NUTRITION.md: raw or dry), a cooked weight
+    only as converted by the food's stated yield (`Food.yield_factor`, from its two USDA entries)."""
+    factor = FOODS[food].yield_factor
+    if factor is None:
+        return {"item": food, "amount_g": grams, "prep_notes": ""}
+    bought = FOODS[food].bought
+    assert bought is not None
+    return {"item": food, "amount_g": float(max(1, round(grams / factor))),
+            "prep_notes": f"weighed {bought.state}; cooks to about {grams:g} g (yield {factor:.2f}: USDA FDC "
+                          f"{bought.fdc_id} {bought.state} vs {FOODS[food].fdc_id} cooked)"}
 
 
 def _weighed(found: Portion) -> Portion:
@@ -208,8 +221,10 @@ def chef(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, Any
                 same = sum(1 for other in recipes if other[0] == found.variant.key)
                 recipes[key] = {  # the first of a dish is the recipe the meal plan's substitutions name
                     "recipe_id": f"{found.variant.key}-{same + 1}" if same else found.variant.key, "slots": [],
-                    "recipe_name": found.variant.name, "cuisine": template.cuisine, "servings": 1,
-                    "ingredients": [{"item": f, "amount_g": g, "prep_notes": ""} for f, g in grams.items()],
+                    "recipe_name": _clean(template.name.format(*(f or "∅" for f in found.variant.foods)), set(grams),
+                                          unused).rstrip(".") or found.variant.name,
+                    "cuisine": template.cuisine, "servings": 1,
+                    "ingredients": [as_bought(f, g) for f, g in grams.items()],
                     "macros_per_serving": {"protein_g": round(m["protein_g"], 1), "fat_g": round(m["fat_g"], 1),
                                            "carbs_g": round(m["carbs_g"], 1), "fiber_g": round(m["fiber_g"], 1),
                                            "calories": round(m["calories"])},

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gym.nutrition.food_rules import FoodRules, food_refusal
+from gym.nutrition.food_rules import FoodRules, food_refusal, meal_refusal
 from gym.nutrition.foods import FOODS, Food
 
 BREAKFAST, LUNCH, SNACK, DINNER, PRESLEEP = "breakfast", "lunch", "snack", "dinner", "presleep"
@@ -106,7 +106,7 @@ TEMPLATES: tuple[Template, ...] = (
               _c("olive oil", 0, 10)),
              ("Whisk the {0} with the {1}.", "Wilt the {3} in the {4}, add the eggs and stir over low heat.",
               "Serve on toasted {2}."), 5, 8, 1),
-    Template("tofu-scramble", (BREAKFAST, LUNCH), "Tofu scramble with spinach on {1}", "american",
+    Template("tofu-scramble", (BREAKFAST, LUNCH), "Tofu scramble with {2} on {1}", "american",
              (_c("firm tofu", 100, 350), _c(BREAD, 40, 160), _c(("spinach", "kale"), 30, 150),
               _c("olive oil", 3, 12), _c("sweetcorn", 0, 100)),
              ("Crumble the {0} into the hot {3}; cook 5 min.", "Add the {2} (and {4}) and stir until wilted.",
@@ -216,10 +216,10 @@ TEMPLATES: tuple[Template, ...] = (
              (_c(SHAKE, 15, 60), _c(("banana", *BERRIES), 60, 200), _c("milk", 0, 400), _c("rolled oats", 0, 60),
               _c(("almond butter", "tahini"), 0, 25)),
              ("Blend the {0} with the {1}, {2} (or water), {3} and {4}.",), 3, 0, 1, dish=1),
-    Template("fruit-and-nuts", (SNACK,), "{0} with {1}", "american",
+    Template("fruit-and-nuts", LIGHT, "{0} with {1}", "american",
              (_c(("apple", "banana"), 100, 250), _c(NUTS_SEEDS, 10, 45)),
              ("Slice the {0}; serve with the {1}.",), 3, 0, 2, dish=1),
-    Template("roasted-chickpeas", (SNACK,), "Roasted spiced chickpeas with {2}", "levantine",
+    Template("roasted-chickpeas", LIGHT, "Roasted spiced chickpeas with {2}", "levantine",
              (_c("chickpeas", 60, 220), _c("olive oil", 3, 12), _c(("apple", "strawberries", "banana"), 0, 150)),
              ("Toss the {0} with the {1}, cumin and paprika; roast at 200 °C for 25 min.", "Serve with the {2}."),
              3, 25, 4, dish=2),
@@ -256,13 +256,28 @@ def variants(template: Template, rules: FoodRules) -> list[Variant]:
     main = template.dish if template.dish is not None and len(allowed[template.dish]) > 1 else next(
         (i for i, foods in enumerate(allowed) if len(foods) > 1), None)
     if main is None:
-        return [Variant(template, tuple(foods[0] if foods else None for foods in allowed), template.key)]
+        single = _one_meal(template, tuple(foods[0] if foods else None for foods in allowed), rules)
+        return [] if single is None else [Variant(template, single, template.key)]
     out = []
     for j, choice in enumerate(allowed[main]):
         picked = tuple(choice if i == main else (options[(j + i) % len(options)] if options else None)
                        for i, options in enumerate(allowed))
-        out.append(Variant(template, picked, f"{template.key}-{choice.replace(' ', '-')}"))
+        picked = _one_meal(template, picked, rules)
+        if picked is not None:
+            out.append(Variant(template, picked, f"{template.key}-{choice.replace(' ', '-')}"))
     return out
+
+
+def _one_meal(template: Template, picked: tuple[str | None, ...], rules: FoodRules) -> tuple[str | None, ...] | None:
+    """The foods of one dish as one meal may hold them (kosher: meat and milk apart): an optional ingredient that
+    breaks the rule is left out; None when a required one does."""
+    foods = [FOODS[f] for f in picked if f]
+    if meal_refusal(foods, (), rules) is None:
+        return picked
+    for i, food in enumerate(picked):
+        if food and template.components[i].lo == 0 and "dairy" in FOODS[food].classes:
+            picked = (*picked[:i], None, *picked[i + 1:])
+    return picked if meal_refusal([FOODS[f] for f in picked if f], (), rules) is None else None
 
 
 def menu(rules: FoodRules) -> dict[str, list[Variant]]:

@@ -5,6 +5,7 @@ last quarter" is not the at-risk list."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -32,7 +33,7 @@ TABLE: list[tuple[str, str, str, object]] = [
     ("classes tomorrow", "en", "front_desk", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("what's on today?", "en", "front_desk", ("class_sessions__list_for_date", {"date": "today"})),
     ("schedule for friday", "en", "front_desk", ("class_sessions__list_for_date", {"date": "friday"})),
-    ("cancel the 18:00 CrossFit tomorrow", "en", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
+    ("cancel the 18:30 CrossFit tomorrow", "en", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("open tasks", "en", "front_desk", ("tasks__list", {"status": "open"})),
     ("mark task call the plumber done", "en", "front_desk", ("tasks__list", {"status": "open"})),
     ("attendance this week", "en", "front_desk", ("bookings__attendance_summary", {"period": "this_week"})),
@@ -55,10 +56,17 @@ TABLE: list[tuple[str, str, str, object]] = [
     ("list templates", "en", "coach", ("program_templates__list", {})),
     ("who am I", "en", "front_desk", ("read__get_current_context", {})),
     ("what programs do we run", "en", "front_desk", ("read__programs_list", {})),
+    # the front desk's work (issue 42 item 5): the member is found first, then the real tool
+    ("book Dani into tomorrow's 17:30 CrossFit", "en", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("book Saar into CrossFit tomorrow at 18:30", "en", "front_desk", ("read__members_search", {"query": "Saar"})),
+    ("check in Saar Levi", "en", "front_desk", ("read__members_search", {"query": "Saar Levi"})),
+    ("Saar Levi is here", "en", "front_desk", ("read__members_search", {"query": "Saar Levi"})),
+    ("freeze Dani's membership for two weeks", "en", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("freeze Dani's membership for a month", "en", "admin", ("read__members_search", {"query": "Dani"})),
+    ("unfreeze Dani Mizrahi", "en", "front_desk", ("read__members_search", {"query": "Dani Mizrahi"})),
+    ("message the at-risk members", "en", "front_desk", ("messages__draft", {"filter": "at_risk"})),
+    ("draft a message to every at-risk member", "en", "coach", ("messages__draft", {"filter": "at_risk"})),
     # requests no tool serves: said plainly
-    ("book Saar into CrossFit tomorrow at 18:00", "en", "front_desk", (CANT, "cant_book")),
-    ("check in Dani Mizrahi", "en", "front_desk", (CANT, "cant_checkin")),
-    ("freeze Dani's membership for a month", "en", "front_desk", (CANT, "cant_freeze")),
     ("refund Saar Cohen's last payment", "en", "owner", (CANT, "cant_refund")),
     ("send a reminder to members who haven't paid", "en", "front_desk", (CANT, "cant_message")),
     ("text everyone that the gym closes early", "en", "front_desk", (CANT, "cant_message")),
@@ -68,7 +76,7 @@ TABLE: list[tuple[str, str, str, object]] = [
     ("שיעורים מחר", "he", "front_desk", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("מה יש היום?", "he", "front_desk", ("class_sessions__list_for_date", {"date": "today"})),
     ("תכתוב לי שיר על קטלבלס", "he", "owner", (HELP, None)),
-    ("בטל את הקרוספיט מחר ב-18:00", "he", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
+    ("בטל את הקרוספיט מחר ב-18:30", "he", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("קבע אופן ג'ים מחר 13:00-14:00 מפורסם", "he", "front_desk",
      ("class_sessions__create", {"classType": "open gym", "published": True})),
     ("משימות פתוחות", "he", "front_desk", ("tasks__list", {"status": "open"})),
@@ -80,14 +88,16 @@ TABLE: list[tuple[str, str, str, object]] = [
     ("מי לא שילם", "he", "owner", ("analytics__org_insights", {})),
     ("טפסים ממתינים", "he", "front_desk", ("forms__list_pending_for_org", {})),
     ("מתאמנים חדשים החודש", "he", "owner", ("analytics__members_growth", {"period": "this_month"})),
-    ("תרשום את Dani לקרוספיט מחר", "he", "front_desk", (CANT, "cant_book")),
-    ("תקפיא את המנוי של Dani", "he", "front_desk", (CANT, "cant_freeze")),
+    ("תרשום את Dani לקרוספיט מחר ב-17:30", "he", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("צ'ק-אין לSaar Levi", "he", "front_desk", ("read__members_search", {"query": "Saar Levi"})),
+    ("תקפיא את המנוי של Dani לשבועיים", "he", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("שלח הודעה למתאמנים בסיכון", "he", "front_desk", ("messages__draft", {"filter": "at_risk"})),
     ("שלח הודעה למי שלא שילם", "he", "front_desk", (CANT, "cant_message")),
     # Russian
     ("найди Saar", "ru", "front_desk", ("read__members_search", {"query": "Saar"})),
     ("какие занятия завтра", "ru", "front_desk", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("расписание на пятницу", "ru", "front_desk", ("class_sessions__list_for_date", {"date": "friday"})),
-    ("отмени кроссфит завтра в 18:00", "ru", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
+    ("отмени кроссфит завтра в 18:30", "ru", "owner", ("class_sessions__list_for_date", {"date": "tomorrow"})),
     ("запланируй open gym завтра 13:00–14:00 опубликовано", "ru", "front_desk",
      ("class_sessions__create", {"classType": "open gym", "published": True})),
     ("открытые задачи", "ru", "front_desk", ("tasks__list", {"status": "open"})),
@@ -99,8 +109,10 @@ TABLE: list[tuple[str, str, str, object]] = [
     ("кто не оплатил", "ru", "owner", ("analytics__org_insights", {})),
     ("неподписанные анкеты", "ru", "front_desk", ("forms__list_pending_for_org", {})),
     ("популярные занятия", "ru", "coach", ("analytics__popular_classes", {})),
-    ("запиши Dani на кроссфит завтра", "ru", "front_desk", (CANT, "cant_book")),
-    ("заморозь абонемент Dani", "ru", "front_desk", (CANT, "cant_freeze")),
+    ("запиши Dani на кроссфит завтра в 17:30", "ru", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("отметь Saar Levi", "ru", "front_desk", ("read__members_search", {"query": "Saar Levi"})),
+    ("заморозь абонемент Dani на две недели", "ru", "front_desk", ("read__members_search", {"query": "Dani"})),
+    ("напиши участникам в зоне риска", "ru", "front_desk", ("messages__draft", {"filter": "at_risk"})),
     ("напиши всем, кто не оплатил", "ru", "front_desk", (CANT, "cant_message")),
     ("сделай возврат Saar", "ru", "owner", (CANT, "cant_refund")),
     ("расскажи анекдот про гири", "ru", "owner", (HELP, None)),
@@ -185,3 +197,36 @@ async def test_an_analytics_answer_is_a_table_with_the_members_linked() -> None:
     reply = await chat.expect_text()
     assert "| Member | Form | Due | Overdue |" in reply
     assert f"[Saar Cohen](member:{member})" in reply
+
+
+def _readme_desk_day() -> list[str]:
+    """The requests the README's "front desk's day" says the desk can make (before the owner's and coach's extras)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    part = readme[readme.index("**A front desk's day"):readme.index("An owner or admin also gets")]
+    return re.findall(r'"([^"]+)"', " ".join(part.split()))
+
+
+def test_the_readme_desk_day_is_in_the_table_for_the_desk_in_three_languages() -> None:
+    said = _readme_desk_day()
+    assert len(said) >= 12 and "book Dani into tomorrow's 17:30 CrossFit" in said
+    desk_rows = {words for words, _, role, (kind, _) in TABLE if role == "front_desk" and kind not in (CANT, HELP)}
+    item_5 = {row[0] for row in TABLE if row[3][0] in ("read__members_search", "messages__draft") and
+              row[2] == "front_desk"}
+    assert {locale for words, locale, _, _ in TABLE if words in item_5} == {"en", "he", "ru"}
+    assert len(item_5) >= 12  # book, check in, freeze and message in each language
+    assert set(said) - desk_rows <= {"find Saar", "show Dani Mizrahi's plan and payment status"}  # rows as owner
+
+
+@pytest.mark.parametrize("words", _readme_desk_day())
+async def test_each_readme_desk_day_request_is_a_tool_the_desk_has(words) -> None:
+    """Signed in as the front desk, every request of the README's list is answered with a tool it may use (never "your
+    role can't"): the list promises only what the desk can do."""
+    from tests.agent.test_offline_model import REGISTRY
+
+    chat = Chat(words, role="front_desk")
+    _, response = await chat.move()
+    assert response.stop_reason == "tool_use", words
+    (use,) = chat.tool_uses()
+    assert REGISTRY.get(use["name"]).allows("front_desk"), (words, use["name"])

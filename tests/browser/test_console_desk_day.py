@@ -125,12 +125,12 @@ async def test_a_front_desk_day_in_the_console(owner_console, cleanup_sessions, 
     await expect(cancelled).to_have_attribute("data-status", "undone")
 
     # 4. what no tool can do is said plainly; churn is cancellations, never the at-risk list
-    await console.send("book Saar into CrossFit tomorrow at 18:00")
+    await console.send("refund Saar Cohen's last payment")
     reply = await last_reply(page)
-    await expect(reply).to_contain_text(t("offline.text.cant_book", locale))
+    await expect(reply).to_contain_text(t("offline.text.cant_refund", locale))
     await expect(reply).to_contain_text("ANTHROPIC_API_KEY")
     # 7. the turn wrote nothing: its message can be edited and resent
-    await expect(page.get_by_test_id("edit-message")).to_be_visible()
+    await expect(page.locator(".turn-user").last.get_by_test_id("edit-message")).to_be_visible()
     await console.send("churn rate vs last quarter")
     reply = await last_reply(page)
     await expect(reply).to_contain_text(t("offline.text.churn_no_rate", locale))

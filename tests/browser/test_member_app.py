@@ -15,6 +15,7 @@ import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from sqlalchemy import text
 
@@ -462,3 +463,78 @@ async def test_with_no_workout_today_asks_the_trainer_for_one(app_page, offline_
     await _shot(page, request, "asked")
     assert fake_model.requests == [], "the offline trainer must not call the Anthropic API"
 
+
+
+async def test_a_units_switch_converts_today_and_a_set_queued_in_kg_stays_kg(app_page, server, db, factory,
+                                                                             request) -> None:
+    """Issue 38 item 4: the workout holds 30 kg; a set is checked in kg while the service is unreachable; the member
+    switches to lbs. Today then prefills ≈66 lb (not 30 in an lb field), the queued set arrives as 30 kg, and a set
+    logged as 66 lb is stored as ≈30 kg (before: 30 lb = 13.6 kg, and the queued kg set was read as lbs)."""
+    t = await trainee(db, factory)
+    async with db.scope(org_id=t.org.id) as session:
+        await save_workout(session, t.org.id, t.member_id, Workout.model_validate({"title": "Bench day", "exercises": [
+            reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=30),
+            hold(2)]}), now=datetime.now(UTC) - timedelta(minutes=5))
+    page = app_page
+    await page.goto(f"{server.url}/console/#token={t.user.token}")
+    bench = page.get_by_test_id("today-exercise").nth(0)
+    rows = bench.get_by_test_id("set-row")
+    await expect(rows.nth(0).get_by_test_id("set-load")).to_have_value("30")
+
+    async def unreachable(route) -> None:
+        if route.request.method != "POST":
+            return await route.continue_()
+        return await route.abort("connectionrefused")
+
+    await page.route("**/trainer/workout/sets", unreachable)
+    await rows.nth(0).get_by_test_id("set-check").click()
+    await expect(rows.nth(0)).to_have_attribute("data-state", "queued")
+    async with httpx.AsyncClient(base_url=server.url, headers=t.user.headers) as http:
+        switched = await http.put(f"/organizations/{t.org.id}/trainer/settings", json={"weightUnit": "lbs"})
+    assert switched.status_code == 200, switched.text
+
+    await page.reload()
+    await expect(rows.nth(0)).to_have_attribute("data-state", "queued")
+    await expect(rows.nth(0).get_by_test_id("set-load")).to_have_value("66.1")  # the queued 30 kg, said in lb
+    await expect(rows.nth(1).get_by_test_id("set-load")).to_have_value("66.1")  # the prescription, converted
+    await expect(bench.get_by_test_id("exercise-rx")).to_contain_text("66.1")
+    await _shot(page, request, "in-lbs")
+
+    await page.unroute("**/trainer/workout/sets")
+    await page.evaluate("window.dispatchEvent(new Event('online'))")
+    await expect(rows.nth(0)).to_have_attribute("data-state", "logged")
+    await rows.nth(1).get_by_test_id("set-load").fill("66")
+    await rows.nth(1).get_by_test_id("set-check").click()
+    await expect(rows.nth(1)).to_have_attribute("data-state", "logged")
+    assert await _sets(db, t.member_id) == [("ex_001", 1, 10, 30.0), ("ex_001", 2, 10, round(66 * 0.45359237, 2))]
+
+
+async def test_add_puts_a_compound_lift_before_the_isolation_work(app_page, server, client, db, factory,
+                                                                 request) -> None:
+    """Issue 38 item 8: after bench press and curls, "Add an exercise" → goblet squat sends the position the
+    library gives (2) and the squat lands before the curls (before: no position, and the service refused it)."""
+    t = await trainee(db, factory)
+    async with db.scope(org_id=t.org.id) as session:
+        await save_workout(session, t.org.id, t.member_id, Workout.model_validate({"title": "Push and curls",
+                                                                                    "exercises": [
+            reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14),
+            reps(2, "Dumbbell Curl", muscles={"Biceps": 1.0}, equipment=["Dumbbells"], load=8)]}),
+            now=datetime.now(UTC) - timedelta(minutes=5))
+    page = app_page
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "POST"
+            and r.url.endswith("/trainer/workout/exercises") else None)
+    await page.goto(f"{server.url}/console/#token={t.user.token}")
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(2)
+    await page.get_by_test_id("add-exercise").click()
+    picker = page.get_by_test_id("library-dialog")
+    await picker.get_by_test_id("library-search").fill("goblet")
+    await picker.locator('[data-testid="library-item"][data-name="Goblet Squat"]').click()
+    await expect(page.get_by_test_id("today-exercise")).to_have_count(3)
+    await expect(page.get_by_test_id("today-exercise").nth(1).get_by_test_id("exercise-name")).to_have_text(
+        "Goblet Squat")
+    await _shot(page, request, "added")
+    assert sent and sent[0]["position"] == 2 and sent[0]["name"] == "Goblet Squat"
+    screen = (await client.get(f"/organizations/{t.org.id}/trainer/workout", headers=t.user.headers)).json()
+    assert [e["name"] for e in screen["workout"]["exercises"]] == ["Dumbbell Bench Press", "Goblet Squat",
+                                                                   "Dumbbell Curl"]

@@ -150,8 +150,9 @@ async def test_dani_in_three_languages(dani_in, db, locale, size, request) -> No
     cues = await timer.get_by_test_id("timer-cue").all_text_contents()
     assert translate("console.train.timer.set", locale, n=1) in cues[0] and not any(" - Set " in c for c in cues), cues
 
-    scheduled = await say(8)  # schedule a leg workout tomorrow at 7am
-    await expect(scheduled.get_by_test_id("workout-card")).to_have_count(1)
+    scheduled = await say(8)  # schedule a leg workout tomorrow at 7am: today's workout stays (issue 38 item 7)
+    await expect(scheduled.get_by_test_id("assistant-text")).to_contain_text("07:00")
+    await expect(scheduled.get_by_test_id("workout-card")).to_have_count(0)
     row = await _one(db, "SELECT scheduled_at FROM scheduled_workouts WHERE member_id = :m ORDER BY created_at DESC "
                          "LIMIT 1")
     local = row.scheduled_at.astimezone(ZoneInfo(HARBOR.timezone))

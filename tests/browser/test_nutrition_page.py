@@ -242,7 +242,7 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
         stored = (await session.execute(text(
             "SELECT intake->'allergies' AS allergies, intake->>'diet_pattern' AS diet FROM nutrition_runs "
             "WHERE member_id = :m"), {"m": member_id})).one()
-    assert (stored.allergies, stored.diet) == (["peanuts", "sesame"], "vegetarian")
+    assert (stored.allergies, stored.diet) == (["peanut", "sesame"], "vegetarian")  # codes (issue 37)
     pound = await page.evaluate("l => new Intl.NumberFormat(l, {style: 'unit', unit: 'pound', unitDisplay: 'short'})"
                                 ".formatToParts(1).find(p => p.type === 'unit').value", locale)
     change = page.get_by_test_id("macros-table").locator('tr[data-key="weekly_weight_target_kg"] td')
@@ -252,7 +252,9 @@ async def test_the_intake_starts_from_the_members_profile_in_their_units_then_fr
     await expect(form.get_by_test_id("intake-source")).to_have_attribute("data-source", "last_run")
     await expect(form.locator('[name="target_weight_lb"]')).to_have_value("180")
     await expect(form.locator('[name="food_aversions"]')).to_have_value("olives")
-    await expect(form.locator('[name="allergies"]')).to_have_value("peanuts, sesame")
+    await expect(form.get_by_test_id("allergen-peanut")).to_be_checked()  # the codes understood, ticked
+    await expect(form.get_by_test_id("allergen-sesame")).to_be_checked()
+    await expect(form.locator('[name="allergies"]')).to_have_value("")
     await expect(form.locator('[name="diet_pattern"]')).to_have_value("vegetarian")
 
 

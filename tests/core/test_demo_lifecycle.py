@@ -119,8 +119,8 @@ def test_a_second_demo_touches_nothing_a_rerun_keeps_the_gym_and_sigterm_stops_e
     assert demo.returncode == 128 + signal.SIGTERM, output
     assert "Spotter demo on" in output and "kept as it is" not in output  # the first run seeded
     banner = output[output.index("Spotter demo on"):].splitlines()
-    opener = banner.index("Open the console:")  # the URL comes last, after every other banner line
-    assert banner[opener + 1].strip().startswith(f"{url}/console/#token=")
+    console = [line for line in banner if line.startswith("console: ")]  # the README's `console:` line
+    assert len(console) == 1 and console[0].startswith(f"console: {url}/console/#token="), banner
     assert '"event": "request"' not in output and '"event":"request"' not in output  # a quiet terminal
     for name, pid in pids.items():
         assert _gone(pid), name

@@ -1,6 +1,8 @@
 """Valid intakes drawn at random (seeded): sexes, ages 16-80, 40-200 kg at a plausible height (BMI 18.5-55, so no
-red flag pauses the run), every goal, training phase, diet pattern and a common allergy, aversions from
-what members write; the property tests of the offline plans run over them."""
+red flag pauses the run), every goal and training phase; allergies and diet patterns drawn from the everyday
+phrasings members write in English, Hebrew and Russian (tests/safety/allergy_phrasings.py: "nut allergy",
+"רגישות ללקטוז", "аллергия на орехи", "I keep kosher", ...), aversions from what members write; the property tests of
+the offline plans run over them."""
 
 from __future__ import annotations
 
@@ -8,8 +10,12 @@ import math
 import random
 from typing import Any
 
-DIETS = ("omnivore", "pescatarian", "vegetarian", "vegan")
-ALLERGIES = ("", "nuts", "peanuts", "soy", "gluten", "sesame", "milk", "eggs", "fish", "shellfish")
+from tests.safety.allergy_phrasings import ALLERGIES as PHRASED
+from tests.safety.allergy_phrasings import DIETS as DIET_WORDS
+
+# Every phrasing once, in a fixed order, so a seed draws the same intakes.
+ALLERGIES = ("", *(text for lang in ("en", "he", "ru") for text, _ in PHRASED[lang]))
+DIETS = tuple(text for lang in ("en", "he", "ru") for text, _ in DIET_WORDS[lang])
 AVERSIONS = ("salmon", "eggs", "broccoli", "tofu", "chicken", "meat", "fish", "spinach", "cabbage", "banana",
              "lentils", "avocado", "peanut_butter", "nut_butters", "Greek yogurt", "rice", "quinoa", "tuna")
 
@@ -29,7 +35,7 @@ def intake(rng: random.Random) -> dict[str, Any]:
         "menstrual_status": rng.choice(("regular", "irregular")) if sex == "female" else None,
         "training_experience": rng.choice(("none", "beginner", "intermediate")),
         "food_aversions": rng.sample(AVERSIONS, rng.randint(0, 3)),
-        "allergies": [a for a in (rng.choice(ALLERGIES),) if a],
+        "allergies": [a for a in rng.sample(ALLERGIES, rng.choice((1, 1, 2))) if a],
         "diet_pattern": rng.choice(DIETS),
         "appetite_level": rng.choice(("low", "normal", "high")), "cooking_skill": rng.choice(("basic", "intermediate",
                                                                                                 "advanced")),

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+from gym.nutrition.allergy_terms import allergy_codes
 from gym.nutrition.food_rules import find_food
 from gym.nutrition.foods import AISLES, FOODS
 from gym.nutrition.models import NutritionRun
@@ -78,8 +79,8 @@ async def test_no_served_food_is_averted_allergenic_or_off_diet(client, db, fact
         food = find_food(item)
         assert food is not None and not food.tags & refused_tags, (item, food and food.tags)
     clients = got["outputs"]["macro_targets"]["client_constraints"]
-    assert (clients["allergies"], clients["diet_pattern"]) == (constraints.get("allergies", []),
-                                                              constraints.get("diet_pattern", "omnivore"))
+    assert (clients["allergies"], clients["diet_pattern"]) == (  # stored as codes, never as the member's words
+        list(allergy_codes(constraints.get("allergies", []))[0]), constraints.get("diet_pattern", "omnivore"))
 
 
 async def test_an_unknown_diet_pattern_or_a_blank_allergy_is_refused_per_field(client, db, factory) -> None:

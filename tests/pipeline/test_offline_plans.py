@@ -1,7 +1,8 @@
-"""Property test of issue 25 item 2: the offline NUTRITIONIST, DIETITIAN and CHEF, solving for portions with HiGHS
-over the food library, plan every valid intake (sexes, ages 16-80, 40-200 kg, every goal, diet pattern and
-common allergy, aversions) with every check met and no averted, allergenic or off-diet food. Most cases call the
-agents' functions directly; a few dozen run through the real driver to output_ready."""
+"""Property test of issue 25 item 2 and issue 37 item 7: the offline NUTRITIONIST, DIETITIAN and CHEF, solving for
+portions with HiGHS over the food library, plan every valid intake (sexes, ages 16-80, 40-200 kg, every goal; diet
+patterns and one or two allergies drawn from the everyday phrasings members write in en/he/ru, kosher and halal
+among them; aversions) with every check met and no averted, allergenic or off-diet food served or named anywhere
+in the plan's text. Most cases call the agents' functions directly; a few dozen run through the real driver."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ import pytest
 
 from gym import members
 from gym.nutrition import runs
+from gym.nutrition.allergy_terms import allergy_codes, diet_code
+from gym.nutrition.feasibility import infeasible
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.red_flags import intake_flags
 from gym.nutrition.scientist import macro_targets
 from pipeline.driver import Driver
 from pipeline.offline import AGENTS, OfflineAgents
+from pipeline.offline.planner import Unplannable
 from tests.pipeline.intakes import intakes
 from tests.pipeline.plan_checks import assert_plan_serves
 
@@ -26,15 +30,20 @@ OUTPUTS = ["macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes"]
 
 def _id(raw: dict) -> str:
     return (f"{raw['sex'][0]}{raw['age']}-{raw['current_weight_kg']:.0f}kg-{raw['target_weight_kg']:.0f}kg-"
-            f"{raw['diet_pattern']}-{'+'.join(raw['allergies']) or 'none'}")
+            f"{diet_code(raw['diet_pattern'])}-{'+'.join(allergy_codes(raw['allergies'])[0]) or 'none'}")
 
 
 def test_the_generated_intakes_cover_the_space() -> None:
     cases = DIRECT + THROUGH_DRIVER
     assert {c["sex"] for c in cases} == {"female", "male"}
-    assert {c["diet_pattern"] for c in cases} == {"omnivore", "pescatarian", "vegetarian", "vegan"}
-    assert {a for c in cases for a in c["allergies"]} == {"nuts", "peanuts", "soy", "gluten", "sesame", "milk",
-                                                           "eggs", "fish", "shellfish"}
+    assert {diet_code(c["diet_pattern"]) for c in cases} == {"omnivore", "pescatarian", "vegetarian", "vegan",
+                                                              "kosher", "halal"}
+    assert {code for c in cases for code in allergy_codes(c["allergies"])[0]} >= {
+        "milk", "egg", "fish", "crustacean_shellfish", "mollusc", "tree_nuts", "peanut", "gluten", "wheat", "soy",
+        "sesame", "lactose"}
+    words = [a for c in cases for a in c["allergies"]]
+    assert any(any("\u0590" <= ch <= "\u05ff" for ch in a) for a in words)  # Hebrew phrasings
+    assert any(any("\u0400" <= ch <= "\u04ff" for ch in a) for a in words)  # Russian phrasings
     ages, weights = [c["age"] for c in cases], [c["current_weight_kg"] for c in cases]
     assert min(ages) <= 18 and max(ages) >= 78 and min(weights) < 45 and max(weights) > 195
     goals = {"gain" if c["target_weight_kg"] - c["current_weight_kg"] >= 1 else "loss"
@@ -53,6 +62,14 @@ def _plans_every_valid_intake(raw: dict) -> None:
     woman's week is planned again in the luteal phase, whose shift of carbohydrate to dinner the CHEF still cooks
     within every check."""
     targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
+    conflict = infeasible(targets)
+    if conflict is not None:  # no day of allowed foods meets the targets: the driver ends the run up front
+        assert set(conflict) <= {"aversions", f"diet:{diet_code(raw['diet_pattern'])}",
+                                 *(f"allergy:{c}" for c in allergy_codes(raw["allergies"])[0])}
+        with pytest.raises(Unplannable):  # and no week of dishes exists either: the two agree
+            AGENTS["DIETITIAN"]({"nutrition_strategy": AGENTS["NUTRITIONIST"](
+                {"macro_targets": targets, "current_tier": 2}, None), "macro_targets": targets}, None)
+        return
     strategy = AGENTS["NUTRITIONIST"]({"macro_targets": targets, "current_tier": 2}, None)
     inputs = {"nutrition_strategy": strategy, "macro_targets": targets}
     plan = AGENTS["DIETITIAN"](inputs, None)
@@ -91,13 +108,28 @@ async def test_the_driver_takes_every_valid_intake_to_output_ready(raw: dict, db
         member = await members.create_member(session, org.id, first_name="Noa", joined_at=date(2026, 1, 5))
         run = await runs.start_run(session, org.id, member_id=member.id, intake=IntakeData.model_validate(raw),
                                    created_by=None)
-    assert await Driver(db, OfflineAgents()).run_until_rest(org.id, run.id) == "output_ready"
+    conflict = infeasible(macro_targets(IntakeData.model_validate(raw)))
+    state = await Driver(db, OfflineAgents()).run_until_rest(org.id, run.id)
     async with db.scope(org_id=org.id) as session:
+        ended = await runs.get_run(session, org.id, run.id)
+        if conflict is not None:  # ended up front, before any agent: not a plan the agents failed to make
+            assert (state, ended.error["error_type"], ended.error["recoverable"]) == (
+                "error", "constraints_infeasible", False)
+            return
+        assert state == "output_ready"
         stored = await runs.latest_outputs(session, await runs.get_run(session, org.id, run.id), OUTPUTS)
         events = list(await runs.events_after(session, await runs.get_run(session, org.id, run.id)))
     assert not [e for e in events if e.kind == "conflict"]  # no agent needed a constrained re-run
     assert_plan_serves(stored["macro_targets"], stored["nutrition_strategy"], stored["weekly_meal_plan"],
                        stored["recipes"])
+
+
+LUTEAL_PINCH = {"sex": "female", "age": 78, "height_cm": 148.7, "current_weight_kg": 49, "target_weight_kg": 48.7,
+                "training_phase": "pre_training", "estimated_daily_intake_kcal": 3208, "avg_daily_steps": 4614,
+                "menstrual_status": "regular", "training_experience": "beginner", "food_aversions": ["banana"],
+                "allergies": ["nuts"], "diet_pattern": "vegan", "appetite_level": "high", "cooking_skill": "advanced",
+                "partner_cooks": False, "equipment_access": "commercial_gym", "gym_anxiety_level": "high",
+                "medical_history": {"medications": [], "conditions": [], "injuries": []}}
 
 
 def _moved_shares(plan: dict, luteal: dict) -> dict[str, float]:
@@ -111,12 +143,21 @@ def _moved_shares(plan: dict, luteal: dict) -> dict[str, float]:
 
 
 def test_a_luteal_day_the_kitchen_cannot_cook_moves_half_as_much_and_the_others_a_tenth() -> None:
-    """Intake 510 of the seed-25 sequence has a Wednesday whose dinner no dish of her cookbook serves with a tenth
-    of the day's carbohydrate moved to it: that day moves a twentieth, every other day a tenth, and the CHEF cooks
-    the week within every check. (Which intake has such a day moves with the targets: case 42 had one until carbs
-    became what the rounded protein and fat grams leave; a search of the sequence finds the next.)"""
-    raw = intakes(511, seed=25)[510]
+    """A 78-year-old vegan woman of 49 kg with a nut allergy (intake 510 of the seed-25 sequence before issue 37 drew
+    allergies from phrasings, at 55.4 kg then; her cookbook grew since, and a search of nearby weights found 49 kg)
+    has a Wednesday whose dinner no dish of her cookbook serves with a tenth of the day's carbohydrate moved to it: that day moves a twentieth, every other day a tenth, and the CHEF
+    cooks the week within every check. (Which intake has such a day moves with the targets: case 42 had one until
+    carbs became what the rounded protein and fat grams leave.)"""
+    raw = LUTEAL_PINCH
     targets = macro_targets(IntakeData.model_validate(raw)).model_dump(mode="json")
+    conflict = infeasible(targets)
+    if conflict is not None:  # no day of allowed foods meets the targets: the driver ends the run up front
+        assert set(conflict) <= {"aversions", f"diet:{diet_code(raw['diet_pattern'])}",
+                                 *(f"allergy:{c}" for c in allergy_codes(raw["allergies"])[0])}
+        with pytest.raises(Unplannable):  # and no week of dishes exists either: the two agree
+            AGENTS["DIETITIAN"]({"nutrition_strategy": AGENTS["NUTRITIONIST"](
+                {"macro_targets": targets, "current_tier": 2}, None), "macro_targets": targets}, None)
+        return
     strategy = AGENTS["NUTRITIONIST"]({"macro_targets": targets, "current_tier": 2}, None)
     inputs = {"nutrition_strategy": strategy, "macro_targets": targets}
     plan = AGENTS["DIETITIAN"](inputs, None)

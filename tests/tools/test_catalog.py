@@ -44,6 +44,21 @@ EXPECTED: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
                           "apply": (OAC, "always", None), "from_history": (OAC, "always", None)},
     "forms": {a: (OACF, "never", None) for a in ("list_pending_for_org", "compliance_status_for_member")},
 }
+# TOOLS.md "The front desk's work" (issue 42): bookings, check-ins, freezes and messages to members.
+OAF = {"owner", "admin", "front_desk"}
+DESK: dict[str, dict[str, tuple[set[str], str, str | None]]] = {
+    "bookings": {"book_member": (STAFF, "never", "bookings.cancel_booking"),
+                 "cancel_booking": (STAFF, "never", "bookings.book_member"),
+                 "join_waitlist": (STAFF, "never", "bookings.leave_waitlist"),
+                 "leave_waitlist": (STAFF, "never", "bookings.join_waitlist"),
+                 "check_in": (STAFF, "never", "bookings.undo_check_in"), "undo_check_in": (STAFF, "never", None)},
+    "memberships": {"freeze": (OAF, "always", "memberships.unfreeze"),
+                    "unfreeze": (OAF, "always", "memberships.freeze")},
+    "messages": {"draft": (STAFF, "never", "messages.discard"), "discard": (STAFF, "never", None),
+                 "send": (STAFF, "always", None), "status": (STAFF, "never", None)},
+}
+DESK_READS = {"messages__status"}
+
 # TRAINER.md "Staff side" (listed in TOOLS.md's read table): the member's training record, O A C.
 EXPECTED["read"]["member_training"] = (OAC, "never", None)
 
@@ -83,6 +98,19 @@ def test_seventy_three_actions_in_eleven_routers() -> None:
     assert sum(len(actions) for actions in EXPECTED.values()) == 73
 
 
+def test_the_front_desks_twelve_actions_match_the_table() -> None:
+    registry = build_registry()
+    assert sum(len(actions) for actions in DESK.values()) == 12
+    for router, actions in DESK.items():
+        for action, (roles, confirm, inverse) in actions.items():
+            spec = registry.lookup(router, action)
+            assert spec is not None, f"{router}__{action}"
+            assert (set(spec.roles), spec.confirm) == (roles, confirm), spec.name
+            assert (f"{spec.inverse.router}.{spec.inverse.action}" if spec.inverse else None) == inverse, spec.name
+            assert spec.side_effects == ("read" if spec.name in DESK_READS else "write"), spec.name
+            assert spec.side_effects == "read" or spec.audit is not None, spec.name
+
+
 def test_the_nutrition_tools_match_nutrition_md() -> None:
     registry = build_registry()
     for action, (roles, confirm, inverse) in NUTRITION_TOOLS["nutrition"].items():
@@ -115,7 +143,8 @@ def test_registry_matches_tools_md_exactly() -> None:
     expected_names = {f"{r}__{a}" for r, actions in EXPECTED.items() for a in actions}
     member_names = {f"{r}__{a}" for r, actions in MEMBER_TOOLS.items() for a in actions}
     nutrition_names = {f"{r}__{a}" for r, actions in NUTRITION_TOOLS.items() for a in actions}
-    assert set(registry.specs) == expected_names | member_names | nutrition_names
+    desk_names = {f"{r}__{a}" for r, actions in DESK.items() for a in actions}
+    assert set(registry.specs) == expected_names | member_names | nutrition_names | desk_names
     for router, actions in EXPECTED.items():
         for action, (roles, confirm, inverse) in actions.items():
             spec = registry.lookup(router, action)
@@ -131,6 +160,6 @@ def test_registry_matches_tools_md_exactly() -> None:
 def test_each_role_sees_exactly_its_tools() -> None:
     registry = build_registry()
     for role in ("owner", "admin", "coach", "front_desk", "member"):
-        expected = {f"{r}__{a}" for r, actions in {**EXPECTED, **MEMBER_TOOLS, **NUTRITION_TOOLS}.items()
-                    for a, (roles, _, _) in actions.items() if role in roles}
+        expected = {f"{r}__{a}" for table in (EXPECTED, MEMBER_TOOLS, NUTRITION_TOOLS, DESK)
+                    for r, actions in table.items() for a, (roles, _, _) in actions.items() if role in roles}
         assert {spec.name for spec in registry.for_role(role)} == expected, role

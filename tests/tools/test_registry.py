@@ -131,14 +131,15 @@ async def test_runner_turns_any_service_error_into_the_typed_result(runner, fact
 
     @router.agent_tool(action="gym", summary="g", input=Empty, roles=STAFF)
     async def gym_rule(ctx, input):
-        raise GymError("session_full", "the session is full", "Offer the waitlist.", status=409)
+        raise GymError("session_full", "the session is full", "Offer the waitlist.", status=409, capacity=16)
 
     @router.agent_tool(action="other", summary="o", input=Empty, roles=STAFF)
     async def other(ctx, input):
         raise ServiceError("index_unavailable")
 
     gym = await runner.run(router.specs["gym"], {}, access=_access(org, "owner"), caller=_caller(user))
-    assert gym.error == {"code": "session_full", "message": "That class is full.", "detail": "the session is full",
+    assert gym.error == {"code": "session_full", "message": "That class is full (16 places).",
+                         "detail": "the session is full",
                          "hint": "Offer the waitlist."}
     plain = await runner.run(router.specs["other"], {}, access=_access(org, "owner"), caller=_caller(user))
     assert plain.error["code"] == "index_unavailable"

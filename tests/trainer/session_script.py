@@ -4,6 +4,9 @@ Turn one builds a chest workout at Dani's home; then each "log a set" turn fetch
 logs one set (the issue-24 case), with a swap, a statistics question and a schedule among them. The knowledge
 selector (a request without tools) is answered with the keyword rules' pick for the member's words, so the
 knowledge the engine appends is what the offline fallback would append.
+
+`narrowing_session` is issue 38's realistic case: the selector also picks `workout_history` for 14 days every
+turn while the model fetches 30 days in the same turn before it logs the set.
 """
 
 from __future__ import annotations
@@ -43,17 +46,19 @@ class ScriptedTurn:
     calls: tuple[tuple[str, dict[str, Any]], ...]  # the tools the model calls before it tells the member and idles
     reply: str
     attach: tuple[str, ...] = ()
+    selection: dict[str, dict[str, Any]] | None = None  # the selector's pick on top of the keyword rules'
 
 
-def log_set(n: int, name: str = "Dumbbell Floor Press", load: float | None = 14, reps: int = 10) -> ScriptedTurn:
+def log_set(n: int, name: str = "Dumbbell Floor Press", load: float | None = 14, reps: int = 10, *,
+            fetch_days: int = 14, selection: dict[str, dict[str, Any]] | None = None) -> ScriptedTurn:
     entry: dict[str, Any] = {"exercise_name": name, "exercise_type": "strength" if load else "bodyweight",
                              "sets": 1, "reps": reps, "rpe": 8, "muscles": ["Chest", "Triceps"], "goals": ["Strength"]}
     if load is not None:
         entry["load"] = load
     said = f"log set {n}: {name.lower()} {reps} reps" + (f" at {load:g} kg" if load else "")
-    return ScriptedTurn("log_set", said, (("data__fetch_data", {"sources": {"workout_history": {"days_back": 14}}}),
+    return ScriptedTurn("log_set", said, (("data__fetch_data", {"sources": {"workout_history": {"days_back": fetch_days}}}),
                                           ("logbook__log_completed_exercise", entry)),
-                        f"Logged set {n}: {reps} reps.")
+                        f"Logged set {n}: {reps} reps.", selection=selection)
 
 
 WORKOUT_TURN = ScriptedTurn("workout", "give me a quick chest workout",
@@ -77,16 +82,28 @@ def session(turns: int = 20) -> list[ScriptedTurn]:
     return plan[:turns]
 
 
+HISTORY_14 = {"workout_history": {"days_back": 14}}
+
+
+def narrowing_session(turns: int = 9) -> list[ScriptedTurn]:
+    """Issue 38 item 6: the selector picks 14 days of history and the model fetches 30 days in the same turn, every
+    turn: first to build a workout, then in eight turns that each log one set."""
+    fetch_30 = ("data__fetch_data", {"sources": {"workout_history": {"days_back": 30}}})
+    workout = ScriptedTurn(WORKOUT_TURN.kind, WORKOUT_TURN.message, (fetch_30, *WORKOUT_TURN.calls),
+                           WORKOUT_TURN.reply, WORKOUT_TURN.attach, selection=HISTORY_14)
+    return [workout, *(log_set(n, fetch_days=30, selection=HISTORY_14) for n in range(1, turns))][:turns]
+
+
 class ScriptedModel:
     """The fake model's handler: the selector gets the keyword rules' pick, each turn request the next reply of
     the current turn (its calls, then coach__message_notify_user, then coach__idle)."""
 
     def __init__(self, fake) -> None:
-        self.fake, self.replies, self.n = fake, [], 0
+        self.fake, self.replies, self.n, self.selection = fake, [], 0, None
         fake.respond_with(self)
 
     def play(self, turn: ScriptedTurn) -> None:
-        self.n += 1
+        self.n, self.selection = self.n + 1, turn.selection
         calls = [*turn.calls, ("coach__message_notify_user", {"text": turn.reply, "attachments": list(turn.attach)}),
                  ("coach__idle", {})]
         self.replies = [Reply(ToolUse(name, args, id=f"toolu_t{self.n}_{i}")) for i, (name, args) in enumerate(calls)]
@@ -94,7 +111,7 @@ class ScriptedModel:
     def __call__(self, body: dict[str, Any]) -> Reply:
         if not body.get("tools"):
             words = body["messages"][-1]["content"][0]["text"].rpartition("Message: ")[2]
-            return Reply(Text(json.dumps({"sources": keyword_sources(words)})))
+            return Reply(Text(json.dumps({"sources": {**keyword_sources(words), **(self.selection or {})}})))
         assert self.replies, "the trainer asked for more replies than scripted"
         return self.replies.pop(0)
 

@@ -16,7 +16,7 @@ from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.sse import sse
 from tests.trainer.members import link_member
 from tests.trainer.scripted import Trainer
-from tests.trainer.session_script import ScriptedModel, prompt_tokens, session
+from tests.trainer.session_script import ScriptedModel, narrowing_session, prompt_tokens, session
 
 BUDGET_PER_LOGGED_SET = 1_500
 
@@ -38,12 +38,11 @@ async def dani(db, factory):
     return org, user, member_id
 
 
-async def test_each_logged_set_adds_at_most_1500_tokens_of_context(client, db, factory, fake_model) -> None:
-    """A workout, then eight turns that fetch the history and log one set (the issue-24 case: ~5,900 each)."""
-    org, user, _ = await dani(db, factory)
+async def _play(client, fake_model, org, user, script) -> tuple[str, list[tuple[str, int]]]:
+    """The scripted turns over HTTP; the session id and, per turn, its kind and the context its last request read."""
     model = ScriptedModel(fake_model)
     sid, contexts = None, []
-    for scripted in session(9):
+    for scripted in script:
         model.play(scripted)
         seen = len(fake_model.requests)
         result = await sse(client, f"/organizations/{org.id}/trainer/messages",
@@ -52,6 +51,13 @@ async def test_each_logged_set_adds_at_most_1500_tokens_of_context(client, db, f
         sid = result.one("done")["sessionId"]
         turns = [r for r in fake_model.requests[seen:] if r.body.get("tools")]
         contexts.append((scripted.kind, prompt_tokens(turns[-1].usage)))
+    return sid, contexts
+
+
+async def test_each_logged_set_adds_at_most_1500_tokens_of_context(client, db, factory, fake_model) -> None:
+    """A workout, then eight turns that fetch the history and log one set (the issue-24 case: ~5,900 each)."""
+    org, user, _ = await dani(db, factory)
+    sid, contexts = await _play(client, fake_model, org, user, session(9))
     growth = [after - before for (_, before), (kind, after) in zip(contexts, contexts[1:], strict=False)
               if kind == "log_set"]
     assert len(growth) == 8
@@ -63,6 +69,27 @@ async def test_each_logged_set_adds_at_most_1500_tokens_of_context(client, db, f
     history = [u for u in updates if u["source"] == "workout_history"]
     assert history and all("changes" in u and "data" not in u for u in history)  # the new log, not the history
     assert all(len(u["changes"]["items"]["added"]) == 1 for u in history[1:])
+
+
+async def test_a_narrower_pick_than_the_context_holds_adds_at_most_1500_tokens_per_logged_set(
+        client, db, factory, fake_model) -> None:
+    """Issue 38 item 6: every turn the selector picks 14 days of history and the model fetches 30 days; knowledge
+    never narrows, so a turn that logs one set adds the new log, not the removal and resending of days 15-30
+    (about 6,000 tokens a turn before)."""
+    org, user, _ = await dani(db, factory)
+    sid, contexts = await _play(client, fake_model, org, user, narrowing_session(9))
+    growth = [after - before for (_, before), (kind, after) in zip(contexts, contexts[1:], strict=False)
+              if kind == "log_set"]
+    assert len(growth) == 8
+    assert max(growth) <= BUDGET_PER_LOGGED_SET, growth
+    async with db.owner() as session_:
+        history = (await session_.execute(text(
+            "SELECT payload FROM trainer_events WHERE session_id = :s AND type = 'knowledge_update' "
+            "AND payload->>'source' = 'workout_history' ORDER BY seq"), {"s": sid})).scalars().all()
+        in_context = await session_.scalar(text("SELECT knowledge_in_context FROM trainer_sessions WHERE id = :s"),
+                                           {"s": sid})
+    assert history and not [u for u in history if "removed" in json.dumps(u.get("changes", {}))]
+    assert in_context["workout_history"]["params"] == {"days_back": 30}  # the union of 14 and 30
 
 
 async def test_fetch_data_puts_its_data_in_the_context_once(client, db, factory, fake_model) -> None:

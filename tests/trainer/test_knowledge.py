@@ -48,6 +48,15 @@ def test_delivery_is_append_only_unless_the_range_grows_or_data_changes() -> Non
     assert knowledge.plan_delivery(known, "progression", {}, []).update is False
 
 
+def test_a_source_keeps_the_widest_range_asked_for_in_the_session() -> None:
+    """Knowledge never narrows: 14 days asked with 30 in context reads 30; a wider ask widens."""
+    known = {"params": {"days_back": 30}, "hash": "x"}
+    assert knowledge.widest(known, {"days_back": 14}) == {"days_back": 30}
+    assert knowledge.widest(known, {"days_back": 60}) == {"days_back": 60}
+    assert knowledge.widest(None, {"days_back": 14}) == {"days_back": 14}
+    assert knowledge.widest({"params": {"status": "active"}}, {"status": "all"}) == {"status": "all"}
+
+
 async def test_a_slow_selector_falls_back_to_the_keyword_rules(app_settings, fake_model) -> None:
     model = build_model(app_settings)
     held = Held(Reply(Text('{"sources": {"milestone_goals": {}}}')), limit=20)

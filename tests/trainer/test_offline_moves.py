@@ -63,8 +63,9 @@ FIRST_MOVES: list[tuple[str, str, str, Any]] = [
     ("timers for the whole workout", "טיימר לאימון", "таймер для тренировки",
      "timers__generate_workout_timers", lambda i: i == {}),
     ("schedule a leg workout tomorrow at 7am", "תקבע לי אימון רגליים מחר ב-7 בבוקר",
-     "запланируй тренировку ног на завтра в 7 утра", "workout__generate_workout",
-     lambda i: {primary(e) for e in i["exercises"] if e["type"] == "reps"} <= {"Quadriceps", "Glutes", "Hamstrings"}),
+     "запланируй тренировку ног на завтра в 7 утра", "calendar__schedule_workout",
+     lambda i: i["scheduled_at"] == TOMORROW_7 and
+     {primary(e) for e in i["exercises"] if e["type"] == "reps"} <= {"Quadriceps", "Glutes", "Hamstrings"}),
     ("move tomorrow's workout to Friday 6pm", "תזיז את האימון של מחר ליום שישי ב-18:00",
      "перенеси завтрашнюю тренировку на пятницу в 18:00", "calendar__update_scheduled_workout",
      lambda i: i["scheduled_at"] == FRIDAY_18),
@@ -157,15 +158,18 @@ def test_a_swap_with_no_like_for_like_alternative_says_so_and_offers_what_it_can
         assert use["name"] == tool and use["input"]["exercise_id"] == "ex_002", (answer, use)
 
 
-def test_scheduling_a_leg_workout_builds_it_schedules_it_and_shows_it() -> None:
+def test_scheduling_a_leg_workout_schedules_it_with_its_exercises_and_keeps_todays() -> None:
+    """A plan for another day never replaces today's workout (issue 38 item 7): no generate_workout, the schedule
+    carries the exercises, and the reply says what it will be."""
     chat = OfflineChat("en")
-    assert chat.say("schedule a leg workout tomorrow at 7am")["name"] == "workout__generate_workout"
-    scheduled = chat.result({"workoutId": "workout_2", "exercises": []})
+    scheduled = chat.say("schedule a leg workout tomorrow at 7am")
     assert scheduled["name"] == "calendar__schedule_workout"
     assert scheduled["input"]["scheduled_at"] == TOMORROW_7 and scheduled["input"]["workout_type"] == "Leg workout"
+    assert scheduled["input"]["exercises"]
     told = chat.result({"id": "s1", "when": TOMORROW_7})
-    assert told["name"] == "coach__message_notify_user" and told["input"]["attachments"] == ["workout_2"]
+    assert told["name"] == "coach__message_notify_user" and told["input"]["attachments"] == []
     assert "07:00" in told["input"]["text"] and "87 %" in told["input"]["text"]  # legs at 7am: 42 of 48 hours
+    assert "Today's workout stays" in told["input"]["text"]
 
 
 def test_a_refused_workout_is_built_again_without_what_the_rule_named() -> None:

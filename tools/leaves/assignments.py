@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,6 +21,7 @@ from gym import assignments as service
 from gym.members import Member
 from gym.periods import Tz, local_today, resolve_period
 from gym.programs import get_program, member_exists
+from gym.restore import publish_changes
 from gym.workouts import Workout
 from tools.context import ToolContext
 from tools.dates import ToolDate
@@ -175,6 +177,8 @@ class BulkPreviewOut(BaseModel):
     fingerprint: str
     ids: list[uuid.UUID]
     idsComplete: bool
+    publishedCount: int = Field(description="Of `count`, how many are published already.")
+    draftCount: int = Field(description="Of `count`, how many are drafts: what a publish would change.")
     sample: list[AssignmentBrief]
     next: str
 
@@ -187,6 +191,8 @@ class BulkResultOut(BaseModel):
     idsComplete: bool
     published: bool | None = None
     deleted: bool | None = None
+    changedCount: int | None = Field(None, description="How many it changed (what to tell the user).")
+    unchangedCount: int | None = Field(None, description="How many of `count` already were so and stayed.")
     changedIds: list[uuid.UUID] | None = None  # the rows it changed, all of them: what its Undo reverts
 
 
@@ -237,8 +243,31 @@ async def _filter(ctx: ToolContext, input: AssignmentFilterInput) -> service.Ass
 
 
 def _bulk_out(flt: service.AssignmentFilter, result: service.BulkResult, **flags: bool) -> BulkResultOut:
+    changed = len(result.changed if result.changed is not None else result.ids)
     return BulkResultOut(count=result.count, dateFrom=flt.date_from, dateTo=flt.date_to, ids=result.ids[:IDS_CAP],
-                         idsComplete=result.count <= IDS_CAP, changedIds=result.changed, **flags)
+                         idsComplete=result.count <= IDS_CAP, changedCount=changed,
+                         unchangedCount=result.count - changed, changedIds=result.changed, **flags)
+
+
+@dataclass(frozen=True)
+class PublishPlan:
+    """What a bulk publish (or unpublish) of a filter would change: the rows (the first `limit`), how many, how
+    many of the set already are so, and the dates. Its approval card lists these rows and counts."""
+
+    rows: list[service.AssignmentRow]
+    count: int
+    unchanged: int
+    date_from: dt.date | None
+    date_to: dt.date | None
+
+
+async def publish_plan(ctx: ToolContext, input: BulkPublishInput, limit: int) -> PublishPlan:
+    flt = await _filter(ctx, input)
+    ids = (await service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=0)).ids
+    changing = await publish_changes(ctx.session, service.Assignment, ctx.org_id, ids, live="deleted_at",
+                                     published=input.publish)
+    return PublishPlan(await service.rows(ctx.session, ctx.org_id, changing[:limit]), len(changing),
+                       len(ids) - len(changing), flt.date_from, flt.date_to)
 
 
 async def _assignment(ctx: ToolContext, assignment_id: uuid.UUID) -> service.Assignment:
@@ -342,11 +371,14 @@ async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPr
     preview = await service.bulk_preview(ctx.session, ctx.org_id, flt, sample_size=SAMPLE)
     sample = [AssignmentBrief(id=r.id, date=r.scheduled_on, workoutTitle=r.workout_title, memberName=r.member_name,
                               programId=r.program_id, published=r.published) for r in preview.sample]
+    drafts = len(await publish_changes(ctx.session, service.Assignment, ctx.org_id, preview.ids, live="deleted_at"))
     next_step = ("Nothing matches; tell the user and adjust the filter." if not preview.count else
-                 "Call the bulk action with this same filter and expectedFingerprint.")
+                 "Call the bulk action with this same filter and expectedFingerprint. A publish changes only the "
+                 "drafts: tell the user draftCount, and that publishedCount already are published.")
     return BulkPreviewOut(count=preview.count, dateFrom=flt.date_from, dateTo=flt.date_to,
                           fingerprint=preview.fingerprint, ids=preview.ids[:IDS_CAP],
-                          idsComplete=preview.count <= IDS_CAP, sample=sample, next=next_step)
+                          idsComplete=preview.count <= IDS_CAP, publishedCount=preview.count - drafts,
+                          draftCount=drafts, sample=sample, next=next_step)
 
 
 @assignments.agent_tool(

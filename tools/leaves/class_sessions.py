@@ -16,14 +16,15 @@ from sqlalchemy import select
 
 from core.tenancy import STAFF_ROLES, Membership
 from gym import classes as service
+from gym.bookings import booked_members
 from gym.errors import GymError
 from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
-from gym.restore import unpublished
+from gym.restore import publish_changes
 from tools.context import ToolContext
 from tools.dates import WINDOW_NOTE, check_window
-from tools.errors import ToolFailed, not_found
+from tools.errors import ToolFailed, next_step, not_found
 from tools.leaves.session_filters import (
     MAX_IDS,
     BulkActInput,
@@ -321,15 +322,27 @@ async def unpublish(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
     return await _set_published(ctx, input.id, False)
 
 
+class CancelledOut(SessionOut):
+    bookedMembers: list[str] = Field(default_factory=list, description="Who was booked into it: they are not told "
+                                                                       "unless the user has them messaged.")
+    nextStep: dict | None = Field(None, description="For the card: the offer to draft them a message "
+                                                    "(messages__draft with filter=session and this session id).")
+
+
 @class_sessions.agent_tool(
     action="cancel",
-    summary="Cancel one session (soft: it stays on record, flagged cancelled). Needs the user's confirmation.",
+    summary="Cancel one session (soft: it stays on record, flagged cancelled). Needs the user's confirmation. The "
+            "members booked into it are listed and not told: offer to draft them a message (messages__draft, "
+            "filter=session).",
     input=SessionIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
     audit=Audit(AUDIT, "class_session.cancel"), inverse=restore_inverse("class_sessions"))
-async def cancel(ctx: ToolContext, input: SessionIdInput) -> SessionOut:
+async def cancel(ctx: ToolContext, input: SessionIdInput) -> CancelledOut:
     await _session(ctx, input.id)
     await service.cancel_session(ctx.session, ctx.org_id, input.id, ctx.now)
-    return await _session_out(ctx, input.id)
+    booked = [m.full_name for m in await booked_members(ctx.session, ctx.org_id, input.id)]
+    out = await _session_out(ctx, input.id)
+    return CancelledOut(**out.model_dump(), bookedMembers=booked,
+                        nextStep=next_step("message_booked", ctx.locale) if booked else None)
 
 
 # --- bulk ------------------------------------------------------------------------------------------------
@@ -354,6 +367,8 @@ class BulkPreview(BaseModel):
     fingerprint: str = Field(description="Pass as expectedFingerprint to bulk_delete / bulk_publish.")
     ids: list[uuid.UUID]
     idsTruncated: bool = False
+    publishedCount: int = Field(0, description="Of `count`, how many are published already.")
+    draftCount: int = Field(0, description="Of `count`, how many are unpublished: what a publish would change.")
     sample: list[SessionBrief]
 
 
@@ -368,10 +383,21 @@ async def bulk_preview(ctx: ToolContext, input: SessionFilterInput) -> BulkPrevi
     found = await service.preview_sessions(ctx.session, ctx.org_id, flt, ctx.tz, sample=10)
     ids = found["ids"]
     first, last = flt.date_from or flt.date_to, flt.date_to or flt.date_from  # the service required one bound
+    drafts = len(await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at"))
     return BulkPreview(firstDay=first.isoformat() if first else "", lastDay=last.isoformat() if last else "",
                        count=found["count"],
                        fingerprint=fingerprint(ids), ids=ids[:MAX_IDS], idsTruncated=len(ids) > MAX_IDS,
+                       publishedCount=found["count"] - drafts, draftCount=drafts,
                        sample=[_brief(ctx, row) for row in found["sessions"]])
+
+
+async def publish_plan(ctx: ToolContext, input: SessionFilterInput, limit: int) -> tuple[list[SessionBrief], int, int]:
+    """What bulk_publish would change: the sessions not yet published (the first `limit`), how many, and how many
+    of the filter's set already are; its approval card lists and counts these."""
+    ids = await service.select_session_ids(ctx.session, ctx.org_id, await _filter(ctx, input), ctx.tz)
+    changing = await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
+    rows = await service.session_rows(ctx.session, ctx.org_id, changing[:limit])
+    return [_brief(ctx, row) for row in rows], len(changing), len(ids) - len(changing)
 
 
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
@@ -402,7 +428,7 @@ async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     audit=Audit(AUDIT, "class_session.bulk_publish"), inverse=bulk_inverse("class_sessions", BULK_UNPUBLISH))
 async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
-    changed = await unpublished(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
+    changed = await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")
     touched = await service.bulk_publish(ctx.session, ctx.org_id, ids=ids, published=True)
     return bulk_result("published", touched, changed)
 

@@ -71,9 +71,12 @@ class BulkResult(BaseModel):
     fingerprint: str
     ids: list[uuid.UUID]
     idsTruncated: bool = False
+    changedCount: int = Field(0, description="How many it changed (what to tell the user).")
+    unchangedCount: int = Field(0, description="How many of `count` already were so and stayed.")
     changedIds: list[uuid.UUID] | None = None  # the rows it changed, all of them: what its Undo reverts
 
 
 def bulk_result(action: str, ids: list[uuid.UUID], changed: list[uuid.UUID]) -> BulkResult:
     return BulkResult(action=action, count=len(ids), fingerprint=fingerprint(ids), ids=ids[:MAX_IDS],
-                      idsTruncated=len(ids) > MAX_IDS, changedIds=changed)
+                      idsTruncated=len(ids) > MAX_IDS, changedCount=len(changed),
+                      unchangedCount=len(ids) - len(changed), changedIds=changed)

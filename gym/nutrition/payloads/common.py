@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gym.nutrition.vocabulary import AllergenCode, DietPatternCode
+
 Agent = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "PHYSICIAN"]
 Recipient = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "PHYSICIAN", "USER"]
 Requester = Literal["INTAKE", "SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH", "USER"]  # who asks PHYSICIAN
@@ -15,7 +17,8 @@ Day = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 Meal = Literal["breakfast", "lunch", "snack", "dinner", "presleep"]
 DAYS: tuple[Day, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MEALS: tuple[Meal, ...] = ("breakfast", "lunch", "snack", "dinner", "presleep")
-DietPattern = Literal["omnivore", "pescatarian", "vegetarian", "vegan"]
+DietPattern = DietPatternCode  # gym.nutrition.vocabulary: the closed vocabularies
+Allergen = AllergenCode
 CyclePhase = Literal["menstrual", "follicular", "ovulatory", "luteal"]
 
 NonNeg = Annotated[float, Field(ge=0)]

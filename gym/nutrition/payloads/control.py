@@ -1,6 +1,7 @@
 """Orchestrator messages: `pipeline_error` (004 §6) and `upstream_data_request` (004 §6.3).
 
-Extensions: `conflict_unresolved` errors (NUTRITION.md's resolution protocol) carry both agents'
+Extensions: `constraints_infeasible` (NUTRITION.md: the member's food constraints leave no plan; not
+recoverable, naming the constraints that conflict); `conflict_unresolved` errors (NUTRITION.md's resolution protocol) carry both agents'
 reasoning; timeouts carry `timeout_duration_ms` and `input_hash` (004 §6.1 step 4).
 """
 
@@ -14,7 +15,7 @@ from pydantic import Field
 from gym.nutrition.payloads.common import Agent, Payload, Short, Text
 
 ErrorType = Literal["timeout", "validation_failure", "upstream_missing", "physician_abort",
-                    "conflict_unresolved"]
+                    "conflict_unresolved", "constraints_infeasible"]
 
 
 class ConflictDetail(Payload):

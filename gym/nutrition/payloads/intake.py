@@ -3,16 +3,18 @@
 `menstrual_status` is required for women and optional for men (Spotter serves every member; the spec
 was written for one female client). `food_aversions` may be empty for the same reason. NUTRITION.md adds
 `allergies` and `diet_pattern` (default omnivore) beside it: every food an agent serves is checked against
-the three (`gym.nutrition.food_rules`).
+the three (`gym.nutrition.food_rules`). Allergies and the diet pattern are stored as codes: the member's words are
+mapped to them here, once (`gym.nutrition.allergy_terms`); a word that maps to nothing is refused.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from gym.nutrition.payloads.common import DietPattern, Payload, Short
+from gym.nutrition.allergy_terms import allergy_codes, diet_code, unknown_allergens_error, unknown_diet_error
+from gym.nutrition.payloads.common import Allergen, DietPattern, Payload, Short
 
 
 class MedicalHistory(Payload):
@@ -37,7 +39,7 @@ class IntakeData(Payload):
     menstrual_status: Literal["regular", "irregular", "amenorrhea"] | None = None
     training_experience: Literal["none", "beginner", "intermediate"]
     food_aversions: list[Short] = Field(default_factory=list, max_length=100)
-    allergies: list[Short] = Field(default_factory=list, max_length=50)
+    allergies: list[Allergen] = Field(default_factory=list, max_length=50)
     diet_pattern: DietPattern = "omnivore"
     appetite_level: Literal["low", "normal", "high"]
     cooking_skill: Literal["basic", "intermediate", "advanced"]
@@ -45,6 +47,26 @@ class IntakeData(Payload):
     equipment_access: Literal["home_minimal", "home_full", "commercial_gym", "both"]
     gym_anxiety_level: Literal["high", "moderate", "low"]
     medical_history: MedicalHistory = Field(default_factory=MedicalHistory)
+
+    @field_validator("allergies", mode="before")
+    @classmethod
+    def _allergy_codes(cls, value: object) -> object:
+        if not isinstance(value, list) or not all(isinstance(term, str) for term in value):
+            return value  # the schema says what is wrong with it
+        codes, refused = allergy_codes(value)
+        if refused:
+            raise unknown_allergens_error(refused)
+        return list(codes)
+
+    @field_validator("diet_pattern", mode="before")
+    @classmethod
+    def _diet_code(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        code = diet_code(value)
+        if code is None:
+            raise unknown_diet_error(value)
+        return code
 
     @model_validator(mode="after")
     def _menstrual_status_for_women(self) -> IntakeData:

@@ -7,15 +7,15 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gym.nutrition.payloads.common import DietPattern, Grams, Kcal, Payload, Short, Text
+from gym.nutrition.payloads.common import Allergen, DietPattern, Grams, Kcal, Payload, Short, Text
 
 
 class ClientConstraints(Payload):
-    """Extension (NUTRITION.md): `allergies` and `diet_pattern` travel with the aversions, so every agent (and
-    every check) sees the member's food constraints."""
+    """Extension (NUTRITION.md): `allergies` (allergen codes) and `diet_pattern` travel with the aversions, so
+    every agent (and every check) sees the member's food constraints."""
 
     food_aversions: list[Short] = Field(max_length=100)
-    allergies: list[Short] = Field(default_factory=list, max_length=50)
+    allergies: list[Allergen] = Field(default_factory=list, max_length=50)
     diet_pattern: DietPattern = "omnivore"
     appetite_level: Literal["low", "normal", "high"]
     cooking_skill: Literal["basic", "intermediate", "advanced"]

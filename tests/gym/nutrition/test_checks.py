@@ -103,7 +103,9 @@ def test_check_output_adds_the_foods_check_from_the_members_constraints() -> Non
     plan = WeeklyMealPlan.model_validate(samples.meal_plan())
     found = check_output("CHEF", Recipes.model_validate(samples.recipes()), {"macro_targets": t,
                                                                                "weekly_meal_plan": plan})
-    assert {c.field for c in found} == {f"r-{m}.ingredients[0]" for m in MEALS}  # every recipe serves rice
+    assert {c.field for c in found if ".ingredients" in c.field} == {f"r-{m}.ingredients[0]" for m in MEALS}  # every
+    # recipe serves rice, and its steps name it
+    assert {c.field for c in found if ".instructions" in c.field} == {f"recipes[{i}].instructions[0]" for i in range(5)}
     assert all("aversion 'rice'" in c.message and c.overridden == "CHEF" for c in found)
 
 
@@ -117,7 +119,7 @@ def test_a_foods_conflict_and_a_macro_conflict_go_into_one_rerun() -> None:
     decision = on_conflict(found, reruns_done=0, run_id=RUN)
     assert (decision.action, decision.agent) == ("rerun", "CHEF")
     assert "Rule 2: SCIENTIST's output is authoritative" in decision.constraint
-    assert "allergy 'Shellfish'" in decision.constraint and "within 10%" in decision.constraint
+    assert "allergen crustacean_shellfish" in decision.constraint and "within 10%" in decision.constraint
 
 
 @pytest.mark.parametrize(("factor", "off"), [(1.0, False), (1.10, False), (0.90, False), (1.12, True), (0.88, True)])
