@@ -24,7 +24,7 @@ from agent.request import turn_context, user_turn_content
 from agent.round_trip import RoundTrip
 from agent.threads import Opening, ThreadParts, ToolResult
 from agent.turns import Turn, result_block, tool_result_block
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
 from tools import executions
 from tools.executions import ToolExecution
 from tools.registry import ToolSpec
@@ -60,6 +60,8 @@ class ConversationThread:
             turn.conversation, turn.baseline = await conversations.get_owned_at(session, turn.owner(), requested)
         if turn.conversation is None:
             raise NotFound(self.not_found)
+        if turn.conversation.channel == conversations.MCP_CHANNEL:  # a record of calls no model of ours continues
+            raise Conflict("mcp_conversation_read_only")
         turn.conversation_id, turn.opened = requested, True
         if turn.replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
             async with self._scope(turn) as session:

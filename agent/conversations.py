@@ -35,6 +35,7 @@ from core.row_inserts import Row, binds
 from tools.storable import storable
 
 STAFF_PERSONA = "staff_copilot"  # agent/copilot.py's name; the column's default (the MCP's conversations too)
+CONSOLE_CHANNEL, MCP_CHANNEL = "console", "mcp"  # where a conversation came from (migration 0028)
 
 
 class Conversation(Base):
@@ -45,6 +46,7 @@ class Conversation(Base):
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str | None] = mapped_column(String(200))
     persona: Mapped[str] = mapped_column(String(20), server_default=STAFF_PERSONA)
+    channel: Mapped[str] = mapped_column(String(20), server_default=CONSOLE_CHANNEL)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
@@ -73,9 +75,9 @@ ACTIVE = Message.hidden_by.is_(None)
 
 async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
                  conversation_id: uuid.UUID | None = None, title: str | None = None, *,
-                 persona: str = STAFF_PERSONA) -> Conversation:
+                 persona: str = STAFF_PERSONA, channel: str = CONSOLE_CHANNEL) -> Conversation:
     conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id,
-                                title=title[:200] if title else None, persona=persona)
+                                title=title[:200] if title else None, persona=persona, channel=channel)
     session.add(conversation)
     await session.flush()
     return conversation

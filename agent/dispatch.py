@@ -65,6 +65,17 @@ class ToolDispatcher:
             return None
         return spec
 
+    def _refused(self, turn: Turn, name: str) -> dict[str, Any]:
+        """Why a tool use names no tool of this turn: a tool the persona offers to some of its roles but not to
+        the caller's is refused as such (the runner's words); any other name is unknown."""
+        known = self.registry.get(name)
+        if known is not None and turn.persona.offers(known) and known.roles & turn.persona.roles:
+            refused = self.runner.refusal(known, turn.access.role, turn.locale)
+            if refused is not None:
+                return refused
+        return failure("unknown_tool", turn.locale, detail=f"No tool named {name} is available to you.",
+                       hint="Use only the tools listed for this conversation.", tool=name)
+
     # ---- frames -------------------------------------------------------------------------------------
 
     def completed(self, turn: Turn, tool_use_id: str, router: str, action: str, outcome: ToolOutcome,
@@ -187,8 +198,7 @@ class ToolDispatcher:
             spec = self.spec_for(turn, name)
             if spec is None:
                 router, _, action = name.partition("__")
-                error = failure("unknown_tool", turn.locale, detail=f"No tool named {name} is available to you.",
-                                hint="Use only the tools listed for this conversation.", tool=name)
+                error = self._refused(turn, name)
                 trip.add(_row(turn, use, router, action, status="failed", error=error))
                 results.append(ToolResult(use.tool_use_id, name, None, error))
                 for event in self.completed(turn, use.tool_use_id, router, action, events.failed(error)):

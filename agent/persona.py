@@ -89,7 +89,13 @@ class Persona:
     ends_turn: Callable[[ModelResponse], bool] = _no_tool_use  # checked on each assistant message
     final_tools: frozenset[str] = field(default_factory=frozenset)  # tool names whose run ends the turn
     loaded_tools: frozenset[str] | None = None  # None: every tool in the prompt; else the rest is deferred
+    threads_of: str | None = None  # whose threads it continues (conversations.persona); None: its own name
     endpoint_prefix: str = ""  # its endpoints in logs and traces: "" → send, confirm; "trainer_" → trainer_send
+
+    @property
+    def thread_owner(self) -> str:
+        """The persona its threads are stored under (agent.conversations.OWNED): MCP's are the staff copilot's."""
+        return self.threads_of or self.name
 
     def serves(self, role: str) -> bool:
         return role in self.roles

@@ -22,6 +22,7 @@ from agent import conversations, events
 from agent.budget import UNMETERED, check_budget
 from agent.copilot import STAFF_COPILOT
 from agent.dispatch import ToolDispatcher, ToolUse
+from agent.mcp_persona import persona_of
 from agent.orchestrator import Orchestrator
 from agent.persona import Persona
 from agent.policy import can_undo
@@ -32,6 +33,7 @@ from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
 from tools import executions
+from tools.errors import failure
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
@@ -62,7 +64,7 @@ class Answer:
 
     def owner(self) -> conversations.Owner:
         """Whose thread the answer may resolve (agent.conversations.OWNED): the caller's, of this persona."""
-        return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.name)
+        return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.thread_owner)
 
 
 Check = Callable[[ToolExecution, ToolSpec], None]
@@ -193,7 +195,8 @@ class Resumer:
 
     def _turn(self, answer: Answer, conversation: conversations.Conversation,
               turn_id: uuid.UUID | None = None) -> Turn:
-        turn = self.loop.new_turn(answer.persona, access=answer.access, caller=answer.caller, locale=answer.locale,
+        persona = persona_of(conversation.channel, answer.persona)
+        turn = self.loop.new_turn(persona, access=answer.access, caller=answer.caller, locale=answer.locale,
                                   trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
                                   member_id=answer.member_id)
         if turn_id is not None:
@@ -227,8 +230,8 @@ class Resumer:
             edited = approved and edited_input is not None and edited_input != claimed.input
             self._awaited(t, claimed, spec, "edited" if edited else "approved" if approved else "rejected")
             if not approved:
-                error = {"code": "rejected_by_user", "message": "The user rejected this action; it did not run.",
-                         "hint": "Do not retry unless the user asks again."}
+                error = failure("rejected_by_user", t.locale, detail="The user rejected this action; it did not run.",
+                                hint="Do not retry unless the user asks again.", tool=spec.name)
                 await executions.finish(trip.session, claimed.id, status="rejected_by_user", error=error,
                                         now=datetime.now(UTC))
                 for event in self.dispatcher.completed(t, claimed.tool_use_id, spec.router, spec.action,

@@ -28,7 +28,7 @@ def _iso(value) -> str | None:
 async def list_conversations(session: AsyncSession, owner: conversations.Owner) -> dict[str, Any]:
     rows = await conversations.list_for_user(session, owner)
     return {"items": [{"id": str(c.id), "title": c.title, "createdAt": _iso(c.created_at),
-                       "updatedAt": _iso(c.updated_at)} for c in rows]}
+                       "updatedAt": _iso(c.updated_at), "channel": c.channel} for c in rows]}
 
 
 def _tool_call(row: executions.ToolExecution, registry: ToolRegistry, role: str,
@@ -112,7 +112,7 @@ async def conversation_detail(session: AsyncSession, owner: conversations.Owner,
             message["alternatives"], message["regenerated"] = forks[row.id]
         messages.append(message)
     return {"id": str(conversation.id), "title": conversation.title, "createdAt": _iso(conversation.created_at),
-            "updatedAt": _iso(conversation.updated_at), "messages": messages,
+            "updatedAt": _iso(conversation.updated_at), "channel": conversation.channel, "messages": messages,
             "runningTurn": {"turnId": str(running.turn_id), "kind": running.kind} if running is not None else None}
 
 

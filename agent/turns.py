@@ -80,7 +80,7 @@ class Turn:
 
     def owner(self) -> Owner:
         """Whose thread this turn may use (agent.conversations.OWNED)."""
-        return Owner(self.access.org_id, self.caller.user_id, self.persona.name)
+        return Owner(self.access.org_id, self.caller.user_id, self.persona.thread_owner)
 
     def trace_parent(self) -> Any:
         return self.step_span if self.step_span is not None else self.span

@@ -10,6 +10,7 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
+from agent.mcp_calls import McpCalls
 from agent.storage_snapshot import daily_snapshots
 from agent.turn_runner import TurnRunner
 from api.console_files import ConsoleFiles
@@ -24,6 +25,7 @@ from api.controllers.trainer_app import TrainerAppController
 from api.controllers.trainer_chat import TrainerChatController
 from api.dependencies import APP_DEPENDENCIES
 from api.errors import EXCEPTION_HANDLERS
+from api.mcp.routes import McpMount
 from api.middleware import trace_middleware
 from api.openapi import SCHEMA_PLUGINS, openapi_config
 from api.options import allow_routed_methods
@@ -46,6 +48,7 @@ CONSOLE_DIR = Path(__file__).resolve().parent / "console"
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:
     """Build the app; it opens its own resources on start-up unless given ready ones (tests share them)."""
     configure_logging(settings.log_level)
+    mcp = McpMount(settings)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -56,6 +59,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         agents = select_agents(settings, db, services.model, services.orchestrator.meter)
         app.state.health_questions = HealthQuestions(db, agents)
         app.state.turns = TurnRunner(app.state.resources.redis, observability=services.observability)
+        mcp.bind(McpCalls(loop=services.orchestrator, resumer=services.resumer, settings=settings))
         worker = None
         if owned:
             await services.start()  # RAG outbox worker + local model warm-up
@@ -64,8 +68,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
             worker_task = start_in_process(worker)
         sweeper = asyncio.get_running_loop().create_task(sweep_forever(db)) if owned else None
         try:
-            async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
-                                       app.state.resources.agent.orchestrator.observability):
+            async with mcp.run(), daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
+                                                  app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
             await app.state.turns.close(grace_seconds=settings.agent_shutdown_grace_seconds)
@@ -82,7 +86,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
-        NutritionController, NutritionMembersController, MemberBookingsController,
+        NutritionController, NutritionMembersController, MemberBookingsController, *mcp.routes(),
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]

@@ -165,10 +165,14 @@ class DevKeys:
     def jwks(self) -> dict:
         return {"keys": [self.public_jwk]}
 
-    def sign(self, *, sub: str, email: str, ttl_seconds: int = 8 * 3600, issuer: str = DEV_ISSUER) -> str:
+    def sign(self, *, sub: str, email: str, ttl_seconds: int = 8 * 3600, issuer: str = DEV_ISSUER,
+             audience: str | None = None) -> str:
+        """A session token; with `audience`, one issued for that resource (the MCP server's: api/mcp/access.py)."""
         now = int(time.time())
-        claims = {"sub": sub, "email": email, "iss": issuer, "iat": now, "nbf": now, "exp": now + ttl_seconds,
-                  "sid": uuid.uuid4().hex}
+        claims: dict[str, object] = {"sub": sub, "email": email, "iss": issuer, "iat": now, "nbf": now,
+                                     "exp": now + ttl_seconds, "sid": uuid.uuid4().hex}
+        if audience:
+            claims["aud"] = audience
         return jwt.encode(claims, self.private_key, algorithm="RS256", headers={"kid": self.kid})
 
 

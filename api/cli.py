@@ -64,11 +64,13 @@ def cmd_seed_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _token_for(settings: Settings, email: str, ttl: int) -> str | None:
+async def _token_for(settings: Settings, email: str, ttl: int, *, mcp: bool = False) -> tuple[str, list[str]] | None:
+    """The user's dev token (issued for the MCP server with `mcp`) and the ids of the orgs they are staff of."""
     from sqlalchemy import text
 
     from api.auth import DevKeys
     from core.database import Database
+    from core.tenancy import STAFF_ROLES
 
     assert settings.database_url
     db = Database(settings.database_url)
@@ -76,11 +78,17 @@ async def _token_for(settings: Settings, email: str, ttl: int) -> str | None:
         async with db.owner() as session:
             clerk_id = await session.scalar(text("SELECT clerk_id FROM users WHERE lower(email) = lower(:e)"),
                                             {"e": email})
+            orgs = (await session.scalars(text(
+                "SELECT m.org_id::text FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = "
+                "lower(:e) AND m.status = 'active' AND m.role = ANY(:roles) ORDER BY m.created_at"),
+                {"e": email, "roles": sorted(STAFF_ROLES)})).all()
     finally:
         await db.dispose()
     if clerk_id is None:
         return None
-    return DevKeys(settings.data_dir).sign(sub=clerk_id, email=email, ttl_seconds=ttl)
+    token = DevKeys(settings.data_dir).sign(sub=clerk_id, email=email, ttl_seconds=ttl,
+                                            audience=settings.mcp_audience if mcp else None)
+    return token, list(orgs)
 
 
 def cmd_dev_token(args: argparse.Namespace) -> int:
@@ -91,11 +99,17 @@ def cmd_dev_token(args: argparse.Namespace) -> int:
         print("spotter: dev-token needs AUTH_MODE=dev", file=sys.stderr)
         return 2
     with embedded_services(settings, redis=False) as resolved:
-        token = asyncio.run(_token_for(resolved, args.email, args.ttl))
-    if token is None:
+        found = asyncio.run(_token_for(resolved, args.email, args.ttl, mcp=args.mcp))
+    if found is None:
         print(f"spotter: no user with email {args.email} (run `spotter seed-demo`?)", file=sys.stderr)
         return 2
-    print(f"console: {_console_base(settings, args.url)}/console/#token={token}")
+    token, orgs = found
+    base = _console_base(settings, args.url)
+    if args.mcp:  # a token issued for the MCP server, and the server's address in each of the user's gyms
+        for org in orgs:
+            print(f"mcp: {base}/organizations/{org}/mcp")
+    else:
+        print(f"console: {base}/console/#token={token}")
     print(token)
     return 0
 
@@ -315,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--ttl", type=int, default=8 * 3600)
     token.add_argument("--url", default=None, help="the server's address (default: the running demo's, else "
                                                      "http://127.0.0.1:8000)")
+    token.add_argument("--mcp", action="store_true", help="a token for the MCP server (its audience), printed after "
+                                                          "the MCP address of each of the user's gyms")
     token.set_defaults(fn=cmd_dev_token)
     demo = sub.add_parser("demo", help="migrate, seed, serve, print the console URL")
     demo.add_argument("--host", default="127.0.0.1")

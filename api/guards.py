@@ -18,7 +18,7 @@ from core.errors import Forbidden, NotFound, Unauthorized
 from core.tenancy import OrgAccess, find_caller_in_org, find_user_by_clerk_id
 
 
-async def _claims(connection: ASGIConnection) -> TokenClaims:
+async def bearer_claims(connection: ASGIConnection) -> TokenClaims:
     header = connection.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if not header:
@@ -29,7 +29,7 @@ async def _claims(connection: ASGIConnection) -> TokenClaims:
 
 
 async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> None:
-    claims = await _claims(connection)
+    claims = await bearer_claims(connection)
     async with resources_of(connection).db.lookup() as db:
         caller = await find_user_by_clerk_id(db, claims.sub)
     if caller is None:
@@ -38,7 +38,7 @@ async def require_caller(connection: ASGIConnection, _: BaseRouteHandler) -> Non
 
 
 async def require_org_member(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
-    claims = await _claims(connection)
+    claims = await bearer_claims(connection)
     try:
         org_id = uuid.UUID(str(connection.path_params.get("org_id", "")))
     except ValueError:

@@ -78,6 +78,7 @@ class ConversationSummary(Struct, rename="camel"):
     title: str | None
     created_at: str
     updated_at: str
+    channel: str = "console"  # console | mcp: an assistant's calls over MCP (labelled "via MCP")
 
 
 class ConversationDeleted(Struct, rename="camel"):
@@ -141,6 +142,7 @@ class ConversationDetail(Struct, rename="camel"):
     updated_at: str
     messages: list[ConversationMessage]
     running_turn: RunningTurn | None = None
+    channel: str = "console"  # console | mcp: an assistant's calls over MCP (no composer: chat elsewhere)
 
 
 class TurnStopBody(Struct, rename="camel"):
@@ -231,8 +233,8 @@ _STATUS_TEXT = {
     401: "No valid session token (token_missing, token_invalid, token_expired).",
     403: "Not for your role (member_forbidden: staff only; member_profile_required: members only).",
     404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found, turn_not_found).",
-    409: "Conflicts with the current state (conversation_busy, session_closed, tool_already_resolved, "
-         "already_undone).",
+    409: ("Conflicts with the current state (conversation_busy, session_closed, tool_already_resolved, "
+          "already_undone, mcp_conversation_read_only)."),
     413: "The body is over the size limit (payload_too_large).",
     415: "The body is not JSON (unsupported_media_type).",
     422: ("Understood but refused (invalid_pick, not_undoable, validation_failed for an edited input). Nutrition, "

@@ -89,6 +89,13 @@ class Settings(BaseSettings):
     agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
     # A Redis command gives up after this (then the request answers 503 service_unavailable): core/redis_clients.py.
     redis_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
+    # The MCP server (api/mcp/): a token must be issued for it (`aud`: this value, or the endpoint's own URL);
+    # each tool call is booked against the daily cap at this price (agent/mcp_calls.py says why).
+    mcp_audience: str = Field(default="spotter-mcp", min_length=1, max_length=200)
+    mcp_call_cost_usd_micros: int = Field(default=1_000, ge=0, le=1_000_000)
+    # The service's public address (https://spotter.example.com) for the links and metadata it hands out; unset,
+    # each request's own address is used.
+    public_url: str | None = None
     storage_snapshot_schedule: bool = False
     # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
     # else a log sender that records ids and statuses only (the demo). No message text is ever logged.

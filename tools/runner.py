@@ -110,12 +110,9 @@ class ToolRunner:
                                audit)
 
         plain = spec.roles <= MEMBER_ONLY  # the member's trainer words its own refusals (TRAINER.md)
-        if not spec.allows(access.role):  # defence in depth: the registry already filtered by role
-            return done(False, error=failure(
-                "forbidden_for_role", locale, detail=f"Your role ({access.role}) may not use {spec.name}.",
-                tool=spec.name, plain=plain,
-                role=translate(f"console.roles.{access.role}", locale),
-                hint="Tell the user in plain words that their role cannot do this; never name the tool."))
+        refused = self.refusal(spec, access.role, locale)  # defence in depth: the registry already filtered
+        if refused is not None:
+            return done(False, error=refused)
         if spec.handler is None:
             return done(False, error=failure("not_executable", locale, detail=f"{spec.name} is not executable.",
                                              tool=spec.name, hint=None))
@@ -154,6 +151,17 @@ class ToolRunner:
                                              tool=spec.name,
                                              hint="Apologize and suggest trying again; do not retry blindly.")
                         | {"code": "internal"})
+
+    @staticmethod
+    def refusal(spec: ToolSpec, role: str, locale: str = "en") -> dict[str, Any] | None:
+        """The typed failure for a role that may not use `spec` (None when it may): the one wording of a role
+        refusal, for the runner's own check and for a dispatcher asked for a tool of another role."""
+        if spec.allows(role):
+            return None
+        return failure("forbidden_for_role", locale, detail=f"Your role ({role}) may not use {spec.name}.",
+                       tool=spec.name, plain=spec.roles <= MEMBER_ONLY,
+                       role=translate(f"console.roles.{role}", locale),
+                       hint="Tell the user in plain words that their role cannot do this; never name the tool.")
 
     async def describe(self, spec: ToolSpec, raw_input: dict[str, Any], *, access: OrgAccess, caller: Caller,
                        locale: str = "en", now: datetime | None = None,

@@ -20,7 +20,7 @@ import {
   rerenderChat,
   truncateFrom,
 } from './chat.js';
-import { mountComposer, unmountComposer, focusComposer, setComposerBusy, clearComposer, fillComposer } from './composer.js';
+import { mountComposer, unmountComposer, focusComposer, setComposerBusy, setComposerLocked, clearComposer, fillComposer } from './composer.js';
 import { initSidebar, refreshConversations, setActiveConversation, clearSidebar, render as renderSidebar } from './sidebar.js';
 import { startUsage, stopUsage, refreshUsage, renderUsage } from './usage.js';
 import { showError, clearError } from './notices.js';
@@ -31,9 +31,14 @@ import { enterMemberApp, leaveMemberApp, relocalizeMemberApp } from './member-ap
 const ORG_KEY = 'spotter.orgId';
 const $ = (id) => document.getElementById(id);
 
-/** The open conversation lives in the address: /console/#c=<id> (reload reopens it; links share it). */
+/** The open conversation lives in the address: /console/#c=<id> (reload reopens it; links share it). A link
+ * from elsewhere (an MCP result's approvalUrl) may name its gym too: #o=<orgId>&c=<id>. */
 function conversationFromUrl() {
-  const id = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('c');
+  return idFromUrl('c');
+}
+
+function idFromUrl(key) {
+  const id = new URLSearchParams(window.location.hash.replace(/^#/, '')).get(key);
   return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
 }
 
@@ -134,7 +139,8 @@ async function startSession() {
   }
   showRoleSwitcher();
   const stored = localStorage.getItem(ORG_KEY);
-  enterOrg(memberships.find((m) => m.orgId === stored) ?? memberships[0]);
+  const linked = idFromUrl('o');
+  enterOrg(memberships.find((m) => m.orgId === linked) ?? memberships.find((m) => m.orgId === stored) ?? memberships[0]);
 }
 
 function paneNotice(testid, titleKey, bodyKey) {
@@ -228,6 +234,7 @@ function newConversation() {
   setConversationUrl(null);
   setActiveConversation(null);
   resetChat();
+  setComposerLocked(false);
   focusComposer();
 }
 
@@ -243,6 +250,7 @@ async function openConversation(id) {
     const detail = await api.conversation(org, id);
     if (state.conversationId !== id || org !== orgId()) return;
     renderConversation(detail);
+    setComposerLocked(detail?.channel === 'mcp');
   } catch (err) {
     if (state.conversationId !== id) return;
     showError(err);
@@ -250,6 +258,7 @@ async function openConversation(id) {
     setConversationUrl(null);
     setActiveConversation(null);
     resetChat();
+    setComposerLocked(false);
   }
   focusComposer();
 }

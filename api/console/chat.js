@@ -295,6 +295,8 @@ export function renderConversation(detail) {
   let turn = null;
   let answered = true;
   const stoppedNote = () => h('p', { class: 'turn-note', testid: 'turn-stopped', i18n: 'chat.stopped' });
+  // What an assistant did over MCP: its action cards, answered here; no model of ours continues it.
+  if (detail?.channel === 'mcp') log.append(h('p', { class: 'turn-note via-mcp', testid: 'via-mcp-note', i18n: 'chat.viaMcpNote' }));
   for (const message of detail?.messages ?? []) {
     if (message.role === 'user') {
       if (!message.text?.trim()) continue; // tool-result carriers have no text of their own

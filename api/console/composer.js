@@ -18,7 +18,7 @@ function autosize() {
 }
 
 function submit() {
-  if (!textarea || sendButton.disabled) return;
+  if (!textarea || sendButton.disabled || textarea.disabled) return;
   handlers.onSend(textarea.value);
 }
 
@@ -64,9 +64,16 @@ export function focusComposer() {
 
 export function setComposerBusy(busy) {
   if (!textarea) return;
-  sendButton.disabled = busy;
+  sendButton.disabled = busy || textarea.disabled;
   stopButton.hidden = !busy;
   textarea.closest('form')?.setAttribute('aria-busy', String(busy));
+}
+
+/** A conversation nobody chats in (an assistant's calls over MCP): the composer stays, closed. */
+export function setComposerLocked(locked) {
+  if (!textarea) return;
+  textarea.disabled = locked;
+  sendButton.disabled = locked;
 }
 
 export function clearComposer() {

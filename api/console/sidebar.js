@@ -138,7 +138,11 @@ function row(item, when, nth) {
             ? h('span', { class: 'conv-title', dir: 'auto', testid: 'conversation-title' },
               h('bdi', { text: item.title }), nth > 1 ? h('span', { class: 'conv-nth', text: ` · ${formatNumber(nth)}` }) : null)
             : h('span', { class: 'conv-title untitled', i18n: 'sidebar.untitled' }),
-          when ? h('time', { class: 'conv-time', datetime: when, text: formatTime(when) }) : null,
+          when || item.channel === 'mcp'
+            ? h('span', { class: 'conv-meta' },
+              when ? h('time', { class: 'conv-time', datetime: when, text: formatTime(when) }) : null,
+              item.channel === 'mcp' ? h('span', { class: 'conv-via', testid: 'conversation-via-mcp', i18n: 'sidebar.viaMcp' }) : null)
+            : null,
         ),
         h(
           'div',

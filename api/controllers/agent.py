@@ -81,7 +81,8 @@ class AgentController(Controller):
         """Rename one of the caller's conversations (beyond the spec)."""
         owned = await _owned(session, access, caller, conversation_id)
         renamed = await conversation_store.rename(session, owned, data.title)
-        return ConversationSummary(id=str(renamed.id), title=renamed.title, created_at=renamed.created_at.isoformat(),
+        return ConversationSummary(id=str(renamed.id), title=renamed.title, channel=renamed.channel,
+                                   created_at=renamed.created_at.isoformat(),
                                    updated_at=renamed.updated_at.isoformat())
 
     @delete("/conversations/{conversation_id:uuid}", guards=[staff_only], status_code=200,
