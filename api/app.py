@@ -12,6 +12,7 @@ from litestar.static_files import create_static_files_router
 from agent.storage_snapshot import daily_snapshots
 from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
+from api.controllers.food_log import FoodLogController
 from api.controllers.me import MeController
 from api.controllers.member_bookings import MemberBookingsController
 from api.controllers.nutrition import NutritionController
@@ -72,7 +73,7 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
-        NutritionController, NutritionMembersController, MemberBookingsController,
+        NutritionController, NutritionMembersController, MemberBookingsController, FoodLogController,
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]

@@ -12,7 +12,8 @@ target (within 2 kcal: carbs' own rounding).
 
 Across the weekly loop the SCIENTIST's inputs move only when a trigger says so: `ScientistState`
 holds the weight of the last TDEE calculation, the weight of the last protein calculation, the ramp
-tier and the sum of calorie adjustments.
+tier and the sum of calorie adjustments, and the member's estimated expenditure when they chose it as their TDEE
+(issue 43: the food log's energy balance, `gym.nutrition.weight_trend`; the floor still applies).
 """
 
 from __future__ import annotations
@@ -143,6 +144,7 @@ class ScientistState:
     protein_period: int = 0  # the 4-week period of the last protein recalculation (week // 4)
     training_phase: Phase | None = None  # the phase COACH plans for, once a check-in changed it (None: the intake's)
     tdee_training_phase: Phase | None = None  # the phase the energy numbers use: it moves with a TDEE recalculation
+    tdee_kcal: int | None = None  # the member's accepted expenditure estimate, used as TDEE (None: the formula)
 
     @classmethod
     def initial(cls, intake: IntakeData) -> ScientistState:
@@ -159,7 +161,8 @@ def energy_phase(intake: IntakeData, state: ScientistState) -> Phase:
 def target_intake_kcal(intake: IntakeData, state: ScientistState) -> tuple[float, float, int]:
     """(BMR, TDEE, target kcal) for the intake at `state` (exact BMR/TDEE, target rounded to 10)."""
     base = bmr(intake.sex, state.tdee_weight_kg, intake.height_cm, intake.age)
-    expenditure = tdee(base, intake.avg_daily_steps, energy_phase(intake, state))
+    expenditure = state.tdee_kcal if state.tdee_kcal is not None else tdee(base, intake.avg_daily_steps,
+                                                                            energy_phase(intake, state))
     surplus = weekly_rate(intake) * KCAL_PER_KG_PER_WEEK
     if ramps(intake):
         surplus *= RAMP_SHARE[state.tier]
