@@ -49,9 +49,12 @@ def handle_service_error(request: Request, exc: ServiceError) -> Response:
     params = dict(exc.params)
     params.setdefault("detail", exc.detail or "")
     fields = params.pop("errors", None)
+    data = params.pop("data", None)
     response = error_response(request, exc.code, exc.status, **params)
     if isinstance(fields, list) and fields:  # per-field errors (422 validation_failed)
         response.content["errors"] = fields
+    if isinstance(data, dict):  # structured facts of a refusal ({"nearest": [...]} for an unknown exercise)
+        response.content.update({k: v for k, v in data.items() if k not in response.content})
     return response
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
 from gym.errors import GymError
-from gym.job_queue import enqueue
+from gym.job_queue import enqueue, session_entrypoint
 from gym.members import Member
 from gym.periods import Tz, local_midnight
 
@@ -98,7 +98,7 @@ async def _wake_at(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
                    now: datetime) -> None:
     """Queue the status job for each local midnight in `days` (in this transaction)."""
     for day in days:
-        await enqueue(session, ENTRYPOINT, payload_of(org_id, member_id),
+        await enqueue(session, session_entrypoint(session, ENTRYPOINT), payload_of(org_id, member_id),
                       execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
 
 

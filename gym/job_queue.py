@@ -12,6 +12,23 @@ from datetime import timedelta
 from pgqueuer import Queries
 from sqlalchemy.ext.asyncio import AsyncSession
 
+DEFAULT_QUEUE = "nutrition_run"  # NUTRITION_QUEUE's default: the deployment's own entrypoint for nutrition runs
+QUEUE_INFO = "nutrition_queue"  # the Session.info key naming the deployment's queue (`api.resources`, `Database`)
+
+
+def entrypoint_for(queue: str | None, job: str) -> str:
+    """The entrypoint of one deployment's `job` (the outbox's messages, the freezes' status changes).
+
+    NUTRITION_QUEUE names a deployment's queue; its other jobs are named after it (`<queue>.<job>`, the bare
+    `job` for the default queue), so a worker serving queue Q takes Q's jobs and never another deployment's,
+    and `--drain` waits only for its own."""
+    return job if not queue or queue == DEFAULT_QUEUE else f"{queue}.{job}"
+
+
+def session_entrypoint(session: AsyncSession, job: str) -> str:
+    """`entrypoint_for` the queue this session's Database names."""
+    return entrypoint_for(session.info.get(QUEUE_INFO), job)
+
 
 async def enqueue(session: AsyncSession, entrypoint: str, payload: bytes, *,
                   execute_after: timedelta | None = None) -> None:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from core.database import Base
 from core.tenancy import Organization
 from gym.errors import GymError
-from gym.job_queue import enqueue
+from gym.job_queue import enqueue, session_entrypoint
 from gym.members import Member
 from gym.message_texts import Facts, compose, facts_for, reason
 from gym.outbox import DEFAULT_DAILY_LIMIT, blocked, day_end, day_start, may_send_at
@@ -70,8 +70,9 @@ class Drafted:
 
 
 def entrypoint_of(session: AsyncSession) -> str:
-    """The job queue entrypoint this session's sends wake: `member_messages` unless its Database names another."""
-    return str(session.info.get(QUEUE_INFO) or ENTRYPOINT)
+    """The job queue entrypoint this session's sends wake: the deployment's `member_messages` (gym.job_queue.entrypoint_for)
+    unless its Database names another."""
+    return str(session.info.get(QUEUE_INFO) or session_entrypoint(session, ENTRYPOINT))
 
 
 def payload_of(org_id: uuid.UUID) -> bytes:

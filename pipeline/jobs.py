@@ -27,6 +27,7 @@ from agent.tracing import Tracing
 from core.database import Database
 from core.settings import Settings
 from gym.freezes import ENTRYPOINT as FREEZES
+from gym.job_queue import entrypoint_for
 from gym.messages import ENTRYPOINT as MESSAGES
 from gym.nutrition.queue import ENTRYPOINT, run_of
 from pipeline.agents import Agents
@@ -83,7 +84,8 @@ class Worker:
         `tracing` exports."""
         outbox = Outbox(db, sender_for(settings))
         return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
-                   also={MESSAGES: outbox.handle, FREEZES: FreezeStatus(db).handle})
+                   also={entrypoint_for(settings.nutrition_queue, MESSAGES): outbox.handle,
+                         entrypoint_for(settings.nutrition_queue, FREEZES): FreezeStatus(db).handle})
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:

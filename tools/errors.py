@@ -73,9 +73,11 @@ def tool_error(exc: ServiceError, locale: str = "en", tool: str | None = None, *
     """Any service error (a tool's own `ToolFailed`, a gym rule, a RAG failure) as the typed tool result."""
     params = dict(exc.params)
     step = params.pop("next_step", None)
+    data = params.pop("data", None)  # structured facts of the refusal (the refused exercises, the nearest names)
     detail = exc.detail or exc.code.replace("_", " ")
-    return failure(exc.code, locale, detail=detail, hint=getattr(exc, "hint", None), tool=tool, step=step,
-                   plain=plain, **params)
+    out = failure(exc.code, locale, detail=detail, hint=getattr(exc, "hint", None), tool=tool, step=step,
+                  plain=plain, **params)
+    return out | {"data": data} if isinstance(data, dict) and data else out
 
 
 def not_found(entity: str, entity_id: object, hint: str | None = None) -> ToolFailed:

@@ -47,7 +47,7 @@ class Move:
 
 
 MOVES: tuple[Move, ...] = (
-    Move("Barbell Bench Press", {"Chest": 0.7, "Triceps": 0.3}, ("barbell", "bench"), 30),
+    Move("Bench Press", {"Chest": 0.7, "Triceps": 0.3}, ("barbell", "bench", "rack"), 30),
     Move("Dumbbell Bench Press", {"Chest": 0.7, "Triceps": 0.2, "Shoulders": 0.1}, ("dumbbell", "bench"), 12),
     Move("Dumbbell Floor Press", {"Chest": 0.7, "Triceps": 0.3}, ("dumbbell", "mat"), 10),
     Move("Push-up", {"Chest": 0.7, "Triceps": 0.3}, (), None, ("push-up",)),
@@ -164,10 +164,14 @@ class Rules:
         for pref in preferences:
             if not isinstance(pref, dict):
                 continue
-            text.append(f"{pref.get('description', '')} {pref.get('guidance', '')}".lower())
+            structured = False
             for key, value in pref.items():
                 if re.search(r"exclu|pattern|muscle|exercise|equipment|avoid", key, re.IGNORECASE):
-                    excluded.update(key_of(s) for s in _strings(value))
+                    values = {key_of(s) for s in _strings(value)}
+                    excluded.update(values)
+                    structured = structured or bool(values)
+            if not structured:  # words are read only where the rule has no codes (the codes say it exactly)
+                text.append(f"{pref.get('description', '')} {pref.get('guidance', '')}".lower())
         return cls(" ".join(text), frozenset(excluded))
 
     def allows(self, move: Move) -> bool:
@@ -176,7 +180,7 @@ class Rules:
                 re.search(rf"(?<!\w){re.escape(n)}(?:e?s)?(?!\w)", self.text) for n in names):
             return False
         if any(key_of(p) in self.excluded or re.search(PATTERN_WORDS.get(p, re.escape(p)), self.text)
-               for p in move.patterns):
+               for p in move.patterns) or {key_of(p) for p in _tags_of(move.name)} & self.excluded:
             return False
         if any(key_of(e) in self.excluded for e in move.equipment):
             return False
@@ -191,6 +195,11 @@ def key_of(value: str) -> str:
 
 def _names_of(name: str) -> tuple[str, ...]:
     return next((tuple(e.all_aliases) for e in NAMES if e.name == name), ())
+
+
+def _tags_of(name: str) -> tuple[str, ...]:
+    """The library's movement patterns of a move (what a rule's patterns are checked against)."""
+    return next((e.patterns for e in NAMES if e.name == name), ())
 
 
 # --- building ------------------------------------------------------------------------------------------------

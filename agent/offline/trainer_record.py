@@ -10,32 +10,34 @@ from typing import Any
 
 from agent.offline import trainer_say as t
 from agent.offline.trainer import Facts, exclusions_input
-from agent.offline.trainer_library import GROUPS, PATTERN_WORDS, exercise_name, move_named
+from agent.offline.trainer_library import GROUPS, exercise_name, move_named
 from agent.offline.trainer_plan import Call, Next, Say, need
 from agent.offline.trainer_session import exercise_at
 from agent.offline.trainer_words import Request, body_part_of, target_of
 from gym.exercise_library import LIBRARY as NAMES
 from gym.training.exercise_words import display_name
+from gym.training.restrictions import REGION_PATTERNS, said_rule
 
 LB_PER_KG = 2.20462
 LIBRARY_MUSCLES = {"chest": "Chest", "lats": "Back", "upper back": "Back", "lower back": "Lower Back",
                    "shoulders": "Shoulders", "biceps": "Biceps", "triceps": "Triceps", "forearms": "Forearms",
                    "core": "Abs", "obliques": "Abs", "glutes": "Glutes", "quads": "Quadriceps",
                    "hamstrings": "Hamstrings", "calves": "Calves", "adductors": "Adductors"}
-# What an injured part rules out (TRAINER.md: the library's movement patterns), and the words for the model.
-INJURIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "knee": (("jumping", "deep knee flexion", "lunge"), (), "No jumping, lunges or deep knee flexion."),
-    "shoulder": (("overhead press", "overhead hold", "hanging"), (),
-                 "No overhead pressing, overhead holds or hanging; light horizontal work is fine."),
-    "lower_back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
-    "back": (("spinal loading", "hinge"), ("Lower Back",), "No spinal loading or heavy hinging."),
-    "wrist": (("push-up",), ("Forearms",), "No push-ups or loaded wrist extension."),
-    "ankle": (("jumping", "running"), ("Calves",), "No jumping or running."),
-    "elbow": (("dip",), ("Biceps", "Triceps"), "No dips or direct arm work."),
-    "hip": (("deep knee flexion", "lunge", "jumping"), (), "No deep hip flexion, lunges or jumping."),
-    "neck": (("overhead press", "overhead hold"), ("Trapezius", "Neck"), "No overhead pressing or loaded shrugs."),
+# What an injured part rules out besides the region's movement patterns (gym.training.restrictions.REGION_PATTERNS,
+# the rules' one mapping): muscles to spare, and the words for the model.
+INJURIES: dict[str, tuple[tuple[str, ...], str]] = {
+    "knee": ((), "No jumping, lunges or deep knee flexion."),
+    "shoulder": ((), "No overhead pressing or loaded shoulder flexion above 90°; light horizontal work is fine."),
+    "lower_back": (("Lower Back",), "No spinal loading, loaded flexion or heavy hinging."),
+    "back": (("Lower Back",), "No spinal loading, loaded flexion or heavy hinging."),
+    "wrist": (("Forearms",), "No push-ups or loaded wrist extension."),
+    "ankle": (("Calves",), "No jumping or running."),
+    "elbow": (("Biceps", "Triceps"), "No dips, hanging or direct arm work."),
+    "hip": ((), "No deep hip flexion, lunges or jumping."),
+    "neck": (("Trapezius", "Neck"), "No spinal loading or overhead holds."),
 }
 INJURY_DAYS = 14
+REGIONS = {"back": "lower_back"}  # the offline's body parts that the rules' regions name otherwise
 
 
 def _period(req: Request) -> str:
@@ -238,7 +240,8 @@ def _until(facts: Facts, days: int) -> str | None:
 
 def injury_move(facts: Facts, req: Request) -> Next:
     part, side = req.args.get("part") or "knee", req.args.get("side")
-    patterns, muscles, guidance = INJURIES.get(part, INJURIES["knee"])
+    muscles, guidance = INJURIES.get(part, INJURIES["knee"])
+    patterns = [p.replace("_", " ") for p in REGION_PATTERNS[REGIONS.get(part, part)]]  # the rules' one mapping
     days = req.args.get("days") or INJURY_DAYS
     step = facts.last("prefs__set_preference")
     if step is None:
@@ -257,16 +260,10 @@ def injury_move(facts: Facts, req: Request) -> Next:
         date).date()) if date else "—", left_out=left_out))
 
 
-def family_patterns(name: str) -> list[str]:
-    """The movement pattern a "never X" means when X names a whole family ("lunges" → lunge, "burpees" → burpee):
-    the vocabulary's word for the exercise's own name (set_preference's schema keeps only what it has)."""
-    key = re.sub(r"[\s-]+", "_", name.strip().lower())
-    return [key, f"{key}_family"]
-
-
 def avoid_move(facts: Facts, req: Request) -> Next:
-    """A "never" / "avoid" rule as structured exclusions: a named exercise (and its family's pattern), a muscle
-    group, or a movement ("no jumping"); words that name none of these are said back, not saved."""
+    """A "never" / "avoid" rule as structured exclusions: a muscle group, or what the rules' one mapping
+    (gym.training.restrictions.said_rule) finds in the words — a pattern family ("lunges" → lunge, "no jumping")
+    or a library exercise; words that name none of these are said back, not saved."""
     group, thing, named = req.args.get("target"), req.args.get("thing") or "", req.args.get("exercise")
     loc = facts.locale
     step = facts.last("prefs__set_preference")
@@ -274,18 +271,19 @@ def avoid_move(facts: Facts, req: Request) -> Next:
         if not group and not thing and not named:
             return Say(t.say(loc, "avoid_how"))
         muscles = [] if named else list(GROUPS.get(group, ())) if group else []
-        patterns = family_patterns(named) if named else [] if muscles else [
-            p for p, words in PATTERN_WORDS.items() if re.search(words, thing.lower())]
-        if not (named or muscles or patterns):
+        said = said_rule(named or thing, whole=True).exclusions if not muscles else None
+        patterns: list[str] = list(said.patterns) if said else []
+        # a named exercise that is a whole pattern family ("lunges") is the family, not one library item
+        exercises = [] if patterns else [named] if named else list(said.exercises[:1]) if said else []
+        if not (muscles or patterns or exercises):
             return Say(t.say(loc, "avoid_unknown", what=thing))
-        what = named or (", ".join(muscles).lower() if muscles else ", ".join(patterns))
+        what = named or (", ".join(muscles).lower() if muscles else ", ".join(patterns) or exercises[0])
         args: dict[str, Any] = {"type": "muscle_group" if muscles else "exercise",
                                 "description": facts.words[:300], "guidance": f"avoid {what}: no exercises for {what}"}
         if req.args.get("days") and (until := _until(facts, req.args["days"])) is not None:
             args["expires_at"] = until
         schema = facts.tools.get("prefs__set_preference") or {}
-        args.update(exclusions_input(schema, {"muscles": muscles, "exercises": [named] if named else [],
-                                              "patterns": patterns}))
+        args.update(exclusions_input(schema, {"muscles": muscles, "exercises": exercises, "patterns": patterns}))
         return Call("prefs__set_preference", args)
     date = step.input.get("expires_at")
     until = t.say(loc, "until", date=t.day(loc, datetime.fromisoformat(date).date())) if date else ""

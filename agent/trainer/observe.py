@@ -21,8 +21,9 @@ def observation(tool: str, output: dict[str, Any]) -> str:
         return OK if not output.get("warnings") else f"<result>ok; {'; '.join(output['warnings'])}</result>"
     if tool == "data__fetch_data":  # the data itself arrives once, as the knowledge events after this result
         return f"<result>ok: {', '.join(output.get('sources', {}))} in context</result>"
-    if tool == "prefs__set_preference":
-        return f"<result>saved preference {output.get('id')}</result>"
+    if tool == "prefs__set_preference":  # with the rule said back in the member's words, for the reply
+        said = f": {output['shownBack']}" if output.get("shownBack") else ""
+        return f"<result>saved preference {output.get('id')}{said}</result>"
     if tool == "logbook__log_completed_exercise":
         return f"<result>logged {output.get('logged')} (id {output.get('id')})</result>"
     if tool.startswith("calendar__") and "id" in output:

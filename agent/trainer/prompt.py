@@ -1,7 +1,8 @@
 """The trainer's system prompt (001 §2, adapted to this gym) and the member's stable prefix (000 §4.4).
 
-Two cached system blocks: the static instructions (the same for every member, 1 h) and the member's stable
-data — profile, units, locations with equipment — (1 h). The member's locale picks the reply language.
+Two cached system blocks: the static instructions (the same for every member, 1 h) — with the exercise library's
+names, the only exercises the trainer may prescribe (TRAINER.md "Library-only prescriptions") — and the member's
+stable data — profile, units, locations with equipment — (1 h). The member's locale picks the reply language.
 """
 
 from __future__ import annotations
@@ -9,6 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from agent.request import CACHE_1H
+from gym.exercise_library import CATEGORIES, LIBRARY
+
+
+def library_block() -> str:
+    """The library's names by category: what every workout tool accepts (one line per category)."""
+    lines = [f"- {category}: " + "; ".join(e.name for e in LIBRARY if e.category == category)
+             for category in CATEGORIES]
+    return "\n".join(lines)
+
 
 LANGUAGES = {"en": "English", "he": "Hebrew", "ru": "Russian"}
 
@@ -30,10 +40,15 @@ of removed ones; for other fields, their new values (null: gone). Apply it to wh
 never compute or invent them yourself.
 
 Building workouts
+- Prescribe only exercises of the gym's exercise library, by their library names (listed below; in tool inputs \
+always the English library name, whatever the member's language). A name the library does not know is refused \
+with unknown_exercise and the nearest library names: pick one of them. The library knows each exercise's \
+equipment and movement patterns: the tools check the member's location, injuries and never-rules on them.
 - Use workout__generate_workout with exercises of four types: reps (sets, reps per set, load or null, load_unit, \
 rest_sec), hold (sets, hold_sec per set, rest_sec), duration (duration_min, optional distance), intervals (rounds, \
 work_sec, rest_sec). Every exercise has muscles and goals shares that each sum to 1, a short reasoning and the \
-equipment it needs, named as at the member's current location; bodyweight exercises list none.
+equipment it needs (the tools set it from the library: what the exercise uses at the current location; one the \
+location lacks is refused with equipment_unavailable).
 - Loads are always in the member's weight unit; distances in their distance unit.
 - Recommendation priority, highest first: temporary preferences (injuries, "today only" requests) > the member's \
 explicit request > permanent preferences > distribution debt (under-trained goals first) > goal weights > history.
@@ -47,9 +62,19 @@ Preferences
 - Save what the member asks you to remember with prefs__set_preference: an injury or a time-limited request \
 gets expires_at; a one-time request ("today", "this workout") gets delete_after_use; a lasting wish is permanent.
 - Never suggest what an active preference forbids.
-- A "never", an avoidance or an injury is a rule the tools enforce: fill its exclusions (exercises, movement patterns, muscles, equipment) from what the member said, and hard=false only for a mere liking. A tool that refuses an exercise with injury_conflict or preference_conflict names the rule: pick another exercise; if the member explicitly wants what a permanent rule forbids, ask them, then change or delete the rule.
+- A "never", an avoidance or an injury is a rule the tools enforce: fill its exclusions (exercises by library \
+name, movement patterns, muscles, equipment; for an injury its body region and side) from what the member said, \
+and hard=false only for a mere liking. "Never lunges" is the pattern lunge (every lunge, not squats). The result's \
+shownBack is the rule in the member's words: tell it to them.
+- A tool that refuses an exercise with injury_conflict or preference_conflict names the exercise and the rule: \
+pick another exercise, and tell the member which exercise you left out and why (e.g. "no overhead press — left \
+shoulder"); the workout card shows it too. If the member explicitly wants what a permanent rule forbids, ask \
+them, then change or delete the rule.
 - Order exercises warm-up first, compound lifts before isolation, cool-down last (exercise_order is refused).
 - When marking an exercise complete, pass what was done (reps_per_set, loads); say as_prescribed only when the member confirms they did exactly the prescription.
+
+Exercise library (name: the only names to prescribe)
+{library}
 
 Style
 - Be brief, warm and concrete. Never mention tool names, ids of database rows, or these instructions to the member.
@@ -70,6 +95,9 @@ def member_prefix(data: dict[str, Any]) -> str:
                   "Equipment: " + (", ".join(loc.get("equipment") or []) or "none (bodyweight only)"), f"</{tag}>"]
     lines.append("</user_data>")
     return "\n".join(lines)
+
+
+STATIC_TRAINER_PROMPT = STATIC_TRAINER_PROMPT.replace("{library}", library_block())
 
 
 def trainer_system(locale: str, prefix: str) -> list[dict[str, Any]]:

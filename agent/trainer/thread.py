@@ -34,6 +34,7 @@ from agent.trainer.prompt import member_prefix, trainer_system
 from agent.trainer.shown import SHOWN_TOOLS, member_view
 from agent.turns import Turn
 from core.errors import Conflict, NotFound
+from gym.training.trainer_workouts import current_workout, note_left_out
 from tools.executions import ToolExecution
 from tools.leaves.trainer.sources import SOURCES, load
 from tools.registry import ToolSpec
@@ -46,6 +47,7 @@ CHECKPOINT_SHARE = 0.8
 PREFIX_SOURCES = ("user_profile", "user_settings", "all_locations")  # in the member's stable prefix instead
 WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise", "workout__adjust_exercise",
                            "workout__remove_exercise", "workout__add_exercise_to_workout"})
+REFUSALS = frozenset({"injury_conflict", "preference_conflict"})  # a rule refused an exercise the turn asked for
 
 
 class TrainerThread:
@@ -287,7 +289,20 @@ class TrainerThread:
             row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
+            await self._note_left_out(turn, trip.session)
         return []
+
+    async def _note_left_out(self, turn: Turn, session) -> None:
+        """The exercises the rules refused earlier in this turn stay named on the workout it built (TRAINER.md: the
+        card and the reply say what was left out and why)."""
+        context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
+        opened = max((i for i, e in enumerate(context) if e.type == "user_message"), default=0)
+        refused = [item for e in context[opened:] if e.type == "tool_result" and e.payload.get("isError")
+                   and isinstance(result := e.payload.get("result"), dict) and result.get("code") in REFUSALS
+                   for item in (result.get("data") or {}).get("refused") or [] if isinstance(item, dict)]
+        workout = await current_workout(session, turn.access.org_id, self._member(turn)) if refused else None
+        if workout is not None:
+            note_left_out(workout, refused)
 
     async def after_call(self, turn: Turn, trip: RoundTrip, usage: Usage, cost_usd_micros: int) -> None:
         tokens = (usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.cache_write_5m_tokens

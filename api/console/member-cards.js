@@ -146,13 +146,23 @@ export function recoveryLine(ex) {
   })));
 }
 
-/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built). */
+/** The active injuries and hard preferences an exercise breaks (a rule saved after the workout was built): the
+ * rule in the member's words from the server ("no overhead pressing — left shoulder"), else its description. */
 export function conflictLine(ex) {
   const list = Array.isArray(ex.conflicts) ? ex.conflicts : [];
-  const said = list.map((c) => words(c?.description ?? c?.rule ?? c)).filter(Boolean);
+  const said = list.map((c) => words(c?.text ?? c?.description ?? c?.rule ?? c)).filter(Boolean);
   if (!said.length) return null;
   return h('div', { class: 'ex-conflict', testid: 'exercise-conflict', dir: 'auto' },
     ...said.map((description) => h('span', { text: t('member.conflict', { description }) })));
+}
+
+/** The exercises the rules left out of the workout, each with its rule, in the member's language (the server's). */
+export function leftOutBlock(workout) {
+  const list = (Array.isArray(workout?.leftOut) ? workout.leftOut : []).map((i) => words(i?.text)).filter(Boolean);
+  if (!list.length) return null;
+  return h('div', { class: 'ex-left-out', testid: 'workout-left-out', dir: 'auto' },
+    h('strong', { text: t('member.leftOut') }),
+    h('ul', {}, ...list.map((line) => h('li', { testid: 'left-out-item', text: line }))));
 }
 
 function exerciseRow(ex, unit) {
@@ -216,6 +226,7 @@ export function workoutCard(workout, unit) {
     h('header', { class: 'card-title', dir: 'auto', text: words(workout?.title) || t('member.workout') }),
     summaryText(workout?.summary) ? h('p', { class: 'muted', testid: 'workout-summary-line', dir: 'auto', text: summaryText(workout.summary) }) : null,
     list,
+    leftOutBlock(workout),
   );
 }
 
@@ -292,6 +303,7 @@ export function actionCard(toolUseId, { onConfirm, onUndo }) {
     },
     complete(d) {
       if (!title.textContent) this.start(d);
+      if (d.ok !== false && d.output?.shownBack) title.textContent = d.output.shownBack;  // an injury or a rule, said back
       setStatus(d.ok === false ? 'member.action.failed' : 'member.action.done');
       buttons.replaceChildren();
       if (d.ok !== false && d.inverseAvailable) {

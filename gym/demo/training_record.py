@@ -3,9 +3,11 @@
 Dani Mizrahi: a profile, home (current: dumbbells, bands, mat) and Harbor Strength (the full gym),
 category goals Strength 45 / Hypertrophy 25 / Conditioning 20 / Mobility 10, muscle goals (so muscle debt has
 numbers: shoulders and chest under-trained while the injury lasts), a left-shoulder injury expiring in 10 days
-that rules out overhead pressing and holding, a never-burpees rule, and six weeks of a four-session week whose goal credits are Strength 7.6,
+(region shoulder, side left: no overhead pressing, no loaded shoulder flexion above 90°), a never-burpees rule (the
+burpee family), and six weeks of a four-session week whose goal credits are Strength 7.6,
 Hypertrophy 5.6, Conditioning 4.4 and Mobility 2.4 of 20 — so any 28 days hold four whole weeks and
-Strength is exactly 38 % (debt +7 %); the last session (legs) ends 20 hours before the seeding instant. Her
+Strength is exactly 38 % (debt +7 %). Every exercise is the library's, under its library name, so the history links
+to the library (suggestions, records); the last session (legs) ends 20 hours before the seeding instant. Her
 latest front squat missed its last rep (5/5/5/4 of 5×5), so progression says to repeat it.
 A thinner record (goals, a location, three weeks of logs) goes to one member in twenty, so
 `seed-demo --members N` scales the logs with the members.
@@ -50,13 +52,13 @@ LOWER: list[Ex] = [
                                                                                       "Glutes": .4}),
 ]
 CONDITIONING: list[Ex] = [
-    ("Row Intervals", "hiit", None, None, None, 0, 12, None, 8, {"Conditioning": 1}, {"Back": .4, "Quadriceps": .3,
+    ("Row", "hiit", None, None, None, 0, 12, None, 8, {"Conditioning": 1}, {"Back": .4, "Quadriceps": .3,
                                                                                       "Biceps": .3}),
     ("Kettlebell Swing", "hiit", 5, 15, 20, 0, None, None, 8, {"Conditioning": .6, "Strength": .4},
      {"Glutes": .5, "Hamstrings": .3, "Lower Back": .2}),
     ("Box Jump", "bodyweight", 4, 8, None, 0, None, None, 7, {"Conditioning": .8, "Strength": .2},
      {"Quadriceps": .5, "Glutes": .3, "Calves": .2}),
-    ("Air Bike", "cardio_time", None, None, None, 0, 10, None, 8, {"Conditioning": 1}, {"Quadriceps": .7,
+    ("Bike", "cardio_time", None, None, None, 0, 10, None, 8, {"Conditioning": 1}, {"Quadriceps": .7,
                                                                                         "Calves": .3}),
     ("Run", "cardio_distance", None, None, None, 0, 25, 4.5, 6, {"Conditioning": 1}, {"Quadriceps": .4,
                                                                                       "Calves": .3, "Hamstrings": .3}),
@@ -64,7 +66,7 @@ CONDITIONING: list[Ex] = [
 UPPER: list[Ex] = [
     ("Bench Press", "strength", 5, 5, 40, 1.25, None, None, 8, {"Strength": 1}, {"Chest": .65, "Triceps": .25,
                                                                                   "Shoulders": .1}),
-    ("Barbell Row", "strength", 4, 8, 40, 1.25, None, None, 7.5, {"Strength": .7, "Hypertrophy": .3},
+    ("Bent-Over Row", "strength", 4, 8, 40, 1.25, None, None, 7.5, {"Strength": .7, "Hypertrophy": .3},
      {"Back": .6, "Biceps": .2, "Trapezius": .2}),
     ("Pull-up", "bodyweight", 4, 6, None, 0, None, None, 8, {"Strength": .6, "Hypertrophy": .4}, {"Back": .7,
                                                                                                  "Biceps": .3}),
@@ -79,7 +81,7 @@ FULL: list[Ex] = [
                                                                               "Lower Back": .3}),
     ("Front Squat", "strength", 4, 5, 50, 1.25, None, None, 8, {"Strength": 1}, {"Quadriceps": .6, "Glutes": .2,
                                                                                   "Abs": .2}),
-    ("Farmer Carry", "strength", 4, None, 24, 0, None, None, 7, {"Strength": .5, "Hypertrophy": .5},
+    ("Farmer's Carry", "strength", 4, None, 24, 0, None, None, 7, {"Strength": .5, "Hypertrophy": .5},
      {"Forearms": .5, "Trapezius": .3, "Abs": .2}),
     ("Face Pull", "strength", 3, 15, 15, 0, None, None, 6, {"Hypertrophy": .6, "Mobility": .4},
      {"Shoulders": .6, "Trapezius": .4}),
@@ -97,8 +99,9 @@ THIN_POOL: list[Ex] = [LOWER[0], LOWER[1], CONDITIONING[1], CONDITIONING[4], UPP
 # Muscle goals (percent; normalized when read): what Dani wants her 28 days to look like.
 DANI_MUSCLE_GOALS = {"Quadriceps": 16, "Glutes": 14, "Hamstrings": 12, "Back": 12, "Chest": 12, "Shoulders": 10,
                      "Abs": 8, "Biceps": 4, "Triceps": 4, "Calves": 4, "Trapezius": 4}
-INJURY_EXCLUSIONS = {"patterns": ["overhead_press", "overhead_hold"]}
-BURPEE_EXCLUSIONS = {"exercises": ["Burpee"], "patterns": ["burpee"]}
+INJURY_EXCLUSIONS = {"patterns": ["overhead_press", "shoulder_flexion_loaded_above_90"], "region": "shoulder",
+                     "side": "left"}
+BURPEE_EXCLUSIONS = {"exercises": ["Burpee"], "patterns": ["burpee_family"]}
 MISSED = {"Front Squat": ((5, 5, 5, 4), (5, 5, 5, 5))}  # the latest session: reps reached, reps prescribed
 
 

@@ -18,10 +18,9 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.job_queue import enqueue
+from gym.job_queue import DEFAULT_QUEUE, QUEUE_INFO, enqueue
 
-ENTRYPOINT = "nutrition_run"
-QUEUE_INFO = "nutrition_queue"  # the Session.info key naming the entrypoint
+ENTRYPOINT = DEFAULT_QUEUE
 
 
 def queue_info(entrypoint: str) -> dict[str, str]:

@@ -2,9 +2,9 @@
 done where they train now and within their injuries and never-rules, and a §4.9 exercise built from it for an
 add or a swap.
 
-Equipment: the library lists what an exercise uses; of its load implements (barbell, dumbbell, kettlebell,
-cable, band, plate, …) one is enough — the first the location has — while the rest (bench, rack, box, bar, rings)
-are all needed. A built exercise is set-and-rep work unless it is a hold (planks, hangs, stretches, carries) or
+Equipment: what the library says the exercise needs at the current location (gym.training.equipment.needs).
+A name resolves as every prescription does (gym.training.movements.prescribed: a name or alias in en/he/ru, or a
+library id; else `unknown_exercise` with the nearest library names). A built exercise is set-and-rep work unless it is a hold (planks, hangs, stretches, carries) or
 a bout (running, rowing, riding); its muscles are the library's, evenly shared onto the 16; its goal follows its
 category; its load is what the member gives, else the progression's suggestion, else none yet (the member enters
 the first one).
@@ -20,15 +20,14 @@ from gym.errors import GymError
 from gym.exercise_library import LIBRARY, LibraryExercise
 from gym.training import constraints
 from gym.training.entries import LogEntry
-from gym.training.equipment import equipment_key
+from gym.training.equipment import LOAD_IMPLEMENTS, needs
 from gym.training.exercise_words import display_name, how_to
+from gym.training.movements import prescribed
 from gym.training.muscles import library_muscle_shares
 from gym.training.preference_rules import Pref
 from gym.training.progression import suggest
 from gym.training.recovery import LOAD_SHARE
 
-LOAD_IMPLEMENTS = frozenset({"barbell", "dumbbell", "kettlebell", "cable", "band", "plate", "medicine ball",
-                             "sandbag", "machine", "trap bar", "landmine"})
 HOLDS = re.compile(r"plank|hold|wall sit|l-sit|support|carry|sled|handstand walk", re.IGNORECASE)
 GOAL_BY_CATEGORY = {"squat": "Strength", "lunge": "Strength", "hinge": "Strength", "press": "Strength",
                     "pull": "Strength", "olympic": "Strength", "gymnastics": "Strength", "carry": "Strength",
@@ -38,12 +37,8 @@ COMPOUND_CATEGORIES = frozenset({"squat", "lunge", "hinge", "press", "pull", "ol
 
 
 def find(name: str) -> LibraryExercise:
-    key = " ".join(name.split()).lower()
-    found = next((e for e in LIBRARY if e.name.lower() == key), None)
-    if found is None:
-        raise GymError("unknown_exercise", f"{name} is not in the exercise library.",
-                       "Pick an exercise from the library.", status=422)
-    return found
+    """The library exercise the app names (by library name, alias in any language, or id)."""
+    return prescribed(name)
 
 
 def kind(exercise: LibraryExercise) -> str:
@@ -56,17 +51,8 @@ def kind(exercise: LibraryExercise) -> str:
 
 
 def equipment_for(exercise: LibraryExercise, available: Iterable[str] | None) -> list[str] | None:
-    """What the exercise needs at a location with `available` (one load implement, every other item), or None
-    when the location cannot host it. No current location: bodyweight work only."""
-    have = {equipment_key(a) for a in available or []}
-    implements = [e for e in exercise.equipment if e in LOAD_IMPLEMENTS]
-    others = [e for e in exercise.equipment if e not in LOAD_IMPLEMENTS]
-    if any(equipment_key(e) not in have for e in others):
-        return None
-    if not implements:
-        return others
-    chosen = next((e for e in implements if equipment_key(e) in have), None)
-    return None if chosen is None else [chosen, *others]
+    """What the exercise needs at a location with `available`, or None when the location cannot host it."""
+    return needs(exercise, available)
 
 
 def blocked_by(exercise: dict[str, Any], prefs: Iterable[Pref]) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""Mapped tables of the training record (migration 0006_training_record, 0019, 0020); every row is org-scoped."""
+"""Mapped tables of the training record (migration 0006_training_record, 0019, 0020, 0024); every row is org-scoped."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint, func
+from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -114,6 +114,8 @@ class TrainerWorkout(_Owned, Base):
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
     completed_at: Mapped[datetime | None]
     started_at: Mapped[datetime | None]  # the member pressed Start in the app (0020)
+    # each exercise the rules refused while it was built: {exercise, rule, values, injury, region?, side?} (0024)
+    left_out: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list, server_default=text("'[]'::jsonb"))
 
 
 class ExerciseLog(_Owned, Base):

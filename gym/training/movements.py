@@ -2,49 +2,32 @@
 primary muscle, whether it is a compound or an isolation movement, and the equipment its name says it needs.
 
 Names compare by `name_key` (case, hyphens, apostrophes, spacing and plurals ignored: "Push-ups" = "push up").
-`resolve` finds the library exercise by name or alias exactly; `resolve_loosely` also drops a leading equipment word
-("Dumbbell Curl" → "Curl" → Biceps Curl), which is right for patterns and order but not for progression, where a
-dumbbell curl and a barbell curl are different loads. Names outside the library get patterns from keyword rules,
-so "Seated Dumbbell Shoulder Press" is still an overhead press.
+`prescribed` is the rule every prescription passes (TRAINER.md "Library-only prescriptions"): a name — the library's
+name, an alias in English, Hebrew or Russian, the name the member's app shows in their language — or a library id
+resolves to exactly one library exercise, else `unknown_exercise` with the nearest library names. `resolve` finds
+the exercise the same way without refusing; `resolve_loosely` also drops a leading equipment word ("Dumbbell Curl
+Variation" → …), for names logged before the rule. Patterns are the library's tags, never words of a name.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import cache, lru_cache
 
+from core.i18n import SUPPORTED_LOCALES, part
+from gym.errors import GymError
 from gym.exercise_library import LIBRARY, LibraryExercise
 from gym.training.equipment import VOCABULARY, equipment_key
 from gym.training.muscles import LIBRARY_TO_TRAINER
-from gym.training.vocab import MOVEMENT_PATTERNS
 
 COMPOUND_CATEGORIES = frozenset({"squat", "lunge", "hinge", "press", "pull", "olympic", "gymnastics", "carry"})
 ISOLATION_CATEGORIES = frozenset({"accessory"})
-COMPOUND_NAMES = frozenset({"Leg Press"})           # filed under accessory, moves two joints under load
-ISOLATION_NAMES = frozenset({"Nordic Curl", "Face Pull"})
+COMPOUND_NAMES = frozenset({"Leg Press", "Hack Squat"})  # filed under accessory or machines, two joints under load
+ISOLATION_NAMES = frozenset({"Nordic Curl", "Face Pull", "Band Face Pull"})
 EQUIPMENT_PREFIXES = ("dumbbell", "db", "barbell", "bb", "kettlebell", "kb", "band", "banded", "cable", "machine",
                       "seated", "standing", "single arm", "one arm", "single leg")
-
-# Keyword rules over `name_key` for names the library does not know (and, as a net, for those it does).
-KEYWORD_PATTERNS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"\bburpee", ("burpee", "jumping", "wrist_extension")),
-    (r"\bjump|\bhop\b|\bbound|\bskip|\bplyo|\b(double|single|triple) under\b|\bstar jump", ("jumping",)),
-    (r"\b(overhead|shoulder|military|push|strict|arnold|z) press\b|\bjerk\b|\bthruster|\bhandstand push|\bhspu\b|"
-     r"\bpike push|\bwall ball|\bohp\b", ("overhead_press", "overhead_hold")),
-    (r"\bsnatch|\boverhead\b|\bhandstand\b|\bturkish get|\bwindmill", ("overhead_hold",)),
-    (r"\bpull ?up\b|\bchin ?up\b|\btoe to bar\b|\bknee to elbow\b|\bhanging\b|\bdead hang\b|\bmuscle up\b|"
-     r"\brope climb", ("hanging",)),
-    (r"\bdip\b", ("dip",)),
-    (r"\brun\b|\brunning\b|\bsprint|\bjog", ("running",)),
-    (r"\bsquat|\blunge|\bpistol\b|\bleg press\b", ("deep_knee_flexion",)),
-    (r"\b(back|front|barbell|zercher|box|pause) squat\b|\bdeadlift|\bgood morning|\bclean\b|\bsnatch|\bjerk\b|"
-     r"\bcarry\b|\bfarmer|\byoke\b|\b(barbell|bent over|pendlay) row\b|\brack pull\b|\b(strict|military|push|"
-     r"overhead) press\b|\bthruster", ("spinal_loading",)),
-    (r"\bdeadlift|\brdl\b|\bgood morning|\b(kettlebell|kb|russian|american) swing\b|\bhinge\b|\bbent over\b|"
-     r"\bpendlay\b|\bback extension|\bhyperextension|\bclean\b|\bsnatch", ("hip_hinge",)),
-    (r"\bpush ?up\b|\bpress up\b|\bhandstand\b|\bmountain climber|\bbear crawl|\binchworm|\bdown(ward)? dog\b|"
-     r"\bbench dip\b", ("wrist_extension",)),
-)
+NEAREST = 5
 ISOLATION_WORDS = re.compile(r"\bcurl\b|\braise\b|\bfly\b|\bflye\b|\bkickback\b|\bpushdown\b|\bpush down\b|"
                              r"\bextension\b|\bpull apart\b|\bshrug\b|\bpec deck\b|\bcrossover\b")
 COMPOUND_WORDS = re.compile(r"\bsquat\b|\bdeadlift\b|\bpress\b|\brow\b|\bpull ?up\b|\bchin ?up\b|\blunge\b|"
@@ -71,20 +54,62 @@ def name_key(name: str) -> str:
     return " ".join(_singular(w) for w in text.split())
 
 
+def _shown_names() -> list[tuple[str, str]]:
+    """(name the member's app shows, library name) in every language: a name the member read is one they may say."""
+    return [(str(words["name"]), name) for locale in SUPPORTED_LOCALES
+            for name, words in (part("exercises", locale).get("exercises") or {}).items() if words.get("name")]
+
+
 @cache
 def _index() -> dict[str, LibraryExercise]:
+    by_name = {exercise.name: exercise for exercise in LIBRARY}
     by_key: dict[str, LibraryExercise] = {}
     for exercise in LIBRARY:
         by_key.setdefault(name_key(exercise.name), exercise)
     for exercise in LIBRARY:  # aliases never shadow a name
         for alias in exercise.all_aliases:
             by_key.setdefault(name_key(alias), exercise)
+    for shown, name in _shown_names():  # nor do the app's words for them
+        by_key.setdefault(name_key(shown), by_name[name])
+    for exercise in LIBRARY:
+        by_key.setdefault(name_key(exercise.key), exercise)
     return by_key
 
 
+def spellings() -> dict[str, LibraryExercise]:
+    """Every name key the library knows → its exercise: names, aliases, the app's names in every language, ids."""
+    return _index()
+
+
 def resolve(name: str) -> LibraryExercise | None:
-    """The library exercise this name or alias is, exactly (case, plurals and punctuation aside)."""
+    """The library exercise this name, alias or id is, exactly (case, plurals and punctuation aside)."""
     return _index().get(name_key(name))
+
+
+def nearest(name: str, count: int = NEAREST) -> list[str]:
+    """The library names closest to a name: spelling and shared words, over every name and alias."""
+    key = name_key(name)
+    words = set(key.split())
+    scored: dict[str, float] = {}
+    for spelling, exercise in _index().items():
+        shared = len(words & set(spelling.split())) / max(len(words | set(spelling.split())), 1)
+        score = SequenceMatcher(None, key, spelling).ratio() + shared
+        scored[exercise.name] = max(scored.get(exercise.name, 0.0), score)
+    return [n for n, _ in sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:count]]
+
+
+def prescribed(name: str) -> LibraryExercise:
+    """THE rule every prescription passes: the one library exercise `name` is, or `unknown_exercise` naming the
+    nearest library exercises (the model picks one; the app shows them)."""
+    found = resolve(name) if name.strip() else None
+    if found is None:
+        close = nearest(name)
+        raise GymError("unknown_exercise", f"{' '.join(name.split()) or 'An empty name'} is not in the exercise "
+                                           f"library. Nearest library exercises: {', '.join(close)}.",
+                       "Prescribe only library exercises, by their library name (an alias in English, Hebrew or "
+                       "Russian works too): pick one of the nearest, or another library exercise.",
+                       names=", ".join(close), data={"nearest": close})
+    return found
 
 
 def resolve_loosely(name: str) -> LibraryExercise | None:
@@ -124,16 +149,10 @@ def name_forms(name: str) -> set[str]:
     return forms - {""}
 
 
-@cache
 def patterns_for(name: str) -> tuple[str, ...]:
-    """Movement patterns: the library's tags for the exercise (loosely resolved) and the keyword rules' for the name."""
+    """Movement patterns: the library's tags of the exercise (loosely resolved); none for a name it does not know."""
     found = resolve_loosely(name)
-    have = set(found.patterns) if found else set()
-    key = name_key(name)
-    for rule, patterns in KEYWORD_PATTERNS:
-        if re.search(rule, key):
-            have.update(patterns)
-    return tuple(p for p in MOVEMENT_PATTERNS if p in have)
+    return found.patterns if found else ()
 
 
 def primary_muscle(name: str) -> str | None:

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
 from gym.training import constraints
-from gym.training.constraints import Conflict, Exclusions, exclusions_of
+from gym.training.constraints import Conflict, Exclusions, exclusions_of, union
 from gym.training.models import MemberPreference
 from gym.training.movements import name_key
 from gym.training.preference_rules import Pref, active, consumed_by_generation
@@ -44,7 +44,7 @@ def _words(text: str) -> str:
 
 
 def _items(rules: Exclusions) -> set[tuple[str, str]]:
-    return {(kind, name_key(value)) for kind, values in rules.model_dump().items() for value in values}
+    return {(kind, name_key(value)) for kind, values in rules.lists().items() for value in values}
 
 
 def _same(row: MemberPreference, exclusions: Exclusions, description: str, *, expires_at: datetime | None,
@@ -59,11 +59,6 @@ def _same(row: MemberPreference, exclusions: Exclusions, description: str, *, ex
         return exclusions.is_empty() and theirs.is_empty() and _words(row.description) == _words(description)
     mine, stored = _items(exclusions), _items(theirs)
     return mine <= stored or stored <= mine
-
-
-def _union(a: Exclusions, b: Exclusions) -> Exclusions:
-    return Exclusions(**{k: [*getattr(a, k), *getattr(b, k)] for k in ("exercises", "patterns", "muscles",
-                                                                          "equipment")}).canonical()
 
 
 def snapshot(row: MemberPreference) -> dict[str, Any]:
@@ -110,7 +105,7 @@ async def save_preference(session: AsyncSession, org_id: uuid.UUID, member_id: u
                                            delete_after_use=delete_after_use)), None)
     if first is not None:
         previous = snapshot(first)
-        values["exclusions"] = _union(exclusions_of(first.exclusions), rules).as_dict()
+        values["exclusions"] = union(exclusions_of(first.exclusions), rules).as_dict()
         values["hard"] = is_hard or first.hard  # saying it again never weakens a rule; delete it to lift it
         for key, value in values.items():
             setattr(first, key, value)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Integer, cast, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
 from gym.training.models import TrainerWorkout
+from gym.training.movements import same_exercise
 from gym.training.profiles import Units, require_member, set_units
 from gym.training.units import in_units
 from gym.training.workout import Workout
@@ -42,6 +44,24 @@ async def save_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     session.add(row)
     await session.flush()
     return row
+
+
+def note_left_out(row: TrainerWorkout, refused: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep on the workout what the rules refused while it was built (each refused exercise once, with its rule),
+    except what is in it after all; returns the new ones."""
+    kept = list(row.left_out or [])
+    new = []
+    for item in refused:
+        name = str(item.get("exercise") or "")
+        if not name or any(same_exercise(name, str(e.get("name", ""))) for e in row.exercises) or any(
+                same_exercise(name, str(k.get("exercise", ""))) for k in kept):
+            continue
+        entry = {k: item[k] for k in ("exercise", "rule", "values", "injury", "region", "side", "description")
+                 if item.get(k) is not None}
+        kept.append(entry)
+        new.append(entry)
+    row.left_out = kept
+    return new
 
 
 def issue_exercise_id(row: TrainerWorkout) -> str:

@@ -1,7 +1,7 @@
 """Workout validation beyond the schema (TRAINER.md "Validation"): what the model must fix, and warnings.
 
-Errors: equipment the current location lacks (`equipment_unavailable`), loads or distances not in the member's
-unit (`unit_mismatch`), an order that breaks 001 §4.9 rule 4 (`exercise_order`). Injuries and hard preferences
+Errors: equipment the current location lacks — what the exercise library says the exercise needs, never the list a
+model sent (`equipment_unavailable`) —, loads or distances not in the member's unit (`unit_mismatch`), an order that breaks 001 §4.9 rule 4 (`exercise_order`). Injuries and hard preferences
 are checked before these, by gym.training.preferences.enforce_preferences. Warnings: an exercise loading a
 recovering muscle, a load above the progression's suggestion. Per exercise: its recovering muscles with their
 recovery percentage, and the progression suggestion for loaded work.
@@ -9,13 +9,15 @@ recovery percentage, and the progression suggestion for loaded work.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gym.exercise_library import LibraryExercise
 from gym.training.entries import LogEntry
-from gym.training.equipment import missing_equipment
+from gym.training.equipment import LOAD_IMPLEMENTS, missing_equipment, needs
 from gym.training.exercise_order import order_problems
+from gym.training.movements import resolve
 from gym.training.progression import suggest
 from gym.training.recovery import MuscleRecovery, exercise_recovery, recovery_warnings
 from gym.training.workout import DurationExercise, RepsExercise, Workout
@@ -76,23 +78,39 @@ def _load_warning(ex: RepsExercise, suggestion: dict[str, Any]) -> Problem | Non
                                             f"{allowed:g} {unit}{since}", ex.order)
 
 
+def requirement(exercise: LibraryExercise) -> str:
+    """What the library says an exercise needs, in words for the model ("bench and a dumbbell or a barbell")."""
+    implements = [e for e in exercise.equipment if e in LOAD_IMPLEMENTS]
+    others = [e for e in exercise.equipment if e not in LOAD_IMPLEMENTS]
+    return " and ".join([*others, *([" or ".join(implements)] if implements else [])])
+
+
+def _lacking(name: str, listed: list[str], available: list[str], *, by_library: bool) -> str | None:
+    """What is missing for an exercise here: for one a change adds or alters (`by_library`), the library's equipment
+    (what it uses, not what a model listed); for one already in the workout, what it was stored with."""
+    found = resolve(name) if by_library else None
+    if found is not None:
+        return requirement(found) if needs(found, available, listed) is None else None
+    return ", ".join(missing) if (missing := missing_equipment(listed, available)) else None
+
+
 def check_workout(workout: Workout, *, weight_unit: str, distance_unit: str, equipment: Iterable[str] | None,
                   recovering: Mapping[str, MuscleRecovery], history: Iterable[LogEntry] = (),
-                  check_order: bool = True) -> WorkoutCheck:
+                  check_order: bool = True, touched: Collection[str] | None = None) -> WorkoutCheck:
     """Check a schema-valid workout against the member's location, units, recovery and history.
 
-    `equipment` is the current location's list; None (no current location) allows bodyweight only.
+    `equipment` is the current location's list; None (no current location) allows bodyweight only. `touched`: the
+    ids of the exercises a change adds or alters (None: all) — their equipment is the library's.
     """
     available = list(equipment or [])
     past = list(history)
     check = WorkoutCheck()
     for ex in sorted(workout.exercises, key=lambda e: e.order):
-        lacking = missing_equipment(ex.equipment, available)
+        lacking = _lacking(ex.name, ex.equipment, available, by_library=touched is None or ex.id in touched)
         if lacking:
             where = "the current location" if equipment is not None else "any location (none is current)"
-            check.errors.append(Problem("equipment_unavailable",
-                                        f"{ex.name} needs {', '.join(lacking)}, which {where} does not have",
-                                        ex.order))
+            check.errors.append(Problem("equipment_unavailable", f"{ex.name} needs {lacking}, which {where} does not "
+                                                                 "have", ex.order))
         if isinstance(ex, RepsExercise) and ex.load is not None and ex.load_unit != weight_unit:
             check.errors.append(Problem("unit_mismatch", f"{ex.name}: load must be in {weight_unit}, "
                                                          f"not {ex.load_unit}", ex.order))

@@ -52,14 +52,17 @@ def shares_sum_to_one(shares: list, what: str) -> list:
 
 class _Base(_Strict):
     id: str | None = Field(None, max_length=20, description="Server-assigned (ex_NNN); leave empty.")
-    name: str = Field(min_length=1, max_length=120)
+    name: str = Field(min_length=1, max_length=120, description=(
+        "The exercise library's name of the exercise (an alias in English, Hebrew or Russian is accepted); a name "
+        "the library does not know is refused with the nearest library names."))
     order: int = Field(ge=1, description="Position in the workout (1-indexed).")
     group: Group | None = None
     muscles: list[MuscleShare] = Field(max_length=16)
     goals: list[GoalShare] = Field(max_length=10)
     reasoning: str = Field(max_length=200, description="Why this exercise, in one short sentence.")
-    equipment: list[str] = Field(default_factory=list, max_length=10,
-                                 description="Library equipment names; bodyweight exercises list none.")
+    equipment: list[str] = Field(default_factory=list, max_length=10, description=(
+        "Library equipment names; the server sets what the library says the exercise uses at the current "
+        "location (bodyweight exercises list none)."))
 
     @field_validator("muscles")
     @classmethod

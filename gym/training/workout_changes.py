@@ -69,7 +69,9 @@ async def save_changed(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
                        "Fix the exercise so it matches the schema of its type.") from exc
     result = await check_member_workout(session, org_id, member_id, candidate, now, touched=touched,
                                         check_order=check_order)
-    row.exercises = exercises
+    named = {e.id: e for e in candidate.exercises if e.id in touched}  # the library's name and equipment
+    row.exercises = [{**e, "name": named[e["id"]].name, "equipment": list(named[e["id"]].equipment)}
+                     if e.get("id") in named else e for e in exercises]
     row.updated_at = now
     await session.flush()
     return result

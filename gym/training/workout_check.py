@@ -1,5 +1,9 @@
-"""Check a workout against one member's record: their injuries and hard preferences (first: a member's safety),
-then units, current location, exercise order, recovery and history.
+"""Check a workout against one member's record: every exercise it adds or changes is a library exercise (first: the
+rules below run on the library's tags), then the member's injuries and hard preferences (a member's safety), then
+units, current location, exercise order, recovery and history.
+
+Each exercise a change adds or alters takes the library's name and the equipment the library says it uses where it
+happens (gym.training.equipment.needs; a scheduled one as at a full gym), whatever a model listed.
 
 The pure rules are `validation.check_workout` and `constraints.check` (through `enforce_preferences`, the one
 constraint check); this reads what they need and turns the first error into the typed failure the model must fix
@@ -17,7 +21,9 @@ from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
+from gym.training.equipment import anywhere, needs
 from gym.training.logs import as_entry, logs_since
+from gym.training.movements import prescribed
 from gym.training.preferences import enforce_preferences
 from gym.training.profiles import current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
@@ -32,6 +38,30 @@ HINTS = {
 }
 
 
+def as_library(workout: Workout, *, touched: Collection[str] | None, available: list[str] | None,
+               somewhere: bool = False) -> None:
+    """Each exercise a change adds or alters (`touched` ids; None: all) named by the library and equipped as the
+    library says it is done at a location with `available` (`somewhere`: where it happens is not known yet).
+    Refuses every name the library does not know at once, each with its nearest library names."""
+    unknown: list[tuple[str, GymError]] = []
+    for ex in workout.exercises:
+        if touched is not None and ex.id not in touched:
+            continue
+        try:
+            found = prescribed(ex.name)
+        except GymError as exc:
+            unknown.append((ex.name, exc))
+            continue
+        wanted = list(ex.equipment)
+        ex.name = found.name
+        ex.equipment = anywhere(found, wanted) if somewhere else (needs(found, available, wanted)
+                                                                   or list(found.equipment))
+    if unknown:
+        raise GymError("unknown_exercise", " ".join(e.message for _, e in unknown), unknown[0][1].hint,
+                       names="; ".join(str(e.params["names"]) for _, e in unknown),
+                       data={"unknown": [{"name": name, **e.params["data"]} for name, e in unknown]})
+
+
 async def check_member_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, workout: Workout,
                                now: datetime, *, touched: Collection[str] | None = None,
                                check_order: bool = True) -> WorkoutCheck:
@@ -39,16 +69,17 @@ async def check_member_workout(session: AsyncSession, org_id: uuid.UUID, member_
 
     `touched`: the ids of the exercises a change added or altered (None: all, a new workout); only they are
     checked against the member's preferences, so an unrelated edit is never blocked by an older exercise."""
+    location = await current_location(session, org_id, member_id)
+    equipment = list(location.equipment) if location else None
+    as_library(workout, touched=touched, available=equipment)
     changed = [e for e in workout.exercises if touched is None or e.id in touched]
     notes = await enforce_preferences(session, org_id, member_id, changed, at=now)
     units = await get_units(session, org_id, member_id)
-    location = await current_location(session, org_id, member_id)
-    equipment = list(location.equipment) if location else None
     rows = await logs_since(session, org_id, member_id, now - timedelta(days=PROGRESSION_DAYS), until=now)
     entries = [as_entry(r) for r in rows]
     check = check_workout(workout, weight_unit=units.weight_unit, distance_unit=units.distance_unit,
                           equipment=equipment, recovering=recovering_muscles(entries, now), history=entries,
-                          check_order=check_order)
+                          check_order=check_order, touched=touched)
     if not check.ok:
         first = check.errors[0]
         same = [p for p in check.errors if p.code == first.code]
@@ -72,6 +103,7 @@ async def check_planned_exercises(session: AsyncSession, org_id: uuid.UUID, memb
     except ValidationError as exc:
         raise GymError("invalid_workout", "; ".join(e["msg"] for e in exc.errors()[:5]),
                        "Number the exercises 1..n and keep each group's fields on its first member.") from exc
+    as_library(workout, touched=None, available=None, somewhere=True)
     await enforce_preferences(session, org_id, member_id, workout.exercises, at=at)
     units = await get_units(session, org_id, member_id)
     kit = [name for ex in workout.exercises for name in ex.equipment]

@@ -4,12 +4,14 @@
 - `recovery`: the recovering muscles it loads, each with its recovery percentage and when it is ready;
 - `suggestion`: for loaded set-and-rep work, the progression suggestion (load, reps, why: a reason code and its
   numbers; the words are `console.member.progression.<code>` in locales/);
-- `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built);
+- `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built), each
+  with `text`, the rule in the member's language ("no overhead pressing — left shoulder");
 - `logged`: the sets logged of it so far (the member's app or the trainer's mark), each as set number, reps or
   seconds, load in the member's unit and RPE — present once a set is in, so the trainer's next turn knows.
 
 `summary` is a printable line ("35 min · Strength · Chest, Triceps", never an object); `summaryDetail` keeps the
-structured summary of 001 §4.9.
+structured summary of 001 §4.9. `leftOut` names each exercise the rules refused while the workout was built, with
+the rule, in the member's language ("Dumbbell Shoulder Press left out: no overhead pressing — left shoulder").
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from gym.training.preferences import active_preferences
 from gym.training.profiles import get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.recovery import recovering_muscles
+from gym.training.restrictions import refusal_text
 from gym.training.units import show_load
 from gym.training.validation import exercise_notes
 
@@ -80,10 +83,22 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         item = {**ex, "recovery": recovery, "suggestion": suggestion}
         broken = constraints.conflicts(constraints.facts(ex), prefs)
         if broken:
-            item["conflicts"] = [c.as_dict() for c in broken]
+            item["conflicts"] = [{**c.as_dict(), "text": refusal_text(c, locale)} for c in broken]
         if ex.get("id") in logged:
             item["logged"] = logged[ex["id"]]
         exercises.append(item)
     return {"id": row.workout_key, "title": row.title, "exercises": exercises,
             "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,
-            "completed": row.completed, "status": row.status}
+            "completed": row.completed, "status": row.status, "leftOut": left_out_view(row.left_out or [], locale)}
+
+
+def left_out_view(items: list[dict[str, Any]], locale: str) -> list[dict[str, Any]]:
+    """What the rules left out, as the card says it: the exercise in the member's language and the rule."""
+    out = []
+    for item in items:
+        shown = display_name(str(item.get("exercise", "")), locale)
+        out.append({"exercise": item.get("exercise"), "displayName": shown, "injury": bool(item.get("injury")),
+                    "rule": refusal_text(item, locale),
+                    "text": translate("trainer.rules.leftOut", locale, exercise=shown,
+                                      rule=refusal_text(item, locale))})
+    return out

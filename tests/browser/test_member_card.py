@@ -27,7 +27,7 @@ async def test_the_card_shows_recovery_progression_and_a_summary_in_words(page, 
     async with db.scope(org_id=t.org.id) as session:
         for at in (now - timedelta(days=8), now - timedelta(hours=1)):
             await log_exercise(session, t.org.id, t.member_id, LoggedExercise(
-                exercise_name="Dumbbell Bench Press", exercise_type="strength", sets=3, reps=10, load_kg=14, rpe=8,
+                exercise_name="Dumbbell Floor Press", exercise_type="strength", sets=3, reps=10, load_kg=14, rpe=8,
                 muscles=[{"name": "Chest", "share": 0.7}, {"name": "Triceps", "share": 0.3}], goals=["Strength"],
                 performed_at=at), now=now)
     workout = {**chest_workout(), "summary": {"estimated_duration_min": 25, "primary_goals": ["Strength"],
@@ -42,7 +42,7 @@ async def test_the_card_shows_recovery_progression_and_a_summary_in_words(page, 
     turn = await console.say("chest again")
     card = turn.get_by_test_id("workout-card")
     await expect(card).to_have_count(1)
-    await expect(turn.get_by_test_id("assistant-text")).to_have_text("Here is Quick chest: Dumbbell Bench Press first.")
+    await expect(turn.get_by_test_id("assistant-text")).to_have_text("Here is Quick chest: Dumbbell Floor Press first.")
     bench = card.get_by_test_id("exercise").first
     chest = bench.locator('[data-testid="recovery-muscle"][data-muscle="Chest"]')
     await expect(chest).to_have_text(re.compile(r"^Chest [0-5] % recovered$"))
@@ -61,5 +61,5 @@ async def test_the_card_shows_recovery_progression_and_a_summary_in_words(page, 
     await expect(again).to_have_count(1)
     await expect(again.get_by_test_id("recovery-muscle").first).to_be_visible()
     await expect(again.get_by_test_id("progression-next")).to_have_count(1)
-    await expect(page.get_by_test_id("assistant-text")).to_have_text("Here is Quick chest: Dumbbell Bench Press first.")
+    await expect(page.get_by_test_id("assistant-text")).to_have_text("Here is Quick chest: Dumbbell Floor Press first.")
     await console.shot(request, "reopened")

@@ -234,7 +234,7 @@ async def test_a_workout_card_shows_every_exercise_type_and_groups(page, server,
     t = await trainee(db, factory)
     superset = {"id": "s1", "type": "superset", "position": 1, "name": "Push pair", "rounds": 3}
     workout = {"title": "Mixed session", "exercises": [
-        reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14,
+        reps(1, "Dumbbell Floor Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14,
              group=superset),
         reps(2, "Push-up", muscles={"Chest": 0.8, "Triceps": 0.2}, group={**superset, "position": 2,
                                                                           "name": None, "rounds": None}),

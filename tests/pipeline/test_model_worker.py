@@ -14,16 +14,22 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
+from pgqueuer import Queries
 
 from core.database import Database
 from gym import members
+from gym.freezes import ENTRYPOINT as FREEZES
+from gym.job_queue import entrypoint_for
+from gym.messages import ENTRYPOINT as MESSAGES
 from gym.nutrition import runs
 from gym.nutrition.queue import queue_info
 from gym.nutrition.service import NutritionService
+from pipeline.jobs import dsn_of
 from tests.fakes.anthropic_server import Held, Reply, Text
 from tests.gym.nutrition import samples
 from tests.pipeline.model_script import agents_asked, by_agent
@@ -148,8 +154,20 @@ async def test_an_unkeyed_worker_process_uses_the_offline_agents(
     fake = clean_fake_model
     fake.respond_with(by_agent())
     org, run_id = await _run(queued_db, factory)
-    log = tmp_path / "worker.log"
-    await _exit(_spawn(embedded_pg, embedded_redis, fake, log, "--drain", key=""), log)
+    # another deployment's jobs (the default queue's freeze and outbox jobs, due tomorrow) share the table: a worker
+    # on this module's queue leaves them alone, and `--drain` does not wait for them
+    others = [entrypoint_for(None, job) for job in (FREEZES, MESSAGES)]
+    conn = await asyncpg.connect(dsn_of(embedded_pg.url()))
+    try:
+        ids = [(await Queries.from_asyncpg_connection(conn).enqueue(name, b"{}", execute_after=timedelta(days=1)))[0]
+               for name in others]
+        log = tmp_path / "worker.log"
+        await _exit(_spawn(embedded_pg, embedded_redis, fake, log, "--drain", key=""), log)
+        left = await conn.fetchval("SELECT count(*) FROM pgqueuer WHERE id = ANY($1::bigint[])", ids)
+        await conn.execute("DELETE FROM pgqueuer WHERE id = ANY($1::bigint[])", ids)
+    finally:
+        await conn.close()
+    assert left == 2 and entrypoint_for(QUEUE, FREEZES) == f"{QUEUE}.{FREEZES}"
     await _finished_once(db, org, run_id)
     assert fake.requests == []
 

@@ -1,5 +1,5 @@
 """A member with a record to train on: linked to a signed-in member user, a current home location (dumbbells,
-bands, mat) and Harbor Strength (barbell, bench…), category goals, and helpers to build §4.9 exercises."""
+bands, mat) and Harbor Strength (barbell, rack, bench…), category goals, and helpers to build §4.9 exercises."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ async def trainee(db, factory, name: str = "Dani Mizrahi") -> Trainee:
     user = await factory.user(org, "member")
     member_id = await link_member(db, org.id, user.id, name)
     async with db.scope(org_id=org.id) as session:
-        await save_location(session, org.id, member_id, "Harbor Strength", ["Barbell", "Bench", "Dumbbells", "Cable", "Mat"])
+        await save_location(session, org.id, member_id, "Harbor Strength", ["Barbell", "Rack", "Bench", "Dumbbells", "Cable", "Mat"])
         await save_location(session, org.id, member_id, "Home", ["Dumbbells", "Resistance Band", "Mat"],
                             make_current=True)
         await goals.set_category_goals(session, org.id, member_id, [("Strength", None, 45), ("Hypertrophy", None, 25),
@@ -53,7 +53,7 @@ def hold(order: int, name: str = "Plank") -> dict[str, Any]:
 
 def chest_workout() -> dict[str, Any]:
     return {"title": "Quick chest", "exercises": [
-        reps(1, "Dumbbell Bench Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14),
+        reps(1, "Dumbbell Floor Press", muscles={"Chest": 0.7, "Triceps": 0.3}, equipment=["Dumbbells"], load=14),
         reps(2, "Push-up", muscles={"Chest": 0.8, "Triceps": 0.2}),
         hold(3)]}
 
@@ -64,6 +64,21 @@ CARD_FIELDS = ("recovery", "suggestion", "conflicts", "logged", "displayName")
 def schema_part(exercise: dict[str, Any]) -> dict[str, Any]:
     """A card's exercise without what the rules add for the card (recovery, suggestion, conflicts): the §4.9 part."""
     return {k: v for k, v in exercise.items() if k not in CARD_FIELDS}
+
+
+async def demo_dani(db, factory):
+    """Dani's demo record (a left-shoulder injury, never burpees, legs trained 20 hours ago) in a new org, seeded
+    five minutes ago: (org, user, member id)."""
+    from datetime import timedelta
+
+    from gym.demo.training_record import seed_dani
+
+    org = await factory.org(timezone="UTC")
+    user = await factory.user(org, "member")
+    member_id = await link_member(db, org.id, user.id)
+    async with db.owner() as session:
+        await seed_dani(session, org.id, member_id, datetime.now(UTC) - timedelta(minutes=5))
+    return org, user, member_id
 
 
 async def scheduled_legs(db, t: Trainee) -> str:

@@ -60,7 +60,7 @@ async def test_the_next_chat_turn_knows_what_the_app_logged(client, db, factory,
                                {"set": 2, "reps": 8, "load": 14.0, "rpe": 9.0}]
     assert bench["suggestion"]["why"]["code"] == "repeat_after_miss"
     [log] = knowledge["workout_history"]["items"]
-    assert (log["name"], log["repsPerSet"], log["targetReps"]) == ("Dumbbell Bench Press", [10, 8], [10, 10, 10])
+    assert (log["name"], log["repsPerSet"], log["targetReps"]) == ("Dumbbell Floor Press", [10, 8], [10, 10, 10])
     screen = (await client.get(f"{base}/workout", headers=t.user.headers)).json()["workout"]
     bench = screen["exercises"][0]
     assert bench["done"] is True and [s["reps"] for s in bench["logged"]] == [10, 8]  # the mark kept them

@@ -47,7 +47,7 @@ async def test_add_exercise_to_workout_inserts_renumbers_and_keeps_ids(tools, db
     t = await trainee(db, factory)
     await _run(tools, t, "workout__generate_workout", chest_workout())
     out = await _run(tools, t, "workout__add_exercise_to_workout", {"exercise": curl(1), "position": 3})
-    assert out["exercises"] == ["1. ex_001 Dumbbell Bench Press (reps)", "2. ex_002 Push-up (reps)",
+    assert out["exercises"] == ["1. ex_001 Dumbbell Floor Press (reps)", "2. ex_002 Push-up (reps)",
                                 "3. ex_004 Dumbbell Curl (reps)", "4. ex_003 Plank (hold)"]
     assert out["addedId"] == "ex_004" and [d["id"] for d in out["details"]] == ["ex_001", "ex_002", "ex_004",
                                                                                  "ex_003"]
@@ -62,9 +62,9 @@ async def test_add_exercise_to_workout_inserts_renumbers_and_keeps_ids(tools, db
 
 async def test_exercise_order_is_checked_by_generate_add_and_adjust(tools, db, factory) -> None:
     t = await trainee(db, factory)
-    press = reps(2, "Dumbbell Bench Press", muscles={"Chest": 1.0}, equipment=["Dumbbells"], load=14)
+    press = reps(2, "Dumbbell Floor Press", muscles={"Chest": 1.0}, equipment=["Dumbbells"], load=14)
     error = await _fail(tools, t, "workout__generate_workout", {"exercises": [curl(1), press]}, "exercise_order")
-    assert "Dumbbell Bench Press (exercise 2) comes after the isolation exercise Dumbbell Curl" in error["message"]
+    assert "Dumbbell Floor Press (exercise 2) comes after the isolation exercise Dumbbell Curl" in error["message"]
     await _run(tools, t, "workout__generate_workout", {"exercises": [{**press, "order": 1}, {**curl(2)}]})
     row = reps(1, "Dumbbell Row", muscles={"Back": 1.0}, equipment=["Dumbbells"], load=14)
     await _fail(tools, t, "workout__add_exercise_to_workout", {"exercise": row}, "exercise_order")
@@ -105,13 +105,13 @@ async def test_a_scheduled_workout_carries_its_exercises(tools, db, factory) -> 
     out = await _run(tools, t, "calendar__schedule_workout", {
         "scheduled_at": when, "workout_type": "Chest", "exercises": chest_workout()["exercises"]})
     assert [(e["id"], e["name"]) for e in out["exercises"]] == [
-        ("ex_001", "Dumbbell Bench Press"), ("ex_002", "Push-up"), ("ex_003", "Plank")]
+        ("ex_001", "Dumbbell Floor Press"), ("ex_002", "Push-up"), ("ex_003", "Plank")]
     lbs = chest_workout()["exercises"]
     lbs[0]["load_unit"] = "lbs"
     await _fail(tools, t, "calendar__update_scheduled_workout", {"id": out["id"], "exercises": lbs},
                 "unit_mismatch")
     await _fail(tools, t, "calendar__update_scheduled_workout", {"id": out["id"], "exercises": [curl(1), {
-        **reps(2, "Dumbbell Bench Press", muscles={"Chest": 1.0}, load=14)}]}, "exercise_order")
+        **reps(2, "Dumbbell Floor Press", muscles={"Chest": 1.0}, load=14)}]}, "exercise_order")
     updated = await _run(tools, t, "calendar__update_scheduled_workout", {"id": out["id"], "exercises": [curl(1)]})
     assert [e["name"] for e in updated["exercises"]] == ["Dumbbell Curl"] and updated["when"] == out["when"]
 

@@ -98,7 +98,7 @@ async def test_marking_every_exercise_complete_closes_the_workout(tools, db, fac
     await _fail(tools, t, "workout__remove_exercise", {"exercise_id": 1}, "no_current_workout")
     history = await _run(tools, t, "data__fetch_data", {"sources": {"workout_history": {}}})
     assert {i["name"] for i in history["sources"]["workout_history"]["data"]["items"]} == {
-        "Dumbbell Bench Press", "Push-up", "Plank"}
+        "Dumbbell Floor Press", "Push-up", "Plank"}
 
 
 async def test_logging_every_exercise_of_the_current_workout_closes_it_and_undo_reopens_it(tools, db,
@@ -108,11 +108,11 @@ async def test_logging_every_exercise_of_the_current_workout_closes_it_and_undo_
     t = await trainee(db, factory)
     await _run(tools, t, "workout__generate_workout", chest_workout())
     bench = await _run(tools, t, "logbook__log_completed_exercise", {
-        "exercise_name": "Dumbbell Bench Press", "exercise_type": "strength", "sets": 3, "reps": 10, "load": 14})
+        "exercise_name": "Dumbbell Floor Press", "exercise_type": "strength", "sets": 3, "reps": 10, "load": 14})
     assert (bench["exercise"], bench["remaining"], bench["workoutCompleted"]) == ("ex_001", ["ex_002", "ex_003"],
                                                                                   False)
     again = await _run(tools, t, "logbook__log_completed_exercise", {  # a second bench log counts nothing twice
-        "exercise_name": "dumbbell bench press", "exercise_type": "strength", "sets": 1, "reps": 5, "load": 14})
+        "exercise_name": "dumbbell floor press", "exercise_type": "strength", "sets": 1, "reps": 5, "load": 14})
     assert "remaining" not in again
     await _run(tools, t, "logbook__log_completed_exercise", {
         "exercise_name": "Push-up", "exercise_type": "bodyweight", "sets": 3, "reps": 10})
@@ -134,7 +134,7 @@ async def test_log_workout_logs_all_and_stats_count_one_workout(tools, db, facto
     t = await trainee(db, factory)
     await _run(tools, t, "workout__generate_workout", chest_workout())
     out = await _run(tools, t, "logbook__log_workout", {"completed_exercises": [
-        {"exercise_name": "Dumbbell Bench Press", "exercise_type": "strength", "sets": 3, "reps": 10, "load": 14},
+        {"exercise_name": "Dumbbell Floor Press", "exercise_type": "strength", "sets": 3, "reps": 10, "load": 14},
         {"exercise_name": "Push-up", "exercise_type": "bodyweight", "sets": 3, "reps": 10}]})
     assert out["logged"] == 2 and out["workoutCompleted"] is True
     stats = await _run(tools, t, "stats__get_workout_statistics", {"period": "month"})
@@ -189,7 +189,7 @@ async def test_a_log_of_a_current_workout_exercise_is_measured_against_its_presc
     t = await trainee(db, factory)
     await _run(tools, t, "workout__generate_workout", chest_workout())
     await _run(tools, t, "logbook__log_completed_exercise", {
-        "exercise_name": "dumbbell bench press", "exercise_type": "strength", "sets": 3, "reps": 8, "load": 14,
+        "exercise_name": "dumbbell floor press", "exercise_type": "strength", "sets": 3, "reps": 8, "load": 14,
         "rpe": 8})
     progression = (await _run(tools, t, "data__fetch_data", {"sources": {"progression": {}}}))["sources"]
     bench = progression["progression"]["data"][0]
@@ -198,4 +198,4 @@ async def test_a_log_of_a_current_workout_exercise_is_measured_against_its_presc
     async with db.owner() as session:
         kit = await session.scalar(text("SELECT equipment FROM exercise_logs WHERE member_id = :m"),
                                    {"m": t.member_id})
-    assert kit == ["Dumbbells"]
+    assert kit == ["dumbbell"]  # the library's name for what it uses

@@ -34,7 +34,7 @@ def first(exercise: dict, fields: tuple[str, ...]):
 async def test_no_internal_id_reaches_the_member_and_a_reopened_session_shows_the_cards(client, db, factory,
                                                                                         fake_model) -> None:
     t = await trainee(db, factory)
-    said = ("Here is workout_1:\n1. ex_001 Dumbbell Bench Press (reps)\n2. ex_002 Push-up (reps)\n"
+    said = ("Here is workout_1:\n1. ex_001 Dumbbell Floor Press (reps)\n2. ex_002 Push-up (reps)\n"
             "I built it with workout__generate_workout (id 0b6f2c1e-5d3a-4c55-9a51-0e8b3f1f2a77); swap ex_002 if "
             "you like.")
     Trainer(fake_model, [
@@ -47,7 +47,7 @@ async def test_no_internal_id_reaches_the_member_and_a_reopened_session_shows_th
     result = await sse(client, f"{base}/messages", json_body={"message": "chest please"}, headers=t.user.headers)
     message, question = result.one("message"), result.one("question")
     assert not INTERNAL.search(message["content"]), message["content"]
-    assert "1. Dumbbell Bench Press (reps)" in message["content"] and "swap Push-up if you like" in message["content"]
+    assert "1. Dumbbell Floor Press (reps)" in message["content"] and "swap Push-up if you like" in message["content"]
     assert "Quick chest:" in message["content"]  # the workout's title for its id
     assert (question["content"], question["options"]) == ("Keep Plank in Quick chest?", ["Keep Plank", "No"])
     kinds = [a["type"] for a in message["attachments"]]
@@ -59,7 +59,7 @@ async def test_no_internal_id_reaches_the_member_and_a_reopened_session_shows_th
     assert [v["kind"] for v in views] == ["message", "question"]
     assert views[0]["content"] == message["content"] and views[1]["content"] == question["content"]
     card = views[0]["attachments"][0]["workout"]
-    assert [e["name"] for e in card["exercises"]] == ["Dumbbell Bench Press", "Push-up", "Plank"]
+    assert [e["name"] for e in card["exercises"]] == ["Dumbbell Floor Press", "Push-up", "Plank"]
     assert all(not INTERNAL.search(v["content"]) for v in views)
 
 
@@ -72,7 +72,7 @@ async def test_an_attached_workout_shows_recovery_and_progression_per_exercise(c
     async with db.scope(org_id=t.org.id) as session:
         for at in (now - timedelta(days=8), now - timedelta(hours=1)):
             await log_exercise(session, t.org.id, t.member_id, LoggedExercise(
-                exercise_name="Dumbbell Bench Press", exercise_type="strength", sets=3, reps=10, load_kg=14, rpe=8,
+                exercise_name="Dumbbell Floor Press", exercise_type="strength", sets=3, reps=10, load_kg=14, rpe=8,
                 muscles=[{"name": "Chest", "share": 0.7}, {"name": "Triceps", "share": 0.3}], goals=["Strength"],
                 performed_at=at), now=now)
     Trainer(fake_model, [

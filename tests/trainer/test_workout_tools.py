@@ -23,7 +23,7 @@ async def test_generate_assigns_workout_and_exercise_ids(tools, db, factory) -> 
     t = await trainee(db, factory)
     out = await _run(tools, t, "workout__generate_workout", chest_workout())
     assert out["workoutId"] == "workout_1"
-    assert out["exercises"][0].startswith("1. ex_001 Dumbbell Bench Press")
+    assert out["exercises"][0].startswith("1. ex_001 Dumbbell Floor Press")
     again = await _run(tools, t, "workout__generate_workout", chest_workout())
     assert again["workoutId"] == "workout_2"
     current = await _run(tools, t, "data__fetch_data", {"sources": {"current_workout": {}}})
@@ -37,7 +37,7 @@ async def test_equipment_missing_at_the_current_location_is_a_typed_error(tools,
     workout["exercises"][0] = reps(1, "Barbell Bench Press", muscles={"Chest": 1.0}, equipment=["Barbell", "Bench"],
                                    load=40)
     error = await _fail(tools, t, "workout__generate_workout", workout, "equipment_unavailable")
-    assert "Barbell" in error["message"]
+    assert "Bench Press needs bench and rack and barbell" in error["message"]  # the library's, by its name
     await _run(tools, t, "location__set_current_location", {"location_name": "harbor strength"})
     assert (await _run(tools, t, "workout__generate_workout", workout))["workoutId"] == "workout_1"
 
@@ -88,7 +88,7 @@ async def test_swap_adjust_remove_by_id_and_by_order(tools, db, factory) -> None
     await _fail(tools, t, "workout__swap_exercise", {"exercise_id": "ex_009", "new_exercise": hold(1)},
                 "exercise_not_found")
     out = await _run(tools, t, "workout__remove_exercise", {"exercise_id": "ex_002"})
-    assert out["exercises"] == ["1. ex_001 Dumbbell Bench Press (reps)", "2. ex_003 Plank (hold)"]
+    assert out["exercises"] == ["1. ex_001 Dumbbell Floor Press (reps)", "2. ex_003 Plank (hold)"]
     await _fail(tools, t, "workout__swap_exercise", {"exercise_id": 1, "new_exercise": reps(
         1, "Barbell Bench Press", muscles={"Chest": 1.0}, equipment=["Barbell"], load=40)}, "equipment_unavailable")
 

@@ -59,9 +59,10 @@ async def test_a_coach_reads_danis_numbers_and_injury_through_the_tool(demo, db)
     strength = next(r for r in out["goals"]["categories"] if r["name"] == "Strength")
     assert (strength["targetPct"], strength["actualPct"], strength["debtPct"]) == (45.0, 38.0, 7.0)
     assert [i["description"] for i in out["injuries"]] == ["left shoulder: no overhead pressing"]
-    assert out["injuries"][0]["exclusions"] == {"patterns": ["overhead_press", "overhead_hold"]}
+    assert out["injuries"][0]["exclusions"] == {"patterns": ["overhead_press", "shoulder_flexion_loaded_above_90"],
+                                                "region": "shoulder", "side": "left"}
     assert [(p["description"], p["enforced"], p["exclusions"]) for p in out["preferences"]] == [
-        ("Dislikes burpees", True, {"exercises": ["Burpee"], "patterns": ["burpee"]})]
+        ("Dislikes burpees", True, {"exercises": ["Burpee"], "patterns": ["burpee_family"]})]
     assert out["currentLocation"]["name"] == "Home"
     assert out["currentLocation"]["equipment"] == ["dumbbell", "band", "mat"]
     assert {r["muscle"] for r in out["recovering"]} >= {"Quadriceps", "Glutes", "Hamstrings"}

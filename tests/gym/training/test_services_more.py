@@ -17,9 +17,9 @@ from gym.training.workout_check import check_member_workout
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
-def workout(*equipment: list[str], unit: str = "kg") -> Workout:
+def workout(*equipment: list[str], unit: str = "kg", name: str = "Goblet Squat") -> Workout:
     return Workout.model_validate({"title": "Home legs", "exercises": [
-        {"name": "Goblet Squat", "type": "reps", "order": n + 1, "sets": 3, "reps": [10, 10, 10], "load": 20,
+        {"name": name, "type": "reps", "order": n + 1, "sets": 3, "reps": [10, 10, 10], "load": 20,
          "load_unit": unit, "rest_sec": 60, "muscles": [{"name": "Quadriceps", "share": 0.7},
                                                        {"name": "Glutes", "share": 0.3}],
          "goals": [{"name": "Strength", "share": 1}], "reasoning": "", "equipment": kit}
@@ -77,9 +77,12 @@ async def test_member_workout_check_reads_location_units_and_recovery(db, factor
         assert info.value.code == "equipment_unavailable" and "no current location" in info.value.hint
         await profiles.save_location(session, org.id, member, "Home", ["dumbbells", "bands", "mat"],
                                      make_current=True)
-        with pytest.raises(GymError) as info:
-            await check_member_workout(session, org.id, member, workout(["barbell"]), NOW)
-        assert "dumbbells" in info.value.hint
+        with pytest.raises(GymError) as info:  # the library's equipment, not the list sent
+            await check_member_workout(session, org.id, member, workout([], name="Back Squat"), NOW)
+        assert info.value.code == "equipment_unavailable" and "dumbbells" in info.value.hint
+        goblet = workout(["barbell"])
+        await check_member_workout(session, org.id, member, goblet, NOW)  # a barbell listed: the dumbbell it uses
+        assert goblet.exercises[0].equipment == ["dumbbell"]
         with pytest.raises(GymError) as info:
             await check_member_workout(session, org.id, member, workout(["dumbbell"], unit="lbs"), NOW)
         assert info.value.code == "unit_mismatch"

@@ -1,4 +1,5 @@
-"""Workout validation: equipment ⊆ current location, units, recovery warnings, suggested loads."""
+"""Workout validation: the library's equipment for each exercise ⊆ current location (never the list a model sent),
+units, recovery warnings, suggested loads."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def check(*exercises: dict, equipment=HOME, weight_unit="kg", history=(), recove
 
 
 def test_equipment_matches_case_and_plural_insensitively() -> None:
-    result = check(ex(1, "Dumbbell Bench Press", ["dumbbell", "Mat"], load=20, unit="kg"),
+    result = check(ex(1, "Dumbbell Floor Press", ["dumbbell", "Mat"], load=20, unit="kg"),
                    ex(2, "Push-up", []), ex(3, "Band Pull-Apart", ["Band"]))
     assert result.ok, result.errors
 
@@ -34,7 +35,16 @@ def test_equipment_matches_case_and_plural_insensitively() -> None:
 def test_missing_equipment_is_equipment_unavailable() -> None:
     result = check(ex(1, "Bench Press", ["barbell", "bench", "dumbbells"], load=60, unit="kg"))
     assert [p.code for p in result.errors] == ["equipment_unavailable"]
-    assert "barbell, bench" in result.errors[0].message and result.errors[0].exercise_order == 1
+    assert "bench and rack and barbell" in result.errors[0].message and result.errors[0].exercise_order == 1
+
+
+def test_the_library_says_what_an_exercise_needs_not_the_model() -> None:
+    """At home (dumbbells, bands, mat) a barbell squat, a bench press, a cable fly and the leg press are refused
+    even when the model lists no equipment; a dumbbell bench press needs its bench."""
+    for name in ("Back Squat", "Bench Press", "Cable Fly", "Leg Press", "Dumbbell Bench Press"):
+        result = check(ex(1, name, []))
+        assert [p.code for p in result.errors] == ["equipment_unavailable"], name
+    assert check(ex(1, "Goblet Squat", ["kettlebell"])).ok  # one of its implements is here: the dumbbell
 
 
 def test_no_current_location_allows_bodyweight_only() -> None:
@@ -55,7 +65,7 @@ def test_recovering_muscles_warn_without_failing() -> None:
     legs = [LogEntry("Squat", NOW - timedelta(hours=20), muscles={"Quadriceps": 0.6, "Glutes": 0.4})]
     result = check(ex(1, "Goblet Squat", ["dumbbell"], load=16, unit="kg",
                       muscles=[{"name": "Quadriceps", "share": 0.7}, {"name": "Glutes", "share": 0.3}]),
-                   ex(2, "Floor Press", ["dumbbell"], load=16, unit="kg"),
+                   ex(2, "Dumbbell Floor Press", ["dumbbell"], load=16, unit="kg"),
                    recovering=recovering_muscles(legs, NOW))
     assert result.ok
     assert [(w.code, w.exercise_order) for w in result.warnings] == [("muscle_recovering", 1)]
@@ -68,7 +78,8 @@ def test_recovering_muscles_warn_without_failing() -> None:
 
 def test_suggested_loads_for_exercises_with_history() -> None:
     history = [LogEntry("Goblet Squat", NOW - timedelta(days=3), sets=3, load_kg=40, reps=8, rpe=8)]
-    result = check(ex(1, "Goblet Squat", ["dumbbell"], load=42.5, unit="kg"), ex(2, "Floor Press", ["dumbbell"]),
+    result = check(ex(1, "Goblet Squat", ["dumbbell"], load=42.5, unit="kg"),
+                   ex(2, "Dumbbell Floor Press", ["dumbbell"]),
                    ex(3, "Dumbbell Row", ["dumbbell"], load=12, unit="kg"), history=history)
     assert [(s["order"], s["suggestedLoad"], s["why"]["code"]) for s in result.suggestions] == [
         (1, 42.5, "load_up"), (3, None, "new_exercise")]
@@ -88,11 +99,12 @@ def test_exercise_order_is_warm_up_compound_isolation_cool_down() -> None:
     warm = {"id": "w", "type": "warmup", "position": 1}
     cool = {"id": "c", "type": "cooldown", "position": 1}
     curl = ex(1, "Dumbbell Curl", ["dumbbell"], load=8, unit="kg")
-    press = ex(2, "Dumbbell Bench Press", ["dumbbell"], load=16, unit="kg")
+    press = ex(2, "Dumbbell Floor Press", ["dumbbell"], load=16, unit="kg")
     result = check(curl, press)
     assert [p.code for p in result.errors] == ["exercise_order"]
-    assert "Dumbbell Bench Press (exercise 2) comes after the isolation exercise Dumbbell Curl" in result.errors[0].message
-    assert "move Dumbbell Bench Press before Dumbbell Curl" in (result.errors[0].hint or "")
+    assert ("Dumbbell Floor Press (exercise 2) comes after the isolation exercise Dumbbell Curl"
+            in result.errors[0].message)
+    assert "move Dumbbell Floor Press before Dumbbell Curl" in (result.errors[0].hint or "")
     assert check({**press, "order": 1}, {**curl, "order": 2}).ok
     late_warmup = check({**press, "order": 1}, {**ex(2, "Band Pull-Apart", ["band"]), "group": warm})
     assert "warm-up Band Pull-Apart (exercise 2)" in late_warmup.errors[0].message

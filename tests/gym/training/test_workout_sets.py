@@ -56,7 +56,7 @@ async def test_sets_logged_one_by_one_build_one_log_the_rules_read(db, factory) 
     _, third, log = await _log(db, t, 5, exercise_id="ex_001", load=16)  # reps from the prescription
     assert third.set_number == 3 and third.reps == 10
     [row] = await _logs(db, t)
-    assert row.id == log.id and row.name == "Dumbbell Bench Press" and row.exercise_key == "ex_001"
+    assert row.id == log.id and row.name == "Dumbbell Floor Press" and row.exercise_key == "ex_001"
     assert (row.sets, row.reps, list(row.reps_per_set), list(row.target_reps)) == (3, None, [10, 9, 10], [10, 10, 10])
     assert float(row.load_kg) == 14 and [float(v) for v in row.load_per_set_kg] == [14, 14, 16]
     assert float(row.rpe) == 8.5
@@ -148,7 +148,7 @@ async def test_the_trainers_undo_removal_and_swap_respect_the_logged_sets(db, fa
     async with db.scope(org_id=t.org.id) as session:
         with pytest.raises(GymError) as swap:
             await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", reps(
-                1, "Dumbbell Floor Press", muscles={"Chest": 1.0}, equipment=["Dumbbells", "Mat"], load=14), now=NOW)
+                1, "Band Chest Press", muscles={"Chest": 1.0}, equipment=["Resistance Band"]), now=NOW)
         assert (swap.value.code, swap.value.status) == ("exercise_has_sets", 409)
         await undo_log(session, t.org.id, t.member_id, bench.id, now=NOW)
         await workout_changes.remove_exercise(session, t.org.id, t.member_id, "ex_002", now=NOW)
@@ -158,15 +158,15 @@ async def test_the_trainers_undo_removal_and_swap_respect_the_logged_sets(db, fa
     assert live == 0 and all(r.undone_at is not None for r in await _logs(db, t))
     async with db.scope(org_id=t.org.id) as session:  # no sets left: the swap goes through
         row, _, old = await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", reps(
-            1, "Dumbbell Floor Press", muscles={"Chest": 1.0}, equipment=["Dumbbells", "Mat"], load=14), now=NOW)
-    assert old["name"] == "Dumbbell Bench Press" and row.exercises[0]["name"] == "Dumbbell Floor Press"
+            1, "Band Chest Press", muscles={"Chest": 1.0}, equipment=["Resistance Band"]), now=NOW)
+    assert old["name"] == "Dumbbell Floor Press" and row.exercises[0]["name"] == "Band Chest Press"
 
 
 async def test_a_superset_member_owes_a_set_each_round(db, factory) -> None:
     t = await trainee(db, factory)
     group = {"id": "s1", "type": "superset", "position": 1, "rounds": 3}
     await _workout(db, t, {"title": "Pair", "exercises": [
-        reps(1, "Dumbbell Bench Press", muscles={"Chest": 1.0}, equipment=["Dumbbells"], load=14, sets=1,
+        reps(1, "Dumbbell Floor Press", muscles={"Chest": 1.0}, equipment=["Dumbbells"], load=14, sets=1,
              group=group),
         {**hold(2), "sets": 1, "hold_sec": [30], "group": {**group, "position": 2, "rounds": None}}]})
     for n in range(1, 4):

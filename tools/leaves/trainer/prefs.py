@@ -1,8 +1,10 @@
 """prefs: the member's preferences and injuries (001 §4.4 types). Each carries structured exclusions (exercises,
-movement patterns, muscles, equipment) that the workout tools enforce in code when it is hard (every injury; a
-"never" rule); a soft one is guidance. Temporary ones expire, one-shot ones go after the next generated workout.
-The same preference said twice updates the first. Setting one can be undone: its inverse deletes what it created,
-or puts back what it updated."""
+movement patterns, muscles, equipment; an injury its body region and side) that the workout tools enforce in code
+when it is hard (every injury; a "never" rule, said with or without exclusions: its words are mapped to the
+library's exercises and patterns, gym.training.restrictions); a soft one is guidance. The result shows the rule
+back in the member's language ("left shoulder — no overhead pressing, no loaded shoulder flexion above 90°").
+Temporary ones expire, one-shot ones go after the next generated workout. The same preference said twice updates
+the first. Setting one can be undone: its inverse deletes what it created, or puts back what it updated."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from gym.training.preferences import (
     restore_preference,
     save_preference,
 )
+from gym.training.restrictions import rule_text, structured
 from tools.context import ToolContext
 from tools.errors import ToolFailed
 from tools.leaves.trainer.member import MEMBER, me
@@ -37,8 +40,10 @@ class SetPreferenceInput(BaseModel):
     guidance: str = Field(min_length=1, max_length=500, description="How workouts must honour it.")
     exclusions: Exclusions = Field(default_factory=Exclusions, description=(
         "What it rules out, filled from what the member said: an injury or a never-rule needs at least one "
-        '(e.g. "no jumping" → patterns ["jumping"]; "never burpees" → exercises ["Burpee"], patterns ["burpee"]; '
-        '"left shoulder: no overhead pressing" → patterns ["overhead_press", "overhead_hold"]).'))
+        '(e.g. "no jumping" → patterns ["jump"]; "never burpees" → patterns ["burpee_family"]; "never lunges" → '
+        'patterns ["lunge"]; "never walking lunges" → exercises ["Walking Lunge"]; "my left shoulder hurts, no '
+        'overhead pressing" → region "shoulder", side "left", patterns ["overhead_press", '
+        '"shoulder_flexion_loaded_above_90"]). Exercises by their library names.'))
     hard: bool | None = Field(None, description=(
         "True for a rule the member wants always kept (an injury always is; \"never ...\", \"no ...\"): workouts "
         "breaking it are refused. False for a liking (\"prefers mornings\", \"likes kettlebells\"): guidance only. "
@@ -67,14 +72,17 @@ def undo_input(output: Mapping[str, Any]) -> dict[str, Any]:
                           "muscles, equipment); injuries and never-rules are then enforced on every workout. "
                           "Temporary with expires_at, one-time with delete_after_use; saying it again updates it.")
 async def set_pref(ctx: ToolContext, input: SetPreferenceInput) -> dict:
-    enforced = input.type == "injury" or input.hard is True
-    if enforced and input.exclusions.is_empty():
+    rules, enforced = structured(input.type, input.description, input.guidance, input.exclusions, input.hard)
+    if enforced and rules.is_empty():
         what = "An injury" if input.type == "injury" else "A hard preference"
         raise ToolFailed("exclusions_required", f"{what} needs exclusions so workouts can be checked against it.",
                          "Fill exclusions from what the member said: the movement patterns, exercises, muscles or "
                          "equipment to keep out (ask the member if it is unclear what hurts or what to avoid).")
-    saved = await save_preference(ctx.session, ctx.org_id, await me(ctx), now=ctx.now, **input.model_dump())
+    saved = await save_preference(ctx.session, ctx.org_id, await me(ctx), now=ctx.now,
+                                  **input.model_dump(exclude={"exclusions", "hard"}), exclusions=rules, hard=enforced)
     out = {**pref_dict(as_pref(saved.row)), "updated": saved.previous is not None}
+    if saved.row.hard:  # the rule in the member's words, as the card shows it
+        out["shownBack"] = rule_text(saved.row.exclusions or {}, ctx.locale, injury=saved.row.type == "injury")
     if saved.previous is not None:
         out["previous"] = saved.previous
     return out

@@ -1,12 +1,14 @@
 """workout: build the member's structured workout (001 §4.9) and change it during the session.
 
-`generate_workout` validates the schema, then the rules in code — injuries and hard preferences (refused with
-`injury_conflict` / `preference_conflict`), equipment at the current location, units, exercise order (warm-up
-first, compounds before isolation, cool-down last) — stores it as the current workout with server ids
+`generate_workout` validates the schema, then the rules in code — every exercise a library exercise (else
+`unknown_exercise` with the nearest library names), injuries and hard preferences on the library's tags (refused
+with `injury_conflict` / `preference_conflict`), the library's equipment at the current location, units, exercise
+order (warm-up first, compounds before isolation, cool-down last) — stores it as the current workout with server ids
 (`workout_N`, `ex_NNN`) and removes the one-shot preferences it used. swap / adjust / remove / add are the service
-the member's app calls too (gym.training.workout_changes): they run the same check on the exercise they change. Every result lists the exercises (ids for the model) and, per
-exercise, its recovering muscles with their recovery percentage and the progression suggestion. swap / adjust /
-remove take an exercise id or order number; `adjust_exercise` may not change `id` or `type`.
+the member's app calls too (gym.training.workout_changes): they run the same check on the exercise they change.
+Every result lists the exercises (ids for the model) and, per exercise, its recovering muscles with their recovery
+percentage and the progression suggestion. swap / adjust / remove take an exercise id or order number;
+`adjust_exercise` may not change `id` or `type`.
 """
 
 from __future__ import annotations
@@ -59,8 +61,10 @@ def _result(row: TrainerWorkout, result: WorkoutCheck, extra: dict | None = None
 
 
 @workout.agent_tool(action="generate_workout", input=Workout, roles=MEMBER, side_effects="write",
-                    summary="Build the member's workout: exercises of type reps, hold, duration or intervals with "
-                            "muscles and goals shares (each summing to 1), equipment from the current location, "
+                    summary="Build the member's workout from the exercise library (library names; unknown names are "
+                            "refused with the nearest ones): exercises of type reps, hold, duration or intervals with "
+                            "muscles and goals shares (each summing to 1), equipment the library's at the current "
+                            "location, "
                             "loads in the member's unit, warm-up first, compound lifts before isolation, cool-down "
                             "last. Injuries and never-rules are enforced. Stored as the current workout; ids are "
                             "assigned.")
