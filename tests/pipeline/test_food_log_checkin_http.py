@@ -17,40 +17,14 @@ max(BMR at 79.02 kg = 790.2 + 1,125 − 140 + 5 = 1,780.2, 1,500)); protein 2.0 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from sqlalchemy import text
 
-from gym.nutrition import body_weights, food_log
-from tests.gym.nutrition import samples
-from tests.gym.nutrition.trend_series import KCAL_BY_DAY, WEIGHT_BY_DAY, day
-from tests.pipeline.issue25 import detail, follow, member, start, states
+from tests.pipeline.food_log_setup import planned_member
+from tests.pipeline.issue25 import detail, follow, states
 
-MAN = {**{k: v for k, v in samples.INTAKE.items() if k != "menstrual_status"}, "sex": "male", "height_cm": 180,
-       "current_weight_kg": 80.0, "target_weight_kg": 75.0, "training_phase": "pre_training",
-       "avg_daily_steps": 11_000}
-M = {"waist_cm": 86.0, "hip_cm": 98.0}
-
-
-async def _planned(client, db, factory, **intake):
-    """A member whose plan started 21 days ago and who logged the 21-day series ending today (UTC days)."""
-    org = await factory.org(timezone="UTC")
-    user, member_id = await member(db, factory, org)
-    url = await start(client, org, user.headers, {**MAN, **intake})
-    frames = await follow(client, url, user.headers)
-    assert states(frames)[-1] == "output_ready"
-    today = datetime.now(UTC).date()
-    first = today - timedelta(days=20)
-    async with db.owner() as session:
-        await session.execute(text("UPDATE nutrition_runs SET started_on = :d WHERE id = :r"),
-                              {"d": first, "r": url.rsplit("/", 1)[1]})
-    async with db.scope(org_id=org.id) as session:
-        for n, kg in WEIGHT_BY_DAY.items():
-            await body_weights.put_weight(session, org.id, member_id, day(n, first), kg)
-        for n, kcal in KCAL_BY_DAY.items():
-            await food_log.add_quick(session, org.id, member_id, on=day(n, first), meal="lunch",
-                                     quick=food_log.Quick(calories=kcal))
-    return org, user, member_id, url, frames[-1][0], today
+M = {"waist_cm": 86.0, "hip_cm": 98.0}  # the check-in's measurements
 
 
 def _log(org, path: str) -> str:
@@ -65,7 +39,7 @@ async def _checkin(client, user, url: str, on: date, **fields):
 
 
 async def test_a_checkin_without_a_weight_counts_the_trend_and_offers_the_estimate(client, db, factory) -> None:
-    org, user, _, url, _, today = await _planned(client, db, factory)
+    org, user, _, url, _, today = await planned_member(client, db, factory)
     day_log = (await client.get(_log(org, "days/today"), headers=user.headers)).json()
     assert day_log["targets"] == {"calories": 2540, "proteinG": 160, "fatG": 71, "carbsG": 315, "fiberMinG": 36}
     spent = (await client.get(_log(org, "trend"), headers=user.headers)).json()["expenditure"]
@@ -83,7 +57,7 @@ async def test_a_checkin_without_a_weight_counts_the_trend_and_offers_the_estima
 
 
 async def test_accepting_the_estimate_makes_the_next_checkin_plan_on_it(client, db, factory) -> None:
-    org, user, member_id, url, last, today = await _planned(client, db, factory)
+    org, user, member_id, url, last, today = await planned_member(client, db, factory)
     chosen = await client.put(_log(org, "tdee-choice"), json={"choice": "estimate"}, headers=user.headers)
     assert chosen.status_code == 200, chosen.text
     assert chosen.json()["choice"]["choice"] == "estimate" and chosen.json()["choice"]["estimateKcal"] == 2477
@@ -102,7 +76,7 @@ async def test_accepting_the_estimate_makes_the_next_checkin_plan_on_it(client, 
 
 
 async def test_keeping_the_formula_leaves_the_plan_as_it_was(client, db, factory) -> None:
-    org, user, _, url, _, today = await _planned(client, db, factory)
+    org, user, _, url, _, today = await planned_member(client, db, factory)
     kept = await client.put(_log(org, "tdee-choice"), json={"choice": "formula"}, headers=user.headers)
     assert kept.status_code == 200 and kept.json()["choice"]["choice"] == "formula"
     assert kept.json()["choice"]["estimateKcal"] is None and kept.json()["offered"]  # still offered; kept
@@ -115,7 +89,7 @@ async def test_keeping_the_formula_leaves_the_plan_as_it_was(client, db, factory
 
 
 async def test_within_10_percent_nothing_is_offered(client, db, factory) -> None:
-    org, user, _, _, _, _ = await _planned(client, db, factory, avg_daily_steps=6_500)
+    org, user, _, _, _, _ = await planned_member(client, db, factory, avg_daily_steps=6_500)
     spent = (await client.get(_log(org, "trend"), headers=user.headers)).json()["expenditure"]
     assert (spent["estimateKcal"], spent["formulaKcal"], spent["differencePct"]) == (2477, 2461, 0.7)
     assert not spent["offered"]
@@ -124,7 +98,7 @@ async def test_within_10_percent_nothing_is_offered(client, db, factory) -> None
 
 
 async def test_a_checkin_without_a_weight_and_no_recent_one_still_asks_for_it(client, db, factory) -> None:
-    org, user, member_id, url, _, today = await _planned(client, db, factory)
+    org, user, member_id, url, _, today = await planned_member(client, db, factory)
     async with db.owner() as session:  # the last weight 8 days before the check-in
         await session.execute(text("DELETE FROM body_weights WHERE member_id = :m AND measured_on > :d"),
                               {"m": member_id, "d": today - timedelta(days=8)})
