@@ -16,7 +16,6 @@ screenshot per language and size lands in test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
 from collections.abc import AsyncIterator
 
@@ -24,6 +23,7 @@ import pytest
 from sqlalchemy import text
 
 from core.i18n import translate
+from tests.browser.axe import serious_violations
 from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
 from tests.browser.waits import expect
 from tests.pipeline.food_log_setup import planned_member
@@ -33,7 +33,6 @@ pytestmark = pytest.mark.browser
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 LOCALES = {"en": "en-US", "he": "he-IL", "ru": "ru-RU"}
 COMBOS = [(lang, size) for lang in LOCALES for size in SIZES]
-AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text()
 # (words typed, the food it finds, its name in that language, amount, unit, kcal worked by hand)
 SEARCH = {"en": ("oats", "rolled oats", "rolled oats", "100", "g", 379.0),             # 379 kcal/100 g × 1
           "he": ("ביצים", "egg", "ביצה", "2", "serving", 143.0),                         # 2 × 50 g × 1.43 kcal/g
@@ -61,11 +60,7 @@ async def food_page(browser, server, request) -> AsyncIterator[object]:
 
 
 async def _axe(page, where: str) -> None:
-    if not await page.evaluate("typeof window.axe !== 'undefined'"):
-        await page.evaluate(AXE_JS)
-    result = await page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-           if v["impact"] in ("serious", "critical")]
+    bad = await serious_violations(page)
     assert bad == [], f"axe on {where}: {bad}"
 
 
