@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from gym.training.profiles import set_units
 from tests.gym.nutrition.trend_series import (
@@ -219,3 +220,19 @@ async def test_only_the_member_themself_reads_and_writes_their_log(client, db, f
     elsewhere = await factory.org()
     foreign = await client.get(_url(elsewhere, "days/today"), headers=user.headers)
     assert foreign.status_code in (403, 404)
+
+
+async def test_row_level_security_keeps_each_gyms_log_to_itself(client, db, factory) -> None:
+    """Behind the queries' filters, RLS: another gym's scope sees none of the rows and cannot write one."""
+    org, user, member_id = await _member(db, factory)
+    await client.put(_url(org, "weights/today"), json={"weight": 70}, headers=user.headers)
+    await client.post(_url(org, "quick-entries"), json={"meal": "lunch", "calories": 500}, headers=user.headers)
+    elsewhere = await factory.org()
+    async with db.scope(org_id=elsewhere.id) as session:
+        for table in ("body_weights", "food_log_entries"):
+            assert await session.scalar(text(f"SELECT count(*) FROM {table}")) == 0
+    with pytest.raises(DBAPIError, match="row-level security"):
+        async with db.scope(org_id=elsewhere.id) as session:
+            await session.execute(text("INSERT INTO body_weights (org_id, member_id, measured_on, weight_kg) "
+                                       "VALUES (:o, :m, CURRENT_DATE - 1, 70)"), {"o": org.id, "m": member_id})
+    assert await _rows(db, member_id, "body_weights") == 1
