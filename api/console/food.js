@@ -16,7 +16,7 @@ import { lineChart } from './charts.js';
 const MEALS = ['breakfast', 'lunch', 'dinner', 'snack'];
 const MACROS = ['calories', 'proteinG', 'fatG', 'carbsG'];
 const TREND_DAYS = 30;
-const view = { root: null, day: null, data: null, trend: null, mode: 'search', found: null, picked: null,
+const view = { root: null, day: null, data: null, trend: null, mode: 'search', query: '', found: null, picked: null,
                meal: null, token: 0, searchToken: 0, searchTimer: null };
 
 const shiftDay = (iso, days) => {
@@ -38,11 +38,11 @@ function numberInput(testid, { step = '1', value = '' } = {}) {
   return h('input', { type: 'number', class: 'food-input', testid, inputmode: 'decimal', min: '0', step, value });
 }
 
+/** Run an action; its message is announced unless the action declined (returned false: the input was refused). */
 async function act(work, message) {
   clearError();
   try {
-    await work();
-    if (message) announce(message);
+    if ((await work()) !== false && message) announce(message);
   } catch (err) {
     showError(err);
   }
@@ -78,7 +78,7 @@ function weightPanel(data) {
   const input = numberInput('food-weight-input', { step: '0.1', value: data.weight ?? '' });
   const save = () => act(async () => {
     const value = Number(input.value);
-    if (!input.value || !(value > 0)) { input.setAttribute('aria-invalid', 'true'); input.focus(); return; }
+    if (!input.value || !(value > 0)) { input.setAttribute('aria-invalid', 'true'); input.focus(); return false; }
     await foodLog.putWeight(view.day, value);
     await load();
     view.root?.querySelector('[data-testid="food-weight-input"]')?.focus();
@@ -100,6 +100,7 @@ function mealSelect() {
 }
 
 function search(words) {
+  view.query = words;
   clearTimeout(view.searchTimer);
   view.searchTimer = setTimeout(async () => {
     const token = ++view.searchToken;
@@ -134,7 +135,7 @@ function pickedForm() {
     selected: u === 'serving' ? true : null })));
   const add = () => act(async () => {
     const value = Number(amount.value);
-    if (!(value > 0)) { amount.setAttribute('aria-invalid', 'true'); amount.focus(); return; }
+    if (!(value > 0)) { amount.setAttribute('aria-invalid', 'true'); amount.focus(); return false; }
     const day = await foodLog.addFood({ date: view.day, meal: view.meal, foodKey: food.key, amount: value, unit: unit.value });
     view.picked = null;
     refresh(day);
@@ -170,7 +171,7 @@ function addPanel() {
       onclick: () => { view.mode = mode; drawAdd(); } })));
   let body;
   if (view.mode === 'search') {
-    const box = h('input', { type: 'search', class: 'food-input wide', testid: 'food-search', maxlength: '60',
+    const box = h('input', { type: 'search', class: 'food-input wide', testid: 'food-search', maxlength: '60', value: view.query,
                              placeholder: t('food.searchHint'), oninput: (event) => search(event.target.value) });
     body = [field(t('food.search'), box), results(), view.picked ? pickedForm() : null];
   } else {
@@ -316,7 +317,7 @@ async function load() {
   view.token += 1;
   const token = view.token;
   try {
-    const [data] = await Promise.all([foodLog.day(view.day ?? 'today'), view.found ? null : foodLog.foods('')
+    const [data] = await Promise.all([foodLog.day(view.day ?? 'today'), view.found ? null : foodLog.foods(view.query.trim())
       .then((found) => { view.found = found; })]);
     if (token !== view.token) return;
     show(data);

@@ -101,6 +101,7 @@ async def test_the_food_log_screen(food_page, server, client, db, factory, reque
     found = page.locator(f'[data-testid="food-result"][data-key="{key}"]')
     await expect(found).to_contain_text(name)
     await found.click()
+    await expect(page.get_by_test_id("food-search")).to_have_value(words)  # the words stay with the food picked
     await page.get_by_test_id("food-amount").fill(amount)
     await page.get_by_test_id("food-unit").select_option(unit)
     await page.get_by_test_id("food-add").click()
