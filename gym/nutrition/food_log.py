@@ -60,8 +60,8 @@ async def _room(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, 
 
 
 async def add_food(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *, on: date, meal: str,
-                   food_key: str, amount: float, unit: Unit) -> FoodLogEntry:
-    """A library food's portion; 422 `unknown_food` for a key the library lacks."""
+                   food_key: str, amount: float, unit: Unit, entry_id: uuid.UUID | None = None) -> FoodLogEntry:
+    """A library food's portion; 422 `unknown_food` for a key the library lacks (`entry_id`: a seed's own id)."""
     food = FOODS.get(food_key)
     if food is None:
         raise InvalidInput("unknown_food", detail="no such food in the library",
@@ -69,7 +69,7 @@ async def add_food(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
     weight = grams(food, amount, unit)
     await _room(session, org_id, member_id, on)
     values = food.per(weight)
-    row = FoodLogEntry(id=uuid.uuid4(), org_id=org_id, member_id=member_id, eaten_on=on, meal=meal,
+    row = FoodLogEntry(id=entry_id or uuid.uuid4(), org_id=org_id, member_id=member_id, eaten_on=on, meal=meal,
                        food_key=food.key, amount=_dec(amount, 0.01), unit=unit, grams=_dec(weight, 0.01),
                        kcal=_dec(values["calories"], 0.1), **{m: _dec(values[m], 0.01) for m in MACROS})
     session.add(row)
