@@ -10,7 +10,7 @@ searching in their language and log a portion, add a quick entry, and see the to
     against the formula's 3,088: (2,483.46 − 3,087.75) ÷ 3,087.75 = −19.6 %: offered
 
 They accept the estimate (stored as their choice; the plan keeps the formula until the next check-in) and remove
-the quick entry. axe-core reports no serious or critical violation; the page never scrolls sideways on a phone; a
+the quick entry, and go back a day to the series' day 20. axe-core reports no serious or critical violation; the page never scrolls sideways on a phone; a
 screenshot per language and size lands in test-artifacts/screenshots/.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
@@ -147,3 +148,10 @@ async def test_the_food_log_screen(food_page, server, client, db, factory, reque
     await expect(page.locator('[data-testid="food-entry"][data-kind="quick"]')).to_have_count(0)
     assert await _sideways(page) <= 0
     await _axe(page, f"food after removing {lang}")
+
+    # any day: yesterday holds the series' day 20 (2,250 kcal, 78.88 kg), and a weight logged there is that day's
+    await page.get_by_test_id("food-prev-day").click()
+    await expect(page.get_by_test_id("food-day")).to_have_attribute("data-date", str(today - timedelta(days=1)))
+    await expect(calories).to_have_attribute("data-eaten", "2250")
+    await expect(page.get_by_test_id("food-weight-input")).to_have_value("78.88")
+    await expect(page.get_by_test_id("food-next-day")).to_be_enabled()
