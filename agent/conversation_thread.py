@@ -36,10 +36,16 @@ log = structlog.get_logger("agent.conversation_thread")
 
 class ConversationThread:
     not_found = "conversation_not_found"
+    last_seq = conversations.LAST_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.settings, self.tracing = parts.db, parts.settings, parts.tracing
         self.ambient, self.compactor = parts.ambient, parts.compactor
+        self.registry = parts.registry
+
+    def _marks(self, tool: str):
+        """Where the tool's output carries member-written text, for the model's copy (core/member_text.py)."""
+        return self.registry.member_text(tool) if self.registry is not None else None
 
     def _scope(self, turn: Turn):
         return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
@@ -51,8 +57,7 @@ class ConversationThread:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
         async with self._scope(turn) as session:
-            turn.conversation = await conversations.get_owned(session, turn.access.org_id, requested,
-                                                              turn.caller.user_id)
+            turn.conversation, turn.baseline = await conversations.get_owned_at(session, turn.owner(), requested)
         if turn.conversation is None:
             raise NotFound(self.not_found)
         turn.conversation_id, turn.opened = requested, True
@@ -73,7 +78,8 @@ class ConversationThread:
             if turn.conversation is None:
                 conversation = await conversations.start(session, turn.access.org_id, turn.caller.user_id,
                                                          turn.conversation_id, title=_title_from(opening.message),
-                                                         content=content, page_context=opening.page_context)
+                                                         content=content, page_context=opening.page_context,
+                                                         persona=turn.persona.name)
                 rows = None  # a new conversation's history is the message just written (nothing to read back)
             else:
                 conversation = turn.conversation
@@ -140,7 +146,7 @@ class ConversationThread:
     def results(self, turn: Turn, trip: RoundTrip, results: Sequence[ToolResult]) -> None:
         """One user message merging every tool result of the answer, in order."""
         assert turn.conversation is not None
-        content = [result_block(r.tool_use_id, r.output, r.error) for r in results]
+        content = [result_block(r.tool_use_id, r.output, r.error, self._marks(r.name)) for r in results]
         trip.add(conversations.message_row(turn.conversation, "user", content, message_id=uuid.uuid4()))
         turn.history.append({"role": "user", "content": content})
 
@@ -154,7 +160,8 @@ class ConversationThread:
         """The merged results appended and the history read back, in the resolving transaction."""
         assert turn.conversation is not None
         rows = await conversations.append_and_read(trip.session, turn.conversation, "user",
-                                                   [tool_result_block(row) for row in executions_])
+                                                   [tool_result_block(row, self._marks(f"{row.router}__{row.action}"))
+                                                    for row in executions_])
         turn.history = conversations.to_model_messages(rows)
 
 

@@ -1,8 +1,14 @@
-"""The conversation store: conversations, their messages (Anthropic content blocks), and replay reads."""
+"""The conversation store: conversations, their messages (Anthropic content blocks), and replay reads.
+
+A conversation records the persona it belongs to (`staff_copilot`, `trainer`: a trainer session shares its id
+with one) and its owner; `OWNED` is the one rule every lookup of a thread applies (list, detail, send, confirm,
+pick, undo), so a staff endpoint never reaches a member's trainer session, nor the reverse.
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +34,8 @@ from core.database import Base
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
+STAFF_PERSONA = "staff_copilot"  # agent/copilot.py's name; the column's default (the MCP's conversations too)
+
 
 class Conversation(Base):
     __tablename__ = "conversations"
@@ -36,6 +44,7 @@ class Conversation(Base):
     org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str | None] = mapped_column(String(200))
+    persona: Mapped[str] = mapped_column(String(20), server_default=STAFF_PERSONA)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
@@ -63,9 +72,10 @@ ACTIVE = Message.hidden_by.is_(None)
 
 
 async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                 conversation_id: uuid.UUID | None = None, title: str | None = None) -> Conversation:
+                 conversation_id: uuid.UUID | None = None, title: str | None = None, *,
+                 persona: str = STAFF_PERSONA) -> Conversation:
     conversation = Conversation(id=conversation_id or uuid.uuid4(), org_id=org_id, user_id=user_id,
-                                title=title[:200] if title else None)
+                                title=title[:200] if title else None, persona=persona)
     session.add(conversation)
     await session.flush()
     return conversation
@@ -73,34 +83,64 @@ async def create(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
 
 def _conversation_insert() -> Insert:
     return insert(Conversation.__table__).values(  # type: ignore[arg-type]
-        binds(Conversation.__table__, "c_", ("id", "org_id", "user_id", "title")))  # type: ignore[arg-type]
+        binds(Conversation.__table__, "c_", ("id", "org_id", "user_id", "title", "persona")))  # type: ignore[arg-type]
 
 
 async def start(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, conversation_id: uuid.UUID, *,
-                title: str | None, content: list[dict[str, Any]], page_context: dict | None = None) -> Conversation:
+                title: str | None, content: list[dict[str, Any]], page_context: dict | None = None,
+                persona: str = STAFF_PERSONA) -> Conversation:
     """A new conversation and its first (user) message, in one statement."""
     conversation = Conversation(id=conversation_id, org_id=org_id, user_id=user_id,
-                                title=title[:200] if title else None)
+                                title=title[:200] if title else None, persona=persona)
     first = message_row(conversation, "user", content, message_id=uuid.uuid4(), page_context=page_context)
     stmt, params = row_inserts.statements.get([first], main=("conversations", _conversation_insert))
-    params.update({"c_id": conversation.id, "c_org_id": org_id, "c_user_id": user_id, "c_title": conversation.title})
+    params.update({"c_id": conversation.id, "c_org_id": org_id, "c_user_id": user_id, "c_title": conversation.title,
+                   "c_persona": persona})
     await session.execute(stmt, params)
     return conversation
 
 
+# The one ownership rule of a thread, with bind parameters `org_id`, `user_id`, `persona` (`Owner.params`).
+OWNED = ((Conversation.org_id == bindparam("org_id")) & (Conversation.user_id == bindparam("user_id"))
+         & (Conversation.persona == bindparam("persona")))
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose threads a lookup may see: this user's, in this org, of this persona."""
+
+    org_id: uuid.UUID
+    user_id: uuid.UUID
+    persona: str
+
+    def params(self) -> dict[str, Any]:
+        return {"org_id": self.org_id, "user_id": self.user_id, "persona": self.persona}
+
+
 # Built once (bind parameters): the turn path reads them on every send, confirm and pick.
-_OWNED = select(Conversation).where(Conversation.id == bindparam("id"), Conversation.org_id == bindparam("org_id"),
-                                    Conversation.user_id == bindparam("user_id"))
+_OWNED = select(Conversation).where(Conversation.id == bindparam("id"), OWNED)
 _ANCHOR = (select(func.max(Message.seq)).where(Message.conversation_id == bindparam("conversation_id"),
                                                Message.role == "system_note", ACTIVE).scalar_subquery())
 _SINCE_ANCHOR = (select(Message).where(Message.conversation_id == bindparam("conversation_id"), ACTIVE,
                                        Message.seq >= func.coalesce(_ANCHOR, 0)).order_by(Message.seq))
 
 
-async def get_owned(session: AsyncSession, org_id: uuid.UUID, conversation_id: uuid.UUID,
-                    user_id: uuid.UUID) -> Conversation | None:
-    """The conversation if it belongs to this user in this org (anyone else: None → 404)."""
-    return await session.scalar(_OWNED, {"id": conversation_id, "org_id": org_id, "user_id": user_id})
+async def get_owned(session: AsyncSession, owner: Owner, conversation_id: uuid.UUID) -> Conversation | None:
+    """The thread if it is the owner's, of the owner's persona (anyone or anything else: None → 404)."""
+    return await session.scalar(_OWNED, {"id": conversation_id, **owner.params()})
+
+
+# The seq of a conversation's last message, read along with the conversation (a turn starting now begins after it).
+LAST_SEQ = (select(func.coalesce(func.max(Message.seq), 0)).where(Message.conversation_id == Conversation.id)
+            .scalar_subquery())
+_OWNED_AT = select(Conversation, LAST_SEQ).where(Conversation.id == bindparam("id"), OWNED)
+
+
+async def get_owned_at(session: AsyncSession, owner: Owner, conversation_id: uuid.UUID,
+                       ) -> tuple[Conversation | None, int]:
+    """`get_owned`, with the seq of the conversation's last message, in one statement."""
+    found = (await session.execute(_OWNED_AT, {"id": conversation_id, **owner.params()})).first()
+    return (found[0], int(found[1])) if found is not None else (None, 0)
 
 
 async def append(session: AsyncSession, conversation: Conversation, role: str, content: list[dict[str, Any]], *,
@@ -226,11 +266,10 @@ async def all_messages(session: AsyncSession, conversation_id: uuid.UUID) -> lis
     return list(rows.all())
 
 
-async def list_for_user(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
-                        limit: int = 50) -> list[Conversation]:
-    rows = await session.scalars(select(Conversation).where(
-        Conversation.org_id == org_id, Conversation.user_id == user_id)
-        .order_by(Conversation.updated_at.desc(), Conversation.created_at.desc()).limit(limit))
+async def list_for_user(session: AsyncSession, owner: Owner, limit: int = 50) -> list[Conversation]:
+    rows = await session.scalars(select(Conversation).where(OWNED)
+                                 .order_by(Conversation.updated_at.desc(), Conversation.created_at.desc())
+                                 .limit(limit), owner.params())
     return list(rows.all())
 
 

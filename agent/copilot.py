@@ -4,10 +4,11 @@ a conversation of messages as its history, the engine's own frames, tool search 
 from __future__ import annotations
 
 from agent.conversation_thread import ConversationThread
+from agent.conversations import STAFF_PERSONA
 from agent.persona import Persona
 from agent.request import copilot_system
 from agent.tool_search import STAFF_LOADED_TOOLS
 from core.tenancy import STAFF_ROLES
 
-STAFF_COPILOT = Persona(name="staff_copilot", roles=STAFF_ROLES, system=copilot_system, thread=ConversationThread,
+STAFF_COPILOT = Persona(name=STAFF_PERSONA, roles=STAFF_ROLES, system=copilot_system, thread=ConversationThread,
                         loaded_tools=STAFF_LOADED_TOOLS)

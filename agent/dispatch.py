@@ -26,6 +26,7 @@ from agent.round_trip import RoundTrip
 from agent.threads import Thread, ToolResult
 from agent.tracing import traceparent
 from agent.turns import Turn, TurnStore
+from core.member_text import unwrap
 from core.settings import Settings
 from tools import executions
 from tools.errors import failure
@@ -45,7 +46,9 @@ class ToolUse:
 
     @classmethod
     def of(cls, block: dict[str, Any], message_id: uuid.UUID | None, position: int) -> ToolUse:
-        raw = block.get("input")
+        """The model's tool use; member-written text it copied out of an envelope (core/member_text.py) goes on
+        as the member wrote it: the envelope is for the model's reading, never stored, run or shown."""
+        raw = unwrap(block.get("input"))
         return cls(block["id"], raw if isinstance(raw, dict) else {}, message_id, position)
 
 

@@ -9,6 +9,7 @@ from types import ModuleType
 import httpx
 
 from core.errors import ServiceError
+from core.outages import down_dependency
 
 _TRANSPORT_MODULES = frozenset({"httpx", "httpx2", "httpcore", "httpcore2", "h11"})
 # The error envelope's type decides where it has one: an `error` event inside a 200 stream has no status to go by.
@@ -71,4 +72,6 @@ def classify(exc: BaseException) -> str:
         if isinstance(body, dict) and (body.get("error") or {}).get("type") == "overloaded_error":
             return "provider_overloaded"
         return "provider_unavailable"
+    if down_dependency(exc) is not None:  # Redis or Postgres unreachable mid-turn: not a crash
+        return "service_unavailable"
     return "internal"

@@ -5,15 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from agent.costs import Usage
 from tools.registry import Described
 from tools.runner import ToolOutcome
+
+_ENCODER = msgspec.json.Encoder(enc_hook=str)  # UTF-8, compact; anything it does not know becomes its str()
 
 
 @dataclass(frozen=True)
 class Event:
     type: str
     data: dict[str, Any]
+
+    def encoded(self, **extra: Any) -> bytes:
+        """The frame's data as JSON bytes, encoded once: `{"type": <event>, ...data, ...extra}`."""
+        return _ENCODER.encode({"type": self.type, **self.data, **extra})
 
 
 def conversation_started(conversation_id: object) -> Event:

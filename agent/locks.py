@@ -4,6 +4,11 @@ The lock is a short lease that its holder renews while the turn runs (every thir
 turn of any length keeps it and a holder that dies (kill -9) frees the conversation within one lease.
 Renewal stops after `max_hold_seconds` in any case, so a stream that is never consumed (and so never
 releases) cannot hold a conversation forever.
+
+Redis away (stopped, frozen): taking the lock raises (the request answers 503 service_unavailable); a release
+that fails never fails the turn, it is retried in the background every `RELEASE_RETRY_SECONDS` until it lands
+or the lease would have lapsed anyway, so the conversation is free again as soon as Redis is back, not a whole
+lease later.
 """
 
 from __future__ import annotations
@@ -26,26 +31,41 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[
 """
 DEFAULT_LEASE_SECONDS = 15.0
 RELEASE_WAIT_SECONDS = 2.0
+RELEASE_RETRY_SECONDS = 0.2
+_RETRIES: set[asyncio.Task[None]] = set()  # background releases in flight (a task nobody holds may be collected)
 MAX_HOLD_SECONDS = 3600.0  # far beyond the longest turn: 6 round trips x 120 s x 3 attempts is 36 min
+
+
+def lock_key(conversation_id: object) -> str:
+    return f"spotter:turn:{conversation_id}"
+
+
+async def holder(redis: aioredis.Redis, conversation_id: object) -> str | None:
+    """The token of the conversation's lock while a turn holds it (a turn's id), else None."""
+    token = await redis.get(lock_key(conversation_id))
+    return token.decode() if isinstance(token, bytes) else token
 
 
 class TurnLock:
     def __init__(self, redis: aioredis.Redis, conversation_id: object, *,
-                 lease_seconds: float = DEFAULT_LEASE_SECONDS, max_hold_seconds: float = MAX_HOLD_SECONDS) -> None:
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS, max_hold_seconds: float = MAX_HOLD_SECONDS,
+                 token: str | None = None) -> None:
         self.redis = redis
-        self.key = f"spotter:turn:{conversation_id}"
-        self.token = uuid.uuid4().hex
+        self.key = lock_key(conversation_id)
+        self.token = token or uuid.uuid4().hex  # a turn's lock holds its turn id: the thread's running turn
         self.lease_ms = max(1, int(lease_seconds * 1000))
         self.max_hold_seconds = max_hold_seconds
         self.held = False
+        self.expires_at = 0.0  # monotonic time the lease lapses unless renewed
         self._renewal: asyncio.Task[None] | None = None
         self._released = asyncio.Event()
 
     async def acquire(self, wait_seconds: float = 0.0) -> bool:
         deadline = time.monotonic() + wait_seconds
         while True:
+            started = time.monotonic()
             if await self.redis.set(self.key, self.token, nx=True, px=self.lease_ms):
-                self.held = True
+                self.held, self.expires_at = True, started + self.lease_ms / 1000
                 self._renewal = asyncio.create_task(self._renew())
                 return True
             if time.monotonic() >= deadline:
@@ -63,6 +83,7 @@ class TurnLock:
                 await asyncio.wait_for(self._released.wait(), self.lease_ms / 3000)
             if self._released.is_set():
                 return
+            started = time.monotonic()
             try:
                 renewed = await self.redis.eval(_RENEW, 1, self.key, self.token, self.lease_ms)
             except Exception:  # Redis away for a moment: try again next period, the lease has slack
@@ -71,6 +92,7 @@ class TurnLock:
             if not renewed:
                 log.warning("agent.lock.lost")
                 return
+            self.expires_at = started + self.lease_ms / 1000
 
     async def release(self) -> None:
         self._released.set()
@@ -81,4 +103,20 @@ class TurnLock:
             await asyncio.wait({renewal}, timeout=RELEASE_WAIT_SECONDS)
         if self.held:
             self.held = False
-            await self.redis.eval(_RELEASE, 1, self.key, self.token)
+            try:
+                await self.redis.eval(_RELEASE, 1, self.key, self.token)
+            except Exception:  # Redis away: free the conversation as soon as it is back
+                log.warning("agent.lock.release_failed")
+                task = asyncio.get_running_loop().create_task(self._release_later())
+                _RETRIES.add(task)
+                task.add_done_callback(_RETRIES.discard)
+
+    async def _release_later(self) -> None:
+        """Retry the release until it lands or the lease has lapsed by itself (then there is nothing to free)."""
+        while time.monotonic() < self.expires_at:
+            await asyncio.sleep(RELEASE_RETRY_SECONDS)
+            try:
+                await self.redis.eval(_RELEASE, 1, self.key, self.token)
+                return
+            except Exception:
+                continue

@@ -12,6 +12,7 @@ raises its error classes (an `error` event included).
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from agent.costs import Usage
@@ -52,7 +53,7 @@ class MessageAccumulator:
             partial = self._json.pop(index, "")
             if partial and content[index].get("type") in _TOOL_INPUT_BLOCKS:
                 try:
-                    content[index]["input"] = json.loads(partial)
+                    content[index]["input"] = tool_input(partial)
                 except ValueError as exc:
                     raise ValueError(f"Unable to parse tool parameter JSON from model: {exc}") from exc
         elif kind == "message_delta":
@@ -108,6 +109,18 @@ def _without_none(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_none(v) for v in value]
     return value
+
+
+def _finite_or_literal(literal: str) -> float | str:
+    """A JSON number as a float, unless it is beyond one (1e309) or not one (NaN, Infinity): then its literal text,
+    which the tool's schema refuses as it refuses any string, and which stores and replays as JSON can."""
+    value = float(literal)
+    return value if math.isfinite(value) else literal
+
+
+def tool_input(text: str) -> Any:
+    """A tool call's input JSON as the model wrote it, every number finite (the one place model JSON is read)."""
+    return json.loads(text, parse_float=_finite_or_literal, parse_constant=str)
 
 
 def usage_from_json(usage: dict[str, Any] | None) -> Usage:

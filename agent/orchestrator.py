@@ -65,7 +65,7 @@ class Orchestrator:
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
         self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, tracing=self.tracing,
-                                 ambient=ambient, compactor=compactor)
+                                 ambient=ambient, compactor=compactor, registry=registry)
         self._threads: dict[str, Thread] = {}
         self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
@@ -101,7 +101,7 @@ class Orchestrator:
         thread = self.thread(persona)
         try:
             await thread.locate(turn, thread_id)
-            lock = await self.take_lock(turn.conversation_id)
+            lock = await self.take_lock(turn.conversation_id, token=str(turn.turn_id))
         except BaseException:
             self._started(turn)
             raise
@@ -122,8 +122,11 @@ class Orchestrator:
         """Start the turn's `invoke_agent` span (its trace id the request's); the turn's stream ends it."""
         turn.span = self.tracing.agent(turn.who(), trace_id=turn.trace_id, endpoint=turn.endpoint)
 
-    async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0) -> TurnLock:
-        lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds)
+    async def take_lock(self, conversation_id: uuid.UUID, wait_seconds: float = 0.0, *,
+                        token: str | None = None) -> TurnLock:
+        """The thread's turn lock (409 conversation_busy when another turn holds it); a turn's holds its id."""
+        lock = TurnLock(self.redis, conversation_id, lease_seconds=self.settings.agent_turn_lock_lease_seconds,
+                        token=token)
         if not await lock.acquire(wait_seconds):
             raise Conflict("conversation_busy")
         return lock

@@ -10,11 +10,13 @@ agent/trainer/persona.py. A new persona is a new module of configuration.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent import events
+from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelResponse
 from core.tenancy import OrgAccess
@@ -56,8 +58,18 @@ class Frames:
     def tool_finished(self, turn: Turn, name: str, outcome: ToolOutcome) -> list[Event]:
         return []
 
-    def done(self, turn: Turn) -> Event:
+    def done(self, turn: Totals) -> Event:
         return events.done(turn.conversation_id if turn.opened else None, turn.usage, turn.cost_usd_micros)
+
+
+class Totals(Protocol):
+    """What a `done` frame reports: a turn's, or nothing for one whose process was lost (agent/turn_runner.py)."""
+
+    conversation_id: uuid.UUID
+    opened: bool
+    usage: Usage
+    cost_usd_micros: int
+    round_trips: int
 
 
 ThreadFactory = Callable[["ThreadParts"], "Thread"]

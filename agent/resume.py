@@ -15,7 +15,7 @@ from typing import Any
 
 import anyio
 from pydantic import ValidationError
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
@@ -36,14 +36,14 @@ from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
 
-# The conversation (if it is the caller's) and one of its tool uses, in one statement: confirm and pick read it
-# on every answer.
-_ANSWERED = (select(conversations.Conversation, ToolExecution)
-             .outerjoin(ToolExecution, (ToolExecution.conversation_id == conversations.Conversation.id)
-                        & (ToolExecution.tool_use_id == bindparam("tool_use_id")))
-             .where(conversations.Conversation.id == bindparam("id"),
-                    conversations.Conversation.org_id == bindparam("org_id"),
-                    conversations.Conversation.user_id == bindparam("user_id")))
+
+def _answered(last_seq: Any) -> Select:
+    """The conversation (if it is the caller's: agent.conversations.OWNED), one of its tool uses and the thread's
+    last seq (`last_seq`, the persona's thread's), in one statement: confirm and pick read it on every answer."""
+    return (select(conversations.Conversation, ToolExecution, last_seq)
+            .outerjoin(ToolExecution, (ToolExecution.conversation_id == conversations.Conversation.id)
+                       & (ToolExecution.tool_use_id == bindparam("tool_use_id")))
+            .where(conversations.Conversation.id == bindparam("id"), conversations.OWNED))
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,10 @@ class Answer:
     tool_use_id: str
     persona: Persona = STAFF_COPILOT
     member_id: uuid.UUID | None = None
+
+    def owner(self) -> conversations.Owner:
+        """Whose thread the answer may resolve (agent.conversations.OWNED): the caller's, of this persona."""
+        return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.name)
 
 
 Check = Callable[[ToolExecution, ToolSpec], None]
@@ -79,6 +83,7 @@ class Resumer:
                  store: TurnStore, settings: Settings) -> None:
         self.loop, self.db, self.registry = loop, db, registry
         self.dispatcher, self.store, self.settings = dispatcher, store, settings
+        self._answered: dict[str, Select] = {}  # per persona (built once)
 
     @classmethod
     def on(cls, loop: Orchestrator) -> Resumer:
@@ -90,13 +95,15 @@ class Resumer:
         """Take the thread's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
         stream sends what that produced and hands the turn back to the loop."""
         _known_shape(answer.tool_use_id)
+        turn_id = uuid.uuid4()
         try:
-            lock = await self.loop.take_lock(answer.thread_id, wait_seconds=self.settings.agent_answer_wait_seconds)
+            lock = await self.loop.take_lock(answer.thread_id, wait_seconds=self.settings.agent_answer_wait_seconds,
+                                             token=str(turn_id))
         except Conflict:  # busy: an answer that could never be taken says why rather than "busy"
             await self._diagnose(answer, check)
             raise
         try:
-            turn, claimed, produced, settled = await self._claim_and_resolve(answer, check, resolve)
+            turn, claimed, produced, settled = await self._claim_and_resolve(answer, check, resolve, turn_id)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await lock.release()
@@ -113,15 +120,19 @@ class Resumer:
         return self.loop.stream(turn, lock, body)
 
     async def _find(self, session: AsyncSession, answer: Answer,
-                    ) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None]:
-        """The caller's thread (else 404, the persona's thread's code), its tool use and that tool's spec."""
-        found = (await session.execute(_ANSWERED, {"id": answer.thread_id, "org_id": answer.access.org_id,
-                                                   "user_id": answer.caller.user_id,
-                                                   "tool_use_id": answer.tool_use_id})).first()
+                    ) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None, int]:
+        """The caller's thread (else 404, the persona's thread's code), its tool use, that tool's spec and the
+        thread's last seq."""
+        thread = self.loop.thread(answer.persona)
+        if answer.persona.name not in self._answered:
+            self._answered[answer.persona.name] = _answered(thread.last_seq)
+        found = (await session.execute(self._answered[answer.persona.name], {
+            "id": answer.thread_id, **answer.owner().params(), "tool_use_id": answer.tool_use_id})).first()
         if found is None:
-            raise NotFound(self.loop.thread(answer.persona).not_found)
-        conversation, row = found
-        return conversation, row, self.registry.lookup(row.router, row.action) if row is not None else None
+            raise NotFound(thread.not_found)
+        conversation, row, last_seq = found
+        spec = self.registry.lookup(row.router, row.action) if row is not None else None
+        return conversation, row, spec, int(last_seq or 0)
 
     @staticmethod
     def _checked(row: ToolExecution | None, spec: ToolSpec | None, check: Check) -> tuple[ToolExecution, ToolSpec]:
@@ -133,10 +144,10 @@ class Resumer:
     async def _diagnose(self, answer: Answer, check: Check) -> None:
         """Raise the answer's own error, if it has one (read only)."""
         async with self.db.scope(org_id=answer.access.org_id, user_id=answer.caller.user_id) as session:
-            _, row, spec = await self._find(session, answer)
+            _, row, spec, _ = await self._find(session, answer)
         self._checked(row, spec, check)
 
-    async def _claim_and_resolve(self, answer: Answer, check: Check, resolve: Resolve,
+    async def _claim_and_resolve(self, answer: Answer, check: Check, resolve: Resolve, turn_id: uuid.UUID,
                                  ) -> tuple[Turn, ToolExecution, list[events.Event] | Exception, bool]:
         """One transaction: find the pending tool use, check it (a problem is raised after the commit, so the
         stale rows it expired stay expired), claim it, resolve it (the tool and its execution row, in a
@@ -147,7 +158,7 @@ class Resumer:
         access, conversation_id = answer.access, answer.thread_id
         try:
             async with self.db.scope(org_id=access.org_id, user_id=answer.caller.user_id) as session:
-                conversation, found, found_spec = await self._find(session, answer)
+                conversation, found, found_spec, baseline = await self._find(session, answer)
                 claimed = None
                 try:
                     row, spec = self._checked(found, found_spec, check)
@@ -162,7 +173,8 @@ class Resumer:
                     if claimed is None:
                         problem = Conflict("tool_already_resolved")
                 if claimed is not None:
-                    turn = self._turn(answer, conversation)
+                    turn = self._turn(answer, conversation, turn_id)
+                    turn.baseline = baseline
                     if access.daily_cap_usd_micros != UNMETERED:  # an unmetered org has nothing to read
                         try:
                             await check_budget(session, access, datetime.now(UTC))
@@ -179,10 +191,13 @@ class Resumer:
         assert claimed is not None
         return turn, claimed, produced, settled
 
-    def _turn(self, answer: Answer, conversation: conversations.Conversation) -> Turn:
+    def _turn(self, answer: Answer, conversation: conversations.Conversation,
+              turn_id: uuid.UUID | None = None) -> Turn:
         turn = self.loop.new_turn(answer.persona, access=answer.access, caller=answer.caller, locale=answer.locale,
                                   trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
                                   member_id=answer.member_id)
+        if turn_id is not None:
+            turn.turn_id = turn_id
         turn.conversation, turn.opened = conversation, True
         self.loop.trace(turn)
         return turn
@@ -294,7 +309,7 @@ class Resumer:
         access, caller, tool_use_id = answer.access, answer.caller, answer.tool_use_id
         _known_shape(tool_use_id)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
-            conversation = await conversations.get_owned(session, access.org_id, answer.thread_id, caller.user_id)
+            conversation = await conversations.get_owned(session, answer.owner(), answer.thread_id)
             if conversation is None:
                 raise NotFound(self.loop.thread(answer.persona).not_found)
             original = await executions.get(session, answer.thread_id, tool_use_id)

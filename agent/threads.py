@@ -19,7 +19,7 @@ from agent.events import Event
 from agent.model import ModelResponse
 from agent.round_trip import RoundTrip
 from tools.executions import ToolExecution
-from tools.registry import ToolSpec
+from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class ThreadParts:
     tracing: Tracing
     ambient: AmbientFinder | None = None
     compactor: Compactor | None = None
+    registry: ToolRegistry | None = None  # what tool results carry member-written text (core/member_text.py)
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,12 @@ class Thread(Protocol):
     """A persona's history: how a turn opens it, what the model reads, how a round trip is written."""
 
     not_found: str  # the error code for a thread the caller may not use
+    last_seq: Any  # SQL: the seq of the thread's last message or event, correlated to conversations.id
 
     async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
         """Before the stream opens (errors still answer HTTP): the thread this turn continues or starts
-        (`turn.conversation_id`, `turn.is_new`); 404 `not_found` when `requested` is not the caller's."""
+        (`turn.conversation_id`, `turn.is_new`) and where it stands (`turn.baseline`: its last seq, what a reopened
+        thread shows while the turn runs); 404 `not_found` when `requested` is not the caller's."""
 
     def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
         """In the stream: the daily cap checked, the person's message written (a new thread created in that

@@ -19,6 +19,7 @@ import contextvars
 import hashlib
 import json
 import random
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from opentelemetry.trace import (
     TraceFlags,
 )
 
-from agent.scrubbing import redact
+from agent.scrubbing import redact, scrub_captured
 
 PROVIDER = "anthropic"
 _FORCED: contextvars.ContextVar[tuple[int | None, int | None]] = contextvars.ContextVar("spotter_forced_ids",
@@ -136,12 +137,19 @@ class Who:
         return attrs
 
 
+KNOWN_TRACES = 1024  # turns whose captured content's member words are remembered (content capture only)
+
+
 class Tracing:
     """The service's tracer and the span shapes it emits."""
 
-    def __init__(self, provider: TracerProvider | None = None, *, capture_content: bool = False) -> None:
+    def __init__(self, provider: TracerProvider | None = None, *, capture_content: bool = False,
+                 capture_health_and_names: bool = False) -> None:
         self.provider = provider
         self.capture_content = capture_content
+        self.capture_health_and_names = capture_health_and_names
+        # what a turn's captured content said of members so far, by trace (a bounded memory: scrubbing.py)
+        self._known: OrderedDict[int, set[str]] = OrderedDict()
         self.tracer = provider.get_tracer("spotter") if provider is not None else trace.NoOpTracer()
         self.enabled = provider is not None
 
@@ -239,21 +247,18 @@ class Tracing:
         span.set_status(Status(StatusCode.ERROR))
 
     def content(self, span: Span, key: str, value: Any) -> None:
-        """Message content on a span, only when the operator turned content capture on (scrubbed then)."""
+        """Message content on a span, only when the operator turned content capture on; scrubbed then of secrets,
+        and of members' names and health unless CAPTURE_CONTENT_HEALTH_AND_NAMES allows them (agent/scrubbing.py)."""
         if not self.capture_content:
             return
-        span.set_attribute(key, redact(json.dumps(scrub_content(value), ensure_ascii=False, default=str)))
+        trace_id = span.get_span_context().trace_id
+        known = self._known.setdefault(trace_id, set())
+        self._known.move_to_end(trace_id)
+        while len(self._known) > KNOWN_TRACES:
+            self._known.popitem(last=False)
+        captured = scrub_captured(value, health_and_names=self.capture_health_and_names, known=known)
+        span.set_attribute(key, redact(json.dumps(captured, ensure_ascii=False, default=str)))
 
     def shutdown(self) -> None:
         if self.provider is not None:
             self.provider.shutdown()
-
-
-def scrub_content(value: Any) -> Any:
-    """Content kept as text (capturing it is the point), secrets and credentials dropped by key."""
-    if isinstance(value, dict):
-        return {k: scrub_content(v) for k, v in value.items()
-                if str(k).lower() not in ("apikey", "api_key", "token", "password", "secret", "authorization")}
-    if isinstance(value, list):
-        return [scrub_content(v) for v in value]
-    return value

@@ -142,4 +142,5 @@ def build_tracing(settings: Settings, *, posthog_client: Any = None,
     provider = TracerProvider(resource=Resource({"service.name": settings.otel_service_name}), id_generator=ForcedIds())
     for processor in processors:
         provider.add_span_processor(processor)
-    return Tracing(provider, capture_content=settings.otel_instrumentation_genai_capture_message_content)
+    return Tracing(provider, capture_content=settings.otel_instrumentation_genai_capture_message_content,
+                   capture_health_and_names=settings.capture_content_health_and_names)

@@ -10,9 +10,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from agent import branches, conversations, events
+from agent import branches, conversations, events, turn_log
 from agent.policy import can_undo, undo_until
 from agent.request import user_text
+from agent.turn_log import TurnRecord
 from core.errors import NotFound
 from tools import executions
 from tools.registry import Described, ToolRegistry, ToolSpec
@@ -24,8 +25,8 @@ def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-async def list_conversations(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> dict[str, Any]:
-    rows = await conversations.list_for_user(session, org_id, user_id)
+async def list_conversations(session: AsyncSession, owner: conversations.Owner) -> dict[str, Any]:
+    rows = await conversations.list_for_user(session, owner)
     return {"items": [{"id": str(c.id), "title": c.title, "createdAt": _iso(c.created_at),
                        "updatedAt": _iso(c.updated_at)} for c in rows]}
 
@@ -66,18 +67,21 @@ async def _user_names(session: AsyncSession, ids: set[uuid.UUID]) -> dict[uuid.U
     return {row[0]: row[1] for row in rows}
 
 
-async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID,
+async def conversation_detail(session: AsyncSession, owner: conversations.Owner,
                               conversation_id: uuid.UUID, registry: ToolRegistry, role: str,
-                              pending_ttl: int, describe: Describe | None = None) -> dict[str, Any]:
+                              pending_ttl: int, describe: Describe | None = None,
+                              running: TurnRecord | None = None) -> dict[str, Any]:
     """The conversation as its owner sees it; `role` is theirs (Undo is offered only where it would run).
     A confirmation still pending carries the same action-in-words `summary` (via `describe`) and `inputSchema`
     as the live `confirmation_pending` frame, so a reopened card reads the same. What waited past PENDING_TTL
-    is settled as `expired` first, as a new message or an answer would settle it."""
-    conversation = await conversations.get_owned(session, org_id, conversation_id, user_id)
+    is settled as `expired` first, as a new message or an answer would settle it. While a turn runs on it
+    (`running`), it shows what it held before that turn (and a send's own message) and names the turn, whose
+    stream brings the rest."""
+    conversation = await conversations.get_owned(session, owner, conversation_id)
     if conversation is None:
         raise NotFound("conversation_not_found")
     await executions.expire_stale(session, conversation_id, pending_ttl=pending_ttl, now=datetime.now(UTC))
-    rows = await conversations.all_messages(session, conversation_id)
+    rows = turn_log.before_turn(await conversations.all_messages(session, conversation_id), running, _opens_turn)
     by_message: dict[uuid.UUID | None, list[dict[str, Any]]] = {}
     found = await executions.for_conversation(session, conversation_id)
     names = await _user_names(session, {e.actor_user_id for e in found if e.actor_user_id and e.confirm != "never"})
@@ -93,7 +97,7 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
     forks = await branches.alternatives(session, conversation_id, rows)
     messages: list[dict[str, Any]] = []
     for row in rows:
-        if row.role == "user" and all(b.get("type") == "tool_result" for b in row.content):
+        if row.role == "user" and not _opens_turn(row):
             continue  # tool results are shown on their tool calls
         if row.role == "system_note":
             messages.append({"id": str(row.id), "role": "system_note", "text": user_text(row.content),
@@ -108,4 +112,10 @@ async def conversation_detail(session: AsyncSession, org_id: uuid.UUID, user_id:
             message["alternatives"], message["regenerated"] = forks[row.id]
         messages.append(message)
     return {"id": str(conversation.id), "title": conversation.title, "createdAt": _iso(conversation.created_at),
-            "updatedAt": _iso(conversation.updated_at), "messages": messages}
+            "updatedAt": _iso(conversation.updated_at), "messages": messages,
+            "runningTurn": {"turnId": str(running.turn_id), "kind": running.kind} if running is not None else None}
+
+
+def _opens_turn(row: conversations.Message) -> bool:
+    """A person's message (not a message carrying tool results)."""
+    return row.role == "user" and not all(b.get("type") == "tool_result" for b in row.content)

@@ -20,7 +20,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
-from agent.conversations import Conversation
+from agent.conversations import Conversation, Owner
 from agent.costs import Usage
 from agent.errors import classify
 from agent.locks import TurnLock
@@ -31,6 +31,7 @@ from agent.usage import record_turn
 from core.database import Database
 from core.errors import ServiceError
 from core.i18n import error_message
+from core.member_text import Marks, wrap
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 
@@ -51,6 +52,8 @@ class Turn:
     endpoint: str
     conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
     persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
+    turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
+    baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
     conversation: Conversation | None = None  # the staff thread's conversation row
     member_id: uuid.UUID | None = None  # the member a member-facing persona serves
     replaces: uuid.UUID | None = None  # a send that replaces a user message (agent/branches.py)
@@ -74,6 +77,10 @@ class Turn:
         """What every span of the turn carries."""
         return Who(org_id=str(self.access.org_id), conversation_id=str(self.conversation_id),
                    persona=self.persona.name, role=self.access.role)
+
+    def owner(self) -> Owner:
+        """Whose thread this turn may use (agent.conversations.OWNED)."""
+        return Owner(self.access.org_id, self.caller.user_id, self.persona.name)
 
     def trace_parent(self) -> Any:
         return self.step_span if self.step_span is not None else self.span
@@ -107,7 +114,7 @@ class TurnStream:
                                       endpoint=turn.endpoint, code=failed_code,
                                       span_id=span_parent.split("-")[2] if span_parent else None)
             yield events.error(failed_code, error_message(failed_code, turn.locale, **_params(exc)), turn.trace_id)
-        except BaseException:  # CancelledError / GeneratorExit: the client left, nothing more can be sent
+        except BaseException:  # cancelled: an explicit stop or a shutdown (agent/turn_runner.py sends the `done`)
             failed_code = "aborted"
             raise
         finally:
@@ -120,6 +127,14 @@ class TurnStream:
             self.titles(turn.conversation)
         yield turn.persona.frames.done(turn)  # the persona's `done`: the trainer's names the session
 
+    async def discard(self) -> None:
+        """The turn will not run (it could not be registered): finalize it as aborted and release its lock."""
+        self._first_frame()
+        try:
+            await self.finalize(self.turn, "aborted")
+        finally:
+            await self.lock.release()
+            end_turn_span(self.observability, self.turn, "aborted")
 
     def _first_frame(self) -> None:
         call = self.first_frame
@@ -171,22 +186,25 @@ class TurnStore:
             log.exception("agent.usage.record_failed")
 
 
-def result_block(tool_use_id: str, output: dict | None, error: dict | None) -> dict[str, Any]:
-    """A tool_result block: the output as JSON, or `is_error` with {code, message, hint}."""
+def result_block(tool_use_id: str, output: dict | None, error: dict | None,
+                 marks: Marks | None = None) -> dict[str, Any]:
+    """A tool_result block: the output as JSON (the member-written text `marks` names in its envelope), or
+    `is_error` with {code, message, hint}."""
     if error is not None:
         return {"type": "tool_result", "tool_use_id": tool_use_id, "is_error": True,
                 "content": json.dumps(error, ensure_ascii=False, default=str)}
     return {"type": "tool_result", "tool_use_id": tool_use_id,
-            "content": json.dumps(output or {}, ensure_ascii=False, default=str)}
+            "content": json.dumps(wrap(output or {}, marks), ensure_ascii=False, default=str)}
 
 
-def tool_result_block(row: executions.ToolExecution) -> dict[str, Any]:
+def tool_result_block(row: executions.ToolExecution, marks: Marks | None = None) -> dict[str, Any]:
     """The tool_result the model reads for one stored execution."""
     if row.status == "succeeded":
         output = dict(row.output or {})
         if output.pop("_editedInput", False):
             output = {"note": "The user edited the input before approving; the tool ran with the edited input "
                               "shown here.", "input": row.input, "result": output}
-        return result_block(row.tool_use_id, output, None)
+            marks = {"result": marks} if marks else None
+        return result_block(row.tool_use_id, output, None, marks)
     return result_block(row.tool_use_id, None, row.error or {
         "code": row.status, "message": f"The tool call ended as {row.status}.", "hint": None})

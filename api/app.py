@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
 from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
 from agent.storage_snapshot import daily_snapshots
+from agent.turn_runner import TurnRunner
 from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
 from api.controllers.food_log import FoodLogController
@@ -31,6 +33,7 @@ from api.requests import JsonRequest
 from api.resources import Resources, open_resources
 from api.sse import EventStreamSchemaPlugin
 from core.i18n import LOCALES_DIR
+from core.idempotency import sweep_forever
 from core.logging import configure_logging
 from core.settings import Settings
 from pipeline.jobs import Worker, start_in_process
@@ -53,17 +56,24 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
         # The nutrition agents, one set for the runs' worker and the health questions (`uses_model` decides).
         agents = select_agents(settings, db, services.model, services.orchestrator.meter)
         app.state.health_questions = HealthQuestions(db, agents)
+        app.state.turns = TurnRunner(app.state.resources.redis, observability=services.observability)
         worker = None
         if owned:
             await services.start()  # RAG outbox worker + local model warm-up
             worker = Worker.from_settings(db, agents, settings,  # nutrition runs, in-process
                                            tracing=services.observability.tracing if services.observability else None)
             worker_task = start_in_process(worker)
+        sweeper = asyncio.get_running_loop().create_task(sweep_forever(db)) if owned else None
         try:
             async with daily_snapshots(settings.storage_snapshot_schedule, app.state.resources.db,
                                        app.state.resources.agent.orchestrator.observability):
                 yield
         finally:
+            await app.state.turns.close(grace_seconds=settings.agent_shutdown_grace_seconds)
+            if sweeper is not None:
+                sweeper.cancel()
+                with suppress(asyncio.CancelledError):
+                    await sweeper
             if worker is not None:
                 worker.stop()
                 await worker_task

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
 
 MAX_PAGE_CONTEXT_BYTES = 16_000
 
@@ -60,18 +60,20 @@ class SendBody(BaseModel):
         return value
 
 
+def _real_bool(value: Any) -> Any:
+    if not isinstance(value, bool):  # the framework may validate non-strictly; "yes" or 0 is not a decision
+        raise ValueError("must be true or false")
+    return value
+
+
+RealBool = Annotated[StrictBool, BeforeValidator(_real_bool)]  # JSON true or false, nothing that coerces to one
+
+
 class ConfirmBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    approved: StrictBool
+    approved: RealBool
     input: dict[str, Any] | None = None
-
-    @field_validator("approved", mode="before")
-    @classmethod
-    def _real_bool(cls, value: Any) -> Any:
-        if not isinstance(value, bool):  # the framework may validate non-strictly; "yes" is not a decision
-            raise ValueError("approved must be true or false")
-        return value
 
 
 class PickBody(BaseModel):

@@ -3,8 +3,8 @@
 The guards put the caller and their access on the connection; the app holds its long-lived services
 (api/resources.py); these providers hand each handler exactly what it names — an org-scoped session (one
 transaction under the caller's org and user, committed after the handler returns, rolled back when it
-raises), the engine's orchestrator and resumer, the tool registry and runner, the request's locale and trace
-id. Controllers never reach into the app's state themselves.
+raises), the engine's orchestrator and resumer, the app's detached turns, the tool registry and runner, the
+request's locale and trace id. Controllers never reach into the app's state themselves.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.orchestrator import Orchestrator
 from agent.resume import Resumer
+from agent.turn_runner import TurnRunner
 from api.auth import DevKeys
 from api.errors import request_locale, trace_id_of
 from api.resources import Resources
@@ -55,6 +56,11 @@ async def provide_orchestrator(request: ASGIConnection) -> Orchestrator:
 
 async def provide_resumer(request: ASGIConnection) -> Resumer:
     return resources_of(request).agent.resumer
+
+
+async def provide_turns(request: ASGIConnection) -> TurnRunner:
+    """The app's detached turns (its lifespan owns them, not a request)."""
+    return request.app.state.turns
 
 
 async def provide_registry(request: ASGIConnection) -> ToolRegistry:
@@ -98,6 +104,7 @@ APP_DEPENDENCIES = {
     "settings": Provide(provide_settings),
     "orchestrator": Provide(provide_orchestrator),
     "resumer": Provide(provide_resumer),
+    "turns": Provide(provide_turns),
     "registry": Provide(provide_registry),
     "runner": Provide(provide_runner),
     "readiness": Provide(provide_readiness),

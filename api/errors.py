@@ -10,6 +10,7 @@ from litestar.exceptions import HTTPException, NotFoundException, ValidationExce
 
 from core.errors import ServiceError
 from core.i18n import error_message, resolve_locale
+from core.outages import RETRY_AFTER_SECONDS, down_dependency
 
 log = structlog.get_logger("api.errors")
 
@@ -44,13 +45,17 @@ def error_response(request: Request, code: str, status: int, *, headers: dict[st
     return Response(body, status_code=status, headers={**(headers or {}), "x-trace-id": trace_id})
 
 
+def _retry_after(status: int) -> dict[str, str]:
+    return {"retry-after": str(RETRY_AFTER_SECONDS)} if status == 503 else {}
+
+
 def handle_service_error(request: Request, exc: ServiceError) -> Response:
     log.info("request.refused", code=exc.code, status=exc.status, detail=exc.detail)
     params = dict(exc.params)
     params.setdefault("detail", exc.detail or "")
     fields = params.pop("errors", None)
     data = params.pop("data", None)
-    response = error_response(request, exc.code, exc.status, **params)
+    response = error_response(request, exc.code, exc.status, headers=_retry_after(exc.status), **params)
     if isinstance(fields, list) and fields:  # per-field errors (422 validation_failed)
         response.content["errors"] = fields
     if isinstance(data, dict):  # structured facts of a refusal ({"nearest": [...]} for an unknown exercise)
@@ -69,10 +74,15 @@ def handle_validation(request: Request, exc: ValidationException) -> Response:
 
 def handle_http(request: Request, exc: HTTPException) -> Response:
     code = _HTTP_CODES.get(exc.status_code, "internal" if exc.status_code >= 500 else "validation_failed")
-    return error_response(request, code, exc.status_code, headers=dict(exc.headers or {}), detail=str(exc.detail))
+    return error_response(request, code, exc.status_code, headers={**_retry_after(exc.status_code),
+                                                                   **dict(exc.headers or {})}, detail=str(exc.detail))
 
 
 def handle_unexpected(request: Request, exc: Exception) -> Response:
+    dependency = down_dependency(exc)
+    if dependency is not None:  # not a crash: a dependency is unreachable, the client may retry (ARCHITECTURE.md)
+        log.warning("request.dependency_down", dependency=dependency, error_type=type(exc).__name__)
+        return error_response(request, "service_unavailable", 503, headers=_retry_after(503))
     log.exception("request.failed", error_type=type(exc).__name__)
     response = error_response(request, "internal", 500)
     resources = getattr(request.app.state, "resources", None)

@@ -22,6 +22,29 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
                 "runs nothing; the same key with a different request answers 422 `idempotency_key_reused`.")]
 
 
+def _canonical(value: object) -> str:
+    """A path parameter as the service reads it: a UUID (any case, braces or none) in its one canonical form."""
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    text = str(value)
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        return text
+
+
+def route_of(request: Request) -> str:
+    """The request's route with its parameters in canonical form (`/organizations/{org_id}/…` filled with the
+    canonical org id): the same request spelled with an upper-cased id fingerprints the same."""
+    template = request.scope.get("path_template")
+    if not template:
+        return request.url.path
+    try:
+        return template.format_map({name: _canonical(value) for name, value in request.path_params.items()})
+    except (KeyError, IndexError, ValueError):  # a template that is not a plain format string: the path as sent
+        return request.url.path
+
+
 @dataclass
 class Once:
     """One request under an optional Idempotency-Key, inside the transaction that does its work."""
@@ -36,7 +59,7 @@ class Once:
     def of(cls, session: AsyncSession, request: Request, org_id: uuid.UUID, user_id: uuid.UUID, key: str | None,
            body: Any) -> Once:
         sent = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
-        return cls(session, org_id, user_id, key, idempotency.fingerprint(request.method, request.url.path, sent))
+        return cls(session, org_id, user_id, key, idempotency.fingerprint(request.method, route_of(request), sent))
 
     async def replay(self) -> Response | None:
         """The first answer when this request ran before under its key (run nothing then); None: go ahead."""

@@ -118,6 +118,8 @@ class RunDetail(Struct):
     # the week's recipe ingredients summed by aisle (gym/nutrition/grocery.py); null without recipes and, for the
     # member, after a medical abort
     groceries: list[GroceryAisle] | None
+    # what the clinical rules changed in the plan (gym/nutrition/clinical.py), as note codes the page words
+    clinicalNotes: list[str] = []
 
 
 class CheckinWeight(Struct):
@@ -152,6 +154,7 @@ class MedicalContextBody(Struct):
     urgency: str
     pipeline_action: str
     disclaimer: str
+    floor_reasons: list[str] | None = None  # the safety floor's own words, about these red-flag codes
 
 
 class _Frame(Struct, rename="camel", tag_field="type"):

@@ -8,11 +8,11 @@ A refusal is 429 `rate_limited` in the usual error body (api/errors.py). `AGENT_
 
 from __future__ import annotations
 
-import redis.asyncio as aioredis
 from litestar import Request
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.stores.redis import RedisStore
 
+from core import redis_clients
 from core.settings import Settings
 
 OPENS_TURN = "opens_turn"  # route `opt` key: this handler starts a model turn
@@ -42,5 +42,6 @@ def turn_rate_limit(settings: Settings) -> tuple[RateLimitConfig, RedisStore] | 
         raise RuntimeError("REDIS_URL must be resolved before the app is built when the turn rate limit is on")
     config = RateLimitConfig(rate_limit=("minute", limit), identifier_for_request=_user_key,
                              check_throttle_handler=_opens_turn, store=STORE)
-    client = aioredis.from_url(settings.redis_url)  # its own pool; the store closes it with the app
+    # its own pool; the store closes it with the app
+    client = redis_clients.connect(settings.redis_url, timeout=settings.redis_timeout_seconds, decode_responses=False)
     return config, RedisStore(client, namespace="spotter_rate", handle_client_shutdown=True)

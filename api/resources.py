@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 
 from agent.composition import AgentServices, build_agent
 from api.auth import DevKeys, JwtVerifier, build_verifier
+from core import redis_clients
 from core.database import Database
 from core.readiness import Readiness
 from core.settings import Settings
@@ -37,7 +38,7 @@ async def open_resources(settings: Settings) -> Resources:
                            "(`spotter serve` starts embedded servers when they are unset)")
     verifier, dev_keys = build_verifier(settings)
     db = Database(settings.database_url, session_info=queue_info(settings.nutrition_queue))
-    redis = aioredis.from_url(settings.redis_url, decode_responses=True)
+    redis = redis_clients.connect(settings.redis_url, timeout=settings.redis_timeout_seconds)
     return Resources(settings=settings, db=db, redis=redis, verifier=verifier, dev_keys=dev_keys,
                      agent=build_agent(settings, db, redis),
                      readiness=Readiness(settings.database_url, settings.redis_url))

@@ -6,7 +6,7 @@ describes exactly what goes out and a drifting service fails loudly instead of s
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
@@ -126,12 +126,29 @@ class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=Tr
     regenerated: bool | UnsetType = UNSET
 
 
+class RunningTurn(Struct, rename="camel"):
+    """A turn still running on the thread: its frames follow at GET .../turns/{turnId}/stream (from seq 0: the
+    thread shows what it held before the turn, and a send's own message)."""
+
+    turn_id: str
+    kind: str  # send | confirm | pick
+
+
 class ConversationDetail(Struct, rename="camel"):
     id: str
     title: str | None
     created_at: str
     updated_at: str
     messages: list[ConversationMessage]
+    running_turn: RunningTurn | None = None
+
+
+class TurnStopBody(Struct, rename="camel"):
+    """`stopping`: the turn is being cancelled where it runs (its stream ends with `done`); `finished`: it had
+    already ended."""
+
+    turn_id: str
+    state: Literal["stopping", "finished"]
 
 
 class InverseRun(Struct, rename="camel"):
@@ -178,11 +195,12 @@ class TrainerDistribution(Struct, rename="camel"):
 
 
 class HealthBody(Struct):
-    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down."""
+    """Readiness: "ok" with 200 when both are up, "degraded" with 503 when either is down; `down` names which."""
 
     status: str
     postgres: str
     redis: str
+    down: list[str]
 
 
 class JwksBody(Struct):
@@ -212,7 +230,7 @@ _STATUS_TEXT = {
     400: "The request is not valid (validation_failed).",
     401: "No valid session token (token_missing, token_invalid, token_expired).",
     403: "Not for your role (member_forbidden: staff only; member_profile_required: members only).",
-    404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found).",
+    404: "Not found, or not yours (org_not_found, conversation_not_found, tool_execution_not_found, turn_not_found).",
     409: "Conflicts with the current state (conversation_busy, session_closed, tool_already_resolved, "
          "already_undone).",
     413: "The body is over the size limit (payload_too_large).",
@@ -223,10 +241,11 @@ _STATUS_TEXT = {
           "the run's history), implausible_change (a weight too far from the last one, unless confirmed), "
           "idempotency_key_reused (the Idempotency-Key came before with another request). The member's training "
           "app: unknown_exercise (not a library name), equipment_unavailable (the current location lacks it), "
-          "invalid_set (values the exercise's kind does not take), last_exercise, invalid_range (calendar days), "
-          "idempotency_key_reused."),
+          "invalid_set (values the exercise's kind does not take), log_too_old (a set more than a year ago), "
+          "last_exercise, invalid_range (calendar days), idempotency_key_reused."),
     429: "Too many requests (rate_limited).",
-    503: "A dependency could not answer (physician_unavailable: the PHYSICIAN's model call failed).",
+    503: ("A dependency could not answer: Redis or Postgres is unreachable (service_unavailable, with Retry-After), "
+          "or the PHYSICIAN's model call failed (physician_unavailable)."),
 }
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
-import msgspec
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIType, Reference, Schema
 from litestar.plugins import OpenAPISchemaPlugin
@@ -26,13 +25,9 @@ SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no", "connecti
 SSE_MEDIA_TYPE = "text/event-stream"
 
 
-_ENCODER = msgspec.json.Encoder(enc_hook=str)  # UTF-8, compact; anything it does not know becomes its str()
-
-
 def frame(event: Event) -> bytes:
     """One frame, its data encoded once straight to bytes."""
-    data = _ENCODER.encode({"type": event.type, **event.data})
-    return b"event: " + event.type.encode() + b"\ndata: " + data + b"\n\n"
+    return b"event: " + event.type.encode() + b"\ndata: " + event.encoded() + b"\n\n"
 
 
 MAX_EVENT_ID = 2**31 - 1  # event ids are int4 sequence numbers
@@ -56,8 +51,8 @@ def sse_response(events: AsyncIterator[Event], trace_id: str) -> Stream:
     return Stream(body(), media_type=SSE_MEDIA_TYPE, headers={**SSE_HEADERS, "x-trace-id": trace_id})
 
 
-class _Frame(Struct, rename="camel", tag_field="type", omit_defaults=True):
-    pass
+class _Frame(Struct, rename="camel", tag_field="type", omit_defaults=True, kw_only=True):
+    turn_id: str | UnsetType = UNSET  # on a turn's first frame: the turn to reconnect to (GET .../turns/{turnId}/stream)
 
 
 class ConversationStarted(_Frame, tag="conversation_started"):
@@ -157,7 +152,9 @@ SseFrame = (ConversationStarted | TextDelta | ToolStarted | ToolCompleted | Conf
 STREAM_DESCRIPTION = (
     "An SSE stream of `event: <type>` / `data: <json>` frames. Types: conversation_started, text_delta, "
     "tool_started, tool_completed, confirmation_pending, disambiguation_pending, message_done, done, error. "
-    "Every stream ends with exactly one `done`, also after an `error`.")
+    "Every stream ends with exactly one `done`, also after an `error`. Every frame has an `id: <turnId>:<seq>` "
+    "(seq from 1) and the first names `turnId`: after a dropped connection, GET .../turns/{turnId}/stream with "
+    "`Last-Event-ID` replays what followed and follows the turn, which runs on whatever the client does.")
 
 
 class EventStream:
@@ -169,7 +166,7 @@ class EventStream:
     """
 
     frames: ClassVar[tuple[type[Struct], ...]] = ()
-    ids: ClassVar[bool] = False
+    id_pattern: ClassVar[str | None] = None  # the events' `id`, when they carry one
 
 
 class EventStreamSchemaPlugin(OpenAPISchemaPlugin):
@@ -181,27 +178,36 @@ class EventStreamSchemaPlugin(OpenAPISchemaPlugin):
 
     def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: SchemaCreator) -> Schema:
         stream: type[EventStream] = field_definition.annotation
-        return Schema(one_of=[_event_schema(frame, stream.ids, schema_creator) for frame in stream.frames])
+        return Schema(one_of=[_event_schema(frame, stream.id_pattern, schema_creator) for frame in stream.frames])
 
 
-def _event_schema(frame: type[Struct], ids: bool, schema_creator: SchemaCreator) -> Schema:
+def _event_schema(frame: type[Struct], id_pattern: str | None, schema_creator: SchemaCreator) -> Schema:
     properties: dict[str, Schema | Reference] = {
         "event": Schema(type=OpenAPIType.STRING, const=frame.__struct_config__.tag),
         "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json",
                        content_schema=schema_creator.for_field_definition(FieldDefinition.from_annotation(frame)))}
-    if ids:
-        properties["id"] = Schema(type=OpenAPIType.STRING, pattern=r"^[1-9][0-9]*$")
+    if id_pattern is not None:
+        properties["id"] = Schema(type=OpenAPIType.STRING, pattern=id_pattern)
     return Schema(type=OpenAPIType.OBJECT, properties=properties, required=sorted(properties),
                   additional_properties=False)
 
 
-def event_stream(frames: Any, description: str, *, ids: bool = False) -> dict[int, ResponseSpec]:
-    """The 200 of a streaming operation whose events carry `frames` (a union of frame structs)."""
-    stream = type("EventStream", (EventStream,), {"frames": get_args(frames), "ids": ids})
+SEQ_ID = r"^[1-9][0-9]*$"  # an event id that is a sequence number
+
+
+def event_stream(frames: Any, description: str, *, ids: bool = False,
+                 id_pattern: str | None = None) -> dict[int, ResponseSpec]:
+    """The 200 of a streaming operation whose events carry `frames` (a union of frame structs); `ids`: each
+    event has a sequence number as its `id`, `id_pattern`: an `id` of that pattern."""
+    pattern = id_pattern if id_pattern is not None else SEQ_ID if ids else None
+    stream = type("EventStream", (EventStream,), {"frames": get_args(frames), "id_pattern": pattern})
     return {200: ResponseSpec(data_container=stream, media_type=SSE_MEDIA_TYPE, description=description,
                               generate_examples=False)}
 
 
+TURN_FRAME_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:[1-9][0-9]*$"  # <turnId>:<seq>
+
+
 def stream_response() -> dict[int, ResponseSpec]:
-    """The 200 of a staff turn: `text/event-stream` whose frames' data is an `SseFrame`."""
-    return event_stream(SseFrame, STREAM_DESCRIPTION)
+    """The 200 of a staff turn: `text/event-stream` whose frames' data is an `SseFrame`, each with its id."""
+    return event_stream(SseFrame, STREAM_DESCRIPTION, id_pattern=TURN_FRAME_ID)

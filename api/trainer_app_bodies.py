@@ -4,11 +4,13 @@ exercise's prescription fields in the schema's snake_case (as the trainer's work
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from api.bodies import RealBool
 from gym.training.workout_sets import EXERCISE_ID
 
 ExerciseId = Annotated[str, Field(pattern=EXERCISE_ID, description="An exercise of the current workout (ex_001).")]
@@ -37,7 +39,10 @@ class SetBody(_Body):
     distanceUnit: Literal["km", "mi"] | None = Field(None, description="Default: the member's distance unit now.")
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performedAt: AwareDatetime | None = Field(None, description="When it was done (a set sent late keeps its time); "
-                                                                "default now.")
+                                                                "default now; at most a year ago.")
+    clientSetId: uuid.UUID | None = Field(None, description="The app's own id for this set (a UUID it makes once): "
+                                                            "the set sent again, under any Idempotency-Key, is "
+                                                            "answered 200 with the set already logged.")
 
 
 class AddExerciseBody(_Body):
@@ -58,7 +63,8 @@ class SwapExerciseBody(_Body):
 
 
 class FinishBody(_Body):
-    discard: bool = Field(False, description="True: end it without counting it as done (its logged sets stay).")
+    discard: RealBool = Field(False, description="True: end it without counting it as done (its logged sets "
+                                                 "stay).")
 
 
 # --- answers -------------------------------------------------------------------------------------------------------

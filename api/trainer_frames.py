@@ -7,7 +7,9 @@ from typing import Any
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
 
+from api.responses import RunningTurn
 from api.sse import (
+    TURN_FRAME_ID,
     ConfirmationPending,
     ErrorFrame,
     ToolCompleted,
@@ -68,11 +70,12 @@ TrainerFrame = (SessionStarted | KnowledgeFrame | StatusFrame | ToolStarted | To
 TRAINER_STREAM_DESCRIPTION = (
     "An SSE stream of `event: <type>` / `data: <json>` frames. Types: session_started, knowledge, status, "
     "tool_started, tool_completed, message, question, confirmation_pending, done, error. Every stream ends with "
-    "exactly one `done`, also after an `error`.")
+    "exactly one `done`, also after an `error`. Every frame has an `id: <turnId>:<seq>` and the first names "
+    "`turnId`: GET .../trainer/turns/{turnId}/stream with `Last-Event-ID` resumes it.")
 
 
 def trainer_stream_response() -> dict[int, ResponseSpec]:
-    return event_stream(TrainerFrame, TRAINER_STREAM_DESCRIPTION)
+    return event_stream(TrainerFrame, TRAINER_STREAM_DESCRIPTION, id_pattern=TURN_FRAME_ID)
 
 
 class ChatMessage(Struct, rename="camel"):
@@ -120,3 +123,4 @@ class TrainerEventBody(Struct, rename="camel"):
 class TrainerSessionDetail(Struct, rename="camel"):
     session: TrainerSessionBody
     events: list[TrainerEventBody]
+    running_turn: RunningTurn | None = None

@@ -1,6 +1,6 @@
 """The fake Anthropic server with the bench's scripted conversation, as its own process.
 
-    python -m bench.scripted_model PORT
+    python -m bench.scripted_model PORT [CHUNKS DELAY_S]
 
 Each conversation is tool → tool → text (two trivial tools), chosen from the request's message count, so
 any number of concurrent conversations can run against one server. `tasks__delete` ids in the first user
@@ -35,9 +35,21 @@ def script(body: dict) -> Reply:
     return Reply(Text("You have no urgent tasks today. " * 3, chunks=6))
 
 
+def long_answer(chunks: int) -> Reply:
+    """One text answer in `chunks` deltas (bench/disconnects.py cuts its stream at random frames)."""
+    return Reply(Text(" ".join(f"part {i:03d} of the answer." for i in range(chunks)), chunks=chunks))
+
+
 def main() -> None:
+    """`PORT` alone: the tool, tool, text conversation; `PORT CHUNKS DELAY_S`: one text answer of CHUNKS deltas,
+    DELAY_S apart."""
     fake = FakeAnthropic(keep_requests=False)
-    fake.respond_with(script)
+    if len(sys.argv) > 3:
+        chunks = int(sys.argv[2])
+        fake.respond_with(lambda body: long_answer(chunks))
+        fake.chunk_delay = float(sys.argv[3])
+    else:
+        fake.respond_with(script)
     _start_on(fake, int(sys.argv[1]))
     print("ready", flush=True)
     while True:

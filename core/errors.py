@@ -45,3 +45,10 @@ class InvalidInput(ServiceError):
 
     code = "validation_failed"
     status = 422
+
+
+class ServiceUnavailable(ServiceError):
+    """A dependency (Redis, Postgres) is unreachable: 503 with Retry-After; the request may simply be sent again."""
+
+    code = "service_unavailable"
+    status = 503

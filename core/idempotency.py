@@ -5,10 +5,14 @@ The key is claimed in the transaction that does the work and the answer is writt
 either absent (the work rolled back: the next try runs it) or complete. A concurrent retry waits on the
 claim's row lock and then reads the finished answer. Keys belong to one org and user, live for a day, and
 a key used again for a different request is refused (422 `idempotency_key_reused`).
+
+A stored answer is gone a day after it was written: a claim first deletes its user's expired keys (their
+primary key's prefix), and `sweep` (every hour in each API process, api/app.py) deletes every org's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import uuid
@@ -16,16 +20,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import structlog
 from sqlalchemy import ForeignKey, Integer, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 import core.tenancy  # noqa: F401  (organizations, users: the tables these foreign keys name)
-from core.database import Base
+from core.database import Base, Database, rowcount
 from core.errors import InvalidInput
 
+log = structlog.get_logger("core.idempotency")
+
 KEY_TTL = timedelta(hours=24)
+SWEEP_EVERY_SECONDS = 3600.0
+SWEEP_BATCH = 5000
 KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"  # visible ASCII, as the header's examples (UUIDs, opaque tokens)
 
 
@@ -50,11 +59,19 @@ class Answer:
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
-    """sha256 of the request as the service read it: method, path and the JSON body in canonical form."""
+    """sha256 of the request as the service read it: method, route (its path in canonical form: the caller
+    normalizes ids) and the JSON body in canonical form."""
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
 
 
+# The user's keys past KEY_TTL (the primary key's prefix): purged before each claim.
+_PURGE_USER = text("DELETE FROM idempotency_keys WHERE org_id = :org_id AND user_id = :user_id "
+                   "AND created_at < now() - make_interval(secs => :ttl)")
+# Every org's (the schema owner's sweep: row-level security would limit the app role to one org), in batches.
+_SWEEP = text("""
+    DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(secs => :ttl) LIMIT :batch))""")
 # A key older than KEY_TTL is claimed afresh, as if it had never been used.
 _CLAIM = text("""
     INSERT INTO idempotency_keys (org_id, user_id, key, fingerprint)
@@ -74,6 +91,7 @@ async def claim(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, ke
     """None: the key is ours, do the work and `remember` its answer in this transaction. An Answer: the same
     request ran before, answer it again. A different request under the key: 422 idempotency_key_reused."""
     params = {"org_id": org_id, "user_id": user_id, "key": key}
+    await session.execute(_PURGE_USER, {"org_id": org_id, "user_id": user_id, "ttl": KEY_TTL.total_seconds()})
     claimed = (await session.execute(_CLAIM, {**params, "fingerprint": request_fingerprint,
                                               "ttl": KEY_TTL.total_seconds()})).first()
     if claimed is not None:
@@ -89,3 +107,24 @@ async def claim(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, ke
 async def remember(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID, key: str, answer: Answer) -> None:
     await session.execute(_REMEMBER, {"org_id": org_id, "user_id": user_id, "key": key, "status": answer.status,
                                       "body": json.dumps(answer.body, default=str)})
+
+
+async def sweep(db: Database) -> int:
+    """Delete every stored answer older than KEY_TTL, in batches; returns how many."""
+    deleted = 0
+    while True:
+        async with db.owner() as session:
+            batch = rowcount(await session.execute(_SWEEP, {"ttl": KEY_TTL.total_seconds(), "batch": SWEEP_BATCH}))
+        deleted += batch
+        if batch < SWEEP_BATCH:
+            return deleted
+
+
+async def sweep_forever(db: Database, every_seconds: float = SWEEP_EVERY_SECONDS) -> None:
+    """`sweep` now and then every `every_seconds` while the app runs; a failed sweep is tried again next time."""
+    while True:
+        try:
+            await sweep(db)
+        except Exception:  # the database away for a moment: the next sweep catches up
+            log.warning("idempotency.sweep_failed")
+        await asyncio.sleep(every_seconds)

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     nutrition_agents: Literal["auto", "offline"] = "auto"
     # The job-queue entrypoint nutrition runs are queued on (a separate app or worker can use its own).
     nutrition_queue: str = Field(default="nutrition_run", min_length=1, max_length=60)
+    # Jobs one worker (`spotter worker`, or the one inside `spotter serve`) runs at once; the queue hands them out
+    # one org's waiting job after another's (gym/job_queue.py), so a bounded worker is a fair one.
+    worker_concurrency: int = Field(default=8, ge=2, le=1000)
     # New turns per user per minute; unset = 30 in production, off elsewhere (0 = off).
     agent_rate_limit_per_minute: int | None = Field(default=None, ge=0)
     agent_titles: bool | None = None  # summarizer-written titles; unset = production only
@@ -67,8 +70,11 @@ class Settings(BaseSettings):
     otel_bsp_max_queue_size: int = Field(default=2048, ge=1)
     otel_bsp_max_export_batch_size: int = Field(default=512, ge=1)
     otel_bsp_export_timeout: int = Field(default=30000, ge=1)  # ms
-    # Off by default: no message, tool or model text in any span or event. On, it is scrubbed like the logs.
+    # Off by default: no message, tool or model text in any span or event. On, the content rides on the model and
+    # tool spans (trace endpoint, Sentry, PostHog), secrets and e-mails redacted, and members' names and health words
+    # taken out (agent/scrubbing.py) unless CAPTURE_CONTENT_HEALTH_AND_NAMES also says true.
     otel_instrumentation_genai_capture_message_content: bool = False
+    capture_content_health_and_names: bool = False
 
     pending_ttl: int = Field(default=24 * 3600, gt=0, description="seconds a pending tool execution lives")
     # The conversation's turn lock is a lease renewed while the turn runs: a crashed holder frees it this fast.
@@ -79,6 +85,10 @@ class Settings(BaseSettings):
     # waits for a slot, so a CPU-bound burst of new streams is acknowledged at once instead of every stream
     # crawling; but a slot is held while the model answers, so with a real model it caps a process's turns.
     agent_max_concurrent_turns: int = Field(default=0, ge=0, le=10000)
+    # On shutdown, running turns get this long to end before they are interrupted (`error{turn_interrupted}`).
+    agent_shutdown_grace_seconds: float = Field(default=25.0, ge=0, le=600)
+    # A Redis command gives up after this (then the request answers 503 service_unavailable): core/redis_clients.py.
+    redis_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     storage_snapshot_schedule: bool = False
     # Messages to members leave through the outbox to a sender: SMTP when SMTP_HOST is set (or MESSAGE_SENDER=smtp),
     # else a log sender that records ids and statuses only (the demo). No message text is ever logged.

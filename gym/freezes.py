@@ -99,7 +99,7 @@ async def _wake_at(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
     """Queue the status job for each local midnight in `days` (in this transaction)."""
     for day in days:
         await enqueue(session, session_entrypoint(session, ENTRYPOINT), payload_of(org_id, member_id),
-                      execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
+                      org_id=org_id, execute_after=max(local_midnight(day, tz) - now, timedelta(0)))
 
 
 async def _member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member:

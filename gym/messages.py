@@ -191,7 +191,7 @@ async def queue(session: AsyncSession, org_id: uuid.UUID, *, batch_id: uuid.UUID
         if message.not_before is None:
             due_today += 1
     await session.flush()
-    await enqueue(session, entrypoint_of(session), payload_of(org_id))
+    await enqueue(session, entrypoint_of(session), payload_of(org_id), org_id=org_id)
     return drafts
 
 

@@ -43,7 +43,7 @@ from gym.nutrition.resolution import (
     on_upstream_missing,
 )
 from gym.nutrition.safety_floor import ordered, payload_codes
-from gym.nutrition.scientist import macro_targets
+from gym.nutrition.scientist import clinical_limits, macro_targets
 from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, PAUSABLE, STATE_OF_AGENT, UPSTREAM, State
 from gym.nutrition.substitutions import check_substitutions
 from gym.nutrition.training_input import training_input
@@ -198,15 +198,25 @@ class Driver:
             return exc
 
     async def _scientist(self, session, run: NutritionRun, plan: dict[str, Any]) -> None:
+        """Red flags first (the intake's, a check-in's): the run pauses for the PHYSICIAN before SCIENTIST plans, and
+        plans on resume knowing them (`gym.nutrition.clinical`); then the targets and the training input."""
         intake = IntakeData.model_validate(run.intake)
         state = plans.scientist_state(plan)
+        flags = intake_flags(intake, state.current_weight_kg) if plan.get("flags") == "intake" else []
+        flags += [RedFlag(**flag) for flag in plan.get("checkin_flags", [])]
+        plan["flags"] = None
+        plan["checkin_flags"] = []
+        if flags:
+            await self._ask_physician(session, run, plan, flags, "SCIENTIST")
+            return
         targets = macro_targets(intake, state)
         for data_type, to_agent, payload in (
                 ("macro_targets", "NUTRITIONIST", targets.model_dump(mode="json")),
                 ("training_input", "COACH", training_input(
                     intake, checkins=[p.checkin for p in await runs.checkin_history(session, run)],
                     weeks_on_program=state.weeks_on_program, stall=plan.get("stall", False), note=plan.get("note"),
-                    phase=state.training_phase).model_dump(mode="json"))):
+                    phase=state.training_phase,
+                    supplements_excluded=clinical_limits(intake, state).supplements_excluded).model_dump(mode="json"))):
             envelope = build_envelope(run_id=run.id, from_agent="SCIENTIST", to_agent=to_agent, data_type=data_type,
                                       payload=payload, run_version=run.version)
             await runs.store_envelope(session, run, envelope)
@@ -215,13 +225,6 @@ class Driver:
             run.plan = plan
             await runs.fail(session, run, on_infeasible("SCIENTIST", conflict, run_id=run.id, why=(
                 "No day of foods the member may eat meets the targets.")).error)
-            return
-        flags = intake_flags(intake, state.current_weight_kg) if plan.get("flags") == "intake" else []
-        flags += [RedFlag(**flag) for flag in plan.get("checkin_flags", [])]
-        plan["flags"] = None
-        plan["checkin_flags"] = []
-        if flags:
-            await self._ask_physician(session, run, plan, flags, "SCIENTIST")
             return
         run.last_completed_agent = "SCIENTIST"
         run.plan = plan
@@ -239,6 +242,7 @@ class Driver:
         await runs.store_envelope(session, run, envelope, attempt=plans.bump(plan, "queries", agent))
         plan["physician"] = {"query": envelope.payload, "requesting_agent": agent}
         plan["asked"] = ordered([*plan.get("asked", []), *(flag.code for flag in flags)])
+        plans.learn(plan, [flag.code for flag in flags])
         run.plan = dict(plan)
         await runs.transition(session, run, State.PAUSED_PHYSICIAN)
 
@@ -339,13 +343,13 @@ class Driver:
         await self._advance(session, run, STATE_OF_AGENT[agent])
 
     async def _conflicts(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, model) -> list:
-        if agent == "COACH":  # no food to serve, but any it names must be one the member may eat
-            return check_foods("COACH", model, FoodRules.of(run.intake))
         outputs = await runs.latest_outputs(session, run, list(INPUTS[agent]))
         inputs = {name: validate_payload(name, payload) for name, payload in outputs.items()}
         conflicts = check_output(agent, model, inputs, tier=plans.scientist_state(plan).tier)
         if agent == "CHEF":
             conflicts += check_substitutions(inputs["weekly_meal_plan"], model)
+        if agent == "COACH":  # no food to serve, but any it names must be one the member may eat
+            conflicts += check_foods("COACH", model, FoodRules.of(run.intake))
         return conflicts
 
     async def _upstream(self, session, run: NutritionRun, plan: dict[str, Any], agent: str, answer: Answer) -> None:

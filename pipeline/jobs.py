@@ -38,6 +38,8 @@ from pipeline.senders import sender_for
 
 log = structlog.get_logger("pipeline.jobs")
 
+DEFAULT_CONCURRENCY = 8  # WORKER_CONCURRENCY's default
+
 
 def dsn_of(database_url: str) -> str:
     """asyncpg's DSN for the SQLAlchemy URL (the queue runs on the owner connection)."""
@@ -58,9 +60,10 @@ class Worker:
 
     def __init__(self, db: Database, agents: Agents, limits: Limits | None = None, *,
                  entrypoint: str = ENTRYPOINT, tracing: Tracing | None = None,
-                 also: Mapping[str, Callable[[Job], Awaitable[None]]] | None = None) -> None:
+                 also: Mapping[str, Callable[[Job], Awaitable[None]]] | None = None,
+                 concurrency: int = DEFAULT_CONCURRENCY) -> None:
         self.db = db
-        self.entrypoint = entrypoint
+        self.entrypoint, self.concurrency = entrypoint, concurrency
         self.also = dict(also or {})
         self.driver = Driver(db, agents, limits, tracing=tracing)
         self.dsn = dsn_of(db.url)
@@ -81,28 +84,48 @@ class Worker:
                       tracing: Tracing | None = None) -> Worker:
         """The service's worker (in `spotter serve` or `spotter worker`), on NUTRITION_QUEUE, and the outbox's
         messages to members to the configured sender; its runs' agents are spans of one trace per run version when
-        `tracing` exports."""
+        `tracing` exports. It runs at most WORKER_CONCURRENCY jobs at once."""
         outbox = Outbox(db, sender_for(settings))
         return cls(db, agents, limits, entrypoint=settings.nutrition_queue, tracing=tracing,
                    also={entrypoint_for(settings.nutrition_queue, MESSAGES): outbox.handle,
-                         entrypoint_for(settings.nutrition_queue, FREEZES): FreezeStatus(db).handle})
+                         entrypoint_for(settings.nutrition_queue, FREEZES): FreezeStatus(db).handle},
+                   concurrency=settings.worker_concurrency)
 
     async def run(self, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
                   dequeue_timeout: timedelta = timedelta(seconds=5)) -> None:
         conn = await asyncpg.connect(self.dsn)
         try:
-            self.manager = QueueManager(Queries(AsyncpgDriver(conn)))
-            self.manager.entrypoint(self.entrypoint, on_failure="hold", executor_factory=retrying)(self._advance)
-            for name, handler in self.also.items():
-                self.manager.entrypoint(name, on_failure="hold", executor_factory=retrying)(handler)
-            mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
-            await self.manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat)
+            self.manager = queue_manager(conn, {self.entrypoint: self._advance, **self.also})
+            await serve_queue(self.manager, heartbeat=heartbeat, drain=drain, dequeue_timeout=dequeue_timeout,
+                              concurrency=self.concurrency)
         finally:
             await conn.close()
 
     def stop(self) -> None:
         if self.manager is not None:
             self.manager.shutdown.set()
+
+
+def queue_manager(conn: asyncpg.Connection, handlers: Mapping[str, Callable[[Job], Awaitable[None]]]) -> QueueManager:
+    """How every worker of the service serves its queues (entrypoint → handler): retried with backoff, a job that
+    keeps failing held for an operator. The order jobs come in is the queue's (priority, then id): fair between
+    gyms because each job is enqueued behind its own org's backlog (gym/job_queue.py)."""
+    manager = QueueManager(Queries(AsyncpgDriver(conn)))
+    for entrypoint, handler in handlers.items():
+        manager.entrypoint(entrypoint, on_failure="hold", executor_factory=retrying)(handler)
+    return manager
+
+
+async def serve_queue(manager: QueueManager, *, heartbeat: timedelta = timedelta(seconds=30), drain: bool = False,
+                      dequeue_timeout: timedelta = timedelta(seconds=5),
+                      concurrency: int = DEFAULT_CONCURRENCY) -> None:
+    """Run the queue: at most `concurrency` jobs at once (WORKER_CONCURRENCY), taken in batches of half that as
+    slots free up. Unbounded, a worker would take every queued job at once and the order of the queue (its
+    fairness between gyms) would mean nothing."""
+    mode = QueueExecutionMode.drain if drain else QueueExecutionMode.continuous
+    batch = max(1, concurrency // 2)
+    await manager.run(dequeue_timeout=dequeue_timeout, mode=mode, heartbeat_timeout=heartbeat, batch_size=batch,
+                      max_concurrent_tasks=max(concurrency, 2 * batch))
 
 
 def start_in_process(worker: Worker) -> asyncio.Task[None]:

@@ -53,7 +53,7 @@ ROLES = {
     "NUTRITIONIST": "You are the NUTRITIONIST. Turn SCIENTIST's macro_targets into a nutrition_strategy: pass "
                     "its calories and macros through unchanged (they are authoritative), distribute protein "
                     "over the day so the distribution sums to protein_g within 5 g, and set fiber_target_g at "
-                    "or above fiber_g_min. Respect current_tier and cycle_phase. " + FOOD_CONSTRAINTS,
+                    "or above fiber_g_min. Respect current_tier and cycle_phase. {supplements} " + FOOD_CONSTRAINTS,
     "DIETITIAN": "You are the DIETITIAN. Turn the nutrition_strategy into a weekly_meal_plan of 7 days: each "
                  "day's slot calories and protein within 5 % of the daily targets, fat and carbohydrate within "
                  "10 %, the slots' fiber_g adding up to at least fiber_g_min. When cycle_phase is given, "
@@ -64,11 +64,13 @@ ROLES = {
             "one food of the library, by its name: " + ", ".join(FOODS) + ". A recipe's name and steps name only "
             "its own ingredients. " + FOOD_CONSTRAINTS,
     "COACH": "You are the COACH. Turn SCIENTIST's training_input into a training_program suited to the "
-             "member's experience, phase and any stall.",
+             "member's experience, phase and any stall. {supplements}",
     "PHYSICIAN": "You are the PHYSICIAN. Answer the health_query with a medical_context: urgency, the pipeline "
                  "action (continue, pause_pending_referral or abort), whether a referral is needed and to whom, "
                  "and always the disclaimer. You never change other agents' payloads.",
 }
+SUPPLEMENTS = ("Recommend no supplement listed in supplements_excluded (creatine; stimulants: caffeine pills, "
+               "pre-workouts, fat burners, energy drinks); code checks every supplement you name.")
 RULES = ("Answer only by calling the {tool} tool once, with a payload that matches its input schema exactly: "
          "canonical field names only, no extra fields. Numbers are computed upstream; do not invent targets. "
          "When a constraint is given, your previous answer broke it: fix exactly that.")
@@ -93,7 +95,8 @@ def submit_tool(data_type: str, *, upstream: str | None = None) -> dict[str, Any
 
 def request_for(call: AgentCall, model: str, *, max_tokens: int = 8192) -> ModelRequest:
     tool = submit_tool(call.data_type, upstream=UPSTREAM.get(call.agent))
-    system = [{"type": "text", "text": f"{ROLES[call.agent]}\n\n{RULES.format(tool=tool['name'])}"}]
+    role = ROLES[call.agent].replace("{supplements}", SUPPLEMENTS).strip()
+    system = [{"type": "text", "text": f"{role}\n\n{RULES.format(tool=tool['name'])}"}]
     content = json.dumps(call.agent_input(), sort_keys=True, default=str)
     return ModelRequest(model=model, system=system, tools=[tool], max_tokens=max_tokens,
                         messages=[{"role": "user", "content": content}],

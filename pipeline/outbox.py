@@ -105,7 +105,7 @@ async def deliver_due(db: Database, org_id: uuid.UUID, sender: Sender, *, now: d
         report.next_at = await session.scalar(select(func.min(MemberMessage.not_before)).where(
             MemberMessage.org_id == org_id, MemberMessage.status == "queued"))
         if wake_later and report.next_at is not None:
-            await enqueue(session, entrypoint_of(session), payload_of(org_id),
+            await enqueue(session, entrypoint_of(session), payload_of(org_id), org_id=org_id,
                           execute_after=max(report.next_at - datetime.now(UTC), timedelta(0)))
     log.info("outbox.drained", org_id=str(org_id), **report.counts)
     return report

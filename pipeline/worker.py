@@ -13,9 +13,8 @@ import asyncio
 import signal
 from datetime import timedelta
 
-import redis.asyncio as aioredis
-
 from agent.tracing_export import build_tracing
+from core import redis_clients
 from core.database import Database
 from core.settings import Settings, load_settings
 from pipeline.driver import Limits
@@ -28,7 +27,8 @@ async def serve(settings: Settings, *, heartbeat_s: float = 30, drain: bool = Fa
     if not settings.database_url:
         raise ValueError("a worker needs DATABASE_URL")
     db = Database(settings.database_url, pool_size=4)
-    redis = aioredis.from_url(settings.redis_url, decode_responses=True) if settings.redis_url else None
+    redis = (redis_clients.connect(settings.redis_url, timeout=settings.redis_timeout_seconds) if settings.redis_url
+             else None)
     agents, model = worker_agents(settings, db, redis)
     tracing = build_tracing(settings)  # the runs' agents as spans, when OTLP or Sentry is configured
     worker = Worker.from_settings(db, agents, settings, limits, tracing=tracing)

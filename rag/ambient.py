@@ -19,6 +19,7 @@ import structlog
 from sqlalchemy import text
 
 from core.database import Database
+from core.member_text import envelope
 from rag.embeddings import Embedder
 from rag.search import hybrid_search
 
@@ -63,7 +64,11 @@ def render(hits: Sequence[dict[str, Any]]) -> str:
              "Records of this gym that the message may refer to (search matches, not confirmed):"]
     for hit in hits:
         detail = _detail(hit.get("body") or "")
-        lines.append(f"- {hit['scope']}: {hit['title']} (id {hit['entityId']})" + (f" — {detail}" if detail else ""))
+        title = hit["title"]
+        if hit["scope"] == "member":  # a member's name and record are their words: data for the model, in envelopes
+            title = envelope(title, "member_name")
+            detail = envelope(detail, "member_record") if detail else detail
+        lines.append(f"- {hit['scope']}: {title} (id {hit['entityId']})" + (f" — {detail}" if detail else ""))
     lines.append("</ambient_context>")
     return "\n".join(lines)
 

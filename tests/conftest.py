@@ -10,6 +10,7 @@ import gc
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -46,6 +47,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="spotter-pytest-")
         config.stash[_OWN_BASETEMP] = Path(config.option.basetemp)
+    from tests.accounting import RunAccounting
+
+    config.pluginmanager.register(RunAccounting(config), "spotter-run-accounting")  # the run's last line
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
@@ -101,15 +105,41 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("spotter-data")
 
 
+# Run beside each worker's Postgres: when the worker is gone (its end of the pipe closes: a normal exit, a crash,
+# the OOM killer, kill -9) and the server is still up, stop it at once (SIGQUIT to the postmaster: immediate
+# shutdown). pgserver's postmaster is a daemon of its own that nothing else would stop when its worker died.
+_PG_WATCHDOG = """
+import os, signal, sys, time
+sys.stdin.buffer.read()
+try:
+    pid = int(open(sys.argv[1]).readline())
+    os.kill(pid, signal.SIGQUIT)
+    for _ in range(100):
+        os.kill(pid, 0)
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+except (OSError, ValueError):
+    pass
+"""
+
+
 @pytest.fixture(scope="session")
 def embedded_pg(data_dir: Path) -> Iterator[EmbeddedPostgres]:
     from core import migrations
     from core.embedded import EmbeddedPostgres
 
     pg = EmbeddedPostgres(data_dir)
-    migrations.upgrade(pg.url())
-    yield pg
-    pg.stop()
+    watchdog = subprocess.Popen([sys.executable, "-c", _PG_WATCHDOG, str(pg.pgdata / "postmaster.pid")],
+                                stdin=subprocess.PIPE, start_new_session=True)
+    try:
+        migrations.upgrade(pg.url())
+        yield pg
+    finally:
+        pg.stop()
+        assert watchdog.stdin is not None
+        watchdog.stdin.close()  # the server is stopped: the watchdog finds no postmaster and leaves
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            watchdog.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")
@@ -210,7 +240,9 @@ def _kill_leftovers(session: pytest.Session) -> list[str]:
     from core.embedded import leftover_servers
 
     factory = getattr(session.config, "_tmp_path_factory", None)
-    base = getattr(factory, "_basetemp", None)  # None: no temp dir was made, so no server was started
+    # a worker's temp dir, or the controller's own (under which every worker's lies: a worker that crashed never
+    # checked its own); None: no temp dir was made, so no server was started
+    base = getattr(factory, "_basetemp", None) or session.config.stash.get(_OWN_BASETEMP, None)
     leftovers = leftover_servers(base) if base is not None else []
     for proc in leftovers:
         with contextlib.suppress(Exception):

@@ -39,7 +39,9 @@ class ThreadedServer:
 
     def start(self) -> ThreadedServer:
         self.thread.start()
-        for _ in range(200):  # up to 20 s; a server that failed to start ends its thread instead
+        # up to 90 s: an app that owns its resources warms its embedding model first, which on two cores at a load
+        # of 8 or more (README, the test command) took over 20 s; a server that failed to start ends its thread
+        for _ in range(900):
             if self.server.ready.wait(0.1):
                 return self
             if not self.thread.is_alive():

@@ -23,6 +23,7 @@ class StreamResult:
     events: list[Frame] = field(default_factory=list)
     body: dict[str, Any] | None = None  # JSON error body when the stream never opened
     headers: dict[str, str] = field(default_factory=dict)
+    ids: list[str | None] = field(default_factory=list)  # each frame's `id:` (a turn's: `<turnId>:<seq>`)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [data for name, data in self.events if name == kind]
@@ -39,6 +40,11 @@ class StreamResult:
     @property
     def text(self) -> str:
         return "".join(d["delta"] for d in self.of("text_delta"))
+
+    @property
+    def seqs(self) -> list[int]:
+        """The seq of each frame's `<turnId>:<seq>` id."""
+        return [int(str(i).rsplit(":", 1)[1]) for i in self.ids]
 
 
 class _FrameParser:
@@ -122,11 +128,13 @@ class SseStream:
             frame = self._parser.feed(line)
             if frame is not None:
                 self.result.events.append(frame)
+                self.result.ids.append(self._parser.flushed_id)
                 return frame
         self._ended = True
         frame = self._parser.flush()
         if frame is not None:
             self.result.events.append(frame)
+            self.result.ids.append(self._parser.flushed_id)
         return frame
 
     async def frames(self) -> AsyncIterator[Frame]:
@@ -159,10 +167,18 @@ def _request(json_body: Any, headers: dict | None, content: bytes | None) -> dic
 
 @asynccontextmanager
 async def open_sse(client: httpx.AsyncClient, url: str, *, json_body: Any = None, headers: dict | None = None,
-                   content: bytes | None = None) -> AsyncIterator[SseStream]:
-    """POST `url` and hand over the response while it streams; leaving the block closes the connection."""
-    async with client.stream("POST", url, **_request(json_body, headers, content)) as response:
+                   content: bytes | None = None, method: str = "POST") -> AsyncIterator[SseStream]:
+    """POST `url` (or GET a turn's stream) and hand over the response while it streams; leaving the block closes
+    the connection."""
+    kwargs = _request(json_body, headers, content) if method == "POST" else {"headers": headers or {}}
+    async with client.stream(method, url, **kwargs) as response:
         yield SseStream(response)
+
+
+async def read_sse(client: httpx.AsyncClient, url: str, *, headers: dict | None = None) -> StreamResult:
+    """GET a stream (a turn's, after a reconnect) and read it to its end."""
+    async with open_sse(client, url, headers=headers, method="GET") as stream:
+        return await stream.finish()
 
 
 async def sse(client: httpx.AsyncClient, url: str, *, json_body: Any = None, headers: dict | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -17,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from core.health_data import HEALTH_DATA_STAFF
+from core.member_text import Marks, marks_of
 from core.tenancy import STAFF_ROLES
 from tools.dates import describe_windows
 
@@ -83,6 +85,7 @@ class ToolSpec:
     inverse: Inverse | None = None
     kind: ToolKind = "normal"
     describe: Describer | None = None  # confirm-gated tools: the sentence on the confirmation card
+    member_text: Marks | None = None  # where its output carries text members wrote (core/member_text.py)
 
     @property
     def name(self) -> str:
@@ -149,17 +152,30 @@ class ToolRouter:
 
     def agent_tool(self, *, action: str, summary: str, input: type[BaseModel], roles: Iterable[str],
                    side_effects: SideEffects = "read", confirm: Confirm = "never", audit: Audit | None = None,
-                   inverse: Inverse | None = None, kind: ToolKind = "normal") -> Callable[[Handler], Handler]:
-        """Declare a tool: a shortcut for `self.add(ToolSpec(...))`."""
+                   inverse: Inverse | None = None, kind: ToolKind = "normal",
+                   member_text: Marks | None = None) -> Callable[[Handler], Handler]:
+        """Declare a tool: a shortcut for `self.add(ToolSpec(...))`. Where its output carries member-written text
+        comes from its output model's annotations (the handler's return type), or `member_text` for a dict."""
 
         def register(handler: Handler) -> Handler:
             self.add(ToolSpec(router=self.name, action=action, summary=summary, input_model=input,
                               roles=frozenset(roles), side_effects=side_effects, confirm=confirm,
                               handler=None if kind == "user_picker" else handler, audit=audit,
-                              inverse=inverse, kind=kind))
+                              inverse=inverse, kind=kind, member_text=member_text or _output_marks(handler)))
             return handler
 
         return register
+
+
+def _output_marks(handler: Handler) -> Marks | None:
+    """The member-text marks of a handler's output model (its return annotation), if it returns one."""
+    try:
+        returned = typing.get_type_hints(handler).get("return")
+    except (NameError, TypeError):  # an annotation that does not resolve here: declare `member_text` instead
+        return None
+    if isinstance(returned, type) and issubclass(returned, BaseModel):
+        return marks_of(returned) or None
+    return None
 
 
 @dataclass
@@ -182,6 +198,11 @@ class ToolRegistry:
 
     def lookup(self, router: str, action: str) -> ToolSpec | None:
         return self.specs.get(f"{router}__{action}")
+
+    def member_text(self, name: str) -> Marks | None:
+        """Where the named tool's output carries member-written text (none for an unknown tool)."""
+        spec = self.specs.get(name)
+        return spec.member_text if spec is not None else None
 
     def for_role(self, role: str) -> list[ToolSpec]:
         """The tools a role may see, in a stable order (the tool list is the first cached prefix)."""

@@ -1,11 +1,14 @@
-"""Model-made JSON the database cannot store: a NUL byte (\\x00) in any string, key or value.
+"""Model-made JSON the database cannot store: a NUL byte (\\x00) in any string, key or value, and a number
+JSON cannot hold (inf, nan: Postgres refuses `Infinity` in JSONB).
 
 The runner refuses a tool input holding one (a typed `validation_failed`, never a database error), and
-what is persisted (the assistant's tool_use blocks, execution inputs) has each NUL replaced by U+FFFD.
+what is persisted (the assistant's tool_use blocks, execution inputs) has each NUL replaced by U+FFFD and each
+non-finite number by its text ("inf").
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 NUL = "\x00"
@@ -39,4 +42,6 @@ def storable(value: Any) -> Any:
         return {storable(key): storable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [storable(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     return value

@@ -5,15 +5,32 @@ Plain data, shared by agent/offline/rules.py (the rules), member_rules.py and mo
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from core.member_text import unwrap
 
 MAX_STEPS = 8           # tool calls per episode before the rules give up and answer
 CLOSE_SCORE = 0.25      # member hits within this of the best score are equally plausible
 MAX_CANDIDATES = 8      # read__ask_user_to_pick takes 2..8
 
 Line = tuple[str, dict[str, Any]]
+
+
+def result_body(block: dict[str, Any]) -> Any:
+    """A tool_result block's content as data (JSON read when it is JSON), member-written text out of its envelopes:
+    the offline models write their replies from it, for people (core/member_text.py)."""
+    body = block.get("content")
+    if isinstance(body, list):
+        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
+    if isinstance(body, str) and body[:1] in ("{", "["):
+        try:
+            body = json.loads(body)
+        except ValueError:
+            pass
+    return unwrap(body)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
-from agent.offline.episode import Episode, Line, Reply, Step
+from agent.offline.episode import Episode, Line, Reply, Step, result_body
 from agent.offline.rules import respond
 from agent.offline.title import offline_title
 from agent.policy import UNDO_NOTE
@@ -104,16 +104,6 @@ def tool_use_id(messages: list[dict[str, Any]], index: int) -> str:
     return f"toolu_off_{digest[:24]}"
 
 
-def _result_body(block: dict[str, Any]) -> Any:
-    body = block.get("content")
-    if isinstance(body, list):
-        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
-    try:
-        return json.loads(body) if isinstance(body, str) and body else body
-    except ValueError:
-        return body
-
-
 def _context(content: Any) -> dict[str, str]:
     """'Reply locale' and 'Caller' from the <turn_context> block of a user turn."""
     found: dict[str, str] = {}
@@ -172,7 +162,7 @@ def _steps(messages: list[dict[str, Any]]) -> tuple[Step, ...]:
         result = results.get(use.get("id", ""))
         if result is None:
             continue
-        body = _result_body(result)
+        body = result_body(result)
         if result.get("is_error"):
             error = body if isinstance(body, dict) else {"code": "error", "message": str(body or "")}
             steps.append(Step(use["name"], use.get("input") or {}, error=error))

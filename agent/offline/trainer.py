@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from agent.offline.episode import result_body
 from agent.offline.trainer_library import Context, Rules
 from agent.trainer import delta
 from agent.trainer.prompt import LANGUAGES
+from core.member_text import unwrap
 
 KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
 LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
@@ -94,22 +96,12 @@ def _texts(content: Any) -> list[str]:
     return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
 
 
-def _body(block: dict[str, Any]) -> Any:
-    body = block.get("content")
-    if isinstance(body, list):
-        body = "".join(b.get("text", "") for b in body if isinstance(b, dict))
-    try:
-        return json.loads(body) if isinstance(body, str) and body[:1] in "{[" and body else body
-    except ValueError:
-        return body
-
-
 def _read_system(facts: Facts, system: str) -> None:
     if m := re.search(r"^Weight: (\w+)", system, re.MULTILINE):
         facts.unit = m.group(1)
     if m := re.search(r"<current_location>.*?Equipment: ([^\n]*)", system, re.DOTALL):
         facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
-    facts.locations = re.findall(r"^Location: (.+)$", system, re.MULTILINE)
+    facts.locations = unwrap(re.findall(r"^Location: (.+)$", system, re.MULTILINE))
     if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
         facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
 
@@ -117,7 +109,7 @@ def _read_system(facts: Facts, system: str) -> None:
 def _read_knowledge(facts: Facts, text: str) -> None:
     for _tag, source, changes, body in KNOWLEDGE.findall(text):
         try:
-            data = json.loads(body)
+            data = unwrap(json.loads(body))
         except ValueError:
             continue
         facts.knowledge[source] = delta.apply(facts.knowledge.get(source), data) if changes else data
@@ -150,7 +142,7 @@ def read(request) -> Facts:
                 uses[block["id"]] = block
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in uses:
                 use = uses[block["tool_use_id"]]
-                facts.steps.append(Step(use["name"], use.get("input") or {}, _body(block), bool(block.get("is_error"))))
+                facts.steps.append(Step(use["name"], use.get("input") or {}, result_body(block), bool(block.get("is_error"))))
     return facts
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from agent import events
 from agent.events import Event
-from agent.persona import Frames
+from agent.persona import Frames, Totals
 from agent.trainer.shown import member_text
 from core.i18n import translate
 from tools.runner import ToolOutcome
@@ -77,7 +77,7 @@ class TrainerFrames(Frames):
         what the member sees of it needs the member's workout, recovery and progression."""
         return [status_frame(name, "done" if outcome.ok else "error", turn.locale)]
 
-    def done(self, turn) -> Event:
+    def done(self, turn: Totals) -> Event:
         return Event("done", {"sessionId": str(turn.conversation_id) if turn.opened else None,
                               "iterations": turn.round_trips,
                               "usage": events.usage_payload(turn.usage, turn.cost_usd_micros)})

@@ -14,16 +14,33 @@ from typing import Any
 
 from agent.trainer.delta import compact
 from agent.trainer.store import CONTEXT_TYPES, Event
+from core.member_text import EACH, Marks, wrap
+from tools.leaves.trainer.sources import KNOWLEDGE_MEMBER_TEXT
 
 CHANGES_ATTR = ' changes="only"'  # a knowledge_update that carries what changed (agent/trainer/delta.py)
 
 
 def knowledge_text(source: str, data: Any, *, update: bool = False, changes: bool = False) -> str:
-    """A source's data (no null fields), or with `changes` only what changed since the context's copy."""
+    """A source's data (no null fields), or with `changes` only what changed since the context's copy; the text
+    members wrote in it (KNOWLEDGE_MEMBER_TEXT) in its envelope."""
     tag = "knowledge_update" if update else "knowledge"
-    body = data if isinstance(data, str) else json.dumps(data if changes else compact(data), ensure_ascii=False,
-                                                         sort_keys=True, default=str)
+    marks: Marks | str | None = KNOWLEDGE_MEMBER_TEXT.get(source)
+    if changes:
+        marks = _with_list_changes(marks)
+    body = data if isinstance(data, str) else json.dumps(wrap(data if changes else compact(data), marks),
+                                                         ensure_ascii=False, sort_keys=True, default=str)
     return f'<{tag} source="{source}"{CHANGES_ATTR if changes else ""}>\n{body}\n</{tag}>'
+
+
+def _with_list_changes(marks: Marks | str | None) -> Marks | str | None:
+    """Marks for a source's changes (agent/trainer/delta.py): a list's added and changed items are its items."""
+    if marks is None or isinstance(marks, str):
+        return marks
+    out: dict[str, Any] = {key: _with_list_changes(value) for key, value in marks.items()}
+    if EACH in out:
+        out.setdefault("added", {EACH: out[EACH]})
+        out.setdefault("changed", {EACH: out[EACH]})
+    return out
 
 
 def artifact_text(kind: str, artifact_id: str, summary: str) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.member_text import Marks, wrap
+
 OK = "<result>ok</result>"
 CONFIRMATIONS = frozenset({"coach__message_ask_user", "coach__idle", "prefs__delete_preference",
                            "calendar__delete_scheduled_workout", "logbook__undo_logged_exercise"})
 
 
-def observation(tool: str, output: dict[str, Any]) -> str:
+def observation(tool: str, output: dict[str, Any], marks: Marks | None = None) -> str:
+    """What the model reads of a tool's output; member-written text the `marks` name is in its envelope."""
     if tool in CONFIRMATIONS:
         return OK
     if tool == "coach__message_notify_user":
@@ -28,4 +31,4 @@ def observation(tool: str, output: dict[str, Any]) -> str:
         return f"<result>logged {output.get('logged')} (id {output.get('id')})</result>"
     if tool.startswith("calendar__") and "id" in output:
         return f"<result>ok (id {output['id']})</result>"
-    return json.dumps(output, ensure_ascii=False, default=str, separators=(",", ":"))
+    return json.dumps(wrap(output, marks), ensure_ascii=False, default=str, separators=(",", ":"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from agent.persona import Persona
 from agent.trainer.frames import TrainerFrames
 from agent.trainer.prompt import trainer_system
+from agent.trainer.store import PERSONA
 from agent.trainer.thread import TrainerThread
 
 MEMBER_ROLE = "member"
@@ -14,7 +15,7 @@ FINAL_TOOLS = frozenset({"coach__idle", "coach__message_ask_user"})
 
 
 TRAINER = Persona(
-    name="trainer",
+    name=PERSONA,  # what its threads record (agent.conversations.OWNED)
     roles=frozenset({MEMBER_ROLE}),
     system=lambda access: trainer_system(access.locale, ""),  # the thread adds the member's prefix per turn
     thread=TrainerThread,

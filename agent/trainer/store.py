@@ -39,6 +39,7 @@ from core.errors import NotFound
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
+PERSONA = "trainer"  # the persona its threads record (agent/trainer/persona.py's name)
 SESSION_IDLE = timedelta(hours=24)
 CONTEXT_TYPES = frozenset({"user_message", "tool_call", "tool_result", "knowledge", "knowledge_update", "workout",
                            "checkpoint"})
@@ -89,8 +90,8 @@ class Event:
 
 async def create_session(session: AsyncSession, *, org_id: uuid.UUID, member_id: uuid.UUID, user_id: uuid.UUID,
                          now: datetime, session_id: uuid.UUID | None = None) -> TrainerSession:
-    """A new active session (and the conversation row that shares its id)."""
-    conversation = await conversations.create(session, org_id, user_id, session_id)
+    """A new active session (and the conversation row that shares its id, recording the trainer persona)."""
+    conversation = await conversations.create(session, org_id, user_id, session_id, persona=PERSONA)
     row = TrainerSession(id=conversation.id, org_id=org_id, member_id=member_id, user_id=user_id, status="active",
                          knowledge_in_context={}, total_tokens=0, cached_tokens=0, cost_usd_micros=0,
                          created_at=now, last_activity_at=now)
@@ -99,17 +100,34 @@ async def create_session(session: AsyncSession, *, org_id: uuid.UUID, member_id:
     return row
 
 
-async def get_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+# The seq of a session's last event, correlated to the conversation row that shares the session's id.
+LAST_EVENT_SEQ = (select(func.coalesce(func.max(TrainerEvent.seq), 0))
+                  .where(TrainerEvent.session_id == conversations.Conversation.id).scalar_subquery())
+
+
+async def last_seq(session: AsyncSession, session_id: uuid.UUID) -> int:
+    """The seq of the session's last event (0: none yet)."""
+    return int(await session.scalar(select(func.coalesce(func.max(TrainerEvent.seq), 0))
+                                     .where(TrainerEvent.session_id == session_id)) or 0)
+
+
+# The member's sessions whose thread is the owner's, of the trainer persona (agent.conversations.OWNED's params).
+_MEMBERS = (select(TrainerSession).join(conversations.Conversation, conversations.Conversation.id == TrainerSession.id)
+            .where(TrainerSession.member_id == bindparam("member_id"), conversations.OWNED))
+_OWNED = _MEMBERS.where(TrainerSession.id == bindparam("id"))
+
+
+async def get_owned(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID,
                     session_id: uuid.UUID) -> TrainerSession | None:
-    """The session if it is this member's (anyone else: None → 404 session_not_found)."""
-    return await session.scalar(select(TrainerSession).where(
-        TrainerSession.id == session_id, TrainerSession.org_id == org_id, TrainerSession.member_id == member_id))
+    """The session if it is this member's and its thread the owner's, of the trainer persona (the one rule:
+    agent.conversations.OWNED); anyone or anything else: None → 404 session_not_found."""
+    return await session.scalar(_OWNED, {"id": session_id, "member_id": member_id, **owner.params()})
 
 
-async def require_owned(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+async def require_owned(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID,
                         session_id: uuid.UUID) -> TrainerSession:
     """The member's session, or 404 session_not_found."""
-    row = await get_owned(session, org_id, member_id, session_id)
+    row = await get_owned(session, owner, member_id, session_id)
     if row is None:
         raise NotFound("session_not_found")
     return row
@@ -123,20 +141,20 @@ async def expire_idle(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.
     return rowcount(result)
 
 
-async def latest_active(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
+async def latest_active(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID,
                         now: datetime) -> TrainerSession | None:
-    """The session a send without `sessionId` continues (000 §7.6): the newest active one, after expiry."""
-    await expire_idle(session, org_id, member_id, now)
-    return await session.scalar(select(TrainerSession).where(
-        TrainerSession.org_id == org_id, TrainerSession.member_id == member_id, TrainerSession.status == "active")
-        .order_by(TrainerSession.last_activity_at.desc()).limit(1))
+    """The session a send without `sessionId` continues (000 §7.6): the owner's newest active one, after expiry."""
+    await expire_idle(session, owner.org_id, member_id, now)
+    return await session.scalar(
+        _MEMBERS.where(TrainerSession.status == "active").order_by(TrainerSession.last_activity_at.desc()).limit(1),
+        {"member_id": member_id, **owner.params()})
 
 
-async def list_sessions(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *,
+async def list_sessions(session: AsyncSession, owner: conversations.Owner, member_id: uuid.UUID, *,
                         limit: int = 10) -> list[TrainerSession]:
-    rows = await session.scalars(select(TrainerSession).where(
-        TrainerSession.org_id == org_id, TrainerSession.member_id == member_id)
-        .order_by(TrainerSession.last_activity_at.desc(), TrainerSession.created_at.desc()).limit(limit))
+    rows = await session.scalars(
+        _MEMBERS.order_by(TrainerSession.last_activity_at.desc(), TrainerSession.created_at.desc()).limit(limit),
+        {"member_id": member_id, **owner.params()})
     return list(rows)
 
 

@@ -52,10 +52,11 @@ REFUSALS = frozenset({"injury_conflict", "preference_conflict"})  # a rule refus
 
 class TrainerThread:
     not_found = "session_not_found"
+    last_seq = store.LAST_EVENT_SEQ
 
     def __init__(self, parts: ThreadParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
-        self.tracing = parts.tracing
+        self.tracing, self.registry = parts.tracing, parts.registry
         self.limit_tokens = CONTEXT_LIMIT_TOKENS
         # A coach tool's member view, from after_tool (which may read the database) to results (which may not),
         # by round trip and the output it was made of.
@@ -76,13 +77,15 @@ class TrainerThread:
         member = self._member(turn)
         async with self._scope(turn) as session:
             if requested is not None:
-                row = await store.get_owned(session, turn.access.org_id, member, requested)
+                row = await store.get_owned(session, turn.owner(), member, requested)
                 if row is None:
                     raise NotFound(self.not_found)
                 if row.status == "completed":  # the member deleted it: its events stay, it takes no more turns
                     raise Conflict("session_closed")
             else:
-                row = await store.latest_active(session, turn.access.org_id, member, datetime.now(UTC))
+                row = await store.latest_active(session, turn.owner(), member, datetime.now(UTC))
+            if row is not None:
+                turn.baseline = await store.last_seq(session, row.id)
         if row is None:
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
         else:
@@ -97,7 +100,7 @@ class TrainerThread:
                                            user_id=turn.caller.user_id, now=now, session_id=turn.conversation_id)
             else:
                 await self._checkpoint_if_full(session, turn)
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             await store.touch(session, row, now, title=opening.message[:80])
             context = turn_clock(turn, now)
             if opening.current_workout_id:
@@ -118,14 +121,14 @@ class TrainerThread:
         if messages and estimated_tokens(messages, system) >= self.limit_tokens * CHECKPOINT_SHARE:
             await store.append(session, org_id=turn.access.org_id, session_id=turn.conversation_id,
                                type="checkpoint", payload={"summary": checkpoint_summary(context)})
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             await store.set_knowledge(session, row, {})
 
     # ---- knowledge ----------------------------------------------------------------------------------
 
     async def _select_knowledge(self, turn: Turn, message: str) -> AsyncIterator[Event]:
         async with self._scope(turn) as session:
-            row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+            row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
             in_context = dict(row.knowledge_in_context or {})
         offline = self.model.name in ("offline", "disabled")
         turn.step_span = self.tracing.step("knowledge_selection", turn.who(), turn.span, in_context=len(in_context))
@@ -168,7 +171,7 @@ class TrainerThread:
         that grew or changed, each read at the widest range the context holds; returns their frames."""
         now = datetime.now(UTC)
         session = trip.session
-        row = await store.require_owned(session, turn.access.org_id, self._member(turn), turn.conversation_id)
+        row = await store.require_owned(session, turn.owner(), self._member(turn), turn.conversation_id)
         known = dict(row.knowledge_in_context or {})
         frames = []
         for name, asked in picked.items():
@@ -250,7 +253,8 @@ class TrainerThread:
                 shown: dict[str, Any] | None = None):
         if error is not None:
             return self._event(turn, "tool_result", {"callId": call_id, "result": error, "isError": True})
-        payload = {"callId": call_id, "result": observation(name, output or {}), "isError": False}
+        marks = self.registry.member_text(name) if self.registry is not None else None
+        payload = {"callId": call_id, "result": observation(name, output or {}, marks), "isError": False}
         view = shown or member_view(name, output or {}, turn.locale)
         if view is not None:
             payload["shown"] = view  # what the member saw: a reopened session shows it again
@@ -286,7 +290,7 @@ class TrainerThread:
             trip.add(self._event(turn, "workout", {
                 "workoutId": output["workoutId"], "title": title,
                 "summary": "\n".join(str(line) for line in output.get("exercises", []))}))
-            row = await store.require_owned(trip.session, turn.access.org_id, self._member(turn),
+            row = await store.require_owned(trip.session, turn.owner(), self._member(turn),
                                             turn.conversation_id)
             row.current_workout_key = output["workoutId"]
             await self._note_left_out(turn, trip.session)

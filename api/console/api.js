@@ -134,6 +134,12 @@ export const api = {
   /** body: {id} → SSE Response */
   pick: (org, cid, toolUseId, body, signal) =>
     call(`${conv(org, cid)}/pick/${encodeURIComponent(toolUseId)}`, { method: 'POST', body, stream: true, signal }),
+  /** a turn's frames after `lastEventId` (`<turnId>:<seq>`; null: from the start), live until done → SSE Response */
+  turnStream: (org, turnId, lastEventId, signal) =>
+    call(`${agent(org)}/turns/${encodeURIComponent(turnId)}/stream`, {
+      stream: true, signal, headers: lastEventId ? { 'Last-Event-ID': lastEventId } : undefined }),
+  /** stop a running turn wherever it runs → {turnId, state: 'stopping'|'finished'} */
+  stopTurn: (org, turnId) => json(`${agent(org)}/turns/${encodeURIComponent(turnId)}/stop`, { method: 'POST' }),
   /** no body → {ok, undoneToolUseId, inverse: {router, action, output}} */
   undo: (org, cid, toolUseId) => json(`${conv(org, cid)}/undo/${encodeURIComponent(toolUseId)}`, { method: 'POST' }),
 };

@@ -12,6 +12,7 @@ import {
   renderConversation,
   appendUserMessage,
   ensureEmptyState,
+  requestStop,
   runStream,
   supersedePending,
   stopStream,
@@ -208,7 +209,7 @@ function enterOrg(membership) {
   }
   $('sidebar').hidden = false;
   $('workspace').classList.remove('solo');
-  mountComposer($('composer-slot'), { onSend: send, onStop: stopStream });
+  mountComposer($('composer-slot'), { onSend: send, onStop: requestStop });
   resetChat();
   refreshConversations().then(() => setActiveConversation(state.conversationId));
   startUsage();

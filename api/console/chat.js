@@ -3,7 +3,7 @@
  * into assistant turns, and wires tool-card buttons to the API.
  */
 import { api, ApiError } from './api.js';
-import { readSse } from './sse.js';
+import { followTurn } from './sse.js';
 import { h } from './dom.js';
 import { follow, jumpToLatest, isFollowing } from './follow.js';
 import { renderMarkdown } from './markdown.js';
@@ -18,6 +18,7 @@ const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCrea
 
 let log = null;
 let hooks = { onConversationStarted() {}, onDone() {}, onBusy() {} };
+let streaming = null; // the ctx of the turn being read (its turn id, whether a stop was asked)
 const cards = new Map();
 const turnUsage = new WeakMap();
 
@@ -317,11 +318,23 @@ export function renderConversation(detail) {
       if (message.stopReason === 'interrupted') turn.append(stoppedNote());
     }
   }
-  // Saved before the model was called, never answered: stopped or reloaded mid-turn.
-  if (!answered) newAssistantTurn().append(stoppedNote());
+  const running = detail?.runningTurn;
+  // Saved before the model was called, never answered: stopped or reloaded mid-turn (unless it still runs).
+  if (!answered && !running) newAssistantTurn().append(stoppedNote());
   if (!log.querySelector('.turn')) log.replaceChildren(emptyState());
   refreshTurnActions();
   jumpToLatest();
+  if (running?.turnId) joinTurn(running);
+}
+
+/** A reopened conversation whose turn still runs: its stream from the start, live until `done` (the detail
+ *  showed what the conversation held before the turn, and a send's own message). */
+function joinTurn({ turnId, kind }) {
+  const turns = log.querySelectorAll(':scope > .turn-assistant');
+  const turn = kind === 'send' ? null : turns[turns.length - 1] ?? null;
+  runStream((signal) => api.turnStream(orgId(), turnId, null, signal), { turn, turnId }).catch((err) => {
+    if (err?.name !== 'AbortError') showError(err);
+  });
 }
 
 /** The user typed instead of clicking: the server marks open confirmations/picks superseded. */
@@ -329,12 +342,36 @@ export function supersedePending() {
   for (const card of cards.values()) card.supersede();
 }
 
+/** Stop reading (leaving the conversation, signing out): the turn itself runs on and can be joined again. */
 export function stopStream() {
   const controller = state.stream;
   if (!controller) return;
   state.stream = null;
+  streaming = null;
   controller.abort();
   hooks.onBusy(false);
+}
+
+/** The Stop button: the server cancels the turn wherever it runs; its stream then ends with `done`. */
+export function requestStop() {
+  const ctx = streaming;
+  if (!ctx || ctx.stopRequested) return;
+  ctx.stopRequested = true;
+  if (ctx.turnId) sendStop(ctx); // else as soon as the turn names itself
+}
+
+async function sendStop(ctx) {
+  try {
+    await api.stopTurn(orgId(), ctx.turnId);
+  } catch (err) {
+    console.warn('spotter: stop failed', err);
+    if (streaming === ctx) stopStream(); // unreachable: at least stop showing it
+  }
+}
+
+function showReconnecting(ctx, waiting) {
+  ctx.turn.querySelector(':scope > .reconnecting')?.remove();
+  if (waiting) place(ctx, h('p', { class: 'turn-note reconnecting trailer', testid: 'reconnecting', role: 'status', i18n: 'chat.reconnecting' }));
 }
 
 // ---- streaming ---------------------------------------------------------------------------
@@ -387,6 +424,10 @@ function addTurnUsage(ctx, usage) {
 
 function handleEvent(ctx, type, data) {
   const d = data && typeof data === 'object' ? data : {};
+  if (d.turnId && !ctx.turnId) {
+    ctx.turnId = d.turnId;
+    if (ctx.stopRequested) sendStop(ctx);
+  }
   switch (type) {
     case 'conversation_started':
       hooks.onConversationStarted(d.conversationId);
@@ -428,15 +469,18 @@ function handleEvent(ctx, type, data) {
 }
 
 /**
- * Open a stream with open(signal) and render its events into `turn` (a new assistant turn
- * when omitted). Rejects, before anything streamed, with the ApiError of a non-2xx answer.
+ * Open a turn's stream with open(signal) and render its events into `turn` (a new assistant turn
+ * when omitted); a dropped connection reconnects by itself with Last-Event-ID until `done`. Rejects,
+ * before anything streamed, with the ApiError of a non-2xx answer.
  */
-export async function runStream(open, { turn = null, onOpened } = {}) {
+export async function runStream(open, { turn = null, onOpened, turnId = null } = {}) {
   if (state.stream) throw new ApiError({ code: 'busy', message: t('errors.busy') });
   const controller = new AbortController();
   state.stream = controller;
   hooks.onBusy(true);
-  const ctx = { turn: turn ?? newAssistantTurn(), textNode: null, bubble: null, sawDone: false, sawError: false };
+  const ctx = { turn: turn ?? newAssistantTurn(), textNode: null, bubble: null, sawDone: false, sawError: false,
+    turnId, stopRequested: false };
+  streaming = ctx;
   const typing = h('div', { class: 'typing trailer', testid: 'typing', 'aria-hidden': 'true' }, h('span'), h('span'), h('span'));
   follow(() => ctx.turn.append(typing));
   ctx.turn.setAttribute('aria-busy', 'true');
@@ -444,10 +488,12 @@ export async function runStream(open, { turn = null, onOpened } = {}) {
     closeText(ctx);
     typing.remove();
     ctx.turn.removeAttribute('aria-busy');
+    ctx.turn.querySelector(':scope > .reconnecting')?.remove();
     if (state.stream === controller) {
       state.stream = null;
       hooks.onBusy(false);
     }
+    if (streaming === ctx) streaming = null;
   };
 
   let response;
@@ -459,25 +505,36 @@ export async function runStream(open, { turn = null, onOpened } = {}) {
     throw err;
   }
   onOpened?.();
-  let broken = false;
+  ctx.turnId ??= response.headers?.get?.('x-turn-id') ?? null;
+  if (ctx.turnId && ctx.stopRequested) sendStop(ctx);
+  let gone = false;
   try {
-    await readSse(response, (type, data) => {
-      if (controller.signal.aborted) return;
-      try {
-        handleEvent(ctx, type, data);
-      } catch (err) {
-        console.error('spotter: could not render event', type, err);
-      }
+    const outcome = await followTurn(response, {
+      turnId: ctx.turnId,
+      signal: controller.signal,
+      onEvent: (type, data) => {
+        if (controller.signal.aborted) return;
+        try {
+          handleEvent(ctx, type, data);
+        } catch (err) {
+          console.error('spotter: could not render event', type, err);
+        }
+      },
+      reconnect: (lastEventId, signal) => api.turnStream(orgId(), lastEventId.slice(0, lastEventId.lastIndexOf(':')), lastEventId, signal),
+      onReconnecting: (waiting) => showReconnecting(ctx, waiting),
     });
+    gone = !outcome.done;
   } catch (err) {
-    broken = err?.name !== 'AbortError';
-    if (broken) console.warn('spotter: stream broke', err);
+    if (err?.name !== 'AbortError') {
+      gone = true;
+      console.warn('spotter: stream broke', err);
+    }
   } finally {
     finish();
     refreshTurnActions();
   }
-  if (controller.signal.aborted) place(ctx, h('p', { class: 'turn-note', i18n: 'chat.stopped' }));
-  else if (!ctx.sawDone) showError({ code: 'stream_incomplete', message: t(broken ? 'errors.streamBroken' : 'errors.streamIncomplete') });
+  if (ctx.stopRequested && (ctx.sawDone || controller.signal.aborted)) place(ctx, h('p', { class: 'turn-note', testid: 'turn-stopped-live', i18n: 'chat.stopped' }));
+  else if (gone && !ctx.sawDone) showError({ code: 'stream_incomplete', message: t('errors.streamBroken') });
 }
 
 async function resume(card, open, onOpened) {

@@ -87,9 +87,12 @@ export function onOutbox(listener) {
   return () => listeners.delete(listener);
 }
 
-/** Keep the set and try to send it now. `body`: the set (performedAt is stamped now if absent). */
+/** Keep the set and try to send it now. `body`: the set (performedAt is stamped now if absent; clientSetId names
+ * the set itself, so a send under another key is still the same set). */
 export function queueSet(body) {
-  const item = { key: newKey(), body: { performedAt: new Date().toISOString(), ...body }, queuedAt: Date.now() };
+  const clientSetId = globalThis.crypto?.randomUUID?.();
+  const item = { key: newKey(), body: { performedAt: new Date().toISOString(), clientSetId, ...body },
+                 queuedAt: Date.now() };
   save([...load(), item]);
   emit({ type: 'queued', item });
   flush();

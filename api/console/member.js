@@ -7,7 +7,7 @@ import { call, json } from './api.js';
 import { h } from './dom.js';
 import { t, formatDateTime } from './i18n.js';
 import { state, orgId } from './state.js';
-import { readSse } from './sse.js';
+import { followTurn } from './sse.js';
 import { renderMarkdown } from './markdown.js';
 import { follow, jumpToLatest } from './follow.js';
 import { mountComposer, focusComposer, setComposerBusy, clearComposer, fillComposer } from './composer.js';
@@ -26,12 +26,15 @@ const trainer = {
   confirm: (org, sid, id, approved, signal) =>
     call(`${sess(org, sid)}/confirm/${encodeURIComponent(id)}`, { method: 'POST', body: { approved }, stream: true, signal }),
   undo: (org, sid, id) => json(`${sess(org, sid)}/undo/${encodeURIComponent(id)}`, { method: 'POST' }),
+  turnStream: (org, turnId, lastEventId, signal) => call(`${base(org)}/turns/${encodeURIComponent(turnId)}/stream`, {
+    stream: true, signal, headers: lastEventId ? { 'Last-Event-ID': lastEventId } : undefined }),
+  stopTurn: (org, turnId) => json(`${base(org)}/turns/${encodeURIComponent(turnId)}/stop`, { method: 'POST' }),
 };
 const TIMER_TOOLS = new Set(['generate_exercise_timer', 'generate_workout_timers']);
 const SUGGESTIONS = ['member.suggestion1', 'member.suggestion2', 'member.suggestion3'];
 
 const mode = { log: null, panel: null, list: null, sessionId: null, workoutId: null, unit: 'kg', cards: new Map(),
-  creating: null };
+  creating: null, streaming: null };
 const $ = (id) => document.getElementById(id);
 
 function emptyState() {
@@ -90,6 +93,11 @@ function cardFor(turn, toolUseId) {
 }
 
 function handle(turn, type, d) {
+  const ctx = mode.streaming;
+  if (d.turnId && ctx && !ctx.turnId) {
+    ctx.turnId = d.turnId;
+    if (ctx.stopRequested) stopTurn(ctx);
+  }
   switch (type) {
     case 'session_started':
       if (d.sessionId) mode.sessionId = d.sessionId;
@@ -139,30 +147,74 @@ function handle(turn, type, d) {
   }
 }
 
-/** Read one SSE stream into `turn`; the composer is busy meanwhile. */
-async function stream(open, turn) {
+/** Read one turn's stream into `turn`, reconnecting by itself (Last-Event-ID) when the connection drops; the
+ *  composer is busy meanwhile. */
+async function stream(open, turn, { turnId = null } = {}) {
   const controller = new AbortController();
   state.stream = controller;
+  const ctx = { turnId, stopRequested: false };
+  mode.streaming = ctx;
   setComposerBusy(true);
   const typing = h('div', { class: 'typing trailer', testid: 'typing', 'aria-hidden': 'true' }, h('span'), h('span'), h('span'));
   turn.append(typing);
   try {
     const response = await open(controller.signal);
-    await readSse(response, (type, data) => {
-      if (controller.signal.aborted) return;
-      try {
-        handle(turn, type, data && typeof data === 'object' ? data : {});
-      } catch (err) {
-        console.error('spotter: could not render trainer event', type, err);
-      }
+    ctx.turnId ??= response.headers?.get?.('x-turn-id') ?? null;
+    if (ctx.turnId && ctx.stopRequested) stopTurn(ctx);
+    const outcome = await followTurn(response, {
+      turnId: ctx.turnId,
+      signal: controller.signal,
+      onEvent: (type, data) => {
+        if (controller.signal.aborted) return;
+        try {
+          handle(turn, type, data && typeof data === 'object' ? data : {});
+        } catch (err) {
+          console.error('spotter: could not render trainer event', type, err);
+        }
+      },
+      reconnect: (lastEventId, signal) =>
+        trainer.turnStream(orgId(), lastEventId.slice(0, lastEventId.lastIndexOf(':')), lastEventId, signal),
+      onReconnecting: (waiting) => {
+        turn.querySelector(':scope > .reconnecting')?.remove();
+        if (waiting) place(turn, h('p', { class: 'turn-note reconnecting trailer', testid: 'reconnecting', role: 'status', i18n: 'chat.reconnecting' }));
+      },
     });
+    if (ctx.stopRequested && outcome.done) place(turn, h('p', { class: 'turn-note', testid: 'turn-stopped-live', i18n: 'chat.stopped' }));
+    else if (!outcome.done) showError({ code: 'stream_incomplete', message: t('errors.streamBroken') });
   } finally {
     typing.remove();
-    turn.querySelector(':scope > .member-status')?.remove();
+    turn.querySelectorAll(':scope > .member-status, :scope > .reconnecting').forEach((node) => node.remove());
     if (state.stream === controller) state.stream = null;
+    if (mode.streaming === ctx) mode.streaming = null;
     setComposerBusy(false);
     refreshSessions();
   }
+}
+
+/** Stop: the server cancels the turn wherever it runs; its stream then ends with `done`. */
+function requestStop() {
+  const ctx = mode.streaming;
+  if (!ctx || ctx.stopRequested) return;
+  ctx.stopRequested = true;
+  if (ctx.turnId) stopTurn(ctx);
+}
+
+async function stopTurn(ctx) {
+  try {
+    await trainer.stopTurn(orgId(), ctx.turnId);
+  } catch (err) {
+    console.warn('spotter: stop failed', err);
+    if (mode.streaming === ctx) state.stream?.abort();
+  }
+}
+
+/** A reopened session whose turn still runs: its stream from the start, live until `done`. */
+function joinTurn({ turnId, kind }) {
+  const turns = mode.log.querySelectorAll(':scope > .turn-assistant');
+  const turn = kind !== 'send' && turns.length ? turns[turns.length - 1] : assistantTurn();
+  stream((signal) => trainer.turnStream(orgId(), turnId, null, signal), turn, { turnId }).catch((err) => {
+    if (err?.name !== 'AbortError') showError(err);
+  });
 }
 
 async function send(text) {
@@ -287,6 +339,7 @@ async function openSession(id) {
     mode.log.replaceChildren();
     renderEvents(detail.events ?? []);
     if (!mode.log.childElementCount) mode.log.append(emptyState());
+    if (detail.runningTurn?.turnId) joinTurn(detail.runningTurn);
   } catch (err) {
     showError(err);
   }
@@ -349,7 +402,7 @@ export function enterMemberMode() {
   sidebar.append(mode.panel);
   sidebar.hidden = false;
   $('workspace').classList.remove('solo');
-  mountComposer($('composer-slot'), { onSend: send, onStop: () => state.stream?.abort() });
+  mountComposer($('composer-slot'), { onSend: send, onStop: requestStop });
   mode.log.replaceChildren(emptyState());
   trainer.settings(orgId()).then((s) => { mode.unit = s?.weightUnit || 'kg'; }, (err) => {
     if (err?.code !== 'member_profile_required') return;

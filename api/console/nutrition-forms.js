@@ -9,6 +9,7 @@ import { foodConstraints } from './nutrition-allergies.js';
 import { FormErrors, fieldBox, setRequired } from './nutrition-fields.js';
 import { enumLabel, formatDay, tr } from './nutrition-words.js';
 import { newKey } from './nutrition-api.js';
+import { screeningFieldset } from './nutrition-safety.js';
 
 const KG_PER_LB = 0.45359237;
 const CM_PER_INCH = 2.54;
@@ -29,7 +30,7 @@ const INTAKE_FIELDS = [
   ['estimated_daily_intake_kcal', 'int', 'Eats now (kcal/day)', true],
   ['training_phase', ['pre_training', 'active_training'], 'Training phase', true],
   ['training_experience', ['none', 'beginner', 'intermediate'], 'Experience', true],
-  ['menstrual_status', ['regular', 'irregular', 'amenorrhea'], 'Menstrual status', 'female'],
+  ['menstrual_status', ['regular', 'irregular', 'amenorrhea', 'perimenopausal', 'postmenopausal'], 'Menstrual status', 'female'],
   ['appetite_level', ['low', 'normal', 'high'], 'Appetite', true],
   ['equipment_access', ['home_minimal', 'home_full', 'commercial_gym', 'both'], 'Equipment', true],
   ['cooking_skill', ['basic', 'intermediate', 'advanced'], 'Cooking skill', true],
@@ -124,10 +125,12 @@ export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onErr
     who ? h('p', { class: 'muted', testid: 'intake-member', text: tr('intakeFor', 'For {name}', { name: who }) }) : null,
     sourceNote(draft));
   const errors = new FormErrors(form, { aliases: (name) => name.replace(/^intake\./, '').split('.').filter((p) => !/^\d+$/.test(p)).join('.') });
+  const screening = screeningFieldset(start.screening);
   form.append(errors.summary,
     h('div', { class: 'nt-grid' }, fields.filter((f) => f.kind !== 'list').map((f) => f.box)),
     h('div', { class: 'nt-food-constraints' }, food.nodes),
     h('div', { class: 'nt-grid nt-grid-wide' }, fields.filter((f) => f.kind === 'list').map((f) => f.box)),
+    screening.element,
     h('p', { class: 'muted small', text: tr('listHelp', 'Lists: separate items with commas.') }),
     h('div', { class: 'nt-actions' }, submit,
       h('button', { type: 'button', class: 'btn ghost', text: tr('cancel', 'Cancel'), onclick: onCancel })));
@@ -137,6 +140,7 @@ export function intakeForm({ draft = null, onSubmit, onCancel, who = null, onErr
     for (const f of fields) {
       if (!f.box.hidden) setPath(intake, f.path, readInput(f.kind, f.input));
     }
+    intake.screening = screening.read(); // every PAR-Q+ question must be answered: the service says which is not
     Object.assign(intake, food.read());
     errors.clear();
     submit.disabled = true;

@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { enumLabel, tr } from './nutrition-words.js';
+import { floorWords } from './nutrition-safety.js';
 
 /** A button that stays disabled while its action runs. */
 function actionButton(props, onClick) {
@@ -21,24 +22,30 @@ function actionButton(props, onClick) {
   return button;
 }
 
-/** The PHYSICIAN's medical_context (004 §4.9) as people read it. */
+/**
+ * The PHYSICIAN's medical_context (004 §4.9) as people read it: the safety floor's words in the UI language when the
+ * answer is the floor's (`floor_reasons`), else the physician's own.
+ */
 export function medicalContextView(c, testid = 'medical-context') {
-  const sources = (c.sources ?? []).map((s) => [s.author, s.year, s.publication].filter(Boolean).join(', '));
-  return h('div', { class: 'nt-medical', testid },
-    c.response ? h('p', { dir: 'auto', testid: 'medical-response', text: c.response }) : null,
-    c.mechanism_explained ? h('p', { dir: 'auto', class: 'muted', text: c.mechanism_explained }) : null,
+  const floor = floorWords(c);
+  const sources = floor ? [] : (c.sources ?? []).map((s) => [s.author, s.year, s.publication].filter(Boolean).join(', '));
+  const said = floor ?? { response: c.response, mechanism: c.mechanism_explained, timeline: c.timeline,
+    referral: c.referral_target, disclaimer: c.disclaimer };
+  return h('div', { class: 'nt-medical', testid, 'data-floor': floor ? 'true' : 'false' },
+    said.response ? h('p', { dir: 'auto', testid: 'medical-response', text: said.response }) : null,
+    said.mechanism ? h('p', { dir: 'auto', class: 'muted', text: said.mechanism }) : null,
     h('dl', { class: 'nt-dl' },
       h('dt', { text: tr('urgency', 'Urgency') }),
       h('dd', { testid: 'medical-urgency', 'data-value': c.urgency, text: enumLabel('urgency', c.urgency) }),
       h('dt', { text: tr('pipelineAction', 'For the plan') }),
       h('dd', { testid: 'medical-action', 'data-value': c.pipeline_action, text: enumLabel('action', c.pipeline_action) }),
       c.referral_needed ? h('dt', { text: tr('referTo', 'Refer to') }) : null,
-      c.referral_needed ? h('dd', { dir: 'auto', testid: 'referral-target', text: c.referral_target ?? '—' }) : null,
-      c.timeline ? h('dt', { text: tr('when', 'When') }) : null,
-      c.timeline ? h('dd', { dir: 'auto', text: c.timeline }) : null,
+      c.referral_needed ? h('dd', { dir: 'auto', testid: 'referral-target', text: said.referral || '—' }) : null,
+      said.timeline ? h('dt', { text: tr('when', 'When') }) : null,
+      said.timeline ? h('dd', { dir: 'auto', text: said.timeline }) : null,
       sources.length ? h('dt', { text: tr('sources', 'Sources') }) : null,
       sources.length ? h('dd', { dir: 'auto', text: sources.join('; ') }) : null),
-    c.disclaimer ? h('p', { class: 'muted small', dir: 'auto', testid: 'medical-disclaimer', text: c.disclaimer }) : null);
+    said.disclaimer ? h('p', { class: 'muted small', dir: 'auto', testid: 'medical-disclaimer', text: said.disclaimer }) : null);
 }
 
 /** A run paused for a referral: the PHYSICIAN's latest context and the acknowledge button. */

@@ -15,6 +15,7 @@ import { intakeForm, checkinForm } from './nutrition-forms.js';
 import { clearancePanel, healthQuestionPanel, referralPanel, terminatedNotice } from './nutrition-medical.js';
 import { MemberPicker } from './nutrition-members.js';
 import { errorPanel, medicalNotes } from './nutrition-run-notes.js';
+import { clinicalNotes } from './nutrition-safety.js';
 import { agentLabel, arrow, enumLabel, num, stateLabel, tr } from './nutrition-words.js';
 
 const ORG_KEY = 'spotter.orgId';
@@ -283,8 +284,10 @@ async function renderDetail(runId, stateSlot, body, health, shown = null) {
     parts.push(...clearanceParts(run.membershipId));
   }
   for (const error of detail.errors) parts.push(errorPanel(error));
-  // the plan first: today and the targets, the week, groceries, recipes, training (none after a member's medical stop)
+  // the plan first: today and the targets, the week, groceries, recipes, training (none after a member's medical stop),
+  // under what the clinical rules changed in it
   if (Object.values(detail.outputs ?? {}).some(Boolean)) {
+    parts.push(clinicalNotes(detail.clinicalNotes));
     parts.push(h('div', { class: 'nt-plan', testid: 'plan' }, outputsView(detail.outputs, { today: todayKey(), groceries: detail.groceries,
       display: detail.display, ticksKey: `spotter.groceries.${runId}.${isoWeek()}` })));
   }

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations as conversation_store
 from agent.branches import show_alternative
 from agent.budget import usage_snapshot
+from agent.copilot import STAFF_COPILOT
 from agent.orchestrator import Orchestrator
 from agent.resume import Answer, Resumer
 from agent.threads import Opening
 from agent.transcripts import conversation_detail, list_conversations
+from agent.turn_runner import TurnRunner
 from api.bodies import ConfirmBody, PickBody, RenameBody, SendBody
 from api.guards import require_org_member, staff_only
 from api.rate_limit import OPENS_TURN
@@ -33,12 +35,14 @@ from api.responses import (
     ConversationDetail,
     ConversationList,
     ConversationSummary,
+    TurnStopBody,
     UndoBody,
     UsageBody,
     error_responses,
     shape,
 )
-from api.sse import sse_response, stream_response
+from api.sse import stream_response
+from api.turn_streams import MAX_SEQ, after_of, launched, owned_turn, running_turn, turn_response
 from core.errors import NotFound
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
@@ -46,7 +50,7 @@ from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
 
 READ_ERRORS = error_responses(400, 401, 404)
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 503)
 
 
 class AgentController(Controller):
@@ -60,15 +64,15 @@ class AgentController(Controller):
     @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                             access: NamedDependency[OrgAccess]) -> ConversationList:
-        return shape(await list_conversations(session, access.org_id, caller.user_id), ConversationList)
+        return shape(await list_conversations(session, _staff(access, caller)), ConversationList)
 
     @get("/conversations/{conversation_id:uuid}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
                            caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                            locale: NamedDependency[str], registry: NamedDependency[ToolRegistry],
-                           runner: NamedDependency[ToolRunner],
-                           settings: NamedDependency[Settings]) -> ConversationDetail:
-        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings)
+                           runner: NamedDependency[ToolRunner], settings: NamedDependency[Settings],
+                           turns: NamedDependency[TurnRunner]) -> ConversationDetail:
+        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings, turns)
 
     @patch("/conversations/{conversation_id:uuid}", guards=[staff_only], responses=error_responses(400, 401, 403, 404))
     async def rename(self, conversation_id: FromPath[uuid.UUID], data: JSONBody[RenameBody],
@@ -96,42 +100,64 @@ class AgentController(Controller):
                                session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                                access: NamedDependency[OrgAccess], orchestrator: NamedDependency[Orchestrator],
                                locale: NamedDependency[str], registry: NamedDependency[ToolRegistry],
-                               runner: NamedDependency[ToolRunner],
-                               settings: NamedDependency[Settings]) -> ConversationDetail:
+                               runner: NamedDependency[ToolRunner], settings: NamedDependency[Settings],
+                               turns: NamedDependency[TurnRunner]) -> ConversationDetail:
         """Regenerate / Edit kept what they replaced (beyond the spec): show the alternative that starts at user
         message `message_id` in place of the one shown; answers the conversation as GET does."""
         await _owned(session, access, caller, conversation_id)
         await show_alternative(orchestrator, access.org_id, caller.user_id, conversation_id, message_id)
-        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings)
+        return await _detail(conversation_id, session, caller, access, locale, registry, runner, settings, turns)
 
     @post("/messages", guards=[staff_only], status_code=200, opt={OPENS_TURN: True},
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(429)})
     async def send(self, data: JSONBody[SendBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                    locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator]) -> Stream:
+                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> Stream:
         turn = await orchestrator.open_send(
             access=access, caller=caller, locale=locale, trace_id=trace_id, thread_id=data.conversationId,
             opening=Opening(data.message, page_context=data.pageContext, replaces=data.replaces))
-        return sse_response(turn.events(), trace_id)
+        return await launched(turns, turn, "send", STAFF_COPILOT, locale, trace_id)
 
     @post("/conversations/{conversation_id:uuid}/confirm/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def confirm(self, conversation_id: FromPath[uuid.UUID], tool_use_id: FromPath[str],
                       data: JSONBody[ConfirmBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                       locale: NamedDependency[str], trace_id: NamedDependency[str],
-                      resumer: NamedDependency[Resumer]) -> Stream:
+                      resumer: NamedDependency[Resumer], turns: NamedDependency[TurnRunner]) -> Stream:
         turn = await resumer.open_confirm(Answer(access, caller, locale, trace_id, "confirm", conversation_id,
                                                  tool_use_id), approved=data.approved, edited_input=data.input)
-        return sse_response(turn.events(), trace_id)
+        return await launched(turns, turn, "confirm", STAFF_COPILOT, locale, trace_id)
 
     @post("/conversations/{conversation_id:uuid}/pick/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def pick(self, conversation_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[PickBody],
                    caller: NamedDependency[Caller], access: NamedDependency[OrgAccess], locale: NamedDependency[str],
-                   trace_id: NamedDependency[str], resumer: NamedDependency[Resumer]) -> Stream:
+                   trace_id: NamedDependency[str], resumer: NamedDependency[Resumer],
+                   turns: NamedDependency[TurnRunner]) -> Stream:
         turn = await resumer.open_pick(Answer(access, caller, locale, trace_id, "pick", conversation_id, tool_use_id),
                                        picked_id=data.id)
-        return sse_response(turn.events(), trace_id)
+        return await launched(turns, turn, "pick", STAFF_COPILOT, locale, trace_id)
+
+    @get("/turns/{turn_id:uuid}/stream", guards=[staff_only], responses={**stream_response(), **READ_ERRORS,
+                                                                         **error_responses(403)})
+    async def turn_stream(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
+                          access: NamedDependency[OrgAccess], locale: NamedDependency[str],
+                          trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
+                          last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
+                          after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
+        """A turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until `done`, on
+        any API process; only the turn's caller may read it."""
+        record = await owned_turn(turns, turn_id, access, caller, STAFF_COPILOT)
+        return turn_response(turns, record, STAFF_COPILOT, locale, trace_id, after_of(turn_id, last_event_id, after))
+
+    @post("/turns/{turn_id:uuid}/stop", guards=[staff_only], status_code=200,
+          responses=error_responses(400, 401, 403, 404))
+    async def stop_turn(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
+                        access: NamedDependency[OrgAccess], turns: NamedDependency[TurnRunner]) -> TurnStopBody:
+        """Stop a running turn wherever it runs: the model stream is cancelled, the answer keeps what streamed,
+        and the turn's stream ends with `done`."""
+        record = await owned_turn(turns, turn_id, access, caller, STAFF_COPILOT)
+        return TurnStopBody(turn_id=str(turn_id), state="stopping" if await turns.stop(record) else "finished")
 
     @post("/conversations/{conversation_id:uuid}/undo/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses=error_responses(400, 401, 403, 404, 409, 422))
@@ -142,19 +168,26 @@ class AgentController(Controller):
                                                tool_use_id)), UndoBody)
 
 
+def _staff(access: OrgAccess, caller: Caller) -> conversation_store.Owner:
+    """The staff copilot's threads of the caller (never a trainer session of theirs)."""
+    return conversation_store.Owner(access.org_id, caller.user_id, STAFF_COPILOT.name)
+
+
 async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller,
                  conversation_id: uuid.UUID) -> conversation_store.Conversation:
-    owned = await conversation_store.get_owned(session, access.org_id, conversation_id, caller.user_id)
+    owned = await conversation_store.get_owned(session, _staff(access, caller), conversation_id)
     if owned is None:
         raise NotFound("conversation_not_found")
     return owned
 
 
 async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Caller, access: OrgAccess, locale: str,
-                  registry: ToolRegistry, runner: ToolRunner, settings: Settings) -> ConversationDetail:
+                  registry: ToolRegistry, runner: ToolRunner, settings: Settings,
+                  turns: TurnRunner) -> ConversationDetail:
     async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
         return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
 
-    return shape(await conversation_detail(session, access.org_id, caller.user_id, conversation_id, registry,
-                                           access.role, pending_ttl=settings.pending_ttl, describe=describe),
+    running = await running_turn(turns, conversation_id, access, caller, STAFF_COPILOT)
+    return shape(await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
+                                           pending_ttl=settings.pending_ttl, describe=describe, running=running),
                  ConversationDetail)

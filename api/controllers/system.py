@@ -11,6 +11,7 @@ from api.auth import DevKeys
 from api.guards import require_caller
 from api.responses import BEARER, DevLogins, HealthBody, JwksBody, LiveBody, error_responses, shape
 from core.database import Database
+from core.outages import RETRY_AFTER_SECONDS
 from core.readiness import Readiness
 from gym.demo.tenancy import DEMO_LOGINS, DEMO_ORGS, clerk_id_for
 
@@ -28,8 +29,10 @@ class SystemController(Controller):
     async def health(self, readiness: NamedDependency[Readiness]) -> Response:
         """Readiness: Postgres and Redis, over the probe's own connections (never the request pools)."""
         states = await readiness.check()
-        ok = all(state == "up" for state in states.values())
-        return Response({"status": "ok" if ok else "degraded", **states}, status_code=200 if ok else 503)
+        down = [name for name, state in states.items() if state != "up"]
+        return Response({"status": "degraded" if down else "ok", **states, "down": down},
+                        status_code=503 if down else 200,
+                        headers={"retry-after": str(RETRY_AFTER_SECONDS)} if down else None)
 
 
 class DevJwksController(Controller):

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -85,19 +86,25 @@ class TrainerAppController(Controller):
         """Start the current workout's clock (once); 409 no_current_workout without one."""
         return shape(await app.start(), TodayOut)
 
-    @post("/workout/sets", status_code=201, responses=CHANGE)
+    @post("/workout/sets", status_code=201, responses={
+        **CHANGE, 200: ResponseSpec(SetLoggedOut, description="The set was logged before (its clientSetId, or no "
+                                                              "setNumber and the same performedAt and values): "
+                                                              "nothing new is logged")})
     async def log_set(self, request: Request, data: JSONBody[SetBody], app: NamedDependency[MemberApp],
                       session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
                       caller: NamedDependency[Caller], idempotency_key: IdempotencyKey = None) -> Response[SetLoggedOut]:
         """Log one set of an exercise of the current workout. Send an Idempotency-Key per set: a retry answers the
-        first answer and logs nothing. 409 set_already_logged for a set number already logged."""
+        first answer and logs nothing; and a clientSetId: a set sent again under a new key (an offline queue) is
+        answered 200 with the set already logged. 409 set_already_logged for a set number already logged."""
         once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
         if (replay := await once.replay()) is not None:
             return replay
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
                          load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
-                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt)
-        return await once.answer(201, shape(await app.log_set(entry), SetLoggedOut))
+                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt,
+                         client_set_id=data.clientSetId)
+        answer = await app.log_set(entry)
+        return await once.answer(201 if answer.pop("new") else 200, shape(answer, SetLoggedOut))
 
     @delete("/workout/sets/{set_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404, 409))
     async def undo_set(self, set_id: FromPath[uuid.UUID], app: NamedDependency[MemberApp]) -> SetLoggedOut:

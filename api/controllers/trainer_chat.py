@@ -8,27 +8,30 @@ orchestrator and resumer every persona shares) with the TRAINER persona; handler
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated
 
 from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from agent.conversations import Owner
 from agent.orchestrator import Orchestrator
 from agent.resume import Answer, Resumer
 from agent.threads import Opening
 from agent.trainer import store
 from agent.trainer.persona import TRAINER
+from agent.turn_log import before_turn
+from agent.turn_runner import TurnRunner
 from api.bodies import NOT_BLANK, ConfirmBody, is_blank
 from api.controllers.trainer import member_profile_required, provide_member_id
 from api.rate_limit import OPENS_TURN
-from api.responses import BEARER, UndoBody, error_responses, shape
-from api.sse import sse_response
+from api.responses import BEARER, TurnStopBody, UndoBody, error_responses, shape
 from api.trainer_frames import (
     TrainerChatBody,
     TrainerSessionBody,
@@ -36,10 +39,11 @@ from api.trainer_frames import (
     TrainerSessionList,
     trainer_stream_response,
 )
+from api.turn_streams import MAX_SEQ, after_of, launched, owned_turn, running_turn, turn_response
 from core.errors import NotFound, ServiceError
 from core.tenancy import Caller, OrgAccess
 
-STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429)
+STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429, 503)
 WORKOUT_ID = r"^[A-Za-z0-9_-]{1,20}$"  # the ids the trainer gives workouts (workout_3)
 
 
@@ -76,48 +80,58 @@ class TrainerChatController(Controller):
     async def send(self, data: JSONBody[TrainerSendBody], caller: NamedDependency[Caller],
                    access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
                    locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator]) -> Stream:
+                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> Stream:
         turn = await self._open(data, caller, access, member_id, locale, trace_id, orchestrator)
-        return sse_response(turn.events(), trace_id)
+        return await launched(turns, turn, "send", TRAINER, locale, trace_id)
 
     @post("/chat", status_code=200, opt={OPENS_TURN: True}, responses=STREAM_ERRORS)
     async def chat(self, data: JSONBody[TrainerSendBody], caller: NamedDependency[Caller],
                    access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
                    locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator]) -> TrainerChatBody:
-        """The same turn, its frames collected: the messages, the question, the done frame's session."""
+                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> TrainerChatBody:
+        """The same turn (detached like every turn), its frames collected: the messages, the question, the done
+        frame's session."""
         stream = await self._open(data, caller, access, member_id, locale, trace_id, orchestrator)
+        record = await turns.launch(stream, "send")
         messages, question, failure, done = [], None, None, {}
-        async for event in stream.events():
-            if event.type == "message":
-                messages.append(event.data)
-            elif event.type == "question":
-                question = event.data
-            elif event.type == "error":
-                failure = event.data
-            elif event.type == "done":
-                done = event.data
+        async for frame in turns.follow(record, TRAINER, locale):
+            if frame is None:
+                continue
+            if frame.type == "message":
+                messages.append(json.loads(frame.data))
+            elif frame.type == "question":
+                question = json.loads(frame.data)
+            elif frame.type == "error":
+                failure = json.loads(frame.data)
+            elif frame.type == "done":
+                done = json.loads(frame.data)
         if failure is not None and not messages and question is None:
             raise ServiceError(failure["code"], status=503)
         return shape({"sessionId": done.get("sessionId"), "messages": messages, "question": question,
                       "iterations": done.get("iterations", 0)}, TrainerChatBody)
 
     @get("/sessions", responses=error_responses(400, 401, 403, 404))
-    async def sessions(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
-                       member_id: NamedDependency[uuid.UUID],
+    async def sessions(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
+                       access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
                        limit: Annotated[int, QueryParameter(ge=1, le=50)] = 10) -> TrainerSessionList:
         await store.expire_idle(session, access.org_id, member_id, datetime.now(UTC))
-        rows = await store.list_sessions(session, access.org_id, member_id, limit=limit)
+        rows = await store.list_sessions(session, _trainer(access, caller), member_id, limit=limit)
         return shape({"items": [store.session_dict(r) for r in rows]}, TrainerSessionList)
 
     @get("/sessions/{session_id:uuid}", responses=error_responses(400, 401, 403, 404))
     async def session_detail(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
-                             access: NamedDependency[OrgAccess],
-                             member_id: NamedDependency[uuid.UUID]) -> TrainerSessionDetail:
-        row = await _owned(session, access, member_id, session_id)
-        context = await store.events(session, row.id, context_only=True)
+                             access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
+                             member_id: NamedDependency[uuid.UUID],
+                             turns: NamedDependency[TurnRunner]) -> TrainerSessionDetail:
+        """The session's context events; while a turn runs on it, those before the turn (and a send's message)
+        and the turn, whose stream brings the rest."""
+        row = await _owned(session, access, caller, member_id, session_id)
+        running = await running_turn(turns, row.id, access, caller, TRAINER)
+        context = before_turn(await store.events(session, row.id, context_only=True), running,
+                              lambda e: e.type == "user_message")
         return shape({"session": store.session_dict(row),
-                      "events": [{"seq": e.seq, "type": e.type, "payload": e.payload} for e in context]},
+                      "events": [{"seq": e.seq, "type": e.type, "payload": e.payload} for e in context],
+                      "runningTurn": {"turnId": str(running.turn_id), "kind": running.kind} if running else None},
                      TrainerSessionDetail)
 
     @post("/sessions", status_code=201, responses=error_responses(400, 401, 403, 404))
@@ -129,21 +143,42 @@ class TrainerChatController(Controller):
 
     @delete("/sessions/{session_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404))
     async def close(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
-                    access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
-        row = await _owned(session, access, member_id, session_id)
+                    caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
+                    member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+        row = await _owned(session, access, caller, member_id, session_id)
         await store.complete(session, row)
         return shape(store.session_dict(row), TrainerSessionBody)
 
     @post("/sessions/{session_id:uuid}/confirm/{tool_use_id:str}", status_code=200,
-          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
+          responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 503)})
     async def confirm(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[ConfirmBody],
                       caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
                       member_id: NamedDependency[uuid.UUID], locale: NamedDependency[str],
-                      trace_id: NamedDependency[str], resumer: NamedDependency[Resumer]) -> Stream:
+                      trace_id: NamedDependency[str], resumer: NamedDependency[Resumer],
+                      turns: NamedDependency[TurnRunner]) -> Stream:
         turn = await resumer.open_confirm(Answer(access, caller, locale, trace_id, "confirm", session_id, tool_use_id,
                                                  persona=TRAINER, member_id=member_id),
                                           approved=data.approved, edited_input=data.input)
-        return sse_response(turn.events(), trace_id)
+        return await launched(turns, turn, "confirm", TRAINER, locale, trace_id)
+
+    @get("/turns/{turn_id:uuid}/stream", responses={**trainer_stream_response(),
+                                                    **error_responses(400, 401, 403, 404)})
+    async def turn_stream(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
+                          access: NamedDependency[OrgAccess], locale: NamedDependency[str],
+                          trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
+                          last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
+                          after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
+        """A trainer turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until
+        `done`, on any API process; only the member whose turn it is may read it."""
+        record = await owned_turn(turns, turn_id, access, caller, TRAINER)
+        return turn_response(turns, record, TRAINER, locale, trace_id, after_of(turn_id, last_event_id, after))
+
+    @post("/turns/{turn_id:uuid}/stop", status_code=200, responses=error_responses(400, 401, 403, 404))
+    async def stop_turn(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
+                        access: NamedDependency[OrgAccess], turns: NamedDependency[TurnRunner]) -> TurnStopBody:
+        """Stop a running trainer turn wherever it runs; its stream ends with `done`."""
+        record = await owned_turn(turns, turn_id, access, caller, TRAINER)
+        return TurnStopBody(turn_id=str(turn_id), state="stopping" if await turns.stop(record) else "finished")
 
     @post("/sessions/{session_id:uuid}/undo/{tool_use_id:str}", status_code=200,
           responses=error_responses(400, 401, 403, 404, 409, 422))
@@ -155,8 +190,14 @@ class TrainerChatController(Controller):
                                                persona=TRAINER, member_id=member_id)), UndoBody)
 
 
-async def _owned(session: AsyncSession, access: OrgAccess, member_id: uuid.UUID, session_id: uuid.UUID):
-    row = await store.get_owned(session, access.org_id, member_id, session_id)
+def _trainer(access: OrgAccess, caller: Caller) -> Owner:
+    """The caller's trainer sessions (never a staff conversation of theirs)."""
+    return Owner(access.org_id, caller.user_id, TRAINER.name)
+
+
+async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller, member_id: uuid.UUID,
+                 session_id: uuid.UUID):
+    row = await store.get_owned(session, _trainer(access, caller), member_id, session_id)
     if row is None:
         raise NotFound("session_not_found")
     return row

@@ -7,11 +7,14 @@ within 10 %, fibre at least `fiber_g_min`), 4 (DIETITIAN over CHEF: each recipe 
 it serves, and each day's served fibre at least `fiber_g_min`). The foods check (NUTRITION.md) refuses a
 served food that breaks the member's allergies, aversions or diet pattern (`gym.nutrition.food_rules`): it is
 rank 2, the constraints being the intake's, which SCIENTIST hands on as `client_constraints`, and it names
-the agent that served the food. An empty list means the output may travel on.
+the agent that served the food. The supplements check (NUTRITION.md, "Clinical rules in code") refuses creatine or
+a stimulant that the clinical rules exclude (`gym.nutrition.clinical`) in NUTRITIONIST's strategy or COACH's
+program, rank 2 too (SCIENTIST hands the exclusion on). An empty list means the output may travel on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +22,9 @@ from gym.nutrition.food_rules import FoodRules, find_food, meal_refusal, refusal
 from gym.nutrition.payloads.common import DAYS
 from gym.nutrition.payloads.meals import Recipes, WeeklyMealPlan
 from gym.nutrition.payloads.nutrition import MacroTargets, NutritionStrategy
+from gym.nutrition.payloads.training import TrainingInput
+from gym.nutrition.safety_floor import strings_in
+from gym.nutrition.supplements import supplements_named
 
 PROTEIN_DISTRIBUTION_TOLERANCE_G = 5
 DAY_TOLERANCE = 0.05
@@ -203,12 +209,37 @@ def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
     return out
 
 
+def check_supplements(agent: str, output: Any, excluded: Sequence[str]) -> list[Conflict]:
+    """No supplement the clinical rules exclude for this member: NUTRITIONIST's protocol (an entry of caffeine counts)
+    and its tactics and considerations, every string of COACH's program."""
+    if not excluded:
+        return []
+    if isinstance(output, NutritionStrategy):
+        texts = [(f"supplement_protocol[{i}]", s.supplement, True) for i, s in enumerate(output.supplement_protocol)]
+        texts += [(f"hardgainer_tactics[{i}]", t, False) for i, t in enumerate(output.hardgainer_tactics)]
+        texts += [(f"special_considerations[{i}]", t, False) for i, t in enumerate(output.special_considerations)]
+    else:
+        texts = [("training_program", text, False) for text in strings_in(output.model_dump(mode="json"))]
+    out: list[Conflict] = []
+    for where, text, entry in texts:
+        kinds = sorted(supplements_named(text, entry=entry) & set(excluded))
+        if kinds:
+            out.append(Conflict(FOODS_RULE, where, None, text, f"{where} names {' and '.join(kinds)}, which this "
+                                "member may not take (client_constraints.supplements_excluded: a minor, pregnancy "
+                                "or breastfeeding)", agent=agent))
+    return out
+
+
 def check_output(agent: str, output: Any, inputs: dict[str, Any], *, tier: int | None = None) -> list[Conflict]:
     """Every check of `agent`'s output against its inputs (validated payloads by data type, `macro_targets`
-    among them): the rules of its rank and the foods check."""
+    among them, `training_input` for COACH): the rules of its rank, the foods and the supplements checks."""
+    if agent == "COACH":
+        program_input: TrainingInput = inputs["training_input"]
+        return check_supplements(agent, output, program_input.client_data.supplements_excluded)
     targets: MacroTargets = inputs["macro_targets"]
     if agent == "NUTRITIONIST":
         out = check_strategy(targets, output, tier=tier)
+        out += check_supplements(agent, output, targets.client_constraints.supplements_excluded)
     elif agent == "DIETITIAN":
         out = check_meal_plan(inputs["nutrition_strategy"], output, fiber_g_min=targets.fiber_g_min)
     elif agent == "CHEF":

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gym.nutrition.allergy_terms import refused_allergies
+from gym.nutrition.clinical import check_target
 from gym.nutrition.errors import PayloadInvalid, PipelineError, UnknownAllergen
 from gym.nutrition.names import non_canonical_errors
 from gym.nutrition.payloads import EDGES, SCHEMAS
@@ -80,7 +81,9 @@ def validate_payload(data_type: str, payload: Any) -> BaseModel:
 
 def validate_intake(payload: Any) -> IntakeData:
     """The member's intake (004 §4.1 with NUTRITION.md's additions, imperial values converted to the metric
-    canonical names) as `IntakeData`; raises PayloadInvalid naming the fields as the member sent them."""
+    canonical names) as `IntakeData`; raises PayloadInvalid naming the fields as the member sent them, and 422
+    `target_below_healthy_range` for a target weight under BMI 18.5 (`gym.nutrition.clinical`)."""
+    sent_lb = isinstance(payload, dict) and "target_weight_lb" in payload
     payload, unit_errors = metric_intake(payload)
     if unit_errors:
         raise PayloadInvalid("intake_data", unit_errors)
@@ -88,6 +91,7 @@ def validate_intake(payload: Any) -> IntakeData:
         raise UnknownAllergen(refused)
     intake = validate_payload("intake_data", payload)
     assert isinstance(intake, IntakeData)
+    check_target(intake, field="target_weight_lb" if sent_lb else "target_weight_kg")
     return intake
 
 

@@ -105,8 +105,8 @@ FOODS: dict[str, Food] = {f.key: f for f in (
     _f("chicken breast", 171077, "Chicken, broilers or fryers, breast, meat only, raw",  # *
        120, 22.5, 2.62, 0, 0, "meat poultry chicken", "", "raw", MEAT, "חזה עוף", "куриная грудка", "chicken", "עוף",
        "курица", "куриный", "цыпленок"),
-    _f("turkey breast", 171496, "Turkey, whole, breast, meat only, cooked, roasted",  # *
-       147, 30.1, 2.08, 0, 0, "meat poultry turkey", "", "cooked", MEAT, "חזה הודו", "грудка индейки", "turkey", "הודו", "индейка"),
+    _f("turkey breast", 171098, "Turkey, whole, breast, meat only, raw",  # * NDB 05219
+       114, 23.7, 1.48, 0.14, 0, "meat poultry turkey", "", "raw", MEAT, "חזה הודו", "грудка индейки", "turkey", "הודו", "индейка"),
     _f("lean beef mince", 173110, "Beef, ground, 93% lean meat / 7% fat, raw",
        152, 20.85, 7, 0, 0, "meat red_meat beef", "", "raw", MEAT, "בשר בקר טחון רזה", "постный говяжий фарш",
        "ground beef", "beef mince", "minced beef"),
@@ -116,18 +116,18 @@ FOODS: dict[str, Food] = {f.key: f for f in (
     _f("pork tenderloin", 168249, "Pork, fresh, loin, tenderloin, separable lean only, raw",
        109, 20.65, 2.17, 0, 0, "meat red_meat pork", "", "raw", MEAT, "פילה חזיר", "свиная вырезка"),
     # Fish and shellfish
-    _f("salmon fillet", 175168, "Fish, salmon, Atlantic, farmed, cooked, dry heat",  # *
-       206, 22.1, 12.4, 0, 0, "fish oily_fish salmon", "fish", "cooked", FISH, "פילה סלמון", "филе лосося", "salmon", "סלמון", "лосось",
+    _f("salmon fillet", 175167, "Fish, salmon, Atlantic, farmed, raw",  # NDB 15236
+       208, 20.42, 13.42, 0, 0, "fish oily_fish salmon", "fish", "raw", FISH, "פילה סלמון", "филе лосося", "salmon", "סלמון", "лосось",
        "семга"),
     _f("canned tuna", 173709, "Fish, tuna, light, canned in water, drained solids",  # *
        86, 19.4, 0.96, 0, 0, "fish tuna", "fish", "cooked", FISH, "טונה בשימורים", "консервированный тунец", "tuna", "טונה",
        "тунец"),
-    _f("cod fillet", 171956, "Fish, cod, Atlantic, cooked, dry heat",  # *
-       105, 22.8, 0.86, 0, 0, "fish white_fish cod", "fish", "cooked", FISH, "פילה בקלה", "филе трески", "cod", "בקלה", "треска"),
-    _f("tilapia fillet", 175177, "Fish, tilapia, cooked, dry heat",  # *
-       128, 26.2, 2.65, 0, 0, "fish white_fish tilapia", "fish", "cooked", FISH, "פילה אמנון", "филе тилапии", "tilapia", "אמנון", "тилапия"),
-    _f("shrimp", 175180, "Crustaceans, shrimp, cooked",  # *
-       99, 24, 0.28, 0.2, 0, "crustacean shellfish", "crustacean_shellfish", "cooked", FISH, "שרימפס", "креветки", "prawn"),
+    _f("cod fillet", 171955, "Fish, cod, Atlantic, raw",  # NDB 15015
+       82, 17.81, 0.67, 0, 0, "fish white_fish cod", "fish", "raw", FISH, "פילה בקלה", "филе трески", "cod", "בקלה", "треска"),
+    _f("tilapia fillet", 175176, "Fish, tilapia, raw",  # NDB 15261
+       96, 20.08, 1.7, 0, 0, "fish white_fish tilapia", "fish", "raw", FISH, "פילה אמנון", "филе тилапии", "tilapia", "אמנון", "тилапия"),
+    _f("shrimp", 175179, "Crustaceans, shrimp, raw",  # NDB 15270 (SR28: "raw (not previously frozen)")
+       85, 20.1, 0.51, 0, 0, "crustacean shellfish", "crustacean_shellfish", "raw", FISH, "שרימפס", "креветки", "prawn"),
     # Eggs and dairy
     _f("egg", 171287, "Egg, whole, raw, fresh",  # *
        143, 12.6, 9.51, 0.72, 0, "egg", "egg", "raw", DAIRY, "ביצה", "яйцо", "whole egg", "eggs"),

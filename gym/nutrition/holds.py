@@ -22,7 +22,7 @@ from gym.nutrition.envelope import build_envelope
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.medical import MedicalContext
 from gym.nutrition.physician import outcome as physician_outcome
-from gym.nutrition.safety_floor import ACTION_RANK, URGENCY_RANK
+from gym.nutrition.safety_floor import ACTION_RANK, URGENCY_RANK, query_floor
 from gym.nutrition.states import PAUSABLE, State
 
 
@@ -115,6 +115,9 @@ async def hold_for_question(session: AsyncSession, run: NutritionRun, query: dic
         run.version += 1
         plan.update(rerun=[], flags=None, checkin_flags=[])
         plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
+    if plan.get("scientist") is not None:  # what the question raised holds on every later plan of the run
+        plans.learn(plan, list(query_floor(query).codes))
+    if state is State.OUTPUT_READY:
         run.plan = dict(plan)  # a new object: the JSONB column sees the change
         await runs.transition(session, run, State.SCIENTIST_PROCESSING)
         state = State.SCIENTIST_PROCESSING

@@ -26,9 +26,9 @@ from gym.nutrition.payloads.feedback import WeeklyCheckin
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.physician import acknowledge
 from gym.nutrition.red_flags import checkin_flags
-from gym.nutrition.scientist import direction, ramps
+from gym.nutrition.scientist import goal, ramps
 from gym.nutrition.states import ACTIVE, CHAIN, State
-from gym.nutrition.triggers import LoopState, Point, evaluate, weeks_between
+from gym.nutrition.triggers import NO_LUTEAL, LoopState, Point, evaluate, weeks_between
 
 RUN_SECONDS = 180.0
 
@@ -113,11 +113,12 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     plan = copy.deepcopy(run.plan)
     scientist = plans.scientist_state(plan)
     resets = plan.setdefault("resets", {"calorie": 0, "stall": 0})
-    loop = LoopState(goal=direction(intake.current_weight_kg, intake.target_weight_kg), start_date=run.started_on,
+    loop = LoopState(goal=goal(intake, scientist), start_date=run.started_on,
                      start_weight_kg=intake.current_weight_kg, tdee_weight_kg=scientist.tdee_weight_kg,
                      tier=scientist.tier, ramps=ramps(intake), calorie_reset=resets["calorie"],
                      stall_reset=resets["stall"], protein_period=scientist.protein_period,
-                     training_phase=scientist.training_phase or intake.training_phase)
+                     training_phase=scientist.training_phase or intake.training_phase,
+                     luteal=intake.menstrual_status not in NO_LUTEAL)
     ev = evaluate(loop, history, point)
     expenditure.apply_choice(ev, scientist, await expenditure.chosen_tdee(session, org_id, run.member_id))
     flags = checkin_flags(checkin, goal=loop.goal, weekly_change_kg=ev.rate_kg_per_week, height_cm=intake.height_cm,
@@ -145,7 +146,7 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     if "training_stall" in ev.triggers:
         resets["stall"] = number
     plan["stall"] = "training_stall" in ev.triggers
-    plan["cycle_phase"] = checkin.cycle_phase
+    plan["cycle_phase"] = checkin.cycle_phase if loop.luteal else None
     needs_worker = bool(out.agents_re_run or flags)
     if needs_worker:
         run.version = out.version

@@ -1,4 +1,4 @@
-"""Mapped tables of migration 0026_food_log: the member's food log, body weights and expenditure choice."""
+"""Mapped tables of migration 0028_food_log: the member's food log, body weights and expenditure choice."""
 
 from __future__ import annotations
 

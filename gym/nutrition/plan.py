@@ -8,6 +8,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from gym.nutrition.clinical import CARRYING
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.scientist import ScientistState
 from gym.nutrition.states import DOWNSTREAM
@@ -24,6 +25,18 @@ def initial(intake: IntakeData, *, now: datetime, run_seconds: float) -> dict[st
 
 def scientist_state(plan: dict[str, Any]) -> ScientistState:
     return ScientistState(**plan["scientist"])
+
+
+def learn(plan: dict[str, Any], codes: list[str]) -> None:
+    """Red-flag codes raised during the run (a check-in's, a question's, an agent's input's) join the SCIENTIST's
+    state, so the clinical rules hold on every later plan of the run (`gym.nutrition.clinical`). A code that changes
+    them (pregnancy, breastfeeding) re-runs every agent after SCIENTIST: no kept output may still cut or name
+    creatine."""
+    state = plan["scientist"]
+    known = set(state.get("clinical", ()))
+    state["clinical"] = sorted({*known, *codes})
+    if any(code in CARRYING and code not in known for code in codes):
+        plan["rerun"] = list(DOWNSTREAM)
 
 
 def bump(plan: dict[str, Any], kind: str, agent: str) -> int:

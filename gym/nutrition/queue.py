@@ -8,7 +8,8 @@ Controllers and the `nutrition__*` tools both get here through `gym.nutrition.se
 
 Which queue (PgQueuer entrypoint) the job goes to travels with the session: `info["nutrition_queue"]`, which
 the service's `Database` puts on every session it opens (NUTRITION_QUEUE, `api.resources`). A session without
-it refuses to queue rather than guess: a job on a queue no worker serves would strand the run.
+it refuses to queue rather than guess: a job on a queue no worker serves would strand the run. Jobs are fair between
+gyms (gym/job_queue.py): a run's job queues behind its own org's queued jobs, not the other gyms'.
 """
 
 from __future__ import annotations
@@ -45,4 +46,4 @@ async def enqueue_run(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.UUI
     entrypoint = session.info.get(QUEUE_INFO)
     if not entrypoint:
         raise RuntimeError("this session names no nutrition queue: open it from Database(session_info=queue_info(...))")
-    await enqueue(session, entrypoint, payload_of(org_id, run_id))
+    await enqueue(session, entrypoint, payload_of(org_id, run_id), org_id=org_id)

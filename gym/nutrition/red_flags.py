@@ -13,7 +13,7 @@ from gym.nutrition.payloads.common import Requester
 from gym.nutrition.payloads.feedback import WeeklyCheckin
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import HealthQuery, UserContext
-from gym.nutrition.safety_floor import LABELS, bmi, checkin_codes, intake_codes
+from gym.nutrition.safety_floor import LABELS, bmi, checkin_codes, intake_codes, ordered
 
 __all__ = ["LABELS", "RedFlag", "bmi", "checkin_flags", "health_query", "intake_flags"]
 
@@ -36,10 +36,12 @@ def checkin_flags(checkin: WeeklyCheckin, *, goal: str, weekly_change_kg: float 
 
 def health_query(flags: list[RedFlag], intake: IntakeData, *, weight_kg: float, training_weeks: int,
                  requesting_agent: Requester = "SCIENTIST") -> HealthQuery:
-    """One batched `health_query` (004 §5: several red flags in a run make a single query)."""
-    if not flags:
+    """One batched `health_query` (004 §5: several red flags in a run make a single query). A code stored under
+    an older name is asked about under its new one."""
+    codes = ordered(flag.code for flag in flags)
+    if not codes:
         raise ValueError("no red flags to ask about")
-    labels = [LABELS[code] for code in dict.fromkeys(flag.code for flag in flags)]
+    labels = [LABELS[code] for code in codes]
     return HealthQuery(
         query_type="red_flag",
         query="Red flags found: " + "; ".join(labels) + ".",

@@ -1,32 +1,33 @@
-"""The safety floor (NUTRITION.md, PHYSICIAN; code, exact): the least action the PHYSICIAN may take, with its
-reason codes, from the intake, a check-in (fields and notes), a health question or any agent's input.
+"""The safety floor (NUTRITION.md, PHYSICIAN and "Clinical rules in code"; code, exact): the least action the
+PHYSICIAN may take, with its reason codes, from the intake, a check-in (fields and notes), a health question or any
+agent's input.
 
 Pure: no model, no database. The levels, in order:
 
     continue (routine) < pause_pending_referral (soon) < pause_pending_referral (urgent) < abort (urgent)
 
-- abort: an active eating disorder (any condition naming one counts as active: the text cannot tell a history
-  from remission), insulin use;
-- pause soon: pregnancy or breastfeeding, a heart condition, kidney disease, diabetes, amenorrhea, BMI < 17.5;
-- pause urgent: chest pain, fainting or passing out, shortness of breath at rest, palpitations, blood in stool,
-  urine or vomit, a loss over 1 kg/week while the goal is gain.
+- abort: an active eating disorder, insulin use (type 1 diabetes counts as insulin use);
+- pause soon: pregnancy or breastfeeding, a heart condition (high blood pressure counts), kidney disease,
+  diabetes, amenorrhea, BMI < 17.5, an eating disorder told as past, any PAR-Q+ screening answer "yes", age < 16;
+- pause urgent: chest pain, fainting or passing out (syncope), shortness of breath at rest, palpitations, blood in
+  stool, urine or vomit, a loss over 1 kg/week while the goal is gain.
 
 A red flag with no floor (energy 2/10 or below) still asks the PHYSICIAN, who may answer `continue`. A model
-PHYSICIAN may escalate, never go below the floor: `raise_to_floor` lifts a lower answer (the caller logs the
-codes, never the member's words). The words are in `gym.nutrition.safety_words` (en, he, ru).
+PHYSICIAN may escalate, never go below the floor: `raise_to_floor` replaces a lower answer with the floor's own
+(`gym.nutrition.floor_words`; the caller logs the codes, never the member's words nor the model's). What a member's
+words name is `gym.nutrition.red_flag_rules` (en, he, ru; negation, someone else, typos).
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from gym.nutrition import safety_words
+from gym.nutrition.red_flag_rules import condition_flags, medication_flags, red_flags
 
 BMI_FLOOR = 17.5
+MIN_AGE_WITHOUT_REFERRAL = 16
 CONTINUE, PAUSE_SOON, PAUSE_URGENT, ABORT = 0, 1, 2, 3
 LEVELS: tuple[tuple[str, str], ...] = (("continue", "routine"), ("pause_pending_referral", "soon"),
                                        ("pause_pending_referral", "urgent"), ("abort", "urgent"))
@@ -36,42 +37,39 @@ URGENCY_RANK = {"routine": 0, "soon": 1, "urgent": 2}
 # Every reason code, in the order a query names them, with its floor and the words the PHYSICIAN is asked about
 # (the query's `symptoms`; `codes_of_labels` reads them back).
 LEVEL: dict[str, int] = {
-    "amenorrhea": PAUSE_SOON, "low_bmi": PAUSE_SOON, "eating_disorder": ABORT, "pregnancy": PAUSE_SOON,
-    "breastfeeding": PAUSE_SOON, "kidney_disease": PAUSE_SOON, "diabetes": PAUSE_SOON,
-    "heart_condition": PAUSE_SOON, "insulin": ABORT, "chest_pain": PAUSE_URGENT, "fainting": PAUSE_URGENT,
-    "breathless_at_rest": PAUSE_URGENT, "palpitations": PAUSE_URGENT, "bleeding": PAUSE_URGENT,
-    "rapid_loss_on_gain_goal": PAUSE_URGENT, "very_low_energy": CONTINUE,
+    "amenorrhea": PAUSE_SOON, "low_bmi": PAUSE_SOON, "eating_disorder_active": ABORT,
+    "eating_disorder_history": PAUSE_SOON, "pregnancy": PAUSE_SOON, "breastfeeding": PAUSE_SOON,
+    "kidney_disease": PAUSE_SOON, "diabetes": PAUSE_SOON, "heart_condition": PAUSE_SOON,
+    "parq_screening": PAUSE_SOON, "under_16": PAUSE_SOON, "insulin": ABORT, "chest_pain": PAUSE_URGENT,
+    "syncope": PAUSE_URGENT, "dyspnea_at_rest": PAUSE_URGENT, "palpitations": PAUSE_URGENT,
+    "bleeding": PAUSE_URGENT, "rapid_loss_on_gain_goal": PAUSE_URGENT, "very_low_energy": CONTINUE,
 }
 CODES: tuple[str, ...] = tuple(LEVEL)
 LABELS: dict[str, str] = {
     "amenorrhea": "amenorrhea reported",
     "low_bmi": "BMI below 17.5",
-    "eating_disorder": "history naming an eating disorder",
+    "eating_disorder_active": "an active eating disorder",
+    "eating_disorder_history": "a past eating disorder",
     "pregnancy": "pregnancy",
     "breastfeeding": "breastfeeding",
     "kidney_disease": "kidney disease",
     "diabetes": "diabetes",
     "heart_condition": "a heart condition",
+    "parq_screening": "a PAR-Q+ screening answer of yes",
+    "under_16": "under 16 years old",
     "insulin": "insulin among medications",
     "chest_pain": "chest pain",
-    "fainting": "fainting or passing out",
-    "breathless_at_rest": "shortness of breath at rest",
+    "syncope": "fainting or passing out",
+    "dyspnea_at_rest": "shortness of breath at rest",
     "palpitations": "palpitations",
     "bleeding": "blood in stool, urine or vomit",
     "rapid_loss_on_gain_goal": "losing over 1 kg/week while the goal is gain",
     "very_low_energy": "energy 2/10 or below",
 }
-CODE_OF_LABEL = {label: code for code, label in LABELS.items()}
-
-
-def _compile(table: dict[str, tuple[str, ...]]) -> dict[str, re.Pattern[str]]:
-    return {code: re.compile("|".join(f"(?:{p})" for p in patterns)) for code, patterns in table.items()}
-
-
-TEXT = _compile(safety_words.TEXT)
-CONDITION = _compile(safety_words.CONDITION)
-MEDICATION = re.compile("|".join(f"(?:{p})" for p in safety_words.MEDICATION))
-HEBREW_POINTS = re.compile("[\u0591-\u05bd\u05bf-\u05c7]")
+# Codes and labels runs stored before the codes were renamed (their plans and queries) still read as the new ones.
+LEGACY = {"fainting": "syncope", "breathless_at_rest": "dyspnea_at_rest", "eating_disorder": "eating_disorder_active"}
+CODE_OF_LABEL = {**{label: code for code, label in LABELS.items()},
+                 "history naming an eating disorder": "eating_disorder_active"}
 
 
 @dataclass(frozen=True)
@@ -98,8 +96,8 @@ class Floor:
 
 
 def ordered(codes: Iterable[str]) -> list[str]:
-    """The codes once each, in `CODES` order."""
-    found = set(codes)
+    """The codes once each, in `CODES` order (a stored legacy code read as its new one, an unknown one dropped)."""
+    found = {LEGACY.get(code, code) for code in codes}
     return [code for code in CODES if code in found]
 
 
@@ -108,25 +106,15 @@ def floor_of(codes: Iterable[str]) -> Floor:
     return Floor(max((LEVEL[code] for code in codes), default=CONTINUE), tuple(codes))
 
 
-def normalise(text: str) -> str:
-    """Lower case, NFC, ё → е, Hebrew points and marks dropped, the maqaf as a hyphen, one space between words."""
-    text = unicodedata.normalize("NFC", text).lower().replace("ё", "е").replace("\u05be", "-")
-    text = HEBREW_POINTS.sub("", text).replace("\u2019", "'").replace("\u05f3", "'")
-    return " ".join(text.split())
-
-
 def text_codes(text: str | None) -> list[str]:
     """The reason codes the words of a free text name (a question, a check-in's notes, an agent's string)."""
-    if not text:
-        return []
-    clean = normalise(text)
-    return ordered(code for code, pattern in TEXT.items() if pattern.search(clean))
+    return ordered(red_flags(text))
 
 
 def condition_codes(condition: str) -> list[str]:
-    """A `medical_history.conditions` entry: the free-text words plus what a condition names in one word."""
-    clean = normalise(condition)
-    return ordered([*text_codes(clean), *(code for code, pattern in CONDITION.items() if pattern.search(clean))])
+    """A `medical_history.conditions` entry: its words, plus what a condition names in one word ("heart murmur",
+    "почки", "כליות")."""
+    return ordered(condition_flags(condition))
 
 
 def strings_in(value: Any) -> Iterable[str]:
@@ -151,22 +139,25 @@ def bmi(weight_kg: float, height_cm: float) -> float:
 
 
 def intake_codes(intake: Any, weight_kg: float | None = None) -> list[str]:
-    """The intake's reason codes: its structured fields (menstrual status, BMI), its conditions, medications (any
-    insulin), injuries and aversions."""
+    """The intake's reason codes: its structured fields (menstrual status, BMI, age, the PAR-Q+ screening), its
+    conditions, medications (any insulin), injuries and aversions."""
     history = intake.medical_history
     found: list[str] = []
     if intake.menstrual_status == "amenorrhea":
         found.append("amenorrhea")
     if bmi(weight_kg or intake.current_weight_kg, intake.height_cm) < BMI_FLOOR:
         found.append("low_bmi")
+    if intake.age < MIN_AGE_WITHOUT_REFERRAL:
+        found.append("under_16")
+    screening = getattr(intake, "screening", None)
+    if screening is not None and any(screening.model_dump().values()):
+        found.append("parq_screening")
     for condition in history.conditions:
-        found += condition_codes(condition)
+        found += condition_flags(condition)
     for medication in history.medications:
-        found += text_codes(medication)
-        if MEDICATION.search(normalise(medication)):
-            found.append("insulin")
+        found += medication_flags(medication)
     for text in (*history.injuries, *intake.food_aversions):
-        found += text_codes(text)
+        found += red_flags(text)
     return ordered(found)
 
 
@@ -204,31 +195,26 @@ def answer_level(answer: dict[str, Any]) -> tuple[int, int]:
     return ACTION_RANK[answer["pipeline_action"]], URGENCY_RANK[answer["urgency"]]
 
 
-def raise_to_floor(answer: dict[str, Any], floor: Floor, *, referral_target: str) -> tuple[dict[str, Any], bool]:
-    """The PHYSICIAN's `medical_context` at least at the floor (action and urgency each), and whether it was
-    raised. A raised answer needs a referral: `referral_target` when the answer named none."""
-    if not floor.above_continue:
-        return answer, False
-    action = max(answer["pipeline_action"], floor.action, key=ACTION_RANK.__getitem__)
-    urgency = max(answer["urgency"], floor.urgency, key=URGENCY_RANK.__getitem__)
-    if (action, urgency) == (answer["pipeline_action"], answer["urgency"]) and answer["referral_needed"]:
-        return answer, False
-    raised = {**answer, "pipeline_action": action, "urgency": urgency, "referral_needed": True,
-              "referral_target": answer.get("referral_target") or referral_target}
-    return raised, True
+def level_of(action: str, urgency: str) -> int:
+    """The floor level an answer's action and urgency stand at (a routine pause is a soon one)."""
+    if action == "abort":
+        return ABORT
+    if action == "continue":
+        return CONTINUE
+    return PAUSE_URGENT if urgency == "urgent" else PAUSE_SOON
 
 
+SEE_A_DOCTOR_TODAY = "a doctor today (emergency services if it is severe or ongoing)"
 REFERRALS: dict[str, str] = {
-    "eating_disorder": "physician and a registered dietitian", "insulin": "physician and a registered dietitian",
+    "eating_disorder_active": "physician and a registered dietitian",
+    "eating_disorder_history": "physician and a registered dietitian",
+    "insulin": "physician and a registered dietitian",
     "amenorrhea": "sports medicine physician or gynecologist", "low_bmi": "sports medicine physician or gynecologist",
     "pregnancy": "obstetrician or midwife", "breastfeeding": "obstetrician or midwife",
     "heart_condition": "cardiologist", "kidney_disease": "nephrologist", "diabetes": "diabetes care team",
-    "chest_pain": "a doctor today (emergency services if it is severe or ongoing)",
-    "fainting": "a doctor today (emergency services if it is severe or ongoing)",
-    "breathless_at_rest": "a doctor today (emergency services if it is severe or ongoing)",
-    "palpitations": "a doctor today (emergency services if it is severe or ongoing)",
-    "bleeding": "a doctor today (emergency services if it is severe or ongoing)",
-    "rapid_loss_on_gain_goal": "a physician",
+    "parq_screening": "a physician (PAR-Q+ follow-up)", "under_16": "a pediatrician or sports medicine physician",
+    "chest_pain": SEE_A_DOCTOR_TODAY, "syncope": SEE_A_DOCTOR_TODAY, "dyspnea_at_rest": SEE_A_DOCTOR_TODAY,
+    "palpitations": SEE_A_DOCTOR_TODAY, "bleeding": SEE_A_DOCTOR_TODAY, "rapid_loss_on_gain_goal": "a physician",
 }
 
 

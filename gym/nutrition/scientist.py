@@ -14,6 +14,10 @@ Across the weekly loop the SCIENTIST's inputs move only when a trigger says so: 
 holds the weight of the last TDEE calculation, the weight of the last protein calculation, the ramp
 tier and the sum of calorie adjustments, and the member's estimated expenditure when they chose it as their TDEE
 (issue 43: the food log's energy balance, `gym.nutrition.weight_trend`; the floor still applies).
+
+The clinical rules (`gym.nutrition.clinical`) decide the goal before any number: a minor, a BMI under 18.5,
+pregnancy or breastfeeding get no deficit (a loss goal is planned as maintenance), and the excluded supplements travel
+to NUTRITIONIST in `client_constraints`.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
+from gym.nutrition.clinical import Limits, limits
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.nutrition import ClientConstraints, MacroTargets
 
@@ -74,13 +79,34 @@ def direction(current_kg: float, target_kg: float) -> str:
     return "maintain"
 
 
-def weekly_rate(intake: IntakeData) -> float:
-    """`weekly_weight_target_kg`: 0.5 (none/beginner) or 0.25 (intermediate), signed by direction."""
-    goal = direction(intake.current_weight_kg, intake.target_weight_kg)
-    if goal == "maintain":
+def clinical_limits(intake: IntakeData, state: ScientistState | None = None) -> Limits:
+    """The clinical rules for the intake at `state` (its current weight, the codes raised during the run)."""
+    if state is None:
+        return limits(intake)
+    return limits(intake, weight_kg=state.current_weight_kg, known=state.clinical)
+
+
+def clinical_notes(intake: IntakeData, state: ScientistState | None = None) -> list[str]:
+    """What the clinical rules changed in the member's plan, as note codes (the page words them)."""
+    wanted = direction(intake.current_weight_kg, intake.target_weight_kg)
+    return clinical_limits(intake, state).notes(cut_wanted=wanted == "loss")
+
+
+def goal(intake: IntakeData, state: ScientistState | None = None) -> str:
+    """The direction planned for: the intake's, but maintenance instead of a loss the clinical rules forbid."""
+    wanted = direction(intake.current_weight_kg, intake.target_weight_kg)
+    if wanted == "loss" and clinical_limits(intake, state).no_deficit:
+        return "maintain"
+    return wanted
+
+
+def weekly_rate(intake: IntakeData, state: ScientistState | None = None) -> float:
+    """`weekly_weight_target_kg`: 0.5 (none/beginner) or 0.25 (intermediate), signed by the planned direction."""
+    planned = goal(intake, state)
+    if planned == "maintain":
         return 0.0
     size = 0.25 if intake.training_experience == "intermediate" else 0.5
-    return size if goal == "gain" else -size
+    return size if planned == "gain" else -size
 
 
 def ramps(intake: IntakeData) -> bool:
@@ -144,6 +170,7 @@ class ScientistState:
     protein_period: int = 0  # the 4-week period of the last protein recalculation (week // 4)
     training_phase: Phase | None = None  # the phase COACH plans for, once a check-in changed it (None: the intake's)
     tdee_training_phase: Phase | None = None  # the phase the energy numbers use: it moves with a TDEE recalculation
+    clinical: tuple[str, ...] = ()  # red-flag codes raised during the run (pregnancy from a question, say)
     tdee_kcal: int | None = None  # the member's accepted expenditure estimate, used as TDEE (None: the formula)
 
     @classmethod
@@ -163,7 +190,7 @@ def target_intake_kcal(intake: IntakeData, state: ScientistState) -> tuple[float
     base = bmr(intake.sex, state.tdee_weight_kg, intake.height_cm, intake.age)
     expenditure = state.tdee_kcal if state.tdee_kcal is not None else tdee(base, intake.avg_daily_steps,
                                                                             energy_phase(intake, state))
-    surplus = weekly_rate(intake) * KCAL_PER_KG_PER_WEEK
+    surplus = weekly_rate(intake, state) * KCAL_PER_KG_PER_WEEK
     if ramps(intake):
         surplus *= RAMP_SHARE[state.tier]
     floor = kcal_floor(intake.sex, base)
@@ -178,8 +205,7 @@ def macro_targets(intake: IntakeData, state: ScientistState | None = None) -> Ma
     state = state or ScientistState.initial(intake)
     base, expenditure, target = target_intake_kcal(intake, state)
     reference = reference_weight(intake.sex, state.protein_weight_kg, intake.height_cm)
-    goal = direction(intake.current_weight_kg, intake.target_weight_kg)
-    per_kg, macros = split_macros(target, reference, goal)
+    per_kg, macros = split_macros(target, reference, goal(intake, state))
     phase = energy_phase(intake, state)
     hydration = 0.035 * state.tdee_weight_kg + (0.5 if phase == "active_training" else 0)
     return MacroTargets(
@@ -188,10 +214,12 @@ def macro_targets(intake: IntakeData, state: ScientistState | None = None) -> Ma
         fat_percent=FAT_SHARE * 100, carbs_g=macros.carbs_g,
         fiber_g_min=whole(max(20, 14 * target / 1_000)), hydration_L=round_half_up(hydration, 0.1),
         current_weight_kg=state.current_weight_kg, target_weight_kg=intake.target_weight_kg,
-        weekly_weight_target_kg=weekly_rate(intake), training_phase=phase,
+        weekly_weight_target_kg=weekly_rate(intake, state), training_phase=phase,
         weeks_on_program=state.weeks_on_program, adaptation_period_complete=state.weeks_on_program >= 4,
         client_constraints=ClientConstraints(food_aversions=list(intake.food_aversions),
                                              allergies=list(intake.allergies), diet_pattern=intake.diet_pattern,
                                              appetite_level=intake.appetite_level,
-                                             cooking_skill=intake.cooking_skill, partner_cooks=intake.partner_cooks),
+                                             cooking_skill=intake.cooking_skill, partner_cooks=intake.partner_cooks,
+                                             supplements_excluded=list(clinical_limits(intake, state)
+                                                                       .supplements_excluded)),
     )

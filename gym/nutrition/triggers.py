@@ -6,7 +6,8 @@ and after the last calorie adjustment, so one slow fortnight moves calories once
 4-weekly protein recalculation, the ramp's tiers at weeks 2 and 4) fires once, at the first check-in on or
 after its week: check-ins at weeks 3, 5, 7, 9 get the tier at 3, the last tier and protein at 5, protein at 9.
 Waist and hips flag a full review when the waist grew at least 1.0 cm more than the hips between the last two
-measurements; a check-in naming another `training_phase` re-runs COACH.
+measurements; a check-in naming another `training_phase` re-runs COACH. A peri- or post-menopausal member has no
+luteal logic (NUTRITION.md, "Clinical rules in code"): a cycle phase she gives triggers nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ PROTEIN_EVERY_WEEKS = 4
 TIER_WEEKS = {2: 1, 4: 2}
 MAX_MINIMUM_VIABLE_DAYS = 2
 WAIST_OVER_HIPS_CM = 1.0
+NO_LUTEAL = ("perimenopausal", "postmenopausal")  # menstrual statuses with no cycle adjustment
 
 # Trigger names, in the order they are reported (the first fired is the adjustment_type).
 ORDER = ("calorie_increase", "calorie_decrease", "tdee_recalculation", "protein_recalculation",
@@ -58,6 +60,7 @@ class LoopState:
     calorie_reset: int = 0  # check-ins (oldest first) up to and including the last calorie adjustment
     stall_reset: int = 0  # likewise for the last training-stall adjustment
     protein_period: int = 0  # the last 4-week period whose protein recalculation fired (week // 4)
+    luteal: bool = True  # the member's cycle phases count (not peri- or post-menopausal)
     training_phase: str | None = None  # the phase the program is built for now
 
 
@@ -182,7 +185,7 @@ def evaluate(state: LoopState, history: Sequence[Point], new: Point) -> Evaluati
         ev.triggers.append("compliance")
         ev.notes.append(f"{new.checkin.minimum_viable_days_count} minimum-viable days this week")
     before = history[-1].checkin.cycle_phase if history else None
-    if new.checkin.cycle_phase == "luteal" and before != "luteal":
+    if state.luteal and new.checkin.cycle_phase == "luteal" and before != "luteal":
         ev.triggers.append("cycle_adjustment")
         ev.notes.append("Luteal phase: cycle adjustment")
     ev.triggers.sort(key=ORDER.index)

@@ -10,14 +10,25 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.member_search import MemberHit, member_hits, search_members
+from gym.nutrition import plan as plans
 from gym.nutrition import runs
 from gym.nutrition.adjustment import delta
 from gym.nutrition.grocery import grocery_list
 from gym.nutrition.models import NutritionRun
+from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.scientist import clinical_notes as scientist_notes
 from gym.nutrition.units import display
 from gym.training.profiles import get_units
 
 OUTPUTS = ("macro_targets", "nutrition_strategy", "weekly_meal_plan", "recipes", "training_program")
+
+
+def clinical_notes(run: NutritionRun) -> list[str]:
+    """What the clinical rules changed in the member's plan, as note codes the page words
+    (`console.nutrition.safety.note.*`): no deficit for a minor, a low BMI, pregnancy or breastfeeding (when a loss
+    was wanted); no creatine or stimulants."""
+    intake = IntakeData.model_validate(run.intake)
+    return scientist_notes(intake, plans.scientist_state(run.plan) if (run.plan or {}).get("scientist") else None)
 
 
 NOTICE_KEYS = {"member": "console.nutrition.notice.medicalHold", "staff": "console.nutrition.notice.medicalHoldStaff"}
@@ -60,6 +71,7 @@ async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bo
     hidden = targets_hidden(run, for_member=for_member)
     shown = display(run.intake, outputs["macro_targets"], weight_unit=units.weight_unit)
     return {
+        "clinicalNotes": clinical_notes(run),
         "run": run_summary(run),
         "outputs": {name: None for name in OUTPUTS} if hidden else outputs,
         "display": {"units": shown["units"]} if hidden else shown,

@@ -30,6 +30,21 @@ CLOCK_SKEW = timedelta(minutes=5)  # a device clock slightly ahead is not "the f
 MAX_HISTORY_DAYS = 365
 
 
+def performed_time(at: datetime | None, now: datetime, *, what: str = "an exercise") -> datetime:
+    """When something was done, as stored: given with a timezone, not in the future (a device clock a little ahead
+    stores now) and not before the history's `MAX_HISTORY_DAYS` (0001-01-01 would be stored as -infinity)."""
+    at = at or now
+    if at.tzinfo is None:
+        raise GymError("invalid_log", "performed_at needs a timezone (ISO 8601 with offset)")
+    if at > now + CLOCK_SKEW:
+        raise GymError("log_in_future", f"{what} cannot be logged in the future",
+                       "Log it after it is done, or give the time it was performed.")
+    if at < now - timedelta(days=MAX_HISTORY_DAYS):
+        raise GymError("log_too_old", f"{what} can be logged up to {MAX_HISTORY_DAYS} days after it was done",
+                       "Give the time it was performed, within the last year.")
+    return min(at, now)
+
+
 def _even(value: Any) -> Any:
     """Plain names (001's muscles_utilized / goals_addressed) become equal shares."""
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
@@ -94,11 +109,7 @@ async def log_exercise(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
                        exercise_key: str | None = None) -> ExerciseLog:
     await require_member(session, org_id, member_id)
     performed_at = entry.performed_at or now
-    if performed_at.tzinfo is None:
-        raise GymError("invalid_log", "performed_at needs a timezone (ISO 8601 with offset)")
-    if performed_at > now + CLOCK_SKEW:
-        raise GymError("log_in_future", "an exercise cannot be logged in the future",
-                       "Log it after it is done, or give the time it was performed.")
+    performed_time(performed_at, now)  # refuses a time without a zone, in the future, or before the history
     if workout_id is not None and await session.scalar(select(TrainerWorkout.id).where(
             TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id,
             TrainerWorkout.id == workout_id)) is None:

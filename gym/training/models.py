@@ -160,6 +160,7 @@ class ExerciseSet(_Owned, Base):
     rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))
     performed_at: Mapped[datetime]
     undone_at: Mapped[datetime | None]
+    client_set_id: Mapped[uuid.UUID | None]  # the app's own id for the set (migration 0027): sent again, the same set
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 

@@ -110,9 +110,10 @@ async def today(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, 
 
 async def record_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: workout_sets.SetInput,
                      now: datetime) -> dict[str, Any]:
-    """Log one set; the answer has the set, the exercise's sets with their records, and whether it is done."""
-    row, item, log = await workout_sets.log_set(session, org_id, member_id, entry, now=now)
-    return await _exercise_answer(session, org_id, member_id, row, item, log, now)
+    """Log one set; the answer has the set, the exercise's sets with their records, whether it is done, and `new`
+    (False: the set was logged before, under its client id or time: workout_sets)."""
+    row, item, log, new = await workout_sets.log_set(session, org_id, member_id, entry, now=now)
+    return {**await _exercise_answer(session, org_id, member_id, row, item, log, now), "new": new}
 
 
 async def _exercise_answer(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, row: TrainerWorkout,
@@ -224,7 +225,7 @@ def _check_schema(plan: dict[str, Any]) -> None:
 
 async def timers(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, locale: str) -> dict[str, Any]:
     """The current workout's phases in the order the app runs them, with each exercise's name in `locale`."""
-    row = await workout_sets.require_current_workout(session, org_id, member_id)
+    row = await workout_sets.require_current_workout(session, org_id, member_id, for_update=False)
     exercises = [EXERCISE.validate_python(e) for e in row.exercises]
     phases = run_phases(exercises)
     names = {e.id: display_name(e.name, locale) for e in exercises}

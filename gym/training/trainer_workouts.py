@@ -87,10 +87,15 @@ async def workout_by_key(session: AsyncSession, org_id: uuid.UUID, member_id: uu
         .order_by(TrainerWorkout.created_at.desc()).limit(1))
 
 
-async def current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> TrainerWorkout | None:
-    return await session.scalar(select(TrainerWorkout).where(
+async def current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *,
+                          for_update: bool = False) -> TrainerWorkout | None:
+    """The member's current workout (`for_update`: its row locked until the transaction ends, read afresh)."""
+    query = select(TrainerWorkout).where(
         TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id, TrainerWorkout.status == "current")
-        .order_by(TrainerWorkout.created_at.desc()).limit(1))
+    query = query.order_by(TrainerWorkout.created_at.desc()).limit(1)
+    if for_update:
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return await session.scalar(query)
 
 
 def mark_done(row: TrainerWorkout, exercise_key: str, log_id: uuid.UUID) -> None:

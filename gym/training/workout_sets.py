@@ -7,8 +7,15 @@ statistics and the trainer's next turn read exactly what the app wrote.
 An exercise is complete (`trainer_workouts.completed`) once it has as many live sets as it prescribes; undoing a
 set takes that back, and undoing its last live set undoes the log (it counts nowhere). Loads and distances come
 in the unit the member saw (a set carries it; one queued offline in kg stays kg after a switch to lbs; without
-one, the member's setting) and are stored in kg / km. The session's load is the one most sets used (the heavier on a
-tie); each set keeps its own.
+one, the member's setting) and are stored in kg / km (as Decimal, the columns' type, so a log rebuilt from a set
+just written and sets read back adds up). The session's load is the one most sets used (the heavier on a tie); each
+set keeps its own.
+
+Writers of the current workout take its row lock first (`require_current_workout`), so a set is numbered, checked
+against the workout's exercises and inserted while no other writer (a second client, a removal) can change them.
+A set sent again is that set, not another: the same `client_set_id` (the app's own id for the set), or, without
+one, no set number and the same `performed_at` and values as a live set of the exercise (two sets are never done
+at the same instant). Either answers the set already logged (`Logged.new` False) and logs nothing.
 """
 
 from __future__ import annotations
@@ -17,14 +24,15 @@ import uuid
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.errors import GymError
-from gym.training.logs import CLOCK_SKEW
+from gym.training.logs import performed_time
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.profiles import Units, get_units
 from gym.training.timers import INTERLEAVED
@@ -51,6 +59,17 @@ class SetInput(BaseModel):
     distance_unit: DistanceUnit | None = Field(None, description="Default: the member's setting now.")
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performed_at: datetime | None = None
+    client_set_id: uuid.UUID | None = Field(None, description="The app's own id for this set: sent again, it is "
+                                                              "the same set.")
+
+
+class Logged(NamedTuple):
+    """A set logged (or found logged: `new` False), its workout and its exercise's log."""
+
+    row: TrainerWorkout
+    item: ExerciseSet
+    log: ExerciseLog
+    new: bool
 
 
 class Actuals(BaseModel):
@@ -111,8 +130,11 @@ def exercise_in(row: TrainerWorkout, exercise_id: str) -> dict[str, Any]:
     return ex
 
 
-async def require_current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> TrainerWorkout:
-    row = await current_workout(session, org_id, member_id)
+async def require_current_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *,
+                                  for_update: bool = True) -> TrainerWorkout:
+    """The member's current workout, its row locked for this transaction (every writer takes it first: one writer of
+    a workout's sets and exercises at a time); `for_update=False` for a read."""
+    row = await current_workout(session, org_id, member_id, for_update=for_update)
     if row is None:
         raise GymError("no_current_workout", "The member has no current workout.",
                        "Generate a workout first (workout__generate_workout).", status=409)
@@ -128,14 +150,9 @@ async def live_sets(session: AsyncSession, workout_id: uuid.UUID, exercise_key: 
         ExerciseSet.exercise_key, ExerciseSet.set_number))).all())
 
 
-def _at(performed_at: datetime | None, now: datetime) -> datetime:
-    at = performed_at or now
-    if at.tzinfo is None:
-        raise GymError("invalid_set", "performed_at needs a timezone (ISO 8601 with offset)")
-    if at > now + CLOCK_SKEW:
-        raise GymError("log_in_future", "a set cannot be logged in the future",
-                       "Log it after it is done, or give the time it was performed.")
-    return min(at, now)  # a device clock a little ahead stores "now": the set shows in today's history at once
+def _stored(value: float, places: int) -> Decimal:
+    """A value as its Numeric column keeps it (rounded to `places`)."""
+    return round(Decimal(repr(value)), places)
 
 
 def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> dict[str, Any]:
@@ -150,7 +167,7 @@ def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> d
         load, unit = ((entry.load, entry.load_unit) if entry.load is not None
                       else (ex.get("load"), ex.get("load_unit")))
         unit = unit or units.weight_unit
-        out["load_kg"] = None if load is None else round(to_kg(load, unit), 2)
+        out["load_kg"] = None if load is None else _stored(to_kg(load, unit), 2)
         out["load_unit"] = None if load is None else unit
         if out["load_kg"] is not None and out["load_kg"] > 1000:
             raise GymError("invalid_set", f"{load:g} {unit} is over the 1000 kg a set may carry")
@@ -162,7 +179,11 @@ def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> d
         out["duration_sec"] = entry.duration_sec or round(float(ex["duration_min"]) * 60)
         distance, unit = ((entry.distance, entry.distance_unit) if entry.distance is not None
                           else (ex.get("distance"), ex.get("distance_unit")))
-        out["distance_km"] = None if distance is None else round(to_km(distance, unit or units.distance_unit), 3)
+        unit = unit or units.distance_unit
+        out["distance_km"] = None if distance is None else _stored(to_km(distance, unit), 3)
+        if out["distance_km"] is not None and out["distance_km"] <= 0:
+            raise GymError("invalid_set", f"{distance:g} {unit} is under the 1 m a set may record",
+                           "Give the distance in the member's unit, or leave it out.")
     if ex["type"] != "reps" and (entry.reps is not None or entry.load is not None):
         raise GymError("invalid_set", f"{ex['name']} is timed ({ex['type']}): give duration_sec, not reps or load")
     return out
@@ -231,40 +252,72 @@ async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any]
     return sets
 
 
+async def _sent_before(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: SetInput,
+                       live: list[ExerciseSet], values: dict[str, Any], at: datetime) -> ExerciseSet | None:
+    """The set this entry already is (module docstring), if any."""
+    if entry.client_set_id is not None:
+        return await session.scalar(select(ExerciseSet).where(
+            ExerciseSet.org_id == org_id, ExerciseSet.member_id == member_id,
+            ExerciseSet.client_set_id == entry.client_set_id))
+    if entry.set_number is not None or entry.performed_at is None:
+        return None
+    rpe = None if entry.rpe is None else _stored(entry.rpe, 1)
+    return next((s for s in live if s.performed_at == at and s.rpe == rpe
+                 and all(getattr(s, k) == v for k, v in values.items())), None)
+
+
 async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: SetInput, *,
-                  now: datetime) -> tuple[TrainerWorkout, ExerciseSet, ExerciseLog]:
+                  now: datetime) -> Logged:
     """Log one set of an exercise of the member's current workout; its log is rebuilt in the same transaction."""
     row = await require_current_workout(session, org_id, member_id)
     ex = exercise_in(row, entry.exercise_id)
     units = await get_units(session, org_id, member_id)
-    at = _at(entry.performed_at, now)
-    taken = {s.set_number for s in await live_sets(session, row.id, ex["id"])}
+    at = performed_time(entry.performed_at, now, what="a set")
+    live = await live_sets(session, row.id, ex["id"])
+    taken = {s.set_number for s in live}
     number = entry.set_number or (max(taken, default=0) + 1)
-    if number in taken:
-        raise GymError("set_already_logged", f"Set {number} of {ex['name']} is already logged.",
-                       "Undo it first, or log the next set.", status=409)
     values = _values(ex, number, entry, units)
+    known = await _sent_before(session, org_id, member_id, entry, live, values, at)
+    if known is not None:
+        log = await session.get(ExerciseLog, known.log_id)
+        assert log is not None  # foreign key
+        return Logged(row, known, log, new=False)
+    if number in taken:
+        raise _already_logged(number, ex)
     log = await _exercise_log(session, row, ex, now)
     item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=ex["id"],
-                       set_number=number, rpe=entry.rpe, performed_at=at, created_at=now, **values)
-    session.add(item)
-    await session.flush()
+                       set_number=number, rpe=None if entry.rpe is None else _stored(entry.rpe, 1), performed_at=at,
+                       created_at=now, client_set_id=entry.client_set_id, **values)
+    try:
+        async with session.begin_nested():  # the workout's lock makes this rare; the unique index decides
+            session.add(item)
+            await session.flush()
+    except IntegrityError:
+        raise _already_logged(number, ex) from None
     await rebuild(session, row, ex, log, now)
-    return row, item, log
+    return Logged(row, item, log, new=True)
+
+
+def _already_logged(number: int, ex: dict[str, Any]) -> GymError:
+    return GymError("set_already_logged", f"Set {number} of {ex['name']} is already logged.",
+                    "Undo it first, or log the next set.", status=409)
 
 
 async def undo_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, set_id: uuid.UUID, *,
                    now: datetime) -> tuple[TrainerWorkout, ExerciseSet]:
-    """Undo one logged set (of any of the member's workouts): it stops counting and its exercise's log follows."""
-    item = await session.scalar(select(ExerciseSet).where(
-        ExerciseSet.org_id == org_id, ExerciseSet.member_id == member_id, ExerciseSet.id == set_id).with_for_update())
-    if item is None:
+    """Undo one logged set (of any of the member's workouts): it stops counting and its exercise's log follows.
+    Locks the workout before the set, in the order every writer of the workout takes them."""
+    workout_id = await session.scalar(select(ExerciseSet.workout_id).where(
+        ExerciseSet.org_id == org_id, ExerciseSet.member_id == member_id, ExerciseSet.id == set_id))
+    if workout_id is None:
         raise GymError("set_not_found", f"No logged set {set_id} for this member.", status=404)
+    row = await session.scalar(select(TrainerWorkout).where(TrainerWorkout.id == workout_id).with_for_update())
+    item = await session.scalar(select(ExerciseSet).where(ExerciseSet.id == set_id).with_for_update())
+    assert row is not None and item is not None  # foreign key; sets are never deleted
     if item.undone_at is not None:
         raise GymError("set_already_undone", "That set was already undone.", status=409)
-    row = await session.scalar(select(TrainerWorkout).where(TrainerWorkout.id == item.workout_id).with_for_update())
     log = await session.get(ExerciseLog, item.log_id)
-    assert row is not None and log is not None  # foreign keys
+    assert log is not None  # foreign key
     item.undone_at = now
     await session.flush()
     ex = next((e for e in row.exercises if e.get("id") == item.exercise_key),

@@ -59,7 +59,8 @@ def nutritionist(inputs: dict[str, Any], constraint: str | None = None) -> dict[
         "carbs_g": t["carbs_g"],
         "protein_distribution": {f"{m}_g": v for m, v in split.items()},
         "hardgainer_tactics": tactics if t["weekly_weight_target_kg"] > 0 else ["Protein at every meal"],
-        "supplement_protocol": [{"supplement": "creatine monohydrate", "dose": "3 g", "timing": "daily, any time"}],
+        "supplement_protocol": [] if "creatine" in c.get("supplements_excluded", []) else [
+            {"supplement": "creatine monohydrate", "dose": "3 g", "timing": "daily, any time"}],
         "hydration_target_L": round(t["hydration_L"] + 0.3, 1),
         "fiber_target_g": max(t["fiber_g_min"] + 2, 25),
         "special_considerations": considerations,

@@ -236,7 +236,8 @@ async def test_a_summarizer_slower_than_the_budget_is_abandoned_and_changes_noth
     no note and billed nothing. Without the budget the compactor would wait for the held answer and store it."""
     conversation_id, _ = await seed(db, gym, [*chat_pairs(12)])
     async with db.scope(org_id=gym.org.id, user_id=gym.owner.id) as session:
-        conversation = await conversations.get_owned(session, gym.org.id, uuid.UUID(conversation_id), gym.owner.id)
+        conversation = await conversations.get_owned(session, conversations.Owner(gym.org.id, gym.owner.id, conversations.STAFF_PERSONA),
+                                                      uuid.UUID(conversation_id))
     held = Held(Reply(Text(SUMMARY)), limit=20)
     fake_model.respond_with(held)
     events: list[tuple[str, dict]] = []
@@ -261,7 +262,8 @@ async def test_a_summarizer_slower_than_the_budget_is_abandoned_and_changes_noth
 async def test_a_second_compaction_folds_the_earlier_summary_in(gym, fake_model, db, summarizer_model) -> None:
     conversation_id, _ = await seed(db, gym, chat_pairs(12))
     async with db.scope(org_id=gym.org.id, user_id=gym.owner.id) as session:
-        conversation = await conversations.get_owned(session, gym.org.id, uuid.UUID(conversation_id), gym.owner.id)
+        conversation = await conversations.get_owned(session, conversations.Owner(gym.org.id, gym.owner.id, conversations.STAFF_PERSONA),
+                                                      uuid.UUID(conversation_id))
     compactor = Compactor(db, summarizer_model, SUMMARIZER)
     fake_model.queue(Reply(Text("first summary")), Reply(Text("second summary")))
     await compactor(conversation)
@@ -351,7 +353,8 @@ async def test_later_turns_do_not_retitle(titled, gym, fake_model, db) -> None:
 async def test_a_failed_or_slow_title_keeps_the_provisional_one(gym, fake_model, db, summarizer_model) -> None:
     conversation_id, _ = await seed(db, gym, chat_pairs(1))
     async with db.scope(org_id=gym.org.id, user_id=gym.owner.id) as session:
-        conversation = await conversations.get_owned(session, gym.org.id, uuid.UUID(conversation_id), gym.owner.id)
+        conversation = await conversations.get_owned(session, conversations.Owner(gym.org.id, gym.owner.id, conversations.STAFF_PERSONA),
+                                                      uuid.UUID(conversation_id))
     titles = TitleGenerator(db, summarizer_model, SUMMARIZER, budget_seconds=1.0)
 
     fake_model.queue(ApiError(529))

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from core.member_text import unwrap
 from gym.members import create_member
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.sse import sse
@@ -28,13 +29,14 @@ async def test_find_saar_searches_asks_to_pick_and_shows_the_picked_member(clien
             return Reply(ToolUse("read__members_search", {"query": "Saar"}, id="toolu_search"))
         payload = json.loads(results[0]["content"])
         if results[0]["tool_use_id"] == "toolu_search":
-            hits = [h for h in payload["members"] if h["label"].startswith("Saar")]
+            # the model reads names in envelopes and, as a model may, copies them into the picker's candidates
+            hits = [h for h in payload["members"] if unwrap(h["label"]).startswith("Saar")]
             candidates = [{k: h[k] for k in ("id", "label", "sublabel", "detail") if h.get(k)} for h in hits]
             return Reply(ToolUse("read__ask_user_to_pick", {"kind": "member", "prompt": "Which Saar?",
                                                             "candidates": candidates}, id="toolu_pick"))
         if results[0]["tool_use_id"] == "toolu_pick":
             return Reply(ToolUse("read__members_get", {"memberId": payload["pickedId"]}, id="toolu_get"))
-        return Reply(Text(f"Here is {payload['name']}."))
+        return Reply(Text(f"Here is {unwrap(payload['name'])}."))
 
     fake_model.respond_with(script)
     asked = await sse(client, f"{gym.base}/messages", json_body={"message": "find Saar"}, headers=gym.owner.headers)
@@ -45,6 +47,7 @@ async def test_find_saar_searches_asks_to_pick_and_shows_the_picked_member(clien
     pending = asked.one("disambiguation_pending")
     assert {c["id"] for c in pending["candidates"]} == {str(cohen.id), str(levi.id)}
     assert all(c["sublabel"] for c in pending["candidates"])
+    assert {c["label"] for c in pending["candidates"]} == {"Saar Cohen", "Saar Levi"}  # people never see envelopes
 
     shown = await sse(client, gym.pick_url(conversation_id, "toolu_pick"), json_body={"id": str(levi.id)},
                       headers=gym.owner.headers)

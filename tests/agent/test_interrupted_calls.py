@@ -69,9 +69,14 @@ def observed(app_settings) -> Iterator[tuple[ThreadedServer, list[tuple[str, dic
     server.stop()
 
 
-async def test_client_that_leaves_mid_stream_pays_for_the_input_and_the_turn_is_aborted(observed, gym, fake_model,
-                                                                                        db) -> None:
-    """Disconnect during the model stream: the call's billed input is booked and agent.turn.failed says aborted."""
+async def _stop(client: httpx.AsyncClient, gym, response: httpx.Response) -> None:
+    """The explicit stop of the turn this response streams (issue 40: a client that leaves no longer stops it)."""
+    stopped = await client.post(f"{gym.base}/turns/{response.headers['x-turn-id']}/stop", headers=gym.owner.headers)
+    assert stopped.status_code == 200 and stopped.json()["state"] == "stopping"
+
+
+async def test_a_turn_stopped_mid_stream_pays_for_the_input_and_is_aborted(observed, gym, fake_model, db) -> None:
+    """Stop during the model stream: the call's billed input is booked and agent.turn.failed says aborted."""
     server, recorded = observed
     fake_model.chunk_delay = 0.15
     fake_model.queue(Reply(Text("a long answer " * 10, chunks=30)))
@@ -80,8 +85,9 @@ async def test_client_that_leaves_mid_stream_pays_for_the_input_and_the_turn_is_
         async for chunk in response.aiter_text():
             if "text_delta" in chunk:
                 break
+        await _stop(client, gym, response)
     ended = []
-    for _ in range(100):  # the server notices the disconnect, then finalizes the turn
+    for _ in range(100):  # the turn is cancelled where it runs, then finalized
         ended = [f for e, f in recorded if e.startswith("agent.turn.") and e != "agent.turn.started"
                  and f.get("org_id") == str(gym.org.id)]
         if ended and fake_model.disconnects:
@@ -101,11 +107,10 @@ async def test_client_that_leaves_mid_stream_pays_for_the_input_and_the_turn_is_
     assert failed[0]["costUsdMicros"] == row.cost and failed[0]["modelCalls"] == 1
 
 
-async def test_client_that_leaves_after_the_text_before_the_commit_finds_the_text_kept(observed, gym, fake_model, db,
-                                                                                     monkeypatch) -> None:
-    """Disconnect after the last text delta while the round trip's transaction is still open (a reload right
-    after the answer showed): the assistant row keeps what streamed, marked interrupted, as it does for a
-    disconnect mid-stream, and the conversation goes on."""
+async def test_a_turn_stopped_after_the_text_before_the_commit_keeps_the_text(observed, gym, fake_model, db,
+                                                                            monkeypatch) -> None:
+    """Stop after the last text delta while the round trip's transaction is still open: the assistant row keeps
+    what streamed, marked interrupted, as it does for a stop mid-stream, and the conversation goes on."""
     server, recorded = observed
     meter = server.app.state.resources.agent.orchestrator.meter
     write, holding = meter.write, threading.Event()
@@ -113,7 +118,7 @@ async def test_client_that_leaves_after_the_text_before_the_commit_finds_the_tex
     async def held_write(turn, session, **kwargs) -> None:  # the round trip's last statement before its commit
         if turn.access.org_id == gym.org.id and not holding.is_set():
             holding.set()
-            await anyio.sleep(30)  # the client leaves meanwhile: its disconnect cancels this
+            await anyio.sleep(30)  # the stop cancels this
         await write(turn, session, **kwargs)
 
     monkeypatch.setattr(meter, "write", held_write)
@@ -127,8 +132,9 @@ async def test_client_that_leaves_after_the_text_before_the_commit_finds_the_tex
                 break
         assert await asyncio.to_thread(holding.wait, 10)
         assert "message_done" not in seen and "event: done" not in seen
+        await _stop(client, gym, response)
     failed: list[dict] = []
-    for _ in range(100):  # the server notices the disconnect, then finalizes the turn
+    for _ in range(100):  # the turn is cancelled where it runs, then finalized
         failed = [f for e, f in recorded if e == "agent.turn.failed" and f.get("org_id") == str(gym.org.id)]
         if failed:
             break

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import text
 
+from core.member_text import unwrap
 from gym.training import goals, logs, preferences
 from gym.training.logs import LoggedExercise
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
@@ -37,7 +38,7 @@ async def test_coach_gets_debt_and_injury_through_the_tool(client, factory, fake
         results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
         if not results:
             return Reply(ToolUse("read__member_training", {"membershipId": str(member_id)}, id="toolu_training"))
-        record = json.loads(results[0]["content"])
+        record = unwrap(json.loads(results[0]["content"]))  # what the member wrote reaches the model enveloped
         strength = next(r for r in record["goals"]["categories"] if r["name"] == "Strength")
         return Reply(Text(f"Strength {strength['actualPct']}% of {strength['targetPct']}% "
                           f"(debt {strength['debtPct']:+}); injury: {record['injuries'][0]['description']}"))

@@ -26,3 +26,13 @@ class Gym:
 async def gym(factory) -> Gym:
     org = await factory.org(tier="pro")
     return Gym(org, await factory.user(org, "owner", name="Maya Owner"))
+
+
+@pytest.fixture
+async def redis_client(app_settings):
+    """A client of the tests' Redis (decoded strings, as the service's)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    yield client
+    await client.aclose()

@@ -43,7 +43,7 @@ def test_every_error_code_is_translated_in_every_locale() -> None:
 async def test_health_reports_postgres_and_redis(client) -> None:
     response = await client.get("/health")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "postgres": "up", "redis": "up"}
+    assert response.json() == {"status": "ok", "postgres": "up", "redis": "up", "down": []}
 
 
 async def test_openapi_schema_is_served(client) -> None:

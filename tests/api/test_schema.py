@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from api.sse import TURN_FRAME_ID
 from tests.trainer.members import link_member
 
 PUBLIC = {"/health", "/health/live", "/.well-known/jwks.json"}
@@ -101,12 +102,13 @@ def test_error_statuses_are_documented_where_they_happen(schema, method, path, s
 
 def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> None:
     """Each event is documented as an SSE parser reads it: `event` names the frame type, `data` is JSON text whose
-    `contentSchema` is that frame (its `type` the same name), `id` only on the run's replayable log."""
+    `contentSchema` is that frame (its `type` the same name), and its `id`: a turn's `<turnId>:<seq>` (a turn's
+    stream is replayable after it, issue 40), the run log's sequence number."""
     streaming = [(p, m, o) for p, m, o in _operations(schema)
                  if "text/event-stream" in (o["responses"].get("200", {}).get("content") or {})]
     run_events = "/organizations/{org_id}/nutrition/runs/{run_id}/events"  # the pipeline's own frames
     assert {p.rsplit("/", 2)[-2] if "{tool_use_id}" in p else p.rsplit("/", 1)[-1] for p, _, _ in streaming
-            if p != run_events} == {"messages", "confirm", "pick"}
+            if p != run_events} == {"messages", "confirm", "pick", "stream"}
     for path, method, operation in streaming:
         content = operation["responses"]["200"]["content"]
         assert list(content) == ["text/event-stream"], f"{method} {path}"
@@ -115,7 +117,9 @@ def test_streams_are_documented_as_event_streams_of_every_frame_type(schema) -> 
                     else TRAINER_SSE_TYPES if "/trainer/" in path else SSE_TYPES)
         assert {e["properties"]["event"]["const"] for e in events} == expected, f"{method} {path}"
         for event in events:
-            assert set(event["required"]) == ({"event", "data", "id"} if path == run_events else {"event", "data"})
+            assert set(event["required"]) == {"event", "data", "id"}
+            pattern = event["properties"]["id"]["pattern"]
+            assert pattern == (r"^[1-9][0-9]*$" if path == run_events else TURN_FRAME_ID), f"{method} {path}"
             assert event["additionalProperties"] is False
             data = event["properties"]["data"]
             assert (data["type"], data["contentMediaType"]) == ("string", "application/json")

@@ -8,11 +8,12 @@ current workout before each operation, so the fuzz reaches past the guards into 
 from __future__ import annotations
 
 import asyncio
-import json
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import requests
 import schemathesis
 import schemathesis.specs.openapi.schemas  # imported eagerly, as tests/api/test_schemathesis.py says
@@ -29,6 +30,12 @@ from gym.training import workout_sets
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from gym.training.workout_sets import SetInput
+from tests.api.fuzz_report import (
+    FUZZ_BUDGET_SECONDS,
+    SCHEMA_TIMEOUT_SECONDS,
+    TEST_TIMEOUT_SECONDS,
+    fail_briefly,
+)
 from tests.api.test_trainer_app_endpoints import superset_workout
 from tests.trainer.fixtures import trainee
 
@@ -45,13 +52,17 @@ def _ours(path: str) -> bool:
 
 def _fuzz(base_url: str, token: str, fixed: dict[str, str], reset: Callable[[], dict[str, str]]) -> tuple[
         int, set[str], list[str]]:
-    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json")
+    schema = schemathesis.openapi.from_url(f"{base_url}/schema/openapi.json", timeout=SCHEMA_TIMEOUT_SECONDS)
     headers = {"authorization": f"Bearer {token}"}
     problems: list[str] = []
     seen: set[str] = set()
     calls = 0
+    deadline = time.monotonic() + FUZZ_BUDGET_SECONDS
     with requests.Session() as session:
         for result in schema.get_all_operations():
+            if time.monotonic() > deadline:  # the budget is spent: end on our own, inside the test's timeout
+                problems.append(f"the fuzz spent its {FUZZ_BUDGET_SECONDS} s before it saw every operation")
+                break
             operation = result.ok()
             if not _ours(operation.path):
                 continue
@@ -87,6 +98,7 @@ def _fuzz(base_url: str, token: str, fixed: dict[str, str], reset: Callable[[], 
     return calls, seen, problems
 
 
+@pytest.mark.timeout(TEST_TIMEOUT_SECONDS)
 async def test_schemathesis_finds_nothing_undocumented_in_the_member_app(server, db, factory) -> None:
     t = await trainee(db, factory)
     loop = asyncio.get_running_loop()
@@ -97,8 +109,8 @@ async def test_schemathesis_finds_nothing_undocumented_in_the_member_app(server,
         async with db.scope(org_id=t.org.id) as session:
             await save_workout(session, t.org.id, t.member_id, Workout.model_validate(superset_workout()),
                                now=now - timedelta(minutes=5))
-            _, item, _ = await workout_sets.log_set(session, t.org.id, t.member_id,
-                                                    SetInput(exercise_id="ex_001", reps=10), now=now)
+            item = (await workout_sets.log_set(session, t.org.id, t.member_id,
+                                                    SetInput(exercise_id="ex_001", reps=10), now=now)).item
         return {"set_id": str(item.id)}
 
     def reset() -> dict[str, str]:
@@ -112,4 +124,5 @@ async def test_schemathesis_finds_nothing_undocumented_in_the_member_app(server,
                     "PUT /organizations/{org_id}/trainer/workout/exercises/{exercise_id}",
                     "GET /organizations/{org_id}/trainer/calendar"}, seen
     assert len(seen) == 15 and calls >= 200
-    assert problems == [], json.dumps(problems[:20], indent=1)
+    if problems:
+        fail_briefly(problems[:20])

@@ -59,7 +59,12 @@ async def shot(page, name: str) -> None:
 
 
 async def fill_intake(page, values: dict[str, Any]) -> None:
-    """Fill the intake form: selects by value, checkboxes by truth, lists comma-separated, numbers as text."""
+    """Fill the intake form: selects by value, checkboxes by truth, lists comma-separated, numbers as text; the
+    PAR-Q+ questions as `screening` gives them, the rest answered "no"."""
+    values = dict(values)
+    answers = {**dict.fromkeys(SCREENING, False), **values.pop("screening", {})}
+    for question, yes in answers.items():
+        await page.locator(f'[data-testid="intake-form"] [data-testid="screening-{question}-{str(yes).lower()}"]').check()
     for name, value in values.items():
         field = page.locator(f'[data-testid="intake-form"] [name="{name}"]')
         tag = await field.evaluate("el => el.tagName.toLowerCase() + ':' + (el.type || '')")
@@ -72,6 +77,9 @@ async def fill_intake(page, values: dict[str, Any]) -> None:
         else:
             await field.fill(str(value))
 
+
+SCREENING = ("heart_condition", "chest_pain_in_activity", "chest_pain_at_rest_past_month", "dizziness_or_fainting",
+             "bone_or_joint_problem", "heart_or_blood_pressure_medication", "other_reason")
 
 # the issue's intake as the form names its fields (a test types it in; the form never starts from it)
 INTAKE_FORM: dict[str, Any] = {

@@ -150,7 +150,9 @@ async def test_a_new_members_intake_is_empty_marks_what_is_required_and_says_err
     form = page.get_by_test_id("intake-form")
     await expect(form).to_be_visible()
     await expect(form.get_by_test_id("intake-source")).to_have_attribute("data-source", "none")
-    values = await form.locator("input:not([type=checkbox]), select").evaluate_all("els => els.map(e => e.value)")
+    values = await form.locator("input:not([type=checkbox]):not([type=radio]), select").evaluate_all(
+        "els => els.map(e => e.value)")
+    assert not await form.locator("input[type=radio]").evaluate_all("els => els.some(e => e.checked)")
     assert values and not [v for v in values if v], values
     assert not await form.locator("input[type=checkbox]").evaluate_all("els => els.some(e => e.checked)")
 

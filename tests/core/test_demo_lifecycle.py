@@ -99,7 +99,8 @@ def test_a_second_demo_touches_nothing_a_rerun_keeps_the_gym_and_sigterm_stops_e
         assert "already running" in second.stderr and url in second.stderr and str(demo.pid) in second.stderr
         assert "Spotter demo on" not in second.stdout  # no banner, nothing started
         assert all(psutil.pid_exists(pid) for pid in pids.values())
-        assert httpx.get(f"{url}/health", timeout=10).json() == {"status": "ok", "postgres": "up", "redis": "up"}
+        assert httpx.get(f"{url}/health", timeout=10).json() == {"status": "ok", "postgres": "up", "redis": "up",
+                                                                          "down": []}
 
         pg = EmbeddedPostgres(tmp_path)  # attaches to the demo's server
         try:

@@ -54,7 +54,7 @@ async def test_health_stays_ready_while_every_request_connection_is_busy(served)
     finally:
         _on_server_loop(served, release(held))
     assert [r.status_code for r in responses] == [200] * 5
-    assert responses[0].json() == {"status": "ok", "postgres": "up", "redis": "up"}
+    assert responses[0].json() == {"status": "ok", "postgres": "up", "redis": "up", "down": []}
     assert live.status_code == 200 and live.json() == {"status": "ok"}
 
 
@@ -74,4 +74,4 @@ async def test_liveness_does_no_io_while_readiness_reports_what_is_down(app_sett
         await resources.close()
     assert live.status_code == 200 and live.json() == {"status": "ok"}
     assert ready.status_code == 503
-    assert ready.json() == {"status": "degraded", "postgres": "down", "redis": "down"}
+    assert ready.json() == {"status": "degraded", "postgres": "down", "redis": "down", "down": ["postgres", "redis"]}

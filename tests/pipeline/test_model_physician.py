@@ -140,3 +140,83 @@ async def test_a_health_question_the_model_cannot_answer_is_503(http, db, factor
     assert agents_asked(fake)[-1] == "PHYSICIAN"
     detail = (await http.get(url, headers=user.headers)).json()
     assert detail["medicalContext"] == []  # nothing stored for an unanswered question
+
+
+# Issue 37 item 4: a model PHYSICIAN that argues for less is never shown. Its answer is replaced by the floor's own
+# words; the model's text appears nowhere (the answer, the run detail, the events). On the code before it, the
+# action was raised but the model's "probably muscular; continue" stayed the response shown under "Urgent".
+
+MUSCULAR = "This is probably muscular; continue the plan."
+
+
+def _argues_for_less(body):
+    from tests.fakes.anthropic_server import Reply, ToolUse
+
+    return Reply(ToolUse("submit_medical_context", {
+        "response": MUSCULAR, "sources": [{"author": "Model M", "year": 2020, "publication": "Made Up",
+                                           "finding": "Pec strains are common after pressing."}],
+        "mechanism_explained": "Chest muscles get sore after pressing; nothing to worry about.",
+        "timeline": "No need to see anyone", "referral_needed": False, "referral_target": None,
+        "urgency": "routine", "pipeline_action": "continue", "disclaimer": "Just a model, keep going."}))
+
+
+def _model_words_absent(text: str) -> None:
+    for said in ("muscular", "Made Up", "nothing to worry", "No need to see anyone", "keep going"):
+        assert said not in text, said
+
+
+async def test_a_model_answer_below_the_floor_to_a_question_shows_only_the_floors_words(
+        http, db, factory, clean_fake_model) -> None:
+    fake = clean_fake_model
+    fake.respond_with(by_agent())
+    org, user, _ = await _member(db, factory)
+    url = await _start(http, org, user, samples.INTAKE)
+    frames = await frames_with_ids(http, f"{url}/events", user.headers)
+    assert _states(frames)[-1] == "output_ready"
+    fake.respond_with(by_agent(PHYSICIAN=[_argues_for_less]))
+    asked = await http.post(f"{url}/health-questions", headers=user.headers,
+                            json={"query": "My heart hurts when I run. Probably just my muscles?"})
+    assert asked.status_code == 200, asked.text
+    assert agents_asked(fake)[-1] == "PHYSICIAN"  # the model answered; the floor replaced its answer
+    answer = asked.json()
+    assert (answer["pipeline_action"], answer["urgency"], answer["referral_needed"]) == (
+        "pause_pending_referral", "urgent", True)
+    assert answer["floor_reasons"] == ["chest_pain"] and answer["sources"] == []
+    assert answer["response"].startswith("Chest pain: stop training and see a doctor today")
+    assert answer["referral_target"] == "a doctor today (emergency services if it is severe or ongoing)"
+    _model_words_absent(asked.text)
+
+    after = await frames_with_ids(http, f"{url}/events", {**user.headers, "last-event-id": str(frames[-1][0])})
+    assert _states(after)[-1] == "paused_physician"
+    assert [d["pipelineAction"] for _, kind, d in after if kind == "physician"] == ["pause_pending_referral"]
+    _model_words_absent(str(after))
+    shown = await http.get(url, headers=user.headers)
+    assert shown.json()["medicalContext"][-1]["floor_reasons"] == ["chest_pain"]
+    _model_words_absent(shown.text)
+    _model_words_absent(str(await frames_with_ids(http, f"{url}/events", user.headers)))  # the whole replay
+
+
+async def test_a_model_answer_below_a_screening_floor_shows_only_the_floors_words(
+        http, db, factory, clean_fake_model) -> None:
+    """The run's own red flag (a PAR-Q+ "yes"): the model's `continue` is replaced by the floor's pause."""
+    fake = clean_fake_model
+    fake.respond_with(by_agent(PHYSICIAN=[_argues_for_less]))
+    org, user, _ = await _member(db, factory)
+    intake = {**samples.INTAKE, "screening": {**samples.NO_SCREENING, "chest_pain_in_activity": True}}
+    url = await _start(http, org, user, intake)
+    frames = await frames_with_ids(http, f"{url}/events", user.headers)
+    assert _states(frames) == ["intake_pending", "scientist_processing", "paused_physician", "paused_physician"]
+    assert agents_asked(fake) == ["PHYSICIAN"]
+    _model_words_absent(str(frames))
+    shown = await http.get(url, headers=user.headers)
+    [context] = shown.json()["medicalContext"]
+    assert (context["pipeline_action"], context["urgency"], context["floor_reasons"]) == (
+        "pause_pending_referral", "soon", ["parq_screening"])
+    _model_words_absent(shown.text)
+    acknowledged = await http.post(f"{url}/referral-acknowledged", headers=user.headers)
+    assert acknowledged.status_code == 202
+    await frames_with_ids(http, f"{url}/events", {**user.headers, "last-event-id": str(frames[-1][0])})
+    nutritionist = next(r.body for r in fake.requests if call_of(r.body)["agent"] == "NUTRITIONIST")
+    advice = call_of(nutritionist)["advice"]  # the next agent is told the floor's words, not the model's
+    assert advice["floor_reasons"] == ["parq_screening"]
+    _model_words_absent(str(advice))

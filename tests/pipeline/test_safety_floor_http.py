@@ -146,3 +146,56 @@ async def test_a_question_under_the_floor_changes_nothing(client, db, factory) -
     assert answer["pipeline_action"] == "continue"
     shown = await detail(client, url, user.headers)
     assert (shown["run"]["state"], shown["run"]["version"]) == ("output_ready", 1)
+
+
+# Issue 37 item 3: the floor understands everyday, colloquial, misspelt words and leaves benign training talk alone.
+# On the code before it, the red flags below were answered `continue` and the benign questions paused the plan.
+
+@pytest.mark.parametrize(("query", "urgency"), [
+    ("My heart hurts when I run, should I keep training?", "urgent"),
+    ("כואב לי הלב כשאני רצה, להמשיך להתאמן?", "urgent"),
+    ("У меня болит сердце, когда я бегаю. Можно продолжать?", "urgent"),
+    ("On the bike yesterday things went black and I ended up on the floor", "urgent"),
+    ("I'm preggers, can I keep lifting heavy?", "soon"),
+    ("Я в положении, 12 недель, можно тренироваться?", "soon"),
+    ("I'm pregant, is that a problem for the plan?", "soon"),
+], ids=["heart-en", "heart-he", "heart-ru", "went-black", "preggers", "v-polozhenii", "misspelt"])
+async def test_everyday_words_of_a_warning_sign_pause_the_plan(client, db, factory, query, urgency) -> None:
+    _, user, url, last = await _ready(client, db, factory)
+    answer = await _ask(client, url, user, query)
+    assert (answer["pipeline_action"], answer["urgency"]) == ("pause_pending_referral", urgency)
+    frames = await follow(client, url, user.headers, after=last)
+    assert states(frames)[-1] == "paused_physician"
+    assert _physician(frames) == [("pause_pending_referral", urgency)]
+
+
+async def test_throwing_up_after_meals_on_purpose_aborts_the_plan(client, db, factory) -> None:
+    _, user, url, last = await _ready(client, db, factory)
+    answer = await _ask(client, url, user, "I throw up after meals on purpose so I don't gain. Is the plan ok?")
+    assert (answer["pipeline_action"], answer["urgency"], answer["floor_reasons"]) == (
+        "abort", "urgent", ["eating_disorder_active"])
+    frames = await follow(client, url, user.headers, after=last)
+    assert next(d for _, kind, d in frames if kind == "error")["errorType"] == "physician_abort"
+    assert (await detail(client, url, user.headers))["run"]["terminatedMedical"]
+
+
+async def test_benign_training_talk_and_negations_leave_the_plan_alone(client, db, factory) -> None:
+    _, user, url, _ = await _ready(client, db, factory)
+    for query in ("כאב שרירים בחזה אחרי לחיצת חזה, זה בסדר?", "Sore chest muscles after bench, normal?",
+                  "I'm out of breath after a sprint, is that ok?", "Leg day was not for the faint-hearted!",
+                  "No chest pain, no dizziness, just tired legs", "Грудные мышцы болят после жима лёжа",
+                  "My wife is pregnant, what should I cook for her?"):
+        answer = await _ask(client, url, user, query)
+        assert answer["pipeline_action"] == "continue", query
+    shown = await detail(client, url, user.headers)
+    assert (shown["run"]["state"], shown["run"]["version"]) == ("output_ready", 1)
+
+
+async def test_a_checkin_note_in_everyday_words_pauses_the_run(client, db, factory) -> None:
+    _, user, url, last = await _ready(client, db, factory)
+    sent = await client.post(f"{url}/checkins", headers=user.headers, json={
+        "weight_kg": 56.3, "waist_cm": 68.5, "hip_cm": 92.5, "notes": "my heart hurts on the stairs at work"})
+    assert sent.status_code == 202, sent.text
+    frames = await follow(client, url, user.headers, after=last)
+    assert states(frames)[-1] == "paused_physician"
+    assert _physician(frames) == [("pause_pending_referral", "urgent")]

@@ -79,7 +79,8 @@ def test_select_takes_each_scopes_best_then_caps_three_per_scope_five_in_all() -
 def test_render_lists_scope_title_id_and_an_excerpt() -> None:
     block = render([{"scope": "member", "title": "Saar Cohen", "entityId": "m-1", "body": "saar@x.test · active"}])
     assert block.startswith("<ambient_context>\n") and block.endswith("\n</ambient_context>")
-    assert "- member: Saar Cohen (id m-1) — saar@x.test · active" in block
+    assert ('- member: <member_text source="member_name">Saar Cohen</member_text> (id m-1) — '
+            '<member_text source="member_record">saar@x.test · active</member_text>') in block
 
 
 async def test_finds_and_renders_the_records_a_message_names(db, factory, local) -> None:
@@ -87,7 +88,7 @@ async def test_finds_and_renders_the_records_a_message_names(db, factory, local)
                           exercises=["Romanian Deadlift"])
     block = await AmbientFinder(db, local)(org.id, "Can you add Romanian deadlifts to Saar Cohen's plan?")
     assert block is not None and block.startswith("<ambient_context>")
-    assert f"member: Saar Cohen (id {ids['Saar Cohen']})" in block
+    assert f'member: <member_text source="member_name">Saar Cohen</member_text> (id {ids["Saar Cohen"]})' in block
     assert f"exercise: Romanian Deadlift (id {ids['Romanian Deadlift']})" in block
     assert str(ids["Saar Levi"]) not in block
 

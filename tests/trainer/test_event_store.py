@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from agent.conversations import Owner
 from agent.trainer import store
 from tests.trainer.members import link_member
 
@@ -24,6 +25,10 @@ async def _session(db, factory, now=NOW):
     async with db.scope(org_id=org.id, user_id=user.id) as s:
         row = await store.create_session(s, org_id=org.id, member_id=member_id, user_id=user.id, now=now)
     return org, user, member_id, row.id
+
+
+def _owner(org, user) -> Owner:
+    return Owner(org.id, user.id, store.PERSONA)
 
 
 async def test_events_get_consecutive_seqs_and_concurrent_appends_never_collide(db, factory) -> None:
@@ -60,23 +65,23 @@ async def test_rls_hides_another_orgs_sessions_and_events(db, factory) -> None:
     async with db.scope(org_id=other.id) as s:
         assert await s.scalar(text("SELECT count(*) FROM trainer_sessions")) == 0
         assert await s.scalar(text("SELECT count(*) FROM trainer_events")) == 0
-        assert await store.get_owned(s, org.id, member_id, sid) is None
+        assert await store.get_owned(s, _owner(org, user), member_id, sid) is None
 
 
 async def test_a_session_belongs_to_its_member(db, factory) -> None:
     org, user, member_id, sid = await _session(db, factory)
     async with db.scope(org_id=org.id) as s:
-        assert (await store.get_owned(s, org.id, member_id, sid)).id == sid
-        assert await store.get_owned(s, org.id, uuid.uuid4(), sid) is None
+        assert (await store.get_owned(s, _owner(org, user), member_id, sid)).id == sid
+        assert await store.get_owned(s, _owner(org, user), uuid.uuid4(), sid) is None
 
 
 async def test_idle_sessions_expire_after_24_hours(db, factory) -> None:
     org, user, member_id, sid = await _session(db, factory)
     async with db.scope(org_id=org.id) as s:
-        assert (await store.latest_active(s, org.id, member_id, NOW + timedelta(hours=23))).id == sid
+        assert (await store.latest_active(s, _owner(org, user), member_id, NOW + timedelta(hours=23))).id == sid
     async with db.scope(org_id=org.id) as s:
-        assert await store.latest_active(s, org.id, member_id, NOW + timedelta(hours=24, minutes=1)) is None
-        row = await store.get_owned(s, org.id, member_id, sid)
+        assert await store.latest_active(s, _owner(org, user), member_id, NOW + timedelta(hours=24, minutes=1)) is None
+        row = await store.get_owned(s, _owner(org, user), member_id, sid)
         assert row.status == "expired"
 
 
@@ -86,7 +91,7 @@ async def test_cost_totals_add_up(db, factory) -> None:
         async with db.scope(org_id=org.id) as s:
             await store.add_costs(s, sid, tokens=100, cached=40, cost=7)
     async with db.scope(org_id=org.id) as s:
-        row = await store.get_owned(s, org.id, member_id, sid)
+        row = await store.get_owned(s, _owner(org, user), member_id, sid)
         assert (row.total_tokens, row.cached_tokens, row.cost_usd_micros) == (200, 80, 14)
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from core.member_text import MemberName
 from gym import analytics as service
 from gym import attendance, classes, member_analytics
 from gym.programs import get_program
@@ -105,7 +106,7 @@ class AtRiskInput(BaseModel):
 
 class AtRiskMember(ToolOut):
     id: uuid.UUID
-    name: str = Field(validation_alias=AliasChoices("full_name", "name"))
+    name: MemberName = Field(validation_alias=AliasChoices("full_name", "name"))
     email: str | None = None
     last_visit_on: date | None = Field(None, description="Local date of the last visit; absent = never visited.")
     days_since_last_visit: int | None = None

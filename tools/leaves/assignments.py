@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
+from core.member_text import MemberName
 from core.tenancy import STAFF_ROLES, Membership
 from gym import assignments as service
 from gym.members import Member
@@ -154,7 +155,7 @@ class AssignmentOut(BaseModel):
     workoutId: uuid.UUID
     workoutTitle: str | None = None
     memberId: uuid.UUID | None = None
-    memberName: str | None = None
+    memberName: MemberName | None = None
     programId: uuid.UUID | None = None
     coachUserId: uuid.UUID | None = None
     published: bool
@@ -165,7 +166,7 @@ class AssignmentBrief(BaseModel):
     id: uuid.UUID
     date: dt.date
     workoutTitle: str
-    memberName: str | None = None
+    memberName: MemberName | None = None
     programId: uuid.UUID | None = None
     published: bool
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
 from core.i18n import translate
+from core.member_text import MemberWritten
 from gym import attendance
 from gym import classes as service
 from gym.members import Member, get_member
@@ -81,7 +82,7 @@ class BookingOut(BaseModel):
 
 
 class MyBookings(BaseModel):
-    member: str | None = None
+    member: Annotated[str | None, MemberWritten("member_name")] = None
     memberId: uuid.UUID | None = None
     count: int
     bookings: list[BookingOut]

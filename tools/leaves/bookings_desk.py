@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from core.member_text import MemberName
 from gym import bookings as service
 from gym import check_ins
 from gym.classes import Booking
@@ -31,7 +32,7 @@ SESSION_HELP = "Session id from class_sessions__list_for_date."
 class SeatOut(BaseModel):
     id: uuid.UUID | None = Field(None, description="The booking (or waitlist entry, or check-in) id.")
     memberId: uuid.UUID
-    member: str
+    member: MemberName
     sessionId: uuid.UUID | None = None
     title: str | None = None
     date: str | None = Field(None, description="Local day, YYYY-MM-DD.")
@@ -96,7 +97,7 @@ class BookingRefInput(_ByIdOrPair):
 
 class Promoted(BaseModel):
     memberId: uuid.UUID
-    member: str
+    member: MemberName
 
 
 class CancelledOut(SeatOut):

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from core.member_text import MemberName
 from gym import forms as service
 from gym import members
 from gym.periods import local_today
@@ -29,7 +30,7 @@ class PendingOut(BaseModel):
     formName: str
     typeKey: str
     memberId: uuid.UUID
-    memberName: str
+    memberName: MemberName
     assignedOn: date
     dueOn: date | None = None
     overdue: bool
@@ -71,7 +72,7 @@ class TypeStatus(BaseModel):
 
 class Compliance(BaseModel):
     memberId: uuid.UUID
-    memberName: str
+    memberName: MemberName
     compliant: bool = Field(description="Every required form type is completed.")
     outstanding: list[str] = Field(description="Required form types not completed.")
     byType: dict[str, TypeStatus]

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from core.member_text import MemberName
 from gym import freezes as service
 from gym.periods import local_today
 from tools.context import ToolContext
@@ -43,7 +44,7 @@ class FreezeInput(BaseModel):
 class FreezeOut(BaseModel):
     id: uuid.UUID
     memberId: uuid.UUID
-    member: str
+    member: MemberName
     status: str = Field(description="The member's status now (frozen once the freeze has started).")
     from_: dt.date = Field(alias="from")
     to: dt.date

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
 from sqlalchemy import select
 
+from core.member_text import MemberName, MemberWritten
 from core.tenancy import Organization
 from gym import messages as service
 from gym.bookings import booked_members, locked_session, when
@@ -54,15 +55,15 @@ class DraftInput(BaseModel):
 class DraftOut(BaseModel):
     id: uuid.UUID
     memberId: uuid.UUID
-    member: str
+    member: MemberName
     reason: str = Field(description="Why this member, in the user's language.")
-    subject: str
-    text: str
+    subject: Annotated[str, MemberWritten("message_draft")]  # drafted from the member's data: their name
+    text: Annotated[str, MemberWritten("message_draft")]
 
 
 class Skipped(BaseModel):
     memberId: uuid.UUID
-    member: str
+    member: MemberName
     why: Literal["opted_out", "no_email"]
 
 
@@ -138,7 +139,7 @@ class BatchInput(BaseModel):
 class MessageStatus(BaseModel):
     id: uuid.UUID
     memberId: uuid.UUID
-    member: str
+    member: MemberName
     status: str = Field(description="draft, discarded, queued, sent, failed or bounced.")
     deferredUntil: dt.datetime | None = Field(None, description="Queued but held (quiet hours 21:00-08:00 or the "
                                                                 "daily limit) until then.")

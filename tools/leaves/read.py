@@ -10,12 +10,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 from pydantic_core import to_jsonable_python
 
 from core.i18n import has_key, translate
+from core.member_text import MemberName, MemberWritten
 from core.tenancy import find_org_access
 from gym import (
     member_profile,
@@ -160,7 +161,7 @@ class MembersSearchInput(BaseModel):
 
 class MemberHitOut(BaseModel):
     id: uuid.UUID
-    label: str = Field(description="The member's name.")
+    label: MemberName = Field(description="The member's name.")
     sublabel: str | None = Field(None, description="Email, or the plan when there is no email.")
     detail: str = Field(description="Last visit in the gym's time.")
     status: str
@@ -241,12 +242,12 @@ class PaymentStatus(ToolOut):
 
 class MemberDetail(ToolOut):
     id: uuid.UUID
-    name: str = Field(validation_alias=AliasChoices("full_name", "name"))
+    name: MemberName = Field(validation_alias=AliasChoices("full_name", "name"))
     email: str | None = None
     phone: str | None = None
     status: str
     joined_on: date = Field(validation_alias=AliasChoices("joined_at", "joined_on"))
-    notes: str | None = None
+    notes: Annotated[str | None, MemberWritten("member_notes")] = None
     coach: Ref | None = None
     plan: dict[str, Any] | None = None
     subscription: dict[str, Any] | None = None

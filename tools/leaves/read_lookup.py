@@ -6,10 +6,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict
 from datetime import date
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from core.member_text import EACH, MemberWritten, marks_of
 from gym import assignments, classes, exercises, member_search, members, programs, tasks, workouts
 from gym.exercise_library import CATEGORIES
 from gym.periods import local_midnight
@@ -263,9 +264,10 @@ class CommentOut(ToolOut):
     assignment_id: uuid.UUID
     workout_title: str
     scheduled_on: date
-    author: str | None = Field(None, validation_alias=AliasChoices("author_name", "author"))
+    author: Annotated[str | None, MemberWritten("comment_author")] = Field(
+        None, validation_alias=AliasChoices("author_name", "author"))
     by_member: bool = Field(description="True when a member wrote it, false for staff.")
-    body: str
+    body: Annotated[str, MemberWritten("workout_comment")]
     at: str
     unread: bool = Field(description="Not yet read by you (the calling coach).")
 
@@ -274,6 +276,9 @@ def _comment(ctx: ToolContext, c: assignments.CommentView) -> CommentOut:
     return CommentOut.model_validate({**asdict(c), "by_member": c.author_member_id is not None,
                                       "body": clip(c.body, 1000) or "", "at": local_when(ctx, c.created_at) or "",
                                       "unread": bool(c.unread)})
+
+
+COMMENTS = {"comments": {EACH: marks_of(CommentOut)}}  # the comment tools' dicts: where members' words are
 
 
 class ProgramCommentsInput(BaseModel):
@@ -287,7 +292,7 @@ class ProgramCommentsInput(BaseModel):
                  summary="Recent member comments on workouts in a program, newest first, each flagged unread or "
                          "not for you; `unreadOnly` keeps what you have not read. Mark them read with "
                          "assignments__mark_comments_read.",
-                 input=ProgramCommentsInput, roles=STAFF)
+                 input=ProgramCommentsInput, roles=STAFF, member_text=COMMENTS)
 async def workout_comments_in_program(ctx: ToolContext, input: ProgramCommentsInput) -> dict:
     program = await programs.get_program(ctx.session, ctx.org_id, input.programId)
     if program is None:
@@ -308,7 +313,7 @@ class AssignmentCommentsInput(BaseModel):
 @read_lookup.agent_tool(action="workout_comments_for_assignment",
                  summary="The full comment thread of one assignment (a workout for a member on a date), oldest "
                          "first, each flagged unread or not for you.",
-                 input=AssignmentCommentsInput, roles=STAFF)
+                 input=AssignmentCommentsInput, roles=STAFF, member_text=COMMENTS)
 async def workout_comments_for_assignment(ctx: ToolContext, input: AssignmentCommentsInput) -> dict:
     thread = await assignments.comment_thread(ctx.session, ctx.org_id, input.assignmentId,
                                               coach_user_id=ctx.caller.user_id)

@@ -20,6 +20,10 @@ MEALS: tuple[Meal, ...] = ("breakfast", "lunch", "snack", "dinner", "presleep")
 DietPattern = DietPatternCode  # gym.nutrition.vocabulary: the closed vocabularies
 Allergen = AllergenCode
 CyclePhase = Literal["menstrual", "follicular", "ovulatory", "luteal"]
+# NUTRITION.md, "Clinical rules in code": peri- and post-menopausal women have no luteal logic and no referral
+# NUTRITION.md, "Clinical rules in code": supplements a plan may not name for a minor, in pregnancy or breastfeeding
+ExcludedSupplement = Literal["creatine", "stimulants"]
+MenstrualStatus = Literal["regular", "irregular", "amenorrhea", "perimenopausal", "postmenopausal"]
 
 NonNeg = Annotated[float, Field(ge=0)]
 Kcal = Annotated[float, Field(ge=0, le=20_000)]

@@ -5,6 +5,9 @@ was written for one female client). `food_aversions` may be empty for the same r
 `allergies` and `diet_pattern` (default omnivore) beside it: every food an agent serves is checked against
 the three (`gym.nutrition.food_rules`). Allergies and the diet pattern are stored as codes: the member's words are
 mapped to them here, once (`gym.nutrition.allergy_terms`); a word that maps to nothing is refused.
+
+"Clinical rules in code" adds `screening` (PAR-Q+'s seven questions; any "yes" pauses the run for a referral before
+the plan, `gym.nutrition.safety_floor`) and the menstrual statuses `perimenopausal` and `postmenopausal`.
 """
 
 from __future__ import annotations
@@ -14,13 +17,25 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from gym.nutrition.allergy_terms import allergy_codes, diet_code, unknown_allergens_error, unknown_diet_error
-from gym.nutrition.payloads.common import Allergen, DietPattern, Payload, Short
+from gym.nutrition.payloads.common import Allergen, DietPattern, MenstrualStatus, Payload, Short
 
 
 class MedicalHistory(Payload):
     medications: list[Short] = Field(default_factory=list, max_length=50)
     conditions: list[Short] = Field(default_factory=list, max_length=50)
     injuries: list[Short] = Field(default_factory=list, max_length=50)
+
+
+class Screening(Payload):
+    """PAR-Q+ (2023), the seven general health questions, as the member answered them."""
+
+    heart_condition: bool  # a heart condition or high blood pressure, as a doctor said
+    chest_pain_in_activity: bool  # chest pain at rest, in daily activities or when doing physical activity
+    chest_pain_at_rest_past_month: bool  # chest pain when not doing physical activity, in the past month
+    dizziness_or_fainting: bool  # lost balance from dizziness or lost consciousness in the past 12 months
+    bone_or_joint_problem: bool  # a bone, joint or soft-tissue problem made worse by becoming more active
+    heart_or_blood_pressure_medication: bool  # prescribed medication for a heart condition or blood pressure
+    other_reason: bool  # any other reason a doctor said to be active only under medical supervision
 
 
 class IntakeData(Payload):
@@ -36,7 +51,7 @@ class IntakeData(Payload):
     training_phase: Literal["pre_training", "active_training"]
     estimated_daily_intake_kcal: Annotated[float, Field(ge=0, le=15_000)]
     avg_daily_steps: Annotated[float, Field(ge=0, le=100_000)]
-    menstrual_status: Literal["regular", "irregular", "amenorrhea"] | None = None
+    menstrual_status: MenstrualStatus | None = None
     training_experience: Literal["none", "beginner", "intermediate"]
     food_aversions: list[Short] = Field(default_factory=list, max_length=100)
     allergies: list[Allergen] = Field(default_factory=list, max_length=50)
@@ -47,6 +62,7 @@ class IntakeData(Payload):
     equipment_access: Literal["home_minimal", "home_full", "commercial_gym", "both"]
     gym_anxiety_level: Literal["high", "moderate", "low"]
     medical_history: MedicalHistory = Field(default_factory=MedicalHistory)
+    screening: Screening | None = None
 
     @field_validator("allergies", mode="before")
     @classmethod

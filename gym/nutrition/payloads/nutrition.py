@@ -7,12 +7,22 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gym.nutrition.payloads.common import Allergen, DietPattern, Grams, Kcal, Payload, Short, Text
+from gym.nutrition.payloads.common import (
+    Allergen,
+    DietPattern,
+    ExcludedSupplement,
+    Grams,
+    Kcal,
+    Payload,
+    Short,
+    Text,
+)
 
 
 class ClientConstraints(Payload):
     """Extension (NUTRITION.md): `allergies` (allergen codes) and `diet_pattern` travel with the aversions, so
-    every agent (and every check) sees the member's food constraints."""
+    every agent (and every check) sees the member's food constraints; `supplements_excluded` are the supplements the
+    clinical rules forbid (`gym.nutrition.clinical`), checked in code on NUTRITIONIST's output."""
 
     food_aversions: list[Short] = Field(max_length=100)
     allergies: list[Allergen] = Field(default_factory=list, max_length=50)
@@ -20,6 +30,7 @@ class ClientConstraints(Payload):
     appetite_level: Literal["low", "normal", "high"]
     cooking_skill: Literal["basic", "intermediate", "advanced"]
     partner_cooks: bool
+    supplements_excluded: list[ExcludedSupplement] = Field(default_factory=list, max_length=2)
 
 
 class MacroTargets(Payload):

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gym.nutrition.payloads.common import CyclePhase, Day, Payload, Short, Text
+from gym.nutrition.payloads.common import CyclePhase, Day, ExcludedSupplement, Payload, Short, Text
 
 Count = Annotated[int, Field(ge=0, le=1_000)]
 
@@ -21,6 +21,8 @@ class ClientData(Payload):
     available_days: Annotated[int, Field(ge=1, le=7)]
     menstrual_cycle_day: Annotated[int, Field(ge=1, le=60)] | None
     cycle_phase: CyclePhase | None
+    # extension (NUTRITION.md, "Clinical rules in code"): supplements COACH may not recommend, checked in code
+    supplements_excluded: list[ExcludedSupplement] = Field(default_factory=list, max_length=2)
 
 
 class LoggedSet(Payload):

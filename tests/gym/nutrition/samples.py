@@ -21,6 +21,13 @@ INTAKE: dict[str, Any] = {
 }
 
 
+# PAR-Q+'s seven questions all answered "no" (NUTRITION.md, "Clinical rules in code")
+NO_SCREENING: dict[str, bool] = {
+    "heart_condition": False, "chest_pain_in_activity": False, "chest_pain_at_rest_past_month": False,
+    "dizziness_or_fainting": False, "bone_or_joint_problem": False, "heart_or_blood_pressure_medication": False,
+    "other_reason": False}
+
+
 def intake(**changes: Any) -> IntakeData:
     return IntakeData.model_validate({**INTAKE, **changes})
 

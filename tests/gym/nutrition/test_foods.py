@@ -40,6 +40,19 @@ def test_every_food_is_cited_named_shelved_and_plausible() -> None:
         assert abs(atwater - food.kcal) <= 0.15 * food.kcal + 12, food.key
 
 
+
+def test_fresh_meat_and_fish_carry_the_values_of_the_state_they_are_bought_in() -> None:
+    """Issue 37 item 7: meat, poultry, fish and shellfish are bought and weighed raw, so the library carries their raw
+    USDA entries (turkey 171098, salmon 175167, cod 171955, tilapia 175176, shrimp 175179; values checked above against
+    the fixture); canned tuna is bought as it is. The sirloin steak still carries its broiled entry: its raw SR Legacy
+    figures have not been checked yet."""
+    not_raw = sorted(f.key for f in FOODS.values() if f.aisle == "meat_and_fish" and f.state != "raw")
+    assert not_raw == ["canned tuna", "sirloin steak"]
+    for key in ("turkey breast", "salmon fillet", "cod fillet", "tilapia fillet", "shrimp"):
+        food = FOODS[key]
+        assert food.state == "raw" and food.description.endswith(", raw") and food.fdc_id in BY_FDC, key
+        assert any(row["fdc_id"] == food.fdc_id for row in USDA), key
+
 @pytest.mark.parametrize(("food", "allergies", "aversions", "diet", "refused"), [
     ("salmon fillet", [], ["Salmon"], "omnivore", True),
     ("salmon fillet", [], ["fish"], "omnivore", True),  # the family

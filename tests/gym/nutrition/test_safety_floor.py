@@ -1,10 +1,9 @@
-"""The safety floor (NUTRITION.md, PHYSICIAN) as tables: phrasings in English, Hebrew and Russian with the reason
-codes they must (and must not) set, the structured fields of the intake and a check-in, the levels' order, and the
-raise of a PHYSICIAN answer below the floor.
+"""The safety floor (NUTRITION.md, PHYSICIAN and "Clinical rules in code") as tables: the least action of what a
+text names, the structured fields of the intake (menstrual status, BMI, age, the PAR-Q+ screening) and of a
+check-in, the levels' order, and an answer below the floor replaced by the floor's own.
 
-Negation is deliberately not read: "no chest pain", "לא בהריון", "не беременна" still set the floor (the last rows
-of `PHRASES` pin that down). A missed negation would lower a floor; a pause the member acknowledges costs little.
-Words that only name an organ or a hormone ("heart rate", "kidneys", "insulin spike") set nothing.
+What members' words name, in English, Hebrew and Russian, is measured by the suite in tests/safety/ (hundreds of
+phrasings with their recall and false-alarm figures); this file pins the floor's own rules.
 """
 
 from __future__ import annotations
@@ -12,82 +11,9 @@ from __future__ import annotations
 import pytest
 
 from gym.nutrition import safety_floor as sf
+from gym.nutrition.floor_words import floor_answer, raise_to_floor
 from gym.nutrition.payloads.feedback import WeeklyCheckin
 from tests.gym.nutrition import samples
-
-PHRASES: list[tuple[str, list[str]]] = [
-    # the issue's three cases
-    ("I had chest pain and fainted twice during training this week", ["chest_pain", "fainting"]),
-    ("No period for four months now, is that normal?", ["amenorrhea"]),
-    ("I'm pregnant and I have heart failure. Can I take creatine?", ["pregnancy", "heart_condition"]),
-    ("כאבים בחזה והתעלפתי באימון", ["chest_pain", "fainting"]),
-    ("לא קיבלתי מחזור כבר ארבעה חודשים", ["amenorrhea"]),
-    ("אני בהריון ויש לי אי ספיקת לב", ["pregnancy", "heart_condition"]),
-    ("Боль в груди, и я упала в обморок на тренировке", ["chest_pain", "fainting"]),
-    ("Уже четыре месяца нет месячных", ["amenorrhea"]),
-    ("Я беременна, у меня сердечная недостаточность", ["pregnancy", "heart_condition"]),
-    # chest pain
-    ("My chest feels tight when I walk upstairs", ["chest_pain"]),
-    ("sharp pain in my chest after deadlifts", ["chest_pain"]),
-    ("כואב לי בחזה", ["chest_pain"]), ("לחץ בחזה בזמן ריצה", ["chest_pain"]), ("כאבי חזה", ["chest_pain"]),
-    ("болит грудь после бега", ["chest_pain"]), ("давит в груди", ["chest_pain"]),
-    # fainting, passing out
-    ("I passed out in the shower", ["fainting"]), ("I nearly blacked out on the bike", ["fainting"]),
-    ("she fainted", ["fainting"]), ("Fainting spells", ["fainting"]), ("I lost consciousness for a minute", ["fainting"]),
-    ("התעלפה אתמול", ["fainting"]), ("איבדתי הכרה לכמה שניות", ["fainting"]), ("אני מרגישה שאני מתעלפת", ["fainting"]),
-    ("упал в обморок", ["fainting"]), ("потеряла сознание на тренировке", ["fainting"]), ("обмороки", ["fainting"]),
-    # shortness of breath at rest
-    ("I'm short of breath even at rest", ["breathless_at_rest"]), ("I can't breathe properly", ["breathless_at_rest"]),
-    ("shortness of breath while lying in bed", ["breathless_at_rest"]),
-    ("קוצר נשימה במנוחה", ["breathless_at_rest"]), ("קשה לי לנשום", ["breathless_at_rest"]),
-    ("одышка в покое", ["breathless_at_rest"]), ("задыхаюсь даже в покое", ["breathless_at_rest"]),
-    ("не хватает воздуха", ["breathless_at_rest"]),
-    # palpitations
-    ("I get palpitations at night", ["palpitations"]), ("my heart is racing for no reason", ["palpitations"]),
-    ("דפיקות לב חזקות", ["palpitations"]), ("הלב שלי דוהר", ["palpitations"]),
-    ("учащенное сердцебиение", ["palpitations"]), ("сердце колотится", ["palpitations"]),
-    # blood in stool, urine or vomit
-    ("blood in my stool", ["bleeding"]), ("I threw up blood", ["bleeding"]), ("bloody urine", ["bleeding"]),
-    ("דם בצואה", ["bleeding"]), ("הקאתי דם", ["bleeding"]), ("דם בשתן", ["bleeding"]),
-    ("кровь в моче", ["bleeding"]), ("рвота с кровью", ["bleeding"]), ("кровь в кале", ["bleeding"]),
-    # amenorrhea
-    ("I haven't had my period since March", ["amenorrhea"]), ("my periods stopped", ["amenorrhea"]),
-    ("three months without a period", ["amenorrhea"]), ("Amenorrhea", ["amenorrhea"]),
-    ("אין לי מחזור", ["amenorrhea"]), ("המחזור שלי נעלם", ["amenorrhea"]), ("חצי שנה בלי מחזור", ["amenorrhea"]),
-    ("месячные пропали", ["amenorrhea"]), ("не было месячных полгода", ["amenorrhea"]), ("аменорея", ["amenorrhea"]),
-    # pregnancy, breastfeeding
-    ("12 weeks pregnant", ["pregnancy"]), ("in my second trimester", ["pregnancy"]), ("בהיריון", ["pregnancy"]),
-    ("беременность 20 недель", ["pregnancy"]), ("I'm breastfeeding my son", ["breastfeeding"]),
-    ("אני מניקה", ["breastfeeding"]), ("кормлю грудью", ["breastfeeding"]), ("кормящая мама", ["breastfeeding"]),
-    # heart condition, kidney disease, diabetes
-    ("I have a heart condition", ["heart_condition"]), ("atrial fibrillation", ["heart_condition"]),
-    ("מחלת לב", ["heart_condition"]), ("הפרעות קצב", ["heart_condition"]), ("перенесла инфаркт", ["heart_condition"]),
-    ("chronic kidney disease", ["kidney_disease"]), ("I'm on dialysis", ["kidney_disease"]),
-    ("אי ספיקת כליות", ["kidney_disease"]), ("болезнь почек", ["kidney_disease"]),
-    ("I'm diabetic", ["diabetes"]), ("סוכרת סוג 2", ["diabetes"]), ("сахарный диабет", ["diabetes"]),
-    # abort: eating disorder, insulin use
-    ("I was diagnosed with anorexia", ["eating_disorder"]), ("I binge and purge", ["eating_disorder"]),
-    ("I make myself throw up after dinner", ["eating_disorder"]), ("הפרעת אכילה", ["eating_disorder"]),
-    ("בולימיה", ["eating_disorder"]), ("булимия", ["eating_disorder"]), ("у меня РПП", ["eating_disorder"]),
-    ("I take insulin with meals", ["insulin"]), ("I'm on insulin", ["insulin"]), ("insulin pump", ["insulin"]),
-    ("Lantus at night", ["insulin"]), ("אני מזריקה אינסולין", ["insulin"]), ("משאבת אינסולין", ["insulin"]),
-    ("колю инсулин", ["insulin"]), ("я на инсулине", ["insulin"]), ("инсулинозависимая", ["insulin"]),
-    # nothing: organs, hormones and training words that are not a condition, a use or a symptom
-    ("Is creatine safe while I train?", []), ("What heart rate should I train at?", []),
-    ("Is a high protein diet bad for my kidneys?", []), ("Do carbs spike insulin?", []),
-    ("chest day tomorrow: bench press and flyes", []), ("my legs hurt after squats", []),
-    ("I'm out of breath after sprints", []), ("Why do my knees cave in on squats?", []),
-    ("Should I eat before my period?", []), ("How much water should I drink?", []),
-    ("מה הדופק המומלץ באימון?", []), ("אימון חזה מחר", []), ("האם חלבון מזיק לכליות?", []),
-    ("Как углеводы влияют на инсулин?", []), ("Какой пульс нужен на тренировке?", []), ("жим груди лежа", []),
-    # negation is not read (documented above): the floor is set anyway
-    ("I have no chest pain", ["chest_pain"]), ("אני לא בהריון", ["pregnancy"]), ("я не беременна", ["pregnancy"]),
-]
-
-
-@pytest.mark.parametrize(("text", "codes"), PHRASES, ids=[text[:40] for text, _ in PHRASES])
-def test_the_words_of_a_question_or_a_note(text: str, codes: list[str]) -> None:
-    assert sf.text_codes(text) == codes
 
 
 @pytest.mark.parametrize(("text", "action", "urgency"), [
@@ -109,11 +35,14 @@ def test_the_least_action_is_the_gravest_code(text: str, action: str, urgency: s
     ({"conditions": ["heart murmur"]}, ["heart_condition"]),
     ({"conditions": ["heartburn"]}, []),
     ({"conditions": ["בעיות לב"]}, ["heart_condition"]), ({"conditions": ["почки"]}, ["kidney_disease"]),
-    ({"conditions": ["binge eating"]}, ["eating_disorder"]), ({"conditions": ["insulin resistance"]}, []),
+    ({"conditions": ["binge eating"]}, ["eating_disorder_active"]), ({"conditions": ["insulin resistance"]}, []),
+    ({"conditions": ["anorexia, recovered 10 years ago"]}, ["eating_disorder_history"]),
+    ({"conditions": ["type 1 diabetes"]}, ["diabetes", "insulin"]),
     ({"medications": ["Insulin glargine"]}, ["insulin"]), ({"medications": ["אינסולין"]}, ["insulin"]),
     ({"medications": ["инсулин"]}, ["insulin"]), ({"medications": ["Tresiba"]}, ["insulin"]),
     ({"medications": ["metformin"]}, []),
-    ({"injuries": ["fainted and hit my head"]}, ["fainting"]),
+    ({"injuries": ["fainted and hit my head"]}, ["syncope"]),
+    ({"conditions": ["no heart problems"]}, []),
 ])
 def test_the_intake_fields_and_words(history: dict, codes: list[str]) -> None:
     full = {"medications": [], "conditions": [], "injuries": [], **history}
@@ -122,8 +51,22 @@ def test_the_intake_fields_and_words(history: dict, codes: list[str]) -> None:
 
 def test_the_intake_structured_fields() -> None:
     assert sf.intake_codes(samples.intake(menstrual_status="amenorrhea")) == ["amenorrhea"]
+    assert sf.intake_codes(samples.intake(menstrual_status="postmenopausal")) == []  # no referral
+    assert sf.intake_codes(samples.intake(menstrual_status="perimenopausal")) == []
     assert sf.intake_codes(samples.intake(current_weight_kg=47.0)) == ["low_bmi"]  # 47 / 1.65² = 17.26
     assert sf.intake_codes(samples.intake(current_weight_kg=47.7)) == []  # 17.52
+    assert sf.intake_codes(samples.intake(age=15)) == ["under_16"]
+    assert sf.intake_codes(samples.intake(age=16)) == []
+
+
+@pytest.mark.parametrize("question", sorted(samples.NO_SCREENING))
+def test_any_screening_yes_pauses_soon(question: str) -> None:
+    """PAR-Q+ (NUTRITION.md): any of the seven answers true sets the floor to pause_pending_referral (soon)."""
+    intake = samples.intake(screening={**samples.NO_SCREENING, question: True})
+    assert sf.intake_codes(intake) == ["parq_screening"]
+    floor = sf.floor_of(sf.intake_codes(intake))
+    assert (floor.action, floor.urgency) == ("pause_pending_referral", "soon")
+    assert sf.intake_codes(samples.intake(screening=samples.NO_SCREENING)) == []
 
 
 def _checkin(**fields) -> WeeklyCheckin:
@@ -134,9 +77,9 @@ def _checkin(**fields) -> WeeklyCheckin:
     ({}, -1.2, ["rapid_loss_on_gain_goal"]),
     ({}, -1.0, []),
     ({"subjective_markers": {"energy": 2, "sleep_quality": 5, "mood": 5, "appetite": 5}}, 0.1, ["very_low_energy"]),
-    ({"notes": "Fainted twice during training this week."}, 0.1, ["fainting"]),
-    ({"notes": "התעלפתי פעמיים באימון"}, 0.1, ["fainting"]),
-    ({"notes": "Дважды падала в обморок"}, 0.1, ["fainting"]),
+    ({"notes": "Fainted twice during training this week."}, 0.1, ["syncope"]),
+    ({"notes": "התעלפתי פעמיים באימון"}, 0.1, ["syncope"]),
+    ({"notes": "Дважды падала в обморок"}, 0.1, ["syncope"]),
     ({"notes": "Felt bloated on Wednesday, skipped afternoon snack"}, 0.1, []),
     ({"weight_kg": 47.0}, 0.1, ["low_bmi"]),  # BMI 17.26, down from the intake's 20.6
 ])
@@ -154,11 +97,18 @@ def test_the_levels_are_ordered_continue_pause_soon_pause_urgent_abort() -> None
     assert [sf.LEVELS[level] for level in (sf.CONTINUE, sf.PAUSE_SOON, sf.PAUSE_URGENT, sf.ABORT)] == [
         ("continue", "routine"), ("pause_pending_referral", "soon"), ("pause_pending_referral", "urgent"),
         ("abort", "urgent")]
-    assert {code for code, level in sf.LEVEL.items() if level == sf.ABORT} == {"eating_disorder", "insulin"}
+    assert {code for code, level in sf.LEVEL.items() if level == sf.ABORT} == {"eating_disorder_active", "insulin"}
     assert {code for code, level in sf.LEVEL.items() if level == sf.PAUSE_SOON} == {
-        "pregnancy", "breastfeeding", "heart_condition", "kidney_disease", "diabetes", "amenorrhea", "low_bmi"}
+        "pregnancy", "breastfeeding", "heart_condition", "kidney_disease", "diabetes", "amenorrhea", "low_bmi",
+        "eating_disorder_history", "parq_screening", "under_16"}
     assert {code for code, level in sf.LEVEL.items() if level == sf.PAUSE_URGENT} == {
-        "chest_pain", "fainting", "breathless_at_rest", "palpitations", "bleeding", "rapid_loss_on_gain_goal"}
+        "chest_pain", "syncope", "dyspnea_at_rest", "palpitations", "bleeding", "rapid_loss_on_gain_goal"}
+
+
+def test_codes_stored_under_their_old_names_read_as_the_new_ones() -> None:
+    assert sf.ordered(["fainting", "breathless_at_rest", "eating_disorder", "no_such_code"]) == [
+        "eating_disorder_active", "syncope", "dyspnea_at_rest"]
+    assert sf.codes_of_labels(["history naming an eating disorder"]) == ["eating_disorder_active"]
 
 
 def _answer(action: str, urgency: str, *, referral: str | None = None) -> dict:
@@ -176,14 +126,30 @@ def _answer(action: str, urgency: str, *, referral: str | None = None) -> dict:
     (("continue", "routine"), "Is creatine safe?", None),
     (("abort", "urgent"), "Is creatine safe?", None),  # a model may escalate
 ])
-def test_an_answer_below_the_floor_is_raised(answer, text, raised) -> None:
+def test_an_answer_below_the_floor_is_replaced_by_the_floors_own(answer, text, raised) -> None:
     floor = sf.floor_of(sf.text_codes(text))
     given = _answer(*answer, referral="a GP" if answer[0] != "continue" else None)
-    out, changed = sf.raise_to_floor(given, floor, referral_target=sf.referral_for(floor))
+    out, changed = raise_to_floor(given, floor)
     assert changed is (raised is not None)
     assert (out["pipeline_action"], out["urgency"]) == (raised or answer)
-    if changed:
-        assert out["referral_needed"] is True and out["referral_target"]
+    if changed:  # nothing of the lower answer is kept: the floor's words, referral and disclaimer, with its reasons
+        assert out == floor_answer(floor, action=raised[0], urgency=raised[1])
+        assert out["referral_needed"] is True and out["referral_target"] == sf.referral_for(floor)
+        assert out["floor_reasons"] == list(floor.codes) and "r" not in out.values()
+    else:
+        assert out is given
+
+
+def test_the_floors_own_answer_names_its_reasons_referral_and_disclaimer() -> None:
+    floor = sf.floor_of(["pregnancy", "heart_condition"])
+    answer = floor_answer(floor)
+    assert (answer["pipeline_action"], answer["urgency"], answer["referral_needed"]) == (
+        "pause_pending_referral", "soon", True)
+    assert answer["response"].startswith("Pregnancy; a heart condition:")
+    assert answer["referral_target"] == "obstetrician or midwife; cardiologist"
+    assert answer["disclaimer"] and answer["floor_reasons"] == ["pregnancy", "heart_condition"]
+    calm = floor_answer(sf.floor_of([]))
+    assert (calm["pipeline_action"], calm["referral_needed"], calm["floor_reasons"]) == ("continue", False, [])
 
 
 def test_a_query_floor_reads_its_red_flags_and_a_question_its_words_only() -> None:
@@ -195,3 +161,12 @@ def test_a_query_floor_reads_its_red_flags_and_a_question_its_words_only() -> No
     question = {"query_type": "health_question", "query": "Is creatine safe?",
                 "user_context": {"symptoms": [], "bmi": 16.0, "menstrual_status": "amenorrhea"}}
     assert not sf.query_floor(question).above_continue  # the intake's fields were screened when the run started
+
+
+@pytest.mark.parametrize("text", ["resting pulse²²² 150", "давление ١٦٠ на ١٠٠", "\x00\u202e\ufffd", "ה" * 3000,
+                                  "faint " * 500, "", "  \n\n ,,, ..."])
+def test_odd_text_is_read_without_error(text: str) -> None:
+    """Whatever a member types reaches the floor: superscript digits, other scripts' digits, control characters,
+    long repetitions (schemathesis found a 500 on a superscript digit)."""
+    codes = sf.text_codes(text)
+    assert set(codes) <= set(sf.CODES)

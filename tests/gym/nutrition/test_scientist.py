@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from gym.nutrition import red_flags
+from gym.nutrition import red_flags, scientist
 from gym.nutrition.scientist import (
     ScientistState,
     activity_multiplier,
@@ -129,7 +129,7 @@ def test_rounding_is_half_up_not_bankers() -> None:
     ({"medical_history": {"medications": [], "conditions": ["history of anorexia", "pregnant (12 weeks)",
                                                             "chronic kidney disease", "heart murmur"],
                           "injuries": []}},
-     ["eating_disorder", "pregnancy", "kidney_disease", "heart_condition"]),
+     ["eating_disorder_history", "pregnancy", "kidney_disease", "heart_condition"]),
     ({"menstrual_status": "amenorrhea", "current_weight_kg": 45.0}, ["amenorrhea", "low_bmi"]),
 ])
 def test_intake_red_flags(changes: dict, codes: list[str]) -> None:
@@ -151,3 +151,40 @@ def test_checkin_red_flags() -> None:
         "rapid_loss_on_gain_goal", "very_low_energy"]
     assert red_flags.checkin_flags(WeeklyCheckin(weight_kg=56), goal="loss", weekly_change_kg=-1.2) == []
     assert red_flags.checkin_flags(WeeklyCheckin(weight_kg=56), goal="gain", weekly_change_kg=-1.0) == []
+
+
+def test_no_deficit_and_no_creatine_where_the_clinical_rules_say_so() -> None:
+    """NUTRITION.md, "Clinical rules in code": a loss goal is planned as maintenance for a minor, at a BMI under
+    18.5 (the intake's or one reached during the run), in pregnancy or breastfeeding (the intake's words or a code
+    raised during the run); minors and pregnancy or breastfeeding exclude creatine and stimulants."""
+    cut = {"current_weight_kg": 70.0, "target_weight_kg": 62.0}
+    adult = samples.intake(**cut)
+    assert scientist.weekly_rate(adult) == -0.5 and scientist.clinical_notes(adult) == []
+    minor = samples.intake(**cut, age=17)
+    assert scientist.weekly_rate(minor) == 0.0
+    assert scientist.macro_targets(minor).client_constraints.supplements_excluded == ["creatine", "stimulants"]
+    nursing = samples.intake(**cut, medical_history={"medications": [], "conditions": ["breastfeeding"],
+                                                     "injuries": []})
+    assert scientist.clinical_notes(nursing) == ["pregnancy_no_deficit", "no_supplements"]
+    gaining_minor = samples.intake(age=17)  # 56.2 -> 62 kg: no deficit was wanted, so none is said
+    assert scientist.clinical_notes(gaining_minor) == ["no_supplements"]
+    assert scientist.goal(nursing) == "maintain"
+
+    losing = samples.intake(current_weight_kg=60.0, target_weight_kg=55.0)  # 165 cm: BMI 22.0 -> 20.2
+    state = scientist.ScientistState.initial(losing)
+    assert scientist.weekly_rate(losing, state) == -0.5
+    thin = replace(state, current_weight_kg=50.0)  # BMI 18.4 reached during the run
+    assert scientist.macro_targets(losing, thin).weekly_weight_target_kg == 0.0
+    assert scientist.clinical_notes(losing, thin) == ["low_bmi_no_deficit"]
+    told = replace(state, clinical=("pregnancy",))  # a question raised it during the run
+    targets = scientist.macro_targets(losing, told)
+    assert (targets.weekly_weight_target_kg, targets.protein_g_per_kg) == (0.0, 1.8)  # maintenance's protein
+    assert targets.client_constraints.supplements_excluded == ["creatine", "stimulants"]
+
+
+def test_the_lowest_healthy_weight_is_bmi_18_5_rounded_up() -> None:
+    from gym.nutrition.clinical import lowest_healthy_weight_kg
+
+    assert lowest_healthy_weight_kg(165) == 50.4  # 18.5 × 1.65² = 50.37
+    assert lowest_healthy_weight_kg(180) == 60.0  # 18.5 × 1.8² = 59.94
+    assert lowest_healthy_weight_kg(200) == 74.0

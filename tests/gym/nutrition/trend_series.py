@@ -21,10 +21,10 @@ EXPENDITURE = 2477.3  # 2,100 − (−0.98 × 7,700 ÷ 20)
 DAY1_FOODS = [("rolled oats", 100, "g", 379.0),            # 379 kcal/100 g × 1.00
               ("egg", 2, "serving", 143.0),                # 2 × 50 g = 100 g × 143 kcal/100 g
               ("banana", 1, "serving", 105.0),             # 118 g × 0.89 = 105.02 → 105.0
-              ("salmon fillet", 5, "oz", 292.0),           # 5 × 28.3495 g = 141.75 g × 2.06 = 292.0001 → 292.0
+              ("salmon fillet", 5, "oz", 294.8),           # 5 × 28.3495 g = 141.75 g × 2.08 = 294.84 → 294.8
               ("white rice", 300, "g", 390.0),             # 300 g × 1.30
               ("olive oil", 1, "serving", 119.3)]          # 13.5 g × 8.84 = 119.34 → 119.3
-DAY1_QUICK = {"proteinG": 33, "carbsG": 80, "fatG": 13.3}  # 4 × 33 + 4 × 80 + 9 × 13.3 = 571.7
+DAY1_QUICK = {"proteinG": 33, "carbsG": 79.3, "fatG": 13.3}  # 4 × 33 + 4 × 79.3 + 9 × 13.3 = 568.9
 
 
 def day(n: int, first: date = DAY1) -> date:

@@ -53,7 +53,7 @@ async def test_sets_logged_one_by_one_build_one_log_the_rules_read(db, factory) 
     await _log(db, t, 9, exercise_id="ex_001", reps=10, load=14, rpe=7)
     assert await _completed(db, t) == {}
     await _log(db, t, 7, exercise_id="ex_001", reps=9, load=14, rpe=8.5)
-    _, third, log = await _log(db, t, 5, exercise_id="ex_001", load=16)  # reps from the prescription
+    _, third, log, _ = await _log(db, t, 5, exercise_id="ex_001", load=16)  # reps from the prescription
     assert third.set_number == 3 and third.reps == 10
     [row] = await _logs(db, t)
     assert row.id == log.id and row.name == "Dumbbell Floor Press" and row.exercise_key == "ex_001"
@@ -143,7 +143,7 @@ async def test_the_trainers_mark_keeps_the_apps_sets_or_replaces_them(db, factor
 async def test_the_trainers_undo_removal_and_swap_respect_the_logged_sets(db, factory) -> None:
     t = await trainee(db, factory)
     await _workout(db, t)
-    _, _, bench = await _log(db, t, 8, exercise_id="ex_001", reps=10, load=14)
+    _, _, bench, _ = await _log(db, t, 8, exercise_id="ex_001", reps=10, load=14)
     await _log(db, t, 6, exercise_id="ex_002", reps=12)
     async with db.scope(org_id=t.org.id) as session:
         with pytest.raises(GymError) as swap:

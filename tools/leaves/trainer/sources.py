@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.member_text import EACH, Marks
 from gym.training.goals import list_milestones, milestone_dict
 from gym.training.nutrition_plan import nutrition_plan_source
 from gym.training.preferences import active_preferences, pref_dict
@@ -34,6 +35,17 @@ SOURCES: dict[str, str] = {
     "recovery_status": "Recovery", "progression": "Progression", "current_location": "Current location",
     "all_locations": "Locations", "current_workout": "Current workout", "scheduled_workouts": "Scheduled workouts",
     "workout_plans": "Workout plans", "milestone_goals": "Milestones", "nutrition_plan": "Nutrition plan",
+}
+# Where each source carries text the member wrote (core/member_text.py): what the trainer's model reads of it is
+# enveloped (agent/trainer/messages.py, the member's stable prefix).
+_PREFERENCE = {"description": "preference", "guidance": "preference"}
+_LOCATION = {"name": "location_name"}
+KNOWLEDGE_MEMBER_TEXT: dict[str, Marks] = {
+    "active_preferences": {EACH: _PREFERENCE},
+    "workout_history": {"items": {EACH: {"notes": "workout_comment"}}},
+    "current_location": _LOCATION, "all_locations": {EACH: _LOCATION},
+    "milestone_goals": {EACH: {"name": "milestone"}},
+    "workout_plans": {EACH: {"name": "plan", "goalDescription": "plan"}},
 }
 DEFAULTS: dict[str, dict[str, Any]] = {"workout_history": {"days_back": 14}, "scheduled_workouts": {"days_ahead": 7},
                                        "workout_plans": {"status": "active"}, "milestone_goals": {"status": "active"}}

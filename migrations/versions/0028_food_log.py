@@ -7,8 +7,8 @@ member and day (an edit replaces it). `expenditure_choices` holds each member's 
 SCIENTIST's formula TDEE and their estimated expenditure (with the estimate they accepted), which the next weekly
 check-in applies.
 
-Revision ID: 0026_food_log
-Revises: 0025_workout_left_out
+Revision ID: 0028_food_log
+Revises: 0027_hardening
 Create Date: 2026-11-29
 """
 
@@ -18,8 +18,8 @@ from sqlalchemy.dialects.postgresql import UUID
 
 from core.rls import drop_tenant_table, run, tenant_table
 
-revision = "0026_food_log"
-down_revision = "0025_workout_left_out"
+revision = "0028_food_log"
+down_revision = "0027_hardening"
 branch_labels = None
 depends_on = None
 
