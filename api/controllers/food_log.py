@@ -35,14 +35,14 @@ from api.food_log_bodies import (
 )
 from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotFound
 from core.tenancy import Caller, OrgAccess
 from gym.nutrition.food_log import Quick
 from gym.nutrition.member_log import MemberLog
 
 READ = error_responses(400, 401, 403, 404, 422)
 CHANGE = error_responses(400, 401, 403, 404, 409, 413, 415, 422)
-DAY_PATTERN = r"^(today|\d{4}-\d{2}-\d{2})$"
+DAY_PATTERN = r"^(today|\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$"
 DayInPath = Annotated[str, PathParameter(pattern=DAY_PATTERN, description="A local day (YYYY-MM-DD) or `today`.")]
 
 
@@ -52,15 +52,16 @@ async def provide_member_log(session: NamedDependency[AsyncSession], access: Nam
 
 
 def _day(value: str) -> date | None:
-    """A path's day (None: today); a malformed one is 400, as a body's would be."""
+    """A path's day (None: today); one the pattern refuses is 400, and one the calendar lacks (a 30 February, the
+    year 0) is 404 no_such_day: no log can be kept on it."""
     if value == "today":
         return None
+    if not re.fullmatch(DAY_PATTERN, value):
+        raise InvalidInput(status=400, detail="a day is YYYY-MM-DD or today")
     try:
-        if re.fullmatch(DAY_PATTERN, value):
-            return date.fromisoformat(value)
+        return date.fromisoformat(value)
     except ValueError:
-        pass
-    raise InvalidInput(status=400, detail="a day is YYYY-MM-DD or today")
+        raise NotFound("no_such_day") from None
 
 
 class FoodLogController(Controller):
