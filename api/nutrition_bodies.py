@@ -13,6 +13,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct, field
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.food_log_bodies import ExpenditureOut
 from api.openapi import DocumentedAs
 from api.sse import event_stream
 from gym.nutrition.models import NutritionEvent
@@ -121,10 +122,19 @@ class RunDetail(Struct):
     clinicalNotes: list[str] = []
 
 
+class CheckinWeight(Struct):
+    kg: float
+    source: str  # entered | trend (the member's trend weight on the check-in's date)
+
+
 class CheckinAccepted(Struct, rename="camel"):
     checkin_id: str
     version: int
     adjustment: dict[str, Any]
+    # additions (issue 43): the weight the check-in counted, and the member's estimated expenditure on its date with
+    # whether it is offered as the plan's TDEE (the shape of GET .../nutrition/log/trend's `expenditure`)
+    weight: CheckinWeight | None = None
+    expenditure: ExpenditureOut | None = None
 
 
 class ClearanceRecorded(Struct, rename="camel"):

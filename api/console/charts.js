@@ -61,7 +61,8 @@ export function barChart({ testid, caption, points, format = num, height = 170 }
     table(caption, ['', ''], points.map((p) => [p.title ?? p.label, format(p.value)])));
 }
 
-/** Lines over time: series [{name, className, points: [{x (0..1), y, label}]}]. */
+/** Lines over time: series [{name, className, points: [{x (0..1), y, label}], line?, dots?}] (`line: false` draws
+ * only the dots, `dots: false` only the line). */
 export function lineChart({ testid, caption, series, xLabels = [], format = num, height = 180 }) {
   const width = 320;
   const pad = { top: 16, bottom: 26, left: 8, right: 8 };
@@ -77,8 +78,10 @@ export function lineChart({ testid, caption, series, xLabels = [], format = num,
   const lines = series.map((s) => {
     const pts = s.points.filter((p) => p.y !== null && p.y !== undefined);
     return svg('g', { class: `chart-line ${s.className ?? ''}` },
-      pts.length > 1 ? svg('polyline', { points: pts.map((p) => `${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(' ') }) : null,
-      pts.map((p) => svg('circle', { cx: X(p.x), cy: Y(p.y), r: 3 }, svg('title', {}, `${p.label}: ${format(p.y)}`))));
+      pts.length > 1 && s.line !== false
+        ? svg('polyline', { points: pts.map((p) => `${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(' ') }) : null,
+      s.dots === false ? null
+        : pts.map((p) => svg('circle', { cx: X(p.x), cy: Y(p.y), r: 3 }, svg('title', {}, `${p.label}: ${format(p.y)}`))));
   });
   return h('figure', { class: 'chart', testid },
     h('div', { class: 'chart-svg', dir: 'ltr' }, svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': caption },

@@ -1,6 +1,7 @@
 /**
- * The member's side of the console as a training app: Today (log the workout), Progress (history, charts,
- * recovery), Calendar (done and scheduled, the streak) and Trainer (the chat, member.js). A tab bar at the bottom
+ * The member's side of the console as a training app: Today (log the workout), Food (the food log and weight
+ * trend, food.js), Progress (history, charts, recovery), Calendar (done and scheduled, the streak) and Trainer (the
+ * chat, member.js). A tab bar at the bottom
  * on a phone, at the top on a desktop; the view lives in the address (#view=today), so reload and Back work.
  */
 import { h } from './dom.js';
@@ -9,12 +10,13 @@ import { enterMemberMode, leaveMemberMode } from './member.js';
 import { mountToday, unmountToday, refreshToday } from './today.js';
 import { mountProgress, unmountProgress, refreshProgress } from './progress.js';
 import { mountCalendar, unmountCalendar, refreshCalendar } from './calendar.js';
+import { mountFood, unmountFood, refreshFood } from './food.js';
 import { resetLibrary } from './library-picker.js';
 import { flush } from './member-api.js';
 import { closeDrawer } from './drawer.js';
 
-const VIEWS = ['today', 'progress', 'calendar', 'trainer'];
-const ICONS = { today: '✓', progress: '↗', calendar: '▦', trainer: '✎' };
+const VIEWS = ['today', 'food', 'progress', 'calendar', 'trainer'];
+const ICONS = { today: '✓', food: '◔', progress: '↗', calendar: '▦', trainer: '✎' };
 const app = { nav: null, root: null, view: null, onHash: null };
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +37,7 @@ function unmountCurrent() {
   if (app.view === 'today') unmountToday();
   if (app.view === 'progress') unmountProgress();
   if (app.view === 'calendar') unmountCalendar();
+  if (app.view === 'food') unmountFood();
 }
 
 function show(view) {
@@ -54,6 +57,7 @@ function show(view) {
   if (view === 'today') mountToday(app.root);
   if (view === 'progress') mountProgress(app.root);
   if (view === 'calendar') mountCalendar(app.root);
+  if (view === 'food') mountFood(app.root);
   if (!chat) app.root.scrollTop = 0;
   document.title = `${t(`train.nav.${view}`)} · ${t('app.title')}`;
 }
@@ -116,5 +120,6 @@ export function relocalizeMemberApp() {
   if (app.view === 'today') refreshToday();
   if (app.view === 'progress') refreshProgress();
   if (app.view === 'calendar') refreshCalendar();
+  if (app.view === 'food') refreshFood();
   document.title = `${t(`train.nav.${app.view}`)} · ${t('app.title')}`;
 }

@@ -182,6 +182,7 @@ export function checkinForm({ onSubmit, onError = () => [] }) {
       fieldBox(tr('field.sessions_completed', 'Sessions done'), sessions)),
     fieldBox(tr('field.notes', 'Notes'), notes),
     h('p', { class: 'muted small', text: tr('checkinHelp', 'The first check-in needs waist and hips, then every two weeks.') }),
+    h('p', { class: 'muted small', testid: 'checkin-weight-help', text: tr('checkinWeightHelp', 'Leave the weight empty to use the trend weight from the food log.') }),
     h('div', { class: 'nt-actions' }, submit));
   const key = newKey(); // this form's check-in: sent twice (a double tap, a retry), it is recorded once
   const send = async (body) => {

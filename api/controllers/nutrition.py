@@ -22,11 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.errors import request_locale
+from api.food_log_bodies import ExpenditureOut
 from api.guards import require_org_member
 from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
     CheckinAccepted,
     CheckinBody,
+    CheckinWeight,
     ClearanceRecorded,
     IntakeBody,
     MedicalContextBody,
@@ -173,13 +175,19 @@ class NutritionController(Controller):
                       access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                       session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
                       idempotency_key: IdempotencyKey = None) -> Response[CheckinAccepted]:
+        """A weekly check-in. `weight_kg` may be left out when the member logs body weights: the check-in then counts
+        the trend weight on its date (a weight logged in the 7 days up to it; otherwise 422 asks for weight_kg). The
+        member's chosen TDEE (PUT .../nutrition/log/tdee-choice) applies; the answer also carries the weight counted
+        and the expenditure estimate with whether it is offered as the TDEE."""
         own = await nutrition.member_scope(access, caller.user_id)
         once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
         if (replay := await once.replay()) is not None:
             return replay
         out = await nutrition.submit_checkin(run_id, data, member_scope=own, submitted_by=caller.user_id)
         return await once.answer(200 if out.replayed else 202, CheckinAccepted(
-            checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment))
+            checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment,
+            weight=shape(out.weight, CheckinWeight) if out.weight else None,
+            expenditure=shape(out.expenditure, ExpenditureOut) if out.expenditure else None))
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
           responses=error_responses(400, 401, 403, 404, 409))

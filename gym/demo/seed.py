@@ -1,5 +1,6 @@
 """Seeding the demo gym: both orgs' members, billing, classes, bookings and forms, then the training half
-(gym/demo/programs.py) and the members' training records (gym/demo/training_record.py).
+(gym/demo/programs.py), the members' training records (gym/demo/training_record.py) and Dani's food log and
+weights (gym/demo/food_record.py).
 
 Everything generated is a pure function of (seed, member count, reference date): ids are uuid5
 (`demo_id`) or derived from one, randomness comes from `random.Random` seeded per org, and no value
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
 from gym.demo.builder import TABLES, OrgBuilder, Sink
+from gym.demo.food_record import seed_dani_food
 from gym.demo.programs import seed_training
 from gym.demo.specs import DEMO_REFERENCE_TZ, HARBOR_MEMBERS, HARBOR_SPEC, NORTHSIDE_MEMBERS, NORTHSIDE_SPEC
 from gym.demo.tenancy import HARBOR, NORTHSIDE, demo_id, seed_demo_tenancy
@@ -77,8 +79,9 @@ async def seed_demo_gym(session: AsyncSession, *, members: int | None = None, se
     trainer = {spec.org.slug: await seed_trainer_records(
         session, org_id=spec.org.id, member_ids=active_ids, instant=seeding_instant(now, DEMO_REFERENCE_TZ),
         scale=count, dani_id=DANI_MEMBER_ID if spec.org is HARBOR else None) for spec, count, _, active_ids in built}
+    food = await seed_dani_food(session, HARBOR.id, DANI_MEMBER_ID, today)
     return {"reference_date": today.isoformat(), "harbor_members": harbor_count, "northside_members": NORTHSIDE_MEMBERS,
-            "rows": dict(sink.counts), "training": True, "trainer": trainer}
+            "rows": dict(sink.counts), "training": True, "trainer": trainer, "dani_food_entries": food}
 
 
 async def seed_demo(db: Database, members: int | None = None, *, seed: int = DEMO_SEED,

@@ -38,7 +38,8 @@ def advance(state: ScientistState, ev: Evaluation, new: Point) -> ScientistState
         protein_weight_kg=weight if "protein_recalculation" in fired else state.protein_weight_kg,
         protein_period=new.week // PROTEIN_EVERY_WEEKS if "protein_recalculation" in fired else state.protein_period,
         tier=tier_reached(new.week) if "tier_progression" in fired else state.tier,
-        training_phase=phase, tdee_training_phase=phase if tdee else state.tdee_training_phase)
+        training_phase=phase, tdee_training_phase=phase if tdee else state.tdee_training_phase,
+        tdee_kcal=ev.tdee_kcal if tdee else state.tdee_kcal)
 
 
 def weekly_outcome(intake: IntakeData, state: ScientistState, ev: Evaluation, new: Point, *,

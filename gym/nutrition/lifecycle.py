@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import copy
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.errors import Conflict
+from gym.nutrition import expenditure, runs
 from gym.nutrition import plan as plans
-from gym.nutrition import runs
 from gym.nutrition.adjustment import delta, weekly_outcome
+from gym.nutrition.body_weights import with_trend_weight
 from gym.nutrition.checkin_rules import check_plausible, validate_checkin
 from gym.nutrition.envelope import build_envelope, validate_payload
 from gym.nutrition.models import NutritionAdjustment, NutritionCheckin, NutritionRun
@@ -56,6 +57,8 @@ class CheckinOutcome:
     version: int
     needs_worker: bool
     replayed: bool = False  # the same check-in was stored before: its first result, nothing re-ran
+    weight: dict[str, Any] | None = None  # the weight it counted and where it came from: {kg, source: entered | trend}
+    expenditure: dict[str, Any] | None = None  # the member's estimated expenditure on its date, and the TDEE offer
 
 
 def _same_checkin(stored: dict[str, Any], sent: WeeklyCheckin, on: date) -> bool:
@@ -82,14 +85,18 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
                          member_scope: uuid.UUID | None = None, submitted_by: uuid.UUID | None = None,
                          today: date | None = None, run_seconds: float = RUN_SECONDS) -> CheckinOutcome:
     """A weekly check-in (004 §7): validated, evaluated, stored with its `adjustment_result`; when a
-    trigger fired (or a red flag), the run re-enters at SCIENTIST with the version incremented."""
+    trigger fired (or a red flag), the run re-enters at SCIENTIST with the version incremented. Without `weight_kg`
+    it counts the member's trend weight on its date (`body_weights`); the member's chosen TDEE applies
+    (`expenditure`), and the answer carries the expenditure estimate and whether it is offered as the TDEE."""
     run = await runs.get_run(session, org_id, run_id, member_scope=member_scope, for_update=True)
+    today = today or datetime.now(UTC).date()
+    payload, weight = await with_trend_weight(session, org_id, run.member_id, payload, today)
     checkin = validate_payload("weekly_checkin", payload)
     assert isinstance(checkin, WeeklyCheckin)
-    today = today or datetime.now(UTC).date()
     replayed = await _replay(session, run, checkin, checkin.checkin_date or today)
     if replayed is not None:
-        return replayed
+        offer = await expenditure.overview(session, org_id, run.member_id, checkin.checkin_date or today)
+        return replace(replayed, weight=weight, expenditure=offer)
     if run.state != State.OUTPUT_READY.value:
         raise Conflict("run_in_progress" if State(run.state) in ACTIVE else "run_not_ready")
     if run.superseded_at is not None:
@@ -113,6 +120,7 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
                      training_phase=scientist.training_phase or intake.training_phase,
                      luteal=intake.menstrual_status not in NO_LUTEAL)
     ev = evaluate(loop, history, point)
+    expenditure.apply_choice(ev, scientist, await expenditure.chosen_tdee(session, org_id, run.member_id))
     flags = checkin_flags(checkin, goal=loop.goal, weekly_change_kg=ev.rate_kg_per_week, height_cm=intake.height_cm,
                           last_weight_kg=last_weight_kg)
     out = weekly_outcome(intake, scientist, ev, point, version=run.version)
@@ -148,4 +156,5 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     run.plan = plan
     if needs_worker:
         await runs.transition(session, run, CHAIN[0])  # every re-run walks the whole chain
-    return CheckinOutcome(row.id, result, run.version, needs_worker)
+    return CheckinOutcome(row.id, result, run.version, needs_worker, weight=weight,
+                          expenditure=await expenditure.overview(session, org_id, run.member_id, on))

@@ -12,7 +12,8 @@ target (within 2 kcal: carbs' own rounding).
 
 Across the weekly loop the SCIENTIST's inputs move only when a trigger says so: `ScientistState`
 holds the weight of the last TDEE calculation, the weight of the last protein calculation, the ramp
-tier and the sum of calorie adjustments.
+tier and the sum of calorie adjustments, and the member's estimated expenditure when they chose it as their TDEE
+(issue 43: the food log's energy balance, `gym.nutrition.weight_trend`; the floor still applies).
 
 The clinical rules (`gym.nutrition.clinical`) decide the goal before any number: a minor, a BMI under 18.5,
 pregnancy or breastfeeding get no deficit (a loss goal is planned as maintenance), and the excluded supplements travel
@@ -170,6 +171,7 @@ class ScientistState:
     training_phase: Phase | None = None  # the phase COACH plans for, once a check-in changed it (None: the intake's)
     tdee_training_phase: Phase | None = None  # the phase the energy numbers use: it moves with a TDEE recalculation
     clinical: tuple[str, ...] = ()  # red-flag codes raised during the run (pregnancy from a question, say)
+    tdee_kcal: int | None = None  # the member's accepted expenditure estimate, used as TDEE (None: the formula)
 
     @classmethod
     def initial(cls, intake: IntakeData) -> ScientistState:
@@ -186,7 +188,8 @@ def energy_phase(intake: IntakeData, state: ScientistState) -> Phase:
 def target_intake_kcal(intake: IntakeData, state: ScientistState) -> tuple[float, float, int]:
     """(BMR, TDEE, target kcal) for the intake at `state` (exact BMR/TDEE, target rounded to 10)."""
     base = bmr(intake.sex, state.tdee_weight_kg, intake.height_cm, intake.age)
-    expenditure = tdee(base, intake.avg_daily_steps, energy_phase(intake, state))
+    expenditure = state.tdee_kcal if state.tdee_kcal is not None else tdee(base, intake.avg_daily_steps,
+                                                                            energy_phase(intake, state))
     surplus = weekly_rate(intake, state) * KCAL_PER_KG_PER_WEEK
     if ramps(intake):
         surplus *= RAMP_SHARE[state.tier]

@@ -75,6 +75,7 @@ class Evaluation:
     kcal_change: int = 0
     rate_kg_per_week: float | None = None
     notes: list[str] = field(default_factory=list)
+    tdee_kcal: int | None = None  # what a TDEE recalculation takes: the member's chosen estimate (None: the formula)
 
 
 def weeks_between(start: date, on: date) -> int:

@@ -73,6 +73,16 @@ def lb(kg: float) -> float:
     return round(kg / KG_PER_LB, 1)
 
 
+def in_unit(kg: float, weight_unit: str, digits: int = 2) -> float:
+    """A body weight (or a change of it) in the member's unit: kg as stored, or pounds."""
+    return round(kg / KG_PER_LB if uses_imperial(weight_unit) else kg, digits)
+
+
+def to_kg(value: float, weight_unit: str) -> float:
+    """What the member typed in their unit, in kg."""
+    return value * KG_PER_LB if uses_imperial(weight_unit) else value
+
+
 def display(intake: dict[str, Any], targets: dict[str, Any] | None, *, weight_unit: str) -> dict[str, Any]:
     """The run's body numbers in the member's units: metric as stored, or pounds and inches (one decimal)."""
     source = {"height_cm": intake.get("height_cm"), "current_weight_kg": (targets or intake).get("current_weight_kg"),

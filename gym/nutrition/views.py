@@ -45,6 +45,12 @@ def run_summary(run: NutritionRun) -> dict[str, Any]:
             "awaitingReferralAcknowledgement": bool(((run.plan or {}).get("physician") or {}).get("awaiting_user"))}
 
 
+def targets_hidden(run: NutritionRun, *, for_member: bool) -> bool:
+    """After a medical abort a member sees no calorie or macro numbers of the run (risky with an eating-disorder
+    history); staff still see everything."""
+    return for_member and run.terminated_medical
+
+
 def notice(run: NutritionRun, *, for_member: bool) -> dict[str, Any] | None:
     """What happens next after a medical abort, as a locale key the console shows: the member is told to see a
     clinician and that staff record the clearance; staff are told to record it from a clinician's note."""
@@ -62,7 +68,7 @@ async def run_detail(session: AsyncSession, run: NutritionRun, *, for_member: bo
     stored = await runs.messages(session, run)
     outputs = await runs.latest_outputs(session, run, OUTPUTS, upto_version=runs.shown_version(run))
     units = await get_units(session, run.org_id, run.member_id)
-    hidden = for_member and run.terminated_medical
+    hidden = targets_hidden(run, for_member=for_member)
     shown = display(run.intake, outputs["macro_targets"], weight_unit=units.weight_unit)
     return {
         "clinicalNotes": clinical_notes(run),

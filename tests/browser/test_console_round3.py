@@ -8,7 +8,6 @@ checks every screen the tests pass through for serious and critical violations.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from sqlalchemy import text
 from api.cli import demo_banner
 from core.i18n import format_message, translate
 from gym.demo.tenancy import HARBOR
+from tests.browser.axe import serious_violations
 from tests.browser.conftest import _screenshot_path, harbor_user
 from tests.browser.waits import expect
 
@@ -26,7 +26,6 @@ pytestmark = pytest.mark.browser
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 COMBOS = [(lang, size) for lang in ("en", "he", "ru") for size in SIZES]
-AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text()
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 BROKEN_WORDS = """() => {
   const broken = [];
@@ -78,11 +77,7 @@ class Tab:
 
     async def axe(self, screen: str) -> None:
         """axe-core over the page as it is: no serious or critical violation."""
-        if not await self.page.evaluate("typeof window.axe !== 'undefined'"):
-            await self.page.evaluate(AXE_JS)
-        result = await self.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-               if v["impact"] in ("serious", "critical")]
+        bad = await serious_violations(self.page)
         self.axe_seen[screen] = bad
         assert bad == [], f"axe on {screen} ({self.lang}, {self.size}): {bad}"
 
