@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from agent.scrubbing import scrub_captured
 from gym.training.preferences import set_preference
+from rag.index import reindex_org
 from tests.agent.test_tracing import traced_app
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 from tests.fakes.capture_server import CaptureServer
@@ -90,7 +91,10 @@ async def test_captured_content_leaves_without_names_or_health_unless_allowed(ap
                 await set_preference(session, org.id, member_id, type="injury", description="torn meniscus",
                                      guidance="No deep squats.", now=datetime.now(UTC),
                                      expires_at=datetime.now(UTC) + timedelta(days=30))
-            await _indexed(db, member_id)  # a gym's members are indexed: ambient context names Zelda in an envelope
+            # a gym's members are indexed (here at once, not behind the shared database's outbox backlog of earlier
+            # tests): ambient context names Zelda in an envelope
+            await reindex_org(db, None, org.id)
+            await _indexed(db, member_id)
             member_user = await factory.user(org, "member")
             await link_member(db, org.id, member_user.id, "Quixote Junior")
             fake_model.queue(Reply(ToolUse("read__member_training", {"membershipId": str(member_id)}, id="t1")),
