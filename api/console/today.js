@@ -239,7 +239,7 @@ function emptyToday() {
 function summaryCard(summary) {
   const u = summary.unit;
   return h('section', { class: 'finish-summary', testid: 'finish-summary', role: 'status' },
-    h('h2', { i18n: summary.status === 'completed' ? 'train.finished' : 'train.discarded' }),
+    h('h2', { tabindex: '-1', i18n: summary.status === 'completed' ? 'train.finished' : 'train.discarded' }),
     h('dl', { class: 'summary-stats' },
       h('div', {}, h('dt', { i18n: 'train.stat.time' }), h('dd', { testid: 'summary-time', text: clock(summary.durationMin * 60) })),
       h('div', {}, h('dt', { i18n: 'train.stat.sets' }), h('dd', { testid: 'summary-sets', text: num(summary.setsDone) })),
@@ -284,12 +284,24 @@ function rerender(exId) {
   const old = view.root?.querySelector(`[data-testid="today-exercise"][data-exercise-id="${CSS.escape(exId)}"]`);
   if (ex && old) old.replaceWith(exerciseCard(ex));
   const head = view.root?.querySelector('.today-head');
+  const inHead = head?.contains(active) ? active.dataset.testid : null;
   if (head && view.screen?.workout) head.replaceWith(header(view.screen.workout));
+  if (inHead) view.root?.querySelector(`.today-head [data-testid="${inHead}"]`)?.focus();
   if (focus) {
     const row = view.root?.querySelector(`[data-exercise-id="${CSS.escape(focus[0] ?? '')}"] [data-testid="set-row"][data-set="${focus[1]}"]`);
-    const next = row?.querySelector(`[data-testid="${focus[2]}"]:not(:disabled)`) ?? row?.nextElementSibling?.querySelector('input:not(:disabled)');
-    next?.focus();
+    const same = row?.querySelector(`[data-testid="${focus[2]}"]:not(:disabled)`);
+    (same ?? (row?.dataset.state === 'planned' ? firstField(row) : nextPlanned(row)))?.focus();
   }
+}
+
+const firstField = (row) => row?.querySelector('input:not(:disabled), select:not(:disabled)');
+
+/** Where the keyboard goes once `row` is logged: the next set not logged yet (in this exercise or the ones after
+ * it), else Finish. */
+function nextPlanned(row) {
+  const rows = [...(view.root?.querySelectorAll('[data-testid="set-row"]') ?? [])];
+  const after = rows.slice(rows.indexOf(row) + 1).find((r) => r.dataset.state === 'planned');
+  return firstField(after) ?? view.root?.querySelector('[data-testid="finish-workout"]');
 }
 
 // ---- actions ---------------------------------------------------------------------------------------------------
@@ -431,7 +443,7 @@ async function finish() {
     view.screen = { ...view.screen, workout: null };
     view.drafts.clear();
     render();
-    view.root?.querySelector('[data-testid="finish-summary"]')?.focus?.();
+    view.root?.querySelector('[data-testid="finish-summary"] h2')?.focus();
   } catch (err) {
     showError(err);
   }
