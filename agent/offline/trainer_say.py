@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from core.i18n import catalog, translate
+from core.i18n import catalog, format_day, translate
 
 
 def label(locale: str) -> str:
@@ -43,12 +43,12 @@ def percents(locale: str, recovering: dict[str, int]) -> str:
 
 
 def day(locale: str, when: date) -> str:
-    weekday = catalog(locale).get("offline", {}).get("weekdays", {}).get(when.strftime("%A"), when.strftime("%A"))
-    return say(locale, "date", weekday=weekday, day=when.day, month=when.month)
+    """"Fri, November 27" / "пт, 27 ноября": the day as the member's app writes it (core.i18n.format_day)."""
+    return format_day(when, locale)
 
 
 def moment(locale: str, when: datetime | str) -> str:
-    """"Fri 27.11, 07:00" in the member's words (their zone is the datetime's)."""
+    """"Fri, November 27, 07:00" in the member's words (their zone is the datetime's)."""
     at = datetime.fromisoformat(when) if isinstance(when, str) else when
     return say(locale, "moment", date=day(locale, at.date()), time=at.strftime("%H:%M"))
 

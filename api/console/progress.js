@@ -62,7 +62,7 @@ function historyExercise(ex) {
 function historyDay(day, unit) {
   const totals = day.totals;
   return h('section', { class: 'history-day', testid: 'history-day', 'data-date': day.date },
-    h('h3', { class: 'history-date', text: dayLabel(day.date, { weekday: 'long', day: 'numeric', month: 'long' }) }),
+    h('h3', { class: 'history-date', text: dayLabel(day.date) }),
     h('p', { class: 'muted history-totals', text: [t('train.history.exercises', { n: num(totals.exercises) }),
       t('train.history.sets', { n: num(totals.sets) }), totals.volume ? loadText(totals.volume, unit) : null,
       totals.records ? t('train.history.records', { n: num(totals.records) }) : null].filter(Boolean).join(' · ') }),
