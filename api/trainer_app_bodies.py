@@ -123,6 +123,20 @@ class SuggestionOut(Struct):
     last: dict[str, Any] | None
 
 
+class PreviousSetOut(Struct):
+    setNumber: int
+    reps: int
+    load: float | None
+
+
+class PreviousOut(Struct):
+    """What the member did last time, per set: the newest earlier session of this exercise, loads in `unit`."""
+
+    performedAt: str
+    unit: str
+    sets: list[PreviousSetOut]
+
+
 class ScreenExerciseOut(Struct, kw_only=True):
     """An exercise of the current workout as the logging screen shows it (its §4.9 fields by type)."""
 
@@ -155,6 +169,7 @@ class ScreenExerciseOut(Struct, kw_only=True):
     prescribedSets: int
     logged: list[LoggedSetOut]
     done: bool
+    previous: PreviousOut | None = None
 
 
 class ProgressOut(Struct):

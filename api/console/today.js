@@ -113,6 +113,7 @@ function setRow(ex, n, state, item) {
     h('span', { class: 'set-number', text: num(n) }),
     h('div', { class: 'set-fields' }, inputs),
     h('div', { class: 'set-actions' }, check, undo),
+    lastTime(ex, n, locked),
     state === 'queued' ? h('span', { class: 'set-queued', testid: 'set-queued', i18n: 'train.set.queued' }) : null,
     logged?.records?.length ? h('div', { class: 'set-records' }, recordBadges(logged.records, unit())) : null);
   row.addEventListener('keydown', (event) => {
@@ -122,6 +123,23 @@ function setRow(ex, n, state, item) {
     }
   });
   return row;
+}
+
+/** "Last time: 14 kg × 8" under set `n` (the service's `previous`); on a set not logged yet, it fills the row. */
+function lastTime(ex, n, locked) {
+  const p = ex.previous?.sets?.find((s) => s.setNumber === n);
+  if (!p) return null;
+  const what = p.load === null || p.load === undefined ? t('member.repsOnly', { reps: num(p.reps) })
+    : `${loadText(p.load, ex.previous.unit)} × ${num(p.reps)}`;
+  const words = [h('span', { class: 'set-previous-label', i18n: 'train.set.previous' }), ' ', h('bdi', { dir: 'ltr', text: what })];
+  if (locked) return h('p', { class: 'set-previous', testid: 'set-previous', 'data-reps': String(p.reps) }, words);
+  return h('button', { type: 'button', class: 'set-previous', testid: 'set-previous', 'data-reps': String(p.reps),
+                       'aria-label': t('train.set.usePrevious', { n: num(n), what }), onclick: () => {
+                         const d = draft(ex.id, n);
+                         d.reps = p.reps;
+                         if (p.load !== null && p.load !== undefined) d.load = convertLoad(p.load, ex.previous.unit, unit());
+                         rerender(ex.id);
+                       } }, words);
 }
 
 function setList(ex) {

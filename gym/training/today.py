@@ -2,9 +2,10 @@
 
 The workout is the trainer's card (gym.training.workout_view: each exercise's recovering muscles with their
 percentage and its progression suggestion with why) plus, per exercise, its name in the member's language, its
-three cues, how many sets it prescribes, the sets logged so far (each with the records it earned) and whether it
-is done. Logging, undoing, adding, swapping and removing go through the services the trainer's tools call
-(workout_sets, workout_changes), so the next chat turn reads what the app did. Loads are in the member's unit.
+three cues, how many sets it prescribes, the sets logged so far (each with the records it earned), whether it
+is done and what the member did last time, per set (gym.training.previous). Logging, undoing, adding, swapping
+and removing go through the services the trainer's tools call (workout_sets, workout_changes), so the next chat
+turn reads what the app did. Loads are in the member's unit.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from gym.training.exercise_words import display_name, how_to
 from gym.training.logs import as_entry, logs_since
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.movements import same_exercise
+from gym.training.previous import previous_sets
 from gym.training.profiles import Units, current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.records import Record, exercise_key, records_by_log
@@ -77,13 +79,15 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     view = await workout_view(session, org_id, member_id, row, now, locale)
     assert view is not None
     logged = await _logged(session, row)
-    found = records_by_log(await history_of(session, org_id, member_id, [e["name"] for e in row.exercises], now))
+    history = await history_of(session, org_id, member_id, [e["name"] for e in row.exercises], now)
+    found = records_by_log(history)
     exercises = []
     for ex in view["exercises"]:
         sets = logged.get(ex["id"], [])
         exercises.append({**ex, "displayName": display_name(ex["name"], locale), "how": how_to(ex["name"], locale),
                           "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises),
-                          "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {})})
+                          "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {}),
+                          "previous": previous_sets(history, ex["name"], row.id, units.weight_unit)})
     return {"workout": {
         "id": view["id"], "title": view["title"], "summary": view["summary"], "status": view["status"],
         "createdAt": row.created_at.isoformat(), "startedAt": row.started_at.isoformat() if row.started_at else None,
