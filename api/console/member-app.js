@@ -12,6 +12,7 @@ import { mountCalendar, unmountCalendar, refreshCalendar } from './calendar.js';
 import { resetLibrary } from './library-picker.js';
 import { flush } from './member-api.js';
 import { closeDrawer } from './drawer.js';
+import { show as showRest, hideRest, refreshRest } from './rest-timer.js';
 
 const VIEWS = ['today', 'progress', 'calendar', 'trainer'];
 const ICONS = { today: '✓', progress: '↗', calendar: '▦', trainer: '✎' };
@@ -84,6 +85,7 @@ export function enterMemberApp() {
   window.addEventListener('popstate', app.onHash);
   window.addEventListener('hashchange', app.onHash);
   show(viewFromHash());
+  showRest();  // a rest still running from before a reload
   flush();
 }
 
@@ -105,6 +107,7 @@ export function leaveMemberApp() {
   $('workspace').hidden = false;
   $('menu-toggle').hidden = false;
   resetLibrary();
+  hideRest();
   leaveMemberMode();
 }
 
@@ -116,5 +119,6 @@ export function relocalizeMemberApp() {
   if (app.view === 'today') refreshToday();
   if (app.view === 'progress') refreshProgress();
   if (app.view === 'calendar') refreshCalendar();
+  refreshRest();
   document.title = `${t(`train.nav.${app.view}`)} · ${t('app.title')}`;
 }

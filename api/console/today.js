@@ -14,6 +14,7 @@ import { prescription, progressionLine, recoveryLine, conflictLine, loadText, nu
 import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
 import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
+import { startRest, restFor } from './rest-timer.js';
 
 const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
 const LOAD_EQUIPMENT = /barbell|dumbbell|kettlebell|cable|band|plate|machine|medicine ball|sandbag/i;
@@ -102,7 +103,7 @@ function setRow(ex, n, state, item) {
   const check = h('button', {
     type: 'button', class: `set-check${locked ? ' checked' : ''}`, testid: 'set-check', 'aria-pressed': String(locked),
     'aria-label': label(locked ? 'train.set.logged' : 'train.set.check'), title: label(locked ? 'train.set.logged' : 'train.set.check'),
-    disabled: locked || null, text: '✓', onclick: () => logSet(ex.id, n),
+    disabled: locked || null, text: '✓', onclick: () => checkSet(ex.id, n),
   });
   const undo = state === 'planned' ? null : h('button', {
     type: 'button', class: 'icon-btn small set-undo', testid: 'set-undo', text: '↶',
@@ -119,7 +120,7 @@ function setRow(ex, n, state, item) {
   row.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && state === 'planned' && event.target.matches('input')) {
       event.preventDefault();
-      logSet(ex.id, n);
+      checkSet(ex.id, n);
     }
   });
   return row;
@@ -386,7 +387,13 @@ export function logSet(exId, n) {
   }
   queueSet(body);
   rerender(ex.id);
-  return undefined;
+  return true;
+}
+
+/** A set checked on its row: logged, and the rest after it starts (the workout timer runs its own rests). */
+function checkSet(exId, n) {
+  const ex = findExercise(exId);
+  if (ex && logSet(exId, n)) startRest(restFor(ex, exercises()), ex.displayName || ex.name);
 }
 
 function invalid(ex, n, testid) {
