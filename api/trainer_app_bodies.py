@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from msgspec import UNSET, Struct, UnsetType
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from api.exercise_memory_bodies import PreviousOut
 from gym.training.workout_sets import EXERCISE_ID
 
 ExerciseId = Annotated[str, Field(pattern=EXERCISE_ID, description="An exercise of the current workout (ex_001).")]
@@ -38,6 +39,8 @@ class SetBody(_Body):
     rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performedAt: AwareDatetime | None = Field(None, description="When it was done (a set sent late keeps its time); "
                                                                 "default now.")
+    warmup: bool = Field(False, description="A warm-up set: kept and shown, never counted in the exercise's log, "
+                                            "volume or records.")
 
 
 class AddExerciseBody(_Body):
@@ -95,6 +98,7 @@ class LoggedSetOut(Struct):
     performedAt: str
     undone: bool
     records: list[RecordOut]
+    warmup: bool = False
 
 
 class HowOut(Struct):
@@ -121,20 +125,6 @@ class SuggestionOut(Struct):
     suggestedReps: list[int] | None
     why: dict[str, Any]
     last: dict[str, Any] | None
-
-
-class PreviousSetOut(Struct):
-    setNumber: int
-    reps: int
-    load: float | None
-
-
-class PreviousOut(Struct):
-    """What the member did last time, per set: the newest earlier session of this exercise, loads in `unit`."""
-
-    performedAt: str
-    unit: str
-    sets: list[PreviousSetOut]
 
 
 class ScreenExerciseOut(Struct, kw_only=True):
@@ -170,6 +160,7 @@ class ScreenExerciseOut(Struct, kw_only=True):
     logged: list[LoggedSetOut]
     done: bool
     previous: PreviousOut | None = None
+    note: str | None = None
 
 
 class ProgressOut(Struct):
@@ -279,6 +270,7 @@ class HistorySetOut(Struct):
     durationSec: int | None
     rpe: float | None
     records: list[RecordOut]
+    warmup: bool = False
 
 
 class HistoryExerciseOut(Struct):

@@ -15,9 +15,11 @@ import { clock, recordBadges, recordText, confirmDialog, showHow, announce } fro
 import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
 import { startRest, restFor } from './rest-timer.js';
+import { noteField, openDetail, openPlates } from './exercise-extras.js';
 
 const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
 const LOAD_EQUIPMENT = /barbell|dumbbell|kettlebell|cable|band|plate|machine|medicine ball|sandbag/i;
+const BARBELL = /barbell/i;
 
 const view = { root: null, screen: null, drafts: new Map(), summary: null, clock: null, unsubscribe: null,
                loading: null, draftUnit: null };
@@ -32,20 +34,44 @@ function draft(exId, n) {
   return view.drafts.get(key);
 }
 
+/** Whether set `n` of `ex` is a warm-up: logged as one, queued as one, or marked so on its row. */
+function warm(ex, n) {
+  const logged = ex.logged?.find((s) => s.setNumber === n);
+  if (logged) return Boolean(logged.warmup);
+  const queued = queuedFor(ex.id).find((i) => i.body.setNumber === n);
+  if (queued) return Boolean(queued.body.warmup);
+  return Boolean(draft(ex.id, n).warmup);
+}
+
+/** Which working set row `n` is (warm-ups before it not counted): the prescription's and last time's index. */
+function working(ex, n) {
+  let k = 0;
+  for (let m = 1; m <= n; m += 1) if (!warm(ex, m)) k += 1;
+  return Math.max(k, 1);
+}
+
 /** What set `n` of `ex` would log as it stands: the member's edits over the prescription (or the last set). */
 function planned(ex, n) {
   const d = draft(ex.id, n);
-  const previous = [...(ex.logged ?? [])].reverse().find((s) => s.setNumber < n);
+  const previous = [...(ex.logged ?? [])].reverse().find((s) => s.setNumber < n && !s.warmup);
+  const k = working(ex, n);
   if (ex.type === 'reps') {
-    const reps = ex.reps?.[Math.min(n, ex.reps.length) - 1] ?? ex.reps?.at(-1) ?? 10;
+    const reps = ex.reps?.[Math.min(k, ex.reps.length) - 1] ?? ex.reps?.at(-1) ?? 10;
     const load = ex.load ?? ex.suggestion?.suggestedLoad ?? previous?.load ?? null;
     return { reps: d.reps ?? reps, load: d.load !== undefined ? d.load : (previous?.load ?? load), rpe: d.rpe ?? null };
   }
   if (ex.type === 'hold') {
-    return { seconds: d.seconds ?? ex.hold_sec?.[Math.min(n, ex.hold_sec.length) - 1] ?? 30, rpe: d.rpe ?? null };
+    return { seconds: d.seconds ?? ex.hold_sec?.[Math.min(k, ex.hold_sec.length) - 1] ?? 30, rpe: d.rpe ?? null };
   }
   if (ex.type === 'intervals') return { seconds: d.seconds ?? ex.work_sec, rpe: d.rpe ?? null };
   return { minutes: d.minutes ?? ex.duration_min, rpe: d.rpe ?? null };
+}
+
+/** The first set of `ex` neither logged nor waiting to be sent. */
+function nextSet(ex) {
+  let n = 1;
+  while (ex.logged?.some((s) => s.setNumber === n) || queuedFor(ex.id).some((i) => i.body.setNumber === n)) n += 1;
+  return n;
 }
 
 function queuedFor(exId) {
@@ -110,11 +136,13 @@ function setRow(ex, n, state, item) {
     'aria-label': label('train.set.undo'), title: label('train.set.undo'),
     onclick: () => (state === 'queued' ? undoQueued(item) : undoSet(ex.id, item)),
   });
-  const row = h('li', { class: `set-row set-${state}`, testid: 'set-row', 'data-set': String(n), 'data-state': state },
-    h('span', { class: 'set-number', text: num(n) }),
+  const isWarm = warm(ex, n);
+  const row = h('li', { class: `set-row set-${state}${isWarm ? ' warmup' : ''}`, testid: 'set-row', 'data-set': String(n),
+                        'data-state': state, 'data-warmup': String(isWarm) },
+    setNumber(ex, n, isWarm, locked),
     h('div', { class: 'set-fields' }, inputs),
     h('div', { class: 'set-actions' }, check, undo),
-    lastTime(ex, n, locked),
+    isWarm ? null : lastTime(ex, n, working(ex, n), locked),
     state === 'queued' ? h('span', { class: 'set-queued', testid: 'set-queued', i18n: 'train.set.queued' }) : null,
     logged?.records?.length ? h('div', { class: 'set-records' }, recordBadges(logged.records, unit())) : null);
   row.addEventListener('keydown', (event) => {
@@ -126,9 +154,21 @@ function setRow(ex, n, state, item) {
   return row;
 }
 
-/** "Last time: 14 kg × 8" under set `n` (the service's `previous`); on a set not logged yet, it fills the row. */
-function lastTime(ex, n, locked) {
-  const p = ex.previous?.sets?.find((s) => s.setNumber === n);
+/** The set's number, or W for a warm-up; on a set not logged yet, a button that makes it a warm-up or not. */
+function setNumber(ex, n, isWarm, locked) {
+  const text = isWarm ? t('train.set.warmupShort') : num(n);
+  if (locked) {
+    return h('span', { class: 'set-number', testid: 'set-number', text, title: isWarm ? t('train.set.warmup') : null });
+  }
+  return h('button', { type: 'button', class: 'set-number set-kind', testid: 'set-kind', text, 'aria-pressed': String(isWarm),
+                       'aria-label': t('train.set.warmupToggle', { n: num(n) }), title: t('train.set.warmupToggle', { n: num(n) }),
+                       onclick: () => { const d = draft(ex.id, n); d.warmup = !d.warmup; rerender(ex.id); } });
+}
+
+/** "Last time: 14 kg × 8" under row `n`, the `k`-th working set (the service's `previous`); on a set not logged
+ * yet, it fills the row. */
+function lastTime(ex, n, k, locked) {
+  const p = ex.previous?.sets?.find((s) => s.setNumber === k);
   if (!p) return null;
   const what = p.load === null || p.load === undefined ? t('member.repsOnly', { reps: num(p.reps) })
     : `${loadText(p.load, ex.previous.unit)} × ${num(p.reps)}`;
@@ -147,7 +187,9 @@ function setList(ex) {
   const logged = new Map((ex.logged ?? []).map((s) => [s.setNumber, s]));
   const queued = new Map(queuedFor(ex.id).map((i) => [i.body.setNumber, i]));
   const extra = draft(ex.id, 'extra');
-  const count = Math.max(ex.prescribedSets ?? 1, ...logged.keys(), ...queued.keys(), 0) + (extra.count ?? 0);
+  let warmups = 0;
+  for (let n = 1; n <= (ex.prescribedSets ?? 1) + warmups + (extra.count ?? 0); n += 1) if (warm(ex, n)) warmups += 1;
+  const count = Math.max((ex.prescribedSets ?? 1) + warmups, ...logged.keys(), ...queued.keys(), 0) + (extra.count ?? 0);
   const rows = [];
   for (let n = 1; n <= count; n += 1) {
     if (logged.has(n)) rows.push(setRow(ex, n, 'logged', logged.get(n)));
@@ -175,12 +217,18 @@ function exerciseCard(ex) {
       h('div', { class: 'today-ex-tools' },
         ex.how ? h('button', { type: 'button', class: 'btn ghost small', testid: 'how-to', i18n: 'train.howTo',
                                'aria-label': t('train.howToLabel', { name: ex.displayName }), onclick: () => showHow(ex.how) }) : null,
+        h('button', { type: 'button', class: 'btn ghost small', testid: 'exercise-detail', i18n: 'train.detail.open',
+                      'aria-label': t('train.detail.openLabel', { name: ex.displayName }), onclick: () => openDetail(ex) }),
+        BARBELL.test((ex.equipment ?? []).join(' ')) ? h('button', { type: 'button', class: 'btn ghost small', testid: 'plates',
+          i18n: 'train.plates.open', 'aria-label': t('train.plates.title', { name: ex.displayName }),
+          onclick: () => openPlates(ex, planned(ex, nextSet(ex)).load, unit()) }) : null,
         h('button', { type: 'button', class: 'btn ghost small', testid: 'swap-exercise', i18n: 'train.swap',
                       'aria-label': t('train.swapLabel', { name: ex.displayName }), disabled: hasSets || null,
                       title: hasSets ? t('train.swapBlocked') : null, onclick: () => swap(ex) }),
         h('button', { type: 'button', class: 'btn ghost small', testid: 'remove-exercise', i18n: 'train.remove',
                       'aria-label': t('train.removeLabel', { name: ex.displayName }), onclick: () => remove(ex) }))),
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: rx }),
+    noteField(ex),
     conflictLine(ex), recoveryLine(ex), progressionLine(ex, unit()),
     setList(ex),
     h('button', { type: 'button', class: 'btn ghost small add-set', testid: 'add-set', i18n: 'train.set.add',
@@ -366,7 +414,7 @@ export function logSet(exId, n) {
   const ex = findExercise(exId);
   if (!ex) return;
   const v = planned(ex, n);
-  const body = { exerciseId: ex.id, setNumber: n, rpe: v.rpe ?? undefined };
+  const body = { exerciseId: ex.id, setNumber: n, rpe: v.rpe ?? undefined, warmup: warm(ex, n) || undefined };
   if (ex.type === 'reps') {
     if (!Number.isInteger(v.reps) || v.reps < 1) return invalid(ex, n, 'set-reps');
     if (v.load !== null && v.load !== undefined && !(v.load >= 0)) return invalid(ex, n, 'set-load');
@@ -380,8 +428,8 @@ export function logSet(exId, n) {
     body.durationSec = Math.round(v.seconds);
   }
   clearError();
-  // later sets start from what this one lifted
-  if (ex.type === 'reps') for (let m = n + 1; m <= (ex.prescribedSets ?? n) + 5; m += 1) {
+  // later sets start from what this working set lifted
+  if (ex.type === 'reps' && !body.warmup) for (let m = n + 1; m <= (ex.prescribedSets ?? n) + 5; m += 1) {
     const d = draft(ex.id, m);
     if (d.load === undefined && body.load !== undefined) d.load = body.load;
   }

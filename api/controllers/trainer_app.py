@@ -22,6 +22,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.controllers.trainer import member_profile_required, provide_member_id
+from api.exercise_memory_bodies import NoteBody, NoteOut
 from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
 from api.trainer_app_bodies import (
@@ -96,7 +97,8 @@ class TrainerAppController(Controller):
             return replay
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
                          load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
-                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt)
+                         distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt,
+                         warmup=data.warmup)
         return await once.answer(201, shape(await app.log_set(entry), SetLoggedOut))
 
     @delete("/workout/sets/{set_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404, 409))
@@ -153,6 +155,12 @@ class TrainerAppController(Controller):
         """The exercise library in the caller's language: for each, the equipment it would use at the current
         location (null: not there), the injury or never-rule that blocks it, the suggested load, its cues."""
         return shape(await app.library(q.strip() if q and q.strip() else None), LibraryOut)
+
+    @put("/exercises/note", status_code=200, responses=error_responses(400, 401, 403, 404, 413, 415))
+    async def save_note(self, data: JSONBody[NoteBody], app: NamedDependency[MemberApp]) -> NoteOut:
+        """Keep the member's note on an exercise (by its library name; any of its names finds it), shown on Today
+        the next time it is in a workout; an empty note forgets it."""
+        return shape(await app.save_note(data.name, data.note), NoteOut)
 
     # --- Progress ----------------------------------------------------------------------------------------------------
 

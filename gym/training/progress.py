@@ -56,11 +56,15 @@ async def entries_since(session: AsyncSession, org_id: uuid.UUID, member_id: uui
 
 
 def _set_rows(log: ExerciseLog, sets: list, units: Units, earned: dict[int, list]) -> list[dict[str, Any]]:
-    """A log's sets as logged (the app's set rows) or as the log says (the same reps and load for each)."""
+    """A log's sets as logged (the app's set rows, warm-ups marked: a record names the n-th working set) or as the
+    log says (the same reps and load for each)."""
     if sets:
+        working = {s.set_number: n for n, s in enumerate((s for s in sets if not s.warmup), start=1)}
         return [{"setNumber": s.set_number, "reps": s.reps, "load": show_load(s.load_kg, units.weight_unit),
                  "durationSec": s.duration_sec, "rpe": float(s.rpe) if s.rpe is not None else None,
-                 "records": [record_dict(r, units) for r in earned.get(s.set_number, [])]} for s in sets]
+                 "warmup": bool(s.warmup),
+                 "records": [record_dict(r, units) for r in earned.get(working.get(s.set_number, 0), [])]}
+                for s in sets]
     entry = as_entry(log)
     loads = entry.set_loads()
     return [{"setNumber": n, "reps": reps, "load": show_load(load, units.weight_unit), "durationSec": None,
@@ -104,7 +108,7 @@ async def history(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
         workouts = list(by_day[day].values())
         exercises = [e for w in workouts for e in w["exercises"]]
         items.append({"date": day.isoformat(), "workouts": workouts, "totals": {
-            "exercises": len(exercises), "sets": sum(len(e["sets"]) for e in exercises),
+            "exercises": len(exercises), "sets": sum(1 for e in exercises for s in e["sets"] if not s.get("warmup")),
             "volume": round(sum(e["volume"] for e in exercises), 1),
             "records": sum(len(e["records"]) for e in exercises)}})
     return {"days": days, "units": units.as_dict(), "items": items}

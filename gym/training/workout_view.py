@@ -7,7 +7,7 @@
 - `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built), each
   with `text`, the rule in the member's language ("no overhead pressing — left shoulder");
 - `logged`: the sets logged of it so far (the member's app or the trainer's mark), each as set number, reps or
-  seconds, load in the member's unit and RPE — present once a set is in, so the trainer's next turn knows.
+  seconds, load in the member's unit, RPE and `warmup` for a warm-up set — present once a set is in, so the trainer's next turn knows.
 
 `summary` is a printable line ("35 min · Strength · Chest, Triceps", never an object); `summaryDetail` keeps the
 structured summary of 001 §4.9. `leftOut` names each exercise the rules refused while the workout was built, with
@@ -73,6 +73,7 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         logged.setdefault(s.exercise_key, []).append({k: v for k, v in {
             "set": s.set_number, "reps": s.reps, "seconds": s.duration_sec,
             "load": show_load(s.load_kg, units.weight_unit), "rpe": float(s.rpe) if s.rpe is not None else None,
+            "warmup": True if s.warmup else None,
         }.items() if v is not None})
     exercises = []
     for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
