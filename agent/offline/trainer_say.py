@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from core.i18n import catalog, format_day, translate
+from gym.training.workout_titles import workout_title
 
 
 def label(locale: str) -> str:
@@ -67,9 +68,7 @@ def workout_name(locale: str, group: str | None) -> str:
 
 
 def title(locale: str, group: str | None, *, quick: bool = False, light: bool = False) -> str:
-    name = workout_name(locale, group)
-    text = say(locale, "title_light" if light else "title_quick" if quick else "title", name=name)
-    return text[:1].upper() + text[1:]
+    return workout_title(locale, group, "title_light" if light else "title_quick" if quick else "title")
 
 
 def error(locale: str, failure: Any) -> str:

@@ -35,6 +35,7 @@ from gym.training.recovery import recovering_muscles
 from gym.training.restrictions import refusal_text
 from gym.training.units import show_load
 from gym.training.validation import exercise_notes
+from gym.training.workout_titles import shown_title
 
 
 def summary_text(summary: dict[str, Any] | None, locale: str = "en") -> str | None:
@@ -88,7 +89,7 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         if ex.get("id") in logged:
             item["logged"] = logged[ex["id"]]
         exercises.append(item)
-    return {"id": row.workout_key, "title": row.title, "exercises": exercises,
+    return {"id": row.workout_key, "title": shown_title(row.title, locale), "exercises": exercises,
             "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,
             "completed": row.completed, "status": row.status, "leftOut": left_out_view(row.left_out or [], locale)}
 
