@@ -51,20 +51,26 @@ function dialog(testid, title, body) {
 
 // ---- the exercise's detail --------------------------------------------------------------------------------------
 
-function detailBody(data) {
-  const unit = data.unit;
-  if (!data.points.length) return h('p', { class: 'muted', testid: 'detail-empty', i18n: 'train.detail.empty' });
-  const points = data.points;
+/** An exercise's top set and estimated 1RM per session over time (GET …/progress/exercise's points), as lines. */
+export function loadOverTime(data, testid, caption) {
+  const { points } = data;
   const first = new Date(points[0].performedAt).getTime();
   const last = new Date(points.at(-1).performedAt).getTime();
   const x = (p) => (last > first ? (new Date(p.performedAt).getTime() - first) / (last - first) : 0.5);
   const short = (iso) => dayLabel(iso, { day: 'numeric', month: 'short' });
-  const chart = lineChart({
-    testid: 'detail-e1rm', caption: t('train.detail.chart', { name: data.displayName ?? '' }),
-    series: [{ name: t('train.chart.e1rm'), className: 'e1rm', points: points.map((p) => ({ x: x(p), y: p.e1rm, label: short(p.date) })) },
-             { name: t('train.chart.topSet'), className: 'top', points: points.map((p) => ({ x: x(p), y: p.topLoad, label: short(p.date) })) }],
+  const line = (key, className, value) => ({ name: t(key), className,
+                                             points: points.map((p) => ({ x: x(p), y: value(p), label: short(p.date) })) });
+  return lineChart({ testid, caption,
+    series: [line('train.chart.topSet', 'top', (p) => p.topLoad), line('train.chart.e1rm', 'e1rm', (p) => p.e1rm)],
     xLabels: [{ x: 0, label: short(points[0].date) }, { x: 1, label: short(points.at(-1).date) }],
-    format: (v) => loadText(v, unit) });
+    format: (v) => loadText(v, data.unit) });
+}
+
+function detailBody(data) {
+  const unit = data.unit;
+  if (!data.points.length) return h('p', { class: 'muted', testid: 'detail-empty', i18n: 'train.detail.empty' });
+  const points = data.points;
+  const chart = loadOverTime(data, 'detail-e1rm', t('train.detail.chart', { name: data.displayName ?? '' }));
   const best = (key, value, at) => h('div', {}, h('dt', { i18n: key }),
     h('dd', { testid: key.replace('train.detail.', 'detail-'), dir: 'auto' }, h('bdi', { dir: 'ltr', text: loadText(value, unit) }),
       at ? ` · ${dayLabel(at.slice(0, 10))}` : ''));

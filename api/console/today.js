@@ -14,10 +14,10 @@ import { prescription, progressionLine, recoveryLine, conflictLine, loadText, nu
 import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
 import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
+import { numberInput, rpeSelect, emptyToday, summaryCard } from './today-parts.js';
 import { startRest, restFor } from './rest-timer.js';
 import { noteField, openDetail, openPlates } from './exercise-extras.js';
 
-const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
 const LOAD_EQUIPMENT = /barbell|dumbbell|kettlebell|cable|band|plate|machine|medicine ball|sandbag/i;
 const BARBELL = /barbell/i;
 
@@ -79,23 +79,6 @@ function queuedFor(exId) {
 }
 
 // ---- rendering ---------------------------------------------------------------------------------------------------
-
-function numberInput({ testid, value, label, step = '1', min = '0', max, inputmode = 'numeric', disabled, onchange }) {
-  return h('input', {
-    type: 'number', class: 'set-input', testid, value: value === null || value === undefined ? '' : String(value),
-    step, min, max, inputmode, 'aria-label': label, disabled: disabled || null, dir: 'ltr',
-    oninput: (event) => onchange(event.target.value === '' ? null : Number(event.target.value)),
-  });
-}
-
-function rpeSelect(value, label, disabled, onchange) {
-  const select = h('select', { class: 'set-rpe', testid: 'set-rpe', 'aria-label': label, disabled: disabled || null,
-                               onchange: (event) => onchange(event.target.value ? Number(event.target.value) : null) },
-  h('option', { value: '', text: t('train.set.rpeNone') }),
-  RPE_VALUES.map((v) => h('option', { value: String(v), text: num(v) })));
-  select.value = value === null || value === undefined ? '' : String(value);
-  return select;
-}
 
 function setRow(ex, n, state, item) {
   const logged = state === 'logged' ? item : null;
@@ -293,41 +276,15 @@ function header(workout) {
     outboxLine());
 }
 
-function emptyToday() {
-  return h('div', { class: 'empty-state today-empty', testid: 'today-empty' },
-    h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: '✓' }),
-    h('h2', { i18n: 'train.noWorkoutTitle' }),
-    h('p', { class: 'muted', i18n: 'train.noWorkoutBody' }),
-    h('div', { class: 'btn-row' },
-      h('button', { type: 'button', class: 'btn primary', testid: 'ask-workout', i18n: 'train.askWorkout', onclick: askWorkout }),
-      h('a', { class: 'btn', href: '#view=trainer', testid: 'open-trainer', i18n: 'train.openTrainer' })));
-}
-
-function summaryCard(summary) {
-  const u = summary.unit;
-  return h('section', { class: 'finish-summary', testid: 'finish-summary', role: 'status' },
-    h('h2', { tabindex: '-1', i18n: summary.status === 'completed' ? 'train.finished' : 'train.discarded' }),
-    h('dl', { class: 'summary-stats' },
-      h('div', {}, h('dt', { i18n: 'train.stat.time' }), h('dd', { testid: 'summary-time', text: clock(summary.durationMin * 60) })),
-      h('div', {}, h('dt', { i18n: 'train.stat.sets' }), h('dd', { testid: 'summary-sets', text: num(summary.setsDone) })),
-      h('div', {}, h('dt', { i18n: 'train.stat.volume' }), h('dd', { testid: 'summary-volume', text: loadText(summary.volume, u) }))),
-    summary.records.length ? h('ul', { class: 'summary-records', testid: 'summary-records' },
-      summary.records.map((r) => h('li', { dir: 'auto' }, h('span', { class: 'pr-badge', 'data-kind': r.kind, text: t('train.pr.short') }),
-        ` ${r.exercise}: ${recordText(r, u)}`))) : null,
-    h('div', { class: 'btn-row' },
-      h('a', { class: 'btn primary', href: '#view=progress', testid: 'see-progress', i18n: 'train.seeProgress' }),
-      h('button', { type: 'button', class: 'btn', i18n: 'train.close', onclick: () => { view.summary = null; render(); } })));
-}
-
 function render() {
   if (!view.root) return;
   keepDraftsIn(unit());
   clearInterval(view.clock);
   const workout = view.screen?.workout;
   const body = [];
-  if (view.summary) body.push(summaryCard(view.summary));
+  if (view.summary) body.push(summaryCard(view.summary, () => { view.summary = null; render(); }));
   if (!view.screen) body.push(h('p', { class: 'muted', i18n: 'chat.loading' }));
-  else if (!workout) body.push(emptyToday());
+  else if (!workout) body.push(emptyToday(askWorkout));
   else {
     body.push(header(workout), h('div', { class: 'today-list' }, exerciseBlocks()),
       h('button', { type: 'button', class: 'btn block add-exercise', testid: 'add-exercise', i18n: 'train.addExercise',
