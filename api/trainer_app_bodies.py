@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from msgspec import UNSET, Struct, UnsetType
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from api.exercise_memory_bodies import PreviousOut
+from api.exercise_extras_bodies import PreviousOut
 from gym.training.workout_sets import EXERCISE_ID
 
 ExerciseId = Annotated[str, Field(pattern=EXERCISE_ID, description="An exercise of the current workout (ex_001).")]

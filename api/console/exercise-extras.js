@@ -1,7 +1,8 @@
 /**
  * What Today offers around one exercise: the member's own note on it (kept per exercise, shown the next time), its
  * detail (the sessions logged, the best sets, the estimated 1RM over time; from GET …/trainer/progress/exercise)
- * and, for a barbell, the plate calculator (bar and plates per side for a load, in the member's unit).
+ * and, for a barbell, the plate calculator (bar and plates per side for a load, in the member's unit, from the gym's
+ * own plates: GET …/trainer/plates).
  */
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -10,7 +11,6 @@ import { trainerApp } from './member-api.js';
 import { loadText, num } from './member-cards.js';
 import { announce, dayLabel } from './member-format.js';
 import { lineChart } from './charts.js';
-import { platesFor, barFor } from './plates.js';
 
 // ---- the note ---------------------------------------------------------------------------------------------------
 
@@ -104,10 +104,20 @@ export async function openDetail(ex) {
 
 // ---- plates -----------------------------------------------------------------------------------------------------
 
-function platesAnswer(out, load, unit) {
-  const answer = platesFor(load, unit);
-  if (!answer) {
-    out.replaceChildren(h('p', { testid: 'plates-below-bar', text: t('train.plates.belowBar', { bar: loadText(barFor(unit), unit) }) }));
+async function platesAnswer(out, load) {
+  const asked = String(Math.max(0, Math.min(1000, Number(load) || 0)));
+  out.dataset.asked = asked;
+  let answer;
+  try {
+    answer = await trainerApp.plates(asked);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (out.dataset.asked !== asked) return;  // a later number was typed meanwhile
+  const unit = answer.unit;
+  if (answer.belowBar) {
+    out.replaceChildren(h('p', { testid: 'plates-below-bar', text: t('train.plates.belowBar', { bar: loadText(answer.bar, unit) }) }));
     return;
   }
   out.replaceChildren(
@@ -115,16 +125,16 @@ function platesAnswer(out, load, unit) {
     h('p', { testid: 'plates-side', 'data-plates': answer.perSide.join(' '), dir: 'auto' },
       t('train.plates.perSide'), ' ',
       h('bdi', { dir: 'ltr', text: answer.perSide.length ? answer.perSide.map(num).join(' + ') : t('train.plates.none') })),
-    answer.off ? h('p', { class: 'muted', testid: 'plates-off', text: t('train.plates.closest', { load: loadText(answer.total, unit) }) }) : null);
+    answer.exact ? null : h('p', { class: 'muted', testid: 'plates-off', text: t('train.plates.closest', { load: loadText(answer.total, unit) }) }));
 }
 
-/** The plate calculator for `ex` at `load` (the set about to be lifted), in `unit`. */
-export function openPlates(ex, load, unit) {
+/** The plate calculator for `ex` at `load` (the set about to be lifted, in the member's unit). */
+export function openPlates(ex, load) {
   const out = h('div', { class: 'plates-out', role: 'status' });
   const input = h('input', { type: 'number', class: 'set-input', testid: 'plates-load', step: '0.5', min: '0', max: '1000',
                              inputmode: 'decimal', dir: 'ltr', value: load ? String(load) : '',
-                             oninput: (event) => platesAnswer(out, Number(event.target.value), unit) });
+                             oninput: (event) => platesAnswer(out, event.target.value) });
   dialog('plates-dialog', t('train.plates.title', { name: ex.displayName || ex.name }),
     h('div', { class: 'plates-body' }, h('label', { class: 'set-field' }, h('span', { i18n: 'train.plates.target' }), input), out));
-  platesAnswer(out, Number(load) || 0, unit);
+  platesAnswer(out, load);
 }

@@ -204,7 +204,7 @@ function exerciseCard(ex) {
                       'aria-label': t('train.detail.openLabel', { name: ex.displayName }), onclick: () => openDetail(ex) }),
         BARBELL.test((ex.equipment ?? []).join(' ')) ? h('button', { type: 'button', class: 'btn ghost small', testid: 'plates',
           i18n: 'train.plates.open', 'aria-label': t('train.plates.title', { name: ex.displayName }),
-          onclick: () => openPlates(ex, planned(ex, nextSet(ex)).load, unit()) }) : null,
+          onclick: () => openPlates(ex, planned(ex, nextSet(ex)).load) }) : null,
         h('button', { type: 'button', class: 'btn ghost small', testid: 'swap-exercise', i18n: 'train.swap',
                       'aria-label': t('train.swapLabel', { name: ex.displayName }), disabled: hasSets || null,
                       title: hasSets ? t('train.swapBlocked') : null, onclick: () => swap(ex) }),

@@ -22,7 +22,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.controllers.trainer import member_profile_required, provide_member_id
-from api.exercise_memory_bodies import NoteBody, NoteOut
+from api.exercise_extras_bodies import NoteBody, NoteOut, PlatesOut
 from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
 from api.trainer_app_bodies import (
@@ -161,6 +161,14 @@ class TrainerAppController(Controller):
         """Keep the member's note on an exercise (by its library name; any of its names finds it), shown on Today
         the next time it is in a workout; an empty note forgets it."""
         return shape(await app.save_note(data.name, data.note), NoteOut)
+
+    @get("/plates", responses=READ)
+    async def plates(self, app: NamedDependency[MemberApp],
+                     load: Annotated[float, QueryParameter(ge=0, le=1000, description="The load on the bar, in the "
+                                                                                       "member's unit.")]) -> PlatesOut:
+        """The bar and the plates per side for a barbell load, from the gym's own bar and plates (a standard set
+        when the gym has not said), in the member's unit."""
+        return shape(await app.plates(load), PlatesOut)
 
     # --- Progress ----------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The member app's second round (issue 43 item 3): a set can be a warm-up (`exercise_sets.warmup`: kept and shown,
 never counted in the exercise's log, its volume or its records), and a member keeps a note per library exercise
-(`member_exercise_notes`, one per member and exercise key, shown again the next time), under tenant RLS.
+(`member_exercise_notes`, one per member and exercise key, shown again the next time), under tenant RLS; a gym
+can say which bar and plates it has (`organizations.plates`, {unit, bar, plates}) for the plate calculator.
 
 Revision ID: 0026_member_app_round2
 Revises: 0025_workout_left_out
@@ -9,7 +10,7 @@ Create Date: 2026-11-29
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.dialects.postgresql import JSONB, UUID
 
 from core.rls import drop_tenant_table, run, tenant_table
 
@@ -33,8 +34,10 @@ def upgrade() -> None:
     )
     op.create_index("ix_member_exercise_notes_org_member", "member_exercise_notes", ["org_id", "member_id"])
     run(op, tenant_table("member_exercise_notes"))
+    op.add_column("organizations", sa.Column("plates", JSONB, nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("organizations", "plates")
     run(op, drop_tenant_table("member_exercise_notes"))
     op.drop_column("exercise_sets", "warmup")

@@ -1,5 +1,5 @@
-"""Typed bodies of what the member app remembers per exercise (issue 43): what the member did last time, per set,
-and their own note on it."""
+"""Typed bodies of what the member app offers around an exercise (issue 43): what the member did last time, per set,
+their own note on it, and the plates for a barbell load."""
 
 from __future__ import annotations
 
@@ -34,3 +34,18 @@ class NoteOut(Struct):
     name: str
     note: str | None
     updatedAt: str
+
+
+class PlatesOut(Struct):
+    """A barbell load as the bar and the plates per side (heaviest first), in the member's unit: the gym's own bar
+    and plates (`source` "gym") or a standard set ("standard"); `exact` false: `total` is the nearest under."""
+
+    unit: str
+    bar: float
+    plates: list[float]
+    source: str
+    load: float
+    belowBar: bool
+    perSide: list[float]
+    total: float
+    exact: bool
