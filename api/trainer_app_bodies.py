@@ -11,6 +11,7 @@ from msgspec import UNSET, Struct, UnsetType
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from api.bodies import RealBool
+from api.exercise_extras_bodies import PreviousOut
 from gym.training.workout_sets import EXERCISE_ID
 
 ExerciseId = Annotated[str, Field(pattern=EXERCISE_ID, description="An exercise of the current workout (ex_001).")]
@@ -43,6 +44,8 @@ class SetBody(_Body):
     clientSetId: uuid.UUID | None = Field(None, description="The app's own id for this set (a UUID it makes once): "
                                                             "the set sent again, under any Idempotency-Key, is "
                                                             "answered 200 with the set already logged.")
+    warmup: RealBool = Field(False, description="A warm-up set: kept and shown, never counted in the exercise's log, "
+                                                "volume or records.")
 
 
 class AddExerciseBody(_Body):
@@ -101,6 +104,7 @@ class LoggedSetOut(Struct):
     performedAt: str
     undone: bool
     records: list[RecordOut]
+    warmup: bool = False
 
 
 class HowOut(Struct):
@@ -161,6 +165,8 @@ class ScreenExerciseOut(Struct, kw_only=True):
     prescribedSets: int
     logged: list[LoggedSetOut]
     done: bool
+    previous: PreviousOut | None = None
+    note: str | None = None
 
 
 class ProgressOut(Struct):
@@ -270,6 +276,7 @@ class HistorySetOut(Struct):
     durationSec: int | None
     rpe: float | None
     records: list[RecordOut]
+    warmup: bool = False
 
 
 class HistoryExerciseOut(Struct):

@@ -10,16 +10,18 @@ of `n` in the locale (Babel's rules; the console uses `Intl.PluralRules` on the 
 from __future__ import annotations
 
 import json
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.dates import format_date
 from babel.numbers import format_decimal
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 _REGISTRY = json.loads((LOCALES_DIR / "languages.json").read_text(encoding="utf-8"))
-LANGUAGES: tuple[dict[str, str], ...] = tuple(_REGISTRY["languages"])
+LANGUAGES: tuple[dict[str, Any], ...] = tuple(_REGISTRY["languages"])
 SUPPORTED_LOCALES: tuple[str, ...] = tuple(lang["code"] for lang in LANGUAGES)
 DEFAULT_LOCALE: str = _REGISTRY["default"]
 RTL_LOCALES = frozenset(lang["code"] for lang in LANGUAGES if lang["dir"] == "rtl")
@@ -93,6 +95,15 @@ def format_number(n: Any, locale: str) -> str:
         return str(format_decimal(n, locale=_plural_locale(locale)))
     except (TypeError, ValueError, ArithmeticError):
         return str(n)
+
+
+def format_day(day: date, locale: str) -> str:
+    """The member's one day format, as the app's `dayLabel` writes it with Intl ({weekday: 'short', day:
+    'numeric', month: 'long'}): "Sun, November 29", "вс, 29 ноября", "יום א׳, 29 בנובמבר". CLDR has no
+    weekday-day-long-month skeleton, so, as ICU does, the day-with-short-month pattern's month is widened."""
+    loc = _plural_locale(locale)
+    pattern = loc.datetime_skeletons["MMMEd"].pattern.replace("MMM", "MMMM").replace("LLL", "LLLL")
+    return str(format_date(day, pattern, locale=loc))
 
 
 def _closing(text: str, start: int) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, func, select, text
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -30,6 +31,7 @@ class Organization(Base):
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     locale: Mapped[str] = mapped_column(String(8), default="en")
     messages_daily_limit: Mapped[int | None] = mapped_column(nullable=True)  # messages to members a day; None: default
+    plates: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)  # {unit, bar, plates}; None: standard
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 

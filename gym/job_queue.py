@@ -5,7 +5,7 @@ job and the write that needs it commit together or not at all, so a worker never
 and no row that needs a worker is left without a job. A job carries ids only, never what a person wrote.
 
 Every job names its org (in its PgQueuer headers, `{"org": ...}`) and is enqueued behind its own org's jobs still
-queued on the same entrypoint: priority = -rank, where rank is that count (`job_queue_rank`, migration 0030).
+queued on the same entrypoint: priority = -rank, where rank is that count (`job_queue_rank`, migration 0026).
 PgQueuer dequeues by priority, then id, so the workers take one waiting job of every org before a second of any: a
 gym that enqueues fifty times the others' work delays itself, not them (bench/queue_fairness.py). Nutrition runs,
 messages to members and freezes all come through here.

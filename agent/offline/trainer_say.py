@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from core.i18n import catalog, translate
+from core.i18n import catalog, format_day, translate
+from gym.training.workout_titles import workout_title
 
 
 def label(locale: str) -> str:
@@ -43,12 +44,12 @@ def percents(locale: str, recovering: dict[str, int]) -> str:
 
 
 def day(locale: str, when: date) -> str:
-    weekday = catalog(locale).get("offline", {}).get("weekdays", {}).get(when.strftime("%A"), when.strftime("%A"))
-    return say(locale, "date", weekday=weekday, day=when.day, month=when.month)
+    """"Fri, November 27" / "пт, 27 ноября": the day as the member's app writes it (core.i18n.format_day)."""
+    return format_day(when, locale)
 
 
 def moment(locale: str, when: datetime | str) -> str:
-    """"Fri 27.11, 07:00" in the member's words (their zone is the datetime's)."""
+    """"Fri, November 27, 07:00" in the member's words (their zone is the datetime's)."""
     at = datetime.fromisoformat(when) if isinstance(when, str) else when
     return say(locale, "moment", date=day(locale, at.date()), time=at.strftime("%H:%M"))
 
@@ -67,9 +68,7 @@ def workout_name(locale: str, group: str | None) -> str:
 
 
 def title(locale: str, group: str | None, *, quick: bool = False, light: bool = False) -> str:
-    name = workout_name(locale, group)
-    text = say(locale, "title_light" if light else "title_quick" if quick else "title", name=name)
-    return text[:1].upper() + text[1:]
+    return workout_title(locale, group, "title_light" if light else "title_quick" if quick else "title")
 
 
 def error(locale: str, failure: Any) -> str:

@@ -1,11 +1,11 @@
 /**
  * Calendar: a month of the gym's days (GET …/trainer/calendar) with the workouts done and those scheduled (the
  * member's own and the coach's), today marked, the streak of weeks with a workout, and a day's detail. Weeks
- * start on Monday; the grid mirrors in Hebrew. Arrow keys move between days. Below it, the member's own classes
+ * start on the language's first day (Sunday in Hebrew, Monday in English and Russian); the grid mirrors in Hebrew. Arrow keys move between days. Below it, the member's own classes
  * (member-bookings.js).
  */
 import { h } from './dom.js';
-import { t, currentLocale } from './i18n.js';
+import { t, currentLocale, firstDayOfWeek } from './i18n.js';
 import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
 import { num } from './member-cards.js';
@@ -29,17 +29,26 @@ function shift(months) {
   load();
 }
 
+/** The grid's first column as Date.getUTCDay() counts: 0 Sunday, 1 Monday. */
+const weekStart = () => firstDayOfWeek() % 7;
+
 function weekdayNames() {
-  const monday = new Date(Date.UTC(2024, 0, 1));  // a Monday
+  const first = new Date(Date.UTC(2024, 0, 7 + weekStart()));  // 7 January 2024 was a Sunday
   return Array.from({ length: 7 }, (_, i) => new Intl.DateTimeFormat(currentLocale(), { weekday: 'short', timeZone: 'UTC' })
-    .format(new Date(monday.getTime() + i * 86400000)));
+    .format(new Date(first.getTime() + i * 86400000)));
+}
+
+/** "Ноябрь 2026 г.": the month's title with its first letter up (CSS capitalize raised every word's: "2026 Г."). */
+function monthTitle(first) {
+  const words = new Intl.DateTimeFormat(currentLocale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(first);
+  return words.charAt(0).toLocaleUpperCase(currentLocale()) + words.slice(1);
 }
 
 function dayCell(day, today) {
   const date = utc(day.date);
   const done = Boolean(day.done);
   const planned = day.scheduled.filter((s) => s.status === 'scheduled').length;
-  const label = [dayLabel(day.date, { weekday: 'long', day: 'numeric', month: 'long' }),
+  const label = [dayLabel(day.date),
     done ? t('train.calendar.doneA11y', { n: num(day.done.exercises) }) : null,
     planned ? t('train.calendar.plannedA11y', { n: num(planned) }) : null].filter(Boolean).join(', ');
   return h('button', {
@@ -84,7 +93,7 @@ function detail(day) {
         s.status !== 'scheduled' ? t(`train.calendar.status.${s.status}`, undefined, s.status) : null].filter(Boolean).join(' · ') }));
   }
   return h('section', { class: 'cal-detail panel', testid: 'calendar-detail', 'aria-live': 'polite' },
-    h('h3', { text: dayLabel(day.date, { weekday: 'long', day: 'numeric', month: 'long' }) }),
+    h('h3', { text: dayLabel(day.date) }),
     items.length ? h('ul', { class: 'cal-items' }, items) : h('p', { class: 'muted', i18n: 'train.calendar.nothing' }));
 }
 
@@ -96,8 +105,8 @@ function draw() {
     return;
   }
   const first = utc(data.start);
-  const lead = (first.getUTCDay() + 6) % 7;  // Monday first
-  const title = new Intl.DateTimeFormat(currentLocale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(first);
+  const lead = (first.getUTCDay() - weekStart() + 7) % 7;
+  const title = monthTitle(first);
   const streak = data.streak;
   view.root.replaceChildren(h('div', { class: 'calendar', testid: 'calendar' },
     h('h2', { class: 'view-title', i18n: 'train.nav.calendar' }),

@@ -29,10 +29,12 @@ function niceMax(value) {
   return step * power;
 }
 
+/** The chart's numbers for screen readers. A table is as wide as its cells whatever its own size says, so the
+ * visually hidden box is a div around it (a hidden table alone made a phone's Charts tab scroll sideways). */
 function table(caption, head, rows) {
-  return h('table', { class: 'sr-only chart-table' }, h('caption', { text: caption }),
+  return h('div', { class: 'sr-only' }, h('table', { class: 'chart-table' }, h('caption', { text: caption }),
     h('thead', {}, h('tr', {}, head.map((cell) => h('th', { scope: 'col', text: cell })))),
-    h('tbody', {}, rows.map((row) => h('tr', {}, row.map((cell) => h('td', { text: cell }))))));
+    h('tbody', {}, rows.map((row) => h('tr', {}, row.map((cell) => h('td', { text: cell })))))));
 }
 
 /** Vertical bars: points [{label, value, title}]. */

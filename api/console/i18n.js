@@ -72,6 +72,11 @@ export function currentLocale() {
   return current;
 }
 
+/** The day a week starts on in `locale`, as Intl's weekInfo says it: 1 Monday … 7 Sunday (languages.json). */
+export function firstDayOfWeek(locale = current) {
+  return languages().find((l) => l.code === locale)?.firstDay ?? 1;
+}
+
 export function isRtl(locale = current) {
   return languages().find((l) => l.code === locale)?.dir === 'rtl';
 }

@@ -28,6 +28,8 @@ export const trainerApp = {
                                                                        headers: { 'Idempotency-Key': key } }),
   timers: () => json(`${base(orgId())}/workout/timers`),
   library: (query) => json(`${base(orgId())}/exercises${q({ q: query })}`),
+  plates: (load) => json(`${base(orgId())}/plates${q({ load })}`),
+  saveNote: (name, note) => json(`${base(orgId())}/exercises/note`, { method: 'PUT', body: { name, note } }),
   history: (days = 30) => json(`${base(orgId())}/progress/history${q({ days })}`),
   volume: (weeks = 12) => json(`${base(orgId())}/progress/volume${q({ weeks })}`),
   exercise: (name, days = 180) => json(`${base(orgId())}/progress/exercise${q({ name, days })}`),

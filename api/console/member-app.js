@@ -14,6 +14,7 @@ import { mountFood, unmountFood, refreshFood } from './food.js';
 import { resetLibrary } from './library-picker.js';
 import { flush } from './member-api.js';
 import { closeDrawer } from './drawer.js';
+import { show as showRest, hideRest, refreshRest } from './rest-timer.js';
 
 const VIEWS = ['today', 'food', 'progress', 'calendar', 'trainer'];
 const ICONS = { today: '✓', food: '◔', progress: '↗', calendar: '▦', trainer: '✎' };
@@ -88,6 +89,7 @@ export function enterMemberApp() {
   window.addEventListener('popstate', app.onHash);
   window.addEventListener('hashchange', app.onHash);
   show(viewFromHash());
+  showRest();  // a rest still running from before a reload
   flush();
 }
 
@@ -109,6 +111,7 @@ export function leaveMemberApp() {
   $('workspace').hidden = false;
   $('menu-toggle').hidden = false;
   resetLibrary();
+  hideRest();
   leaveMemberMode();
 }
 
@@ -121,5 +124,6 @@ export function relocalizeMemberApp() {
   if (app.view === 'progress') refreshProgress();
   if (app.view === 'calendar') refreshCalendar();
   if (app.view === 'food') refreshFood();
+  refreshRest();
   document.title = `${t(`train.nav.${app.view}`)} · ${t('app.title')}`;
 }

@@ -6,8 +6,12 @@ import { h } from './dom.js';
 import { t, currentLocale } from './i18n.js';
 import { num, loadText } from './member-cards.js';
 
-/** A YYYY-MM-DD day of the gym as the UI language writes it ("Thu, 26 Nov"). */
-export function dayLabel(iso, options = { weekday: 'short', day: 'numeric', month: 'short' }) {
+/** The member's one day format: "Sun, November 29", "вс, 29 ноября" (the month in the genitive, as a date says it),
+ * "יום א׳, 29 בנובמבר". The trainer writes its days the same way (core.i18n.format_day). */
+export const DAY = { weekday: 'short', day: 'numeric', month: 'long' };
+
+/** A YYYY-MM-DD day of the gym as the UI language writes it. */
+export function dayLabel(iso, options = DAY) {
   const [y, m, d] = String(iso ?? '').split('-').map(Number);
   if (!y || !m || !d) return '';
   return new Intl.DateTimeFormat(currentLocale(), { ...options, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));

@@ -9,7 +9,8 @@ import { showError } from './notices.js';
 import { trainerApp } from './member-api.js';
 import { distanceText, loadText, num, muscleName, unitLabel } from './member-cards.js';
 import { dayLabel, recordBadges, clock } from './member-format.js';
-import { barChart, lineChart, goalBars } from './charts.js';
+import { barChart, goalBars } from './charts.js';
+import { loadOverTime } from './exercise-extras.js';
 
 const TABS = ['history', 'charts', 'recovery'];
 const view = { root: null, tab: 'history', exercise: null, goalKind: 'categories', token: 0 };
@@ -62,7 +63,7 @@ function historyExercise(ex) {
 function historyDay(day, unit) {
   const totals = day.totals;
   return h('section', { class: 'history-day', testid: 'history-day', 'data-date': day.date },
-    h('h3', { class: 'history-date', text: dayLabel(day.date, { weekday: 'long', day: 'numeric', month: 'long' }) }),
+    h('h3', { class: 'history-date', text: dayLabel(day.date) }),
     h('p', { class: 'muted history-totals', text: [t('train.history.exercises', { n: num(totals.exercises) }),
       t('train.history.sets', { n: num(totals.sets) }), totals.volume ? loadText(totals.volume, unit) : null,
       totals.records ? t('train.history.records', { n: num(totals.records) }) : null].filter(Boolean).join(' · ') }),
@@ -94,15 +95,8 @@ async function drawCharts(body, token) {
   const picker = h('select', { class: 'exercise-select', testid: 'chart-exercise-select', 'aria-label': t('train.chart.pickExercise'),
                                onchange: (event) => { view.exercise = event.target.value; draw(); } },
   load.choices.map((c) => h('option', { value: c.name, text: c.displayName, selected: c.name === load.exercise ? true : null })));
-  const first = load.points[0] ? new Date(load.points[0].performedAt).getTime() : 0;
-  const last = load.points.at(-1) ? new Date(load.points.at(-1).performedAt).getTime() : 1;
-  const x = (p) => (last > first ? (new Date(p.performedAt).getTime() - first) / (last - first) : 0.5);
-  const loadChart = load.points.length ? lineChart({
-    testid: 'chart-load', caption: t('train.chart.load', { name: load.displayName ?? '' }),
-    series: [{ name: t('train.chart.topSet'), className: 'top', points: load.points.map((p) => ({ x: x(p), y: p.topLoad, label: short(p.date) })) },
-             { name: t('train.chart.e1rm'), className: 'e1rm', points: load.points.map((p) => ({ x: x(p), y: p.e1rm, label: short(p.date) })) }],
-    xLabels: [{ x: 0, label: short(load.points[0].date) }, { x: 1, label: short(load.points.at(-1).date) }],
-    format: (v) => loadText(v, load.unit) }) : h('p', { class: 'muted', testid: 'chart-load-empty', i18n: 'train.chart.noLoads' });
+  const loadChart = load.points.length ? loadOverTime(load, 'chart-load', t('train.chart.load', { name: load.displayName ?? '' }))
+    : h('p', { class: 'muted', testid: 'chart-load-empty', i18n: 'train.chart.noLoads' });
   const bests = load.exercise ? h('p', { class: 'muted chart-bests', testid: 'chart-bests', text: t('train.chart.bests', {
     heaviest: loadText(load.bests.heaviestLoad, load.unit), e1rm: loadText(load.bests.e1rm, load.unit) }) }) : null;
   const rows = (view.goalKind === 'categories' ? goals.categories : goals.muscles).map((g) => ({

@@ -10,59 +10,15 @@ import { trainerApp } from './member-api.js';
 import { loadText, num } from './member-cards.js';
 import { clock, announce } from './member-format.js';
 import { showError } from './notices.js';
+import { prefs, setPref, canBeep, canVibrate, beep, buzz, wakeAudio } from './cues.js';
 
 const TICK_MS = 200;
-const PREFS = 'spotter.timer';
-
 const state = { dialog: null, phases: [], index: 0, remainingMs: 0, endsAt: 0, running: false, interval: null,
-                wake: null, audio: null, cues: 0, hooks: null };
+                wake: null, cues: 0, hooks: null };
 
-function prefs() {
-  try {
-    return { sound: true, vibrate: true, ...JSON.parse(localStorage.getItem(PREFS) ?? '{}') };
-  } catch {
-    return { sound: true, vibrate: true };
-  }
-}
-
-function setPref(key, value) {
-  localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), [key]: value }));
-}
-
-const canVibrate = () => typeof navigator.vibrate === 'function';
-const canBeep = () => Boolean(window.AudioContext || window.webkitAudioContext);
 const canWake = () => Boolean(navigator.wakeLock?.request);
 
-// ---- sound, vibration, wake lock --------------------------------------------------------------------------------
-
-function beep(kind) {
-  if (!prefs().sound || !canBeep()) return false;
-  try {
-    state.audio ??= new (window.AudioContext || window.webkitAudioContext)();
-    const ctx = state.audio;
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = kind === 'rest' || kind === 'transition' ? 660 : 880;
-    gain.gain.setValueAtTime(0.001, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.3, ctx.currentTime + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.4);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function buzz(kind) {
-  if (!prefs().vibrate || !canVibrate()) return false;
-  try {
-    return navigator.vibrate(kind === 'rest' ? [120, 80, 120] : [250]);
-  } catch {
-    return false;
-  }
-}
+// ---- wake lock ---------------------------------------------------------------------------------------------------
 
 async function keepAwake(on) {
   if (!canWake()) {
@@ -134,7 +90,7 @@ function toggle() {
   state.running = !state.running;
   if (state.running) {
     state.endsAt = Date.now() + state.remainingMs;
-    if (state.audio?.state === 'suspended') state.audio.resume();
+    wakeAudio();
     keepAwake(true);
   } else {
     state.remainingMs = Math.max(0, state.endsAt - Date.now());

@@ -14,9 +14,12 @@ import { prescription, progressionLine, recoveryLine, conflictLine, loadText, nu
 import { clock, recordBadges, recordText, confirmDialog, showHow, announce } from './member-format.js';
 import { openLibrary, resetLibrary } from './library-picker.js';
 import { openTimer } from './timer.js';
+import { numberInput, rpeSelect, emptyToday, summaryCard } from './today-parts.js';
+import { startRest, restFor } from './rest-timer.js';
+import { noteField, openDetail, openPlates } from './exercise-extras.js';
 
-const RPE_VALUES = [6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10];
 const LOAD_EQUIPMENT = /barbell|dumbbell|kettlebell|cable|band|plate|machine|medicine ball|sandbag/i;
+const BARBELL = /barbell/i;
 
 const view = { root: null, screen: null, drafts: new Map(), summary: null, clock: null, unsubscribe: null,
                loading: null, draftUnit: null };
@@ -31,20 +34,44 @@ function draft(exId, n) {
   return view.drafts.get(key);
 }
 
+/** Whether set `n` of `ex` is a warm-up: logged as one, queued as one, or marked so on its row. */
+function warm(ex, n) {
+  const logged = ex.logged?.find((s) => s.setNumber === n);
+  if (logged) return Boolean(logged.warmup);
+  const queued = queuedFor(ex.id).find((i) => i.body.setNumber === n);
+  if (queued) return Boolean(queued.body.warmup);
+  return Boolean(draft(ex.id, n).warmup);
+}
+
+/** Which working set row `n` is (warm-ups before it not counted): the prescription's and last time's index. */
+function working(ex, n) {
+  let k = 0;
+  for (let m = 1; m <= n; m += 1) if (!warm(ex, m)) k += 1;
+  return Math.max(k, 1);
+}
+
 /** What set `n` of `ex` would log as it stands: the member's edits over the prescription (or the last set). */
 function planned(ex, n) {
   const d = draft(ex.id, n);
-  const previous = [...(ex.logged ?? [])].reverse().find((s) => s.setNumber < n);
+  const previous = [...(ex.logged ?? [])].reverse().find((s) => s.setNumber < n && !s.warmup);
+  const k = working(ex, n);
   if (ex.type === 'reps') {
-    const reps = ex.reps?.[Math.min(n, ex.reps.length) - 1] ?? ex.reps?.at(-1) ?? 10;
+    const reps = ex.reps?.[Math.min(k, ex.reps.length) - 1] ?? ex.reps?.at(-1) ?? 10;
     const load = ex.load ?? ex.suggestion?.suggestedLoad ?? previous?.load ?? null;
     return { reps: d.reps ?? reps, load: d.load !== undefined ? d.load : (previous?.load ?? load), rpe: d.rpe ?? null };
   }
   if (ex.type === 'hold') {
-    return { seconds: d.seconds ?? ex.hold_sec?.[Math.min(n, ex.hold_sec.length) - 1] ?? 30, rpe: d.rpe ?? null };
+    return { seconds: d.seconds ?? ex.hold_sec?.[Math.min(k, ex.hold_sec.length) - 1] ?? 30, rpe: d.rpe ?? null };
   }
   if (ex.type === 'intervals') return { seconds: d.seconds ?? ex.work_sec, rpe: d.rpe ?? null };
   return { minutes: d.minutes ?? ex.duration_min, rpe: d.rpe ?? null };
+}
+
+/** The first set of `ex` neither logged nor waiting to be sent. */
+function nextSet(ex) {
+  let n = 1;
+  while (ex.logged?.some((s) => s.setNumber === n) || queuedFor(ex.id).some((i) => i.body.setNumber === n)) n += 1;
+  return n;
 }
 
 function queuedFor(exId) {
@@ -52,23 +79,6 @@ function queuedFor(exId) {
 }
 
 // ---- rendering ---------------------------------------------------------------------------------------------------
-
-function numberInput({ testid, value, label, step = '1', min = '0', max, inputmode = 'numeric', disabled, onchange }) {
-  return h('input', {
-    type: 'number', class: 'set-input', testid, value: value === null || value === undefined ? '' : String(value),
-    step, min, max, inputmode, 'aria-label': label, disabled: disabled || null, dir: 'ltr',
-    oninput: (event) => onchange(event.target.value === '' ? null : Number(event.target.value)),
-  });
-}
-
-function rpeSelect(value, label, disabled, onchange) {
-  const select = h('select', { class: 'set-rpe', testid: 'set-rpe', 'aria-label': label, disabled: disabled || null,
-                               onchange: (event) => onchange(event.target.value ? Number(event.target.value) : null) },
-  h('option', { value: '', text: t('train.set.rpeNone') }),
-  RPE_VALUES.map((v) => h('option', { value: String(v), text: num(v) })));
-  select.value = value === null || value === undefined ? '' : String(value);
-  return select;
-}
 
 function setRow(ex, n, state, item) {
   const logged = state === 'logged' ? item : null;
@@ -102,33 +112,67 @@ function setRow(ex, n, state, item) {
   const check = h('button', {
     type: 'button', class: `set-check${locked ? ' checked' : ''}`, testid: 'set-check', 'aria-pressed': String(locked),
     'aria-label': label(locked ? 'train.set.logged' : 'train.set.check'), title: label(locked ? 'train.set.logged' : 'train.set.check'),
-    disabled: locked || null, text: '✓', onclick: () => logSet(ex.id, n),
+    disabled: locked || null, text: '✓', onclick: () => checkSet(ex.id, n),
   });
   const undo = state === 'planned' ? null : h('button', {
     type: 'button', class: 'icon-btn small set-undo', testid: 'set-undo', text: '↶',
     'aria-label': label('train.set.undo'), title: label('train.set.undo'),
     onclick: () => (state === 'queued' ? undoQueued(item) : undoSet(ex.id, item)),
   });
-  const row = h('li', { class: `set-row set-${state}`, testid: 'set-row', 'data-set': String(n), 'data-state': state },
-    h('span', { class: 'set-number', text: num(n) }),
+  const isWarm = warm(ex, n);
+  const row = h('li', { class: `set-row set-${state}${isWarm ? ' warmup' : ''}`, testid: 'set-row', 'data-set': String(n),
+                        'data-state': state, 'data-warmup': String(isWarm) },
+    setNumber(ex, n, isWarm, locked),
     h('div', { class: 'set-fields' }, inputs),
     h('div', { class: 'set-actions' }, check, undo),
+    isWarm ? null : lastTime(ex, n, working(ex, n), locked),
     state === 'queued' ? h('span', { class: 'set-queued', testid: 'set-queued', i18n: 'train.set.queued' }) : null,
     logged?.records?.length ? h('div', { class: 'set-records' }, recordBadges(logged.records, unit())) : null);
   row.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && state === 'planned' && event.target.matches('input')) {
       event.preventDefault();
-      logSet(ex.id, n);
+      checkSet(ex.id, n);
     }
   });
   return row;
+}
+
+/** The set's number, or W for a warm-up; on a set not logged yet, a button that makes it a warm-up or not. */
+function setNumber(ex, n, isWarm, locked) {
+  const text = isWarm ? t('train.set.warmupShort') : num(n);
+  if (locked) {
+    return h('span', { class: 'set-number', testid: 'set-number', text, title: isWarm ? t('train.set.warmup') : null });
+  }
+  return h('button', { type: 'button', class: 'set-number set-kind', testid: 'set-kind', text, 'aria-pressed': String(isWarm),
+                       'aria-label': t('train.set.warmupToggle', { n: num(n) }), title: t('train.set.warmupToggle', { n: num(n) }),
+                       onclick: () => { const d = draft(ex.id, n); d.warmup = !d.warmup; rerender(ex.id); } });
+}
+
+/** "Last time: 14 kg × 8" under row `n`, the `k`-th working set (the service's `previous`); on a set not logged
+ * yet, it fills the row. */
+function lastTime(ex, n, k, locked) {
+  const p = ex.previous?.sets?.find((s) => s.setNumber === k);
+  if (!p) return null;
+  const what = p.load === null || p.load === undefined ? t('member.repsOnly', { reps: num(p.reps) })
+    : `${loadText(p.load, ex.previous.unit)} × ${num(p.reps)}`;
+  const words = [h('span', { class: 'set-previous-label', i18n: 'train.set.previous' }), ' ', h('bdi', { dir: 'ltr', text: what })];
+  if (locked) return h('p', { class: 'set-previous', testid: 'set-previous', 'data-reps': String(p.reps) }, words);
+  return h('button', { type: 'button', class: 'set-previous', testid: 'set-previous', 'data-reps': String(p.reps),
+                       'aria-label': t('train.set.usePrevious', { n: num(n), what }), onclick: () => {
+                         const d = draft(ex.id, n);
+                         d.reps = p.reps;
+                         if (p.load !== null && p.load !== undefined) d.load = convertLoad(p.load, ex.previous.unit, unit());
+                         rerender(ex.id);
+                       } }, words);
 }
 
 function setList(ex) {
   const logged = new Map((ex.logged ?? []).map((s) => [s.setNumber, s]));
   const queued = new Map(queuedFor(ex.id).map((i) => [i.body.setNumber, i]));
   const extra = draft(ex.id, 'extra');
-  const count = Math.max(ex.prescribedSets ?? 1, ...logged.keys(), ...queued.keys(), 0) + (extra.count ?? 0);
+  let warmups = 0;
+  for (let n = 1; n <= (ex.prescribedSets ?? 1) + warmups + (extra.count ?? 0); n += 1) if (warm(ex, n)) warmups += 1;
+  const count = Math.max((ex.prescribedSets ?? 1) + warmups, ...logged.keys(), ...queued.keys(), 0) + (extra.count ?? 0);
   const rows = [];
   for (let n = 1; n <= count; n += 1) {
     if (logged.has(n)) rows.push(setRow(ex, n, 'logged', logged.get(n)));
@@ -156,12 +200,18 @@ function exerciseCard(ex) {
       h('div', { class: 'today-ex-tools' },
         ex.how ? h('button', { type: 'button', class: 'btn ghost small', testid: 'how-to', i18n: 'train.howTo',
                                'aria-label': t('train.howToLabel', { name: ex.displayName }), onclick: () => showHow(ex.how) }) : null,
+        h('button', { type: 'button', class: 'btn ghost small', testid: 'exercise-detail', i18n: 'train.detail.open',
+                      'aria-label': t('train.detail.openLabel', { name: ex.displayName }), onclick: () => openDetail(ex) }),
+        BARBELL.test((ex.equipment ?? []).join(' ')) ? h('button', { type: 'button', class: 'btn ghost small', testid: 'plates',
+          i18n: 'train.plates.open', 'aria-label': t('train.plates.title', { name: ex.displayName }),
+          onclick: () => openPlates(ex, planned(ex, nextSet(ex)).load) }) : null,
         h('button', { type: 'button', class: 'btn ghost small', testid: 'swap-exercise', i18n: 'train.swap',
                       'aria-label': t('train.swapLabel', { name: ex.displayName }), disabled: hasSets || null,
                       title: hasSets ? t('train.swapBlocked') : null, onclick: () => swap(ex) }),
         h('button', { type: 'button', class: 'btn ghost small', testid: 'remove-exercise', i18n: 'train.remove',
                       'aria-label': t('train.removeLabel', { name: ex.displayName }), onclick: () => remove(ex) }))),
     h('div', { class: 'ex-rx', testid: 'exercise-rx', dir: 'ltr', text: rx }),
+    noteField(ex),
     conflictLine(ex), recoveryLine(ex), progressionLine(ex, unit()),
     setList(ex),
     h('button', { type: 'button', class: 'btn ghost small add-set', testid: 'add-set', i18n: 'train.set.add',
@@ -226,41 +276,15 @@ function header(workout) {
     outboxLine());
 }
 
-function emptyToday() {
-  return h('div', { class: 'empty-state today-empty', testid: 'today-empty' },
-    h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: '✓' }),
-    h('h2', { i18n: 'train.noWorkoutTitle' }),
-    h('p', { class: 'muted', i18n: 'train.noWorkoutBody' }),
-    h('div', { class: 'btn-row' },
-      h('button', { type: 'button', class: 'btn primary', testid: 'ask-workout', i18n: 'train.askWorkout', onclick: askWorkout }),
-      h('a', { class: 'btn', href: '#view=trainer', testid: 'open-trainer', i18n: 'train.openTrainer' })));
-}
-
-function summaryCard(summary) {
-  const u = summary.unit;
-  return h('section', { class: 'finish-summary', testid: 'finish-summary', role: 'status' },
-    h('h2', { i18n: summary.status === 'completed' ? 'train.finished' : 'train.discarded' }),
-    h('dl', { class: 'summary-stats' },
-      h('div', {}, h('dt', { i18n: 'train.stat.time' }), h('dd', { testid: 'summary-time', text: clock(summary.durationMin * 60) })),
-      h('div', {}, h('dt', { i18n: 'train.stat.sets' }), h('dd', { testid: 'summary-sets', text: num(summary.setsDone) })),
-      h('div', {}, h('dt', { i18n: 'train.stat.volume' }), h('dd', { testid: 'summary-volume', text: loadText(summary.volume, u) }))),
-    summary.records.length ? h('ul', { class: 'summary-records', testid: 'summary-records' },
-      summary.records.map((r) => h('li', { dir: 'auto' }, h('span', { class: 'pr-badge', 'data-kind': r.kind, text: t('train.pr.short') }),
-        ` ${r.exercise}: ${recordText(r, u)}`))) : null,
-    h('div', { class: 'btn-row' },
-      h('a', { class: 'btn primary', href: '#view=progress', testid: 'see-progress', i18n: 'train.seeProgress' }),
-      h('button', { type: 'button', class: 'btn', i18n: 'train.close', onclick: () => { view.summary = null; render(); } })));
-}
-
 function render() {
   if (!view.root) return;
   keepDraftsIn(unit());
   clearInterval(view.clock);
   const workout = view.screen?.workout;
   const body = [];
-  if (view.summary) body.push(summaryCard(view.summary));
+  if (view.summary) body.push(summaryCard(view.summary, () => { view.summary = null; render(); }));
   if (!view.screen) body.push(h('p', { class: 'muted', i18n: 'chat.loading' }));
-  else if (!workout) body.push(emptyToday());
+  else if (!workout) body.push(emptyToday(askWorkout));
   else {
     body.push(header(workout), h('div', { class: 'today-list' }, exerciseBlocks()),
       h('button', { type: 'button', class: 'btn block add-exercise', testid: 'add-exercise', i18n: 'train.addExercise',
@@ -284,12 +308,24 @@ function rerender(exId) {
   const old = view.root?.querySelector(`[data-testid="today-exercise"][data-exercise-id="${CSS.escape(exId)}"]`);
   if (ex && old) old.replaceWith(exerciseCard(ex));
   const head = view.root?.querySelector('.today-head');
+  const inHead = head?.contains(active) ? active.dataset.testid : null;
   if (head && view.screen?.workout) head.replaceWith(header(view.screen.workout));
+  if (inHead) view.root?.querySelector(`.today-head [data-testid="${inHead}"]`)?.focus();
   if (focus) {
     const row = view.root?.querySelector(`[data-exercise-id="${CSS.escape(focus[0] ?? '')}"] [data-testid="set-row"][data-set="${focus[1]}"]`);
-    const next = row?.querySelector(`[data-testid="${focus[2]}"]:not(:disabled)`) ?? row?.nextElementSibling?.querySelector('input:not(:disabled)');
-    next?.focus();
+    const same = row?.querySelector(`[data-testid="${focus[2]}"]:not(:disabled)`);
+    (same ?? (row?.dataset.state === 'planned' ? firstField(row) : nextPlanned(row)))?.focus();
   }
+}
+
+const firstField = (row) => row?.querySelector('input:not(:disabled), select:not(:disabled)');
+
+/** Where the keyboard goes once `row` is logged: the next set not logged yet (in this exercise or the ones after
+ * it), else Finish. */
+function nextPlanned(row) {
+  const rows = [...(view.root?.querySelectorAll('[data-testid="set-row"]') ?? [])];
+  const after = rows.slice(rows.indexOf(row) + 1).find((r) => r.dataset.state === 'planned');
+  return firstField(after) ?? view.root?.querySelector('[data-testid="finish-workout"]');
 }
 
 // ---- actions ---------------------------------------------------------------------------------------------------
@@ -335,7 +371,7 @@ export function logSet(exId, n) {
   const ex = findExercise(exId);
   if (!ex) return;
   const v = planned(ex, n);
-  const body = { exerciseId: ex.id, setNumber: n, rpe: v.rpe ?? undefined };
+  const body = { exerciseId: ex.id, setNumber: n, rpe: v.rpe ?? undefined, warmup: warm(ex, n) || undefined };
   if (ex.type === 'reps') {
     if (!Number.isInteger(v.reps) || v.reps < 1) return invalid(ex, n, 'set-reps');
     if (v.load !== null && v.load !== undefined && !(v.load >= 0)) return invalid(ex, n, 'set-load');
@@ -349,14 +385,20 @@ export function logSet(exId, n) {
     body.durationSec = Math.round(v.seconds);
   }
   clearError();
-  // later sets start from what this one lifted
-  if (ex.type === 'reps') for (let m = n + 1; m <= (ex.prescribedSets ?? n) + 5; m += 1) {
+  // later sets start from what this working set lifted
+  if (ex.type === 'reps' && !body.warmup) for (let m = n + 1; m <= (ex.prescribedSets ?? n) + 5; m += 1) {
     const d = draft(ex.id, m);
     if (d.load === undefined && body.load !== undefined) d.load = body.load;
   }
   queueSet(body);
   rerender(ex.id);
-  return undefined;
+  return true;
+}
+
+/** A set checked on its row: logged, and the rest after it starts (the workout timer runs its own rests). */
+function checkSet(exId, n) {
+  const ex = findExercise(exId);
+  if (ex && logSet(exId, n)) startRest(restFor(ex, exercises()), ex.displayName || ex.name);
 }
 
 function invalid(ex, n, testid) {
@@ -431,7 +473,7 @@ async function finish() {
     view.screen = { ...view.screen, workout: null };
     view.drafts.clear();
     render();
-    view.root?.querySelector('[data-testid="finish-summary"]')?.focus?.();
+    view.root?.querySelector('[data-testid="finish-summary"] h2')?.focus();
   } catch (err) {
     showError(err);
   }

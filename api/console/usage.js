@@ -1,4 +1,4 @@
-/** The usage footer: today's AI spend against the org's cap, polled every 30 s and after `done`. */
+/** The usage footer: today's AI spend against the org's cap, polled every 30 s and after `done`; none for a member. */
 import { api } from './api.js';
 import { h } from './dom.js';
 import { formatUsd, formatTime } from './i18n.js';
@@ -48,6 +48,12 @@ export async function refreshUsage() {
 export function renderUsage() {
   const footer = document.querySelector('[data-testid="usage-footer"]');
   if (!footer) return;
+  // the gym's AI spend is staff's business: a member has no usage to load (it said "Loading usage…" forever)
+  footer.hidden = state.membership?.role === 'member';
+  if (footer.hidden) {
+    footer.replaceChildren();
+    return;
+  }
   const usage = snapshotOrg === orgId() ? snapshot : null;
   if (!usage) {
     footer.replaceChildren(h('span', { class: 'muted', i18n: failed ? 'usage.unavailable' : 'usage.loading' }));

@@ -23,6 +23,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.controllers.trainer import member_profile_required, provide_member_id
+from api.exercise_extras_bodies import NoteBody, NoteOut, PlatesOut
 from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
 from api.trainer_app_bodies import (
@@ -102,7 +103,7 @@ class TrainerAppController(Controller):
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
                          load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
                          distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt,
-                         client_set_id=data.clientSetId)
+                         client_set_id=data.clientSetId, warmup=data.warmup)
         answer = await app.log_set(entry)
         return await once.answer(201 if answer.pop("new") else 200, shape(answer, SetLoggedOut))
 
@@ -160,6 +161,20 @@ class TrainerAppController(Controller):
         """The exercise library in the caller's language: for each, the equipment it would use at the current
         location (null: not there), the injury or never-rule that blocks it, the suggested load, its cues."""
         return shape(await app.library(q.strip() if q and q.strip() else None), LibraryOut)
+
+    @put("/exercises/note", status_code=200, responses=error_responses(400, 401, 403, 404, 413, 415))
+    async def save_note(self, data: JSONBody[NoteBody], app: NamedDependency[MemberApp]) -> NoteOut:
+        """Keep the member's note on an exercise (by its library name; any of its names finds it), shown on Today
+        the next time it is in a workout; an empty note forgets it."""
+        return shape(await app.save_note(data.name, data.note), NoteOut)
+
+    @get("/plates", responses=READ)
+    async def plates(self, app: NamedDependency[MemberApp],
+                     load: Annotated[float, QueryParameter(ge=0, le=1000, description="The load on the bar, in the "
+                                                                                       "member's unit.")]) -> PlatesOut:
+        """The bar and the plates per side for a barbell load, from the gym's own bar and plates (a standard set
+        when the gym has not said), in the member's unit."""
+        return shape(await app.plates(load), PlatesOut)
 
     # --- Progress ----------------------------------------------------------------------------------------------------
 

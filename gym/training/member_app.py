@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.training import library_plan, progress, today
+from gym.training import exercise_notes, library_plan, plates, progress, today
 from gym.training.exercise_order import fitting_position
 from gym.training.preferences import active_preferences
 from gym.training.profiles import current_location, get_units
@@ -53,6 +53,12 @@ class MemberApp:
 
     async def add_exercise(self, name: str, **prescription: Any) -> dict[str, Any]:
         return await today.add_from_library(*self._who, self.now(), self.locale, name=name, **prescription)
+
+    async def save_note(self, name: str, note: str) -> dict[str, Any]:
+        return await exercise_notes.save_note(*self._who, name, note, self.now())
+
+    async def plates(self, load: float) -> dict[str, Any]:
+        return await plates.plates_for(*self._who, load)
 
     async def swap_exercise(self, exercise_id: str, name: str, load: float | None) -> dict[str, Any]:
         return await today.swap_from_library(*self._who, self.now(), self.locale, exercise_id=exercise_id, name=name,

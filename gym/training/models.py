@@ -1,4 +1,5 @@
-"""Mapped tables of the training record (migration 0006_training_record, 0019, 0020, 0024); every row is org-scoped."""
+"""Mapped tables of the training record (migration 0006_training_record, 0019, 0020, 0023, 0025, 0027, 0030); every row is
+org-scoped."""
 
 from __future__ import annotations
 
@@ -7,7 +8,20 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Boolean, Date, ForeignKey, Integer, Numeric, String, Text, UniqueConstraint, func, text
+from sqlalchemy import (
+    Boolean,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    func,
+    text,
+)
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -154,14 +168,27 @@ class ExerciseSet(_Owned, Base):
     set_number: Mapped[int] = mapped_column(Integer)
     reps: Mapped[int | None] = mapped_column(Integer)
     load_kg: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
-    load_unit: Mapped[str | None] = mapped_column(String(3))  # the unit the member saw (migration 0025)
+    load_unit: Mapped[str | None] = mapped_column(String(3))  # the unit the member saw (migration 0023)
     duration_sec: Mapped[int | None] = mapped_column(Integer)
     distance_km: Mapped[Decimal | None] = mapped_column(Numeric(10, 3))
     rpe: Mapped[Decimal | None] = mapped_column(Numeric(3, 1))
+    warmup: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # never counted (0026)
     performed_at: Mapped[datetime]
     undone_at: Mapped[datetime | None]
     client_set_id: Mapped[uuid.UUID | None]  # the app's own id for the set (migration 0027): sent again, the same set
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class MemberExerciseNote(_Owned, Base):
+    """The member's own note on a library exercise (by its key), shown each time it comes up (migration 0030)."""
+
+    __tablename__ = "member_exercise_notes"
+    __table_args__ = (UniqueConstraint("member_id", "exercise_key", name="uq_member_exercise_notes_member_exercise"),
+                      Index("ix_member_exercise_notes_org_member", "org_id", "member_id"))
+
+    exercise_key: Mapped[str] = mapped_column(String(120))
+    note: Mapped[str] = mapped_column(String(1000))
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 class ScheduledWorkout(_Owned, Base):

@@ -31,6 +31,7 @@ from gym.training.profiles import Units, get_units
 from gym.training.records import FORMULA, bests, estimated_1rm, exercise_key, records_by_log
 from gym.training.today import EPOCH, exercise_sets_of, record_dict
 from gym.training.units import show_distance, show_load
+from gym.training.workout_titles import shown_title
 from gym.workouts import Workout as CoachWorkout
 
 MAX_WEEKS = 52
@@ -56,11 +57,15 @@ async def entries_since(session: AsyncSession, org_id: uuid.UUID, member_id: uui
 
 
 def _set_rows(log: ExerciseLog, sets: list, units: Units, earned: dict[int, list]) -> list[dict[str, Any]]:
-    """A log's sets as logged (the app's set rows) or as the log says (the same reps and load for each)."""
+    """A log's sets as logged (the app's set rows, warm-ups marked: a record names the n-th working set) or as the
+    log says (the same reps and load for each)."""
     if sets:
+        working = {s.set_number: n for n, s in enumerate((s for s in sets if not s.warmup), start=1)}
         return [{"setNumber": s.set_number, "reps": s.reps, "load": show_load(s.load_kg, units.weight_unit),
                  "durationSec": s.duration_sec, "rpe": float(s.rpe) if s.rpe is not None else None,
-                 "records": [record_dict(r, units) for r in earned.get(s.set_number, [])]} for s in sets]
+                 "warmup": bool(s.warmup),
+                 "records": [record_dict(r, units) for r in earned.get(working.get(s.set_number, 0), [])]}
+                for s in sets]
     entry = as_entry(log)
     loads = entry.set_loads()
     return [{"setNumber": n, "reps": reps, "load": show_load(load, units.weight_unit), "durationSec": None,
@@ -79,8 +84,9 @@ async def history(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     keys = {exercise_key(r.name) for r in shown}
     earned = records_by_log(as_entry(r) for r in everything if exercise_key(r.name) in keys)
     sets = await exercise_sets_of(session, [r.id for r in shown])
-    titles = {w: title for w, title in (await session.execute(select(TrainerWorkout.id, TrainerWorkout.title).where(
-        TrainerWorkout.org_id == org_id, TrainerWorkout.id.in_({r.workout_id for r in shown if r.workout_id}))))
+    titles = {w: shown_title(title, locale) for w, title in (await session.execute(
+        select(TrainerWorkout.id, TrainerWorkout.title).where(
+            TrainerWorkout.org_id == org_id, TrainerWorkout.id.in_({r.workout_id for r in shown if r.workout_id}))))
         .all()} if shown else {}
     by_day: dict[date, dict[str, dict[str, Any]]] = defaultdict(dict)
     for r in sorted(shown, key=lambda r: r.performed_at):
@@ -104,7 +110,7 @@ async def history(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
         workouts = list(by_day[day].values())
         exercises = [e for w in workouts for e in w["exercises"]]
         items.append({"date": day.isoformat(), "workouts": workouts, "totals": {
-            "exercises": len(exercises), "sets": sum(len(e["sets"]) for e in exercises),
+            "exercises": len(exercises), "sets": sum(1 for e in exercises for s in e["sets"] if not s.get("warmup")),
             "volume": round(sum(e["volume"] for e in exercises), 1),
             "records": sum(len(e["records"]) for e in exercises)}})
     return {"days": days, "units": units.as_dict(), "items": items}
@@ -197,8 +203,9 @@ async def calendar(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
     done: dict[date, list[ExerciseLog]] = defaultdict(list)
     for r in everything:
         done[_day(r.performed_at, tz)].append(r)
-    titles = {w: title for w, title in (await session.execute(select(TrainerWorkout.id, TrainerWorkout.title).where(
-        TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id))).all()}
+    titles = {w: shown_title(title, locale) for w, title in (await session.execute(
+        select(TrainerWorkout.id, TrainerWorkout.title).where(
+            TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id))).all()}
     own = (await session.scalars(select(ScheduledWorkout).where(
         ScheduledWorkout.org_id == org_id, ScheduledWorkout.member_id == member_id,
         ScheduledWorkout.scheduled_at >= first, ScheduledWorkout.scheduled_at < last)
@@ -210,7 +217,8 @@ async def calendar(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
     scheduled: dict[date, list[dict[str, Any]]] = defaultdict(list)
     for s in own:
         scheduled[_day(s.scheduled_at, tz)].append({
-            "at": s.scheduled_at.isoformat(), "workoutType": s.workout_type, "durationMinutes": s.duration_minutes,
+            "at": s.scheduled_at.isoformat(), "workoutType": shown_title(s.workout_type, locale),
+            "durationMinutes": s.duration_minutes,
             "status": s.status, "source": "trainer"})
     for day, title in coach:
         scheduled[day].append({"at": None, "workoutType": title, "durationMinutes": None, "status": "scheduled",

@@ -2,9 +2,10 @@
 
 The workout is the trainer's card (gym.training.workout_view: each exercise's recovering muscles with their
 percentage and its progression suggestion with why) plus, per exercise, its name in the member's language, its
-three cues, how many sets it prescribes, the sets logged so far (each with the records it earned) and whether it
-is done. Logging, undoing, adding, swapping and removing go through the services the trainer's tools call
-(workout_sets, workout_changes), so the next chat turn reads what the app did. Loads are in the member's unit.
+three cues, how many sets it prescribes, the sets logged so far (each with the records it earned), whether it
+is done, what the member did last time, per set (gym.training.previous), and their own note on it. Logging, undoing, adding, swapping
+and removing go through the services the trainer's tools call (workout_sets, workout_changes), so the next chat
+turn reads what the app did. Loads are in the member's unit.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gym.errors import GymError
 from gym.training import library_plan, workout_changes, workout_sets
 from gym.training.entries import LogEntry
+from gym.training.exercise_notes import notes_for
 from gym.training.exercise_order import fitting_position
 from gym.training.exercise_words import display_name, how_to
 from gym.training.logs import as_entry, logs_since
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.movements import same_exercise
+from gym.training.previous import previous_sets
 from gym.training.profiles import Units, current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.records import Record, exercise_key, records_by_log
@@ -64,8 +67,12 @@ async def _logged(session: AsyncSession, row: TrainerWorkout) -> dict[str, list[
 
 
 def _set_items(sets: list[ExerciseSet], found: dict[object, list[Record]], units: Units) -> list[dict[str, Any]]:
+    """The sets as the screen shows them, each with its records (a record names the n-th set of the log, which
+    holds the working sets only: warm-ups earn none)."""
     by_set = _sets_by_log(found, sets[0].log_id) if sets else {}
-    return [{**workout_sets.set_dict(s, units), "records": [record_dict(r, units) for r in by_set.get(s.set_number, [])]}
+    working = [s.set_number for s in sets if not s.warmup]
+    shown = {number: by_set.get(n, []) for n, number in enumerate(working, start=1)}
+    return [{**workout_sets.set_dict(s, units), "records": [record_dict(r, units) for r in shown.get(s.set_number, [])]}
             for s in sets]
 
 
@@ -77,13 +84,18 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     view = await workout_view(session, org_id, member_id, row, now, locale)
     assert view is not None
     logged = await _logged(session, row)
-    found = records_by_log(await history_of(session, org_id, member_id, [e["name"] for e in row.exercises], now))
+    names = [e["name"] for e in row.exercises]
+    history = await history_of(session, org_id, member_id, names, now)
+    found = records_by_log(history)
+    notes = await notes_for(session, org_id, member_id, names)
     exercises = []
     for ex in view["exercises"]:
         sets = logged.get(ex["id"], [])
         exercises.append({**ex, "displayName": display_name(ex["name"], locale), "how": how_to(ex["name"], locale),
                           "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises),
-                          "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {})})
+                          "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {}),
+                          "previous": previous_sets(history, ex["name"], row.id, units.weight_unit),
+                          "note": notes.get(exercise_key(ex["name"]))})
     return {"workout": {
         "id": view["id"], "title": view["title"], "summary": view["summary"], "status": view["status"],
         "createdAt": row.created_at.isoformat(), "startedAt": row.started_at.isoformat() if row.started_at else None,
@@ -92,8 +104,9 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
 
 
 def _progress(row: TrainerWorkout, logged: dict[str, list[ExerciseSet]], units: Units) -> dict[str, Any]:
-    """The workout so far: sets done of planned, exercises done, volume (each set's own load × reps)."""
-    done = [s for ex in row.exercises for s in logged.get(ex.get("id"), [])]
+    """The workout so far: working sets done of planned, exercises done, volume (each working set's own load × reps;
+    warm-ups count in neither)."""
+    done = [s for ex in row.exercises for s in logged.get(ex.get("id"), []) if not s.warmup]
     volume = sum(float(s.load_kg or 0) * (s.reps or 0) for s in done)
     return {"setsDone": len(done), "setsPlanned": sum(workout_sets.prescribed_sets(ex, row.exercises)
                                                       for ex in row.exercises),

@@ -1,7 +1,7 @@
 """The sets of the current workout's exercises: logged one at a time from the member's app, or all at once by the
 trainer's `mark_exercise_complete`. One record either way: each live set is a row of `exercise_sets`, and the
 exercise's one log in `exercise_logs` is rebuilt from its live sets (sets, reps each set reached against the
-prescription, each set's load, the hardest RPE, seconds, distance), so distribution, recovery, progression,
+prescription, each set's load, the hardest RPE, seconds, distance; a warm-up set is kept but never counted), so distribution, recovery, progression,
 statistics and the trainer's next turn read exactly what the app wrote.
 
 An exercise is complete (`trainer_workouts.completed`) once it has as many live sets as it prescribes; undoing a
@@ -61,6 +61,7 @@ class SetInput(BaseModel):
     performed_at: datetime | None = None
     client_set_id: uuid.UUID | None = Field(None, description="The app's own id for this set: sent again, it is "
                                                               "the same set.")
+    warmup: bool = Field(False, description="A warm-up set: kept, never counted in the log, volume or records.")
 
 
 class Logged(NamedTuple):
@@ -215,8 +216,9 @@ def _session_load(loads: list[Decimal]) -> Decimal | None:
 
 async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any], log: ExerciseLog,
                   now: datetime) -> list[ExerciseSet]:
-    """The exercise's log (and whether it is complete) from its live sets; no live set left undoes the log."""
-    sets = [s for s in await live_sets(session, row.id, ex["id"]) if s.log_id == log.id]
+    """The exercise's log (and whether it is complete) from its live working sets (warm-ups never count); no
+    working set left undoes the log."""
+    sets = [s for s in await live_sets(session, row.id, ex["id"]) if s.log_id == log.id and not s.warmup]
     completed = dict(row.completed or {})
     if not sets:
         log.undone_at = log.undone_at or now
@@ -287,7 +289,7 @@ async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     log = await _exercise_log(session, row, ex, now)
     item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=ex["id"],
                        set_number=number, rpe=None if entry.rpe is None else _stored(entry.rpe, 1), performed_at=at,
-                       created_at=now, client_set_id=entry.client_set_id, **values)
+                       created_at=now, client_set_id=entry.client_set_id, warmup=entry.warmup, **values)
     try:
         async with session.begin_nested():  # the workout's lock makes this rare; the unique index decides
             session.add(item)
@@ -399,4 +401,5 @@ def set_dict(item: ExerciseSet, units: Units) -> dict[str, Any]:
             "durationSec": item.duration_sec, "distance": show_distance(item.distance_km, units.distance_unit),
             "distanceUnit": units.distance_unit if item.distance_km is not None else None,
             "rpe": float(item.rpe) if item.rpe is not None else None,
-            "performedAt": item.performed_at.isoformat(), "undone": item.undone_at is not None}
+            "performedAt": item.performed_at.isoformat(), "undone": item.undone_at is not None,
+            "warmup": bool(item.warmup)}

@@ -7,7 +7,7 @@
 - `conflicts`: the active injuries and hard preferences it breaks (a rule saved after the workout was built), each
   with `text`, the rule in the member's language ("no overhead pressing — left shoulder");
 - `logged`: the sets logged of it so far (the member's app or the trainer's mark), each as set number, reps or
-  seconds, load in the member's unit and RPE — present once a set is in, so the trainer's next turn knows.
+  seconds, load in the member's unit, RPE and `warmup` for a warm-up set — present once a set is in, so the trainer's next turn knows.
 
 `summary` is a printable line ("35 min · Strength · Chest, Triceps", never an object); `summaryDetail` keeps the
 structured summary of 001 §4.9. `leftOut` names each exercise the rules refused while the workout was built, with
@@ -35,6 +35,7 @@ from gym.training.recovery import recovering_muscles
 from gym.training.restrictions import refusal_text
 from gym.training.units import show_load
 from gym.training.validation import exercise_notes
+from gym.training.workout_titles import shown_title
 
 
 def summary_text(summary: dict[str, Any] | None, locale: str = "en") -> str | None:
@@ -73,6 +74,7 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         logged.setdefault(s.exercise_key, []).append({k: v for k, v in {
             "set": s.set_number, "reps": s.reps, "seconds": s.duration_sec,
             "load": show_load(s.load_kg, units.weight_unit), "rpe": float(s.rpe) if s.rpe is not None else None,
+            "warmup": True if s.warmup else None,
         }.items() if v is not None})
     exercises = []
     for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
@@ -87,7 +89,7 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         if ex.get("id") in logged:
             item["logged"] = logged[ex["id"]]
         exercises.append(item)
-    return {"id": row.workout_key, "title": row.title, "exercises": exercises,
+    return {"id": row.workout_key, "title": shown_title(row.title, locale), "exercises": exercises,
             "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,
             "completed": row.completed, "status": row.status, "leftOut": left_out_view(row.left_out or [], locale)}
 

@@ -1,0 +1,66 @@
+"""The plate calculator: a barbell load as the bar and the plates on each side, heaviest first, from the gym's own
+bar and plates (`organizations.plates`: {unit, bar, plates}) or, when the gym has not said, a commercial gym's
+standard set (a 20 kg bar with 25…1.25 kg plates; a 45 lb bar with 45…2.5 lb plates). Everything is said in the
+member's unit; a load the plates cannot make exactly is answered with the nearest one under it."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.tenancy import Organization
+from gym.training.profiles import get_units
+from gym.training.units import kg_to, to_kg
+
+STANDARD: dict[str, dict[str, Any]] = {"kg": {"unit": "kg", "bar": 20, "plates": [25, 20, 15, 10, 5, 2.5, 1.25]},
+                                       "lbs": {"unit": "lbs", "bar": 45, "plates": [45, 35, 25, 10, 5, 2.5]}}
+
+
+@dataclass(frozen=True)
+class PlateSet:
+    unit: str
+    bar: float
+    plates: tuple[float, ...]  # heaviest first
+    source: str  # "gym" or "standard"
+
+
+def _in(value: float, source_unit: str, unit: str) -> float:
+    return round(kg_to(to_kg(float(value), source_unit), unit), 2) if source_unit != unit else float(value)
+
+
+def plate_set(stored: dict[str, Any] | None, unit: str) -> PlateSet:
+    """The gym's bar and plates in the member's `unit`; the standard set of that unit when the gym has none."""
+    valid = (isinstance(stored, dict) and stored.get("unit") in STANDARD and isinstance(stored.get("bar"), int | float)
+             and isinstance(stored.get("plates"), list) and stored["plates"]
+             and all(isinstance(p, int | float) and p > 0 for p in stored["plates"]))
+    chosen, source = (stored, "gym") if valid and stored else (STANDARD[unit], "standard")
+    return PlateSet(unit, _in(chosen["bar"], chosen["unit"], unit),
+                    tuple(sorted((_in(p, chosen["unit"], unit) for p in chosen["plates"]), reverse=True)), source)
+
+
+def load_on_bar(load: float, plates: PlateSet) -> dict[str, Any]:
+    """The plates per side for `load` (greedy by hundredths: exact for any standard set), the total they make and
+    whether it is the load asked; below the bar's own weight, no plates and `belowBar`."""
+    out: dict[str, Any] = {"unit": plates.unit, "bar": plates.bar, "plates": list(plates.plates),
+                           "source": plates.source, "load": load}
+    if load < plates.bar:
+        return {**out, "belowBar": True, "perSide": [], "total": plates.bar, "exact": False}
+    side = round((load - plates.bar) / 2 * 100)
+    per_side: list[float] = []
+    for plate in plates.plates:
+        p = round(plate * 100)
+        while p > 0 and side >= p:
+            per_side.append(plate)
+            side -= p
+    total = round(plates.bar + 2 * sum(per_side), 2)
+    return {**out, "belowBar": False, "perSide": per_side, "total": total, "exact": abs(total - load) < 0.005}
+
+
+async def plates_for(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, load: float) -> dict[str, Any]:
+    stored = await session.scalar(select(Organization.plates).where(Organization.id == org_id))
+    units = await get_units(session, org_id, member_id)
+    return load_on_bar(load, plate_set(stored, units.weight_unit))

@@ -1,0 +1,42 @@
+"""Issue 43 item 3, the plate calculator over HTTP: a barbell load as the bar and the plates per side, from the
+gym's own bar and plates when it has said which (organizations.plates), else a standard set, in the member's unit;
+the nearest load under when the plates cannot make it; a load under the bar, or out of range, answered plainly."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+
+from tests.trainer.fixtures import trainee
+
+
+async def _plates(client, t, load):
+    answer = await client.get(f"/organizations/{t.org.id}/trainer/plates", params={"load": load},
+                              headers=t.user.headers)
+    return answer.status_code, answer.json()
+
+
+async def test_the_gyms_own_plates_or_a_standard_set_in_the_members_unit(client, db, factory) -> None:
+    t = await trainee(db, factory)
+    status, std = await _plates(client, t, 102.5)
+    assert status == 200 and std["source"] == "standard" and (std["bar"], std["perSide"]) == (20, [25, 15, 1.25])
+    assert std["exact"] is True and std["total"] == 102.5
+    _, near = await _plates(client, t, 61)  # 2.5 kg is the smallest pair: 60 is the nearest under
+    assert (near["perSide"], near["total"], near["exact"]) == ([20], 60, False)
+    _, light = await _plates(client, t, 15)
+    assert light["belowBar"] is True and light["perSide"] == []
+
+    async with db.owner() as session:  # this gym has a 15 kg bar and only 20, 10, 5 and 2.5 kg plates
+        await session.execute(text("UPDATE organizations SET plates = CAST(:p AS jsonb) WHERE id = :o"), {
+            "p": '{"unit": "kg", "bar": 15, "plates": [10, 20, 5, 2.5]}', "o": t.org.id})
+    _, gym = await _plates(client, t, 60)
+    assert gym["source"] == "gym" and (gym["bar"], gym["perSide"], gym["exact"]) == (15, [20, 2.5], True)
+
+    assert (await client.put(f"/organizations/{t.org.id}/trainer/settings", json={"weightUnit": "lbs"},
+                             headers=t.user.headers)).status_code == 200
+    _, lbs = await _plates(client, t, 135)  # the gym's kg plates said in lb: a 33.07 lb bar, 44.09 lb plates
+    assert lbs["unit"] == "lbs" and lbs["bar"] == 33.07 and lbs["plates"][0] == 44.09
+    assert lbs["perSide"] == [44.09, 5.51] and lbs["exact"] is False
+
+    for bad in ("-1", "1001", "heavy"):
+        status, body = await _plates(client, t, bad)
+        assert status == 400 and body["code"], body
