@@ -16,6 +16,7 @@ from agent.turn_runner import TurnRunner
 from api.console_files import ConsoleFiles
 from api.controllers.agent import AgentController
 from api.controllers.food_log import FoodLogController
+from api.controllers.gym_plates import GymPlatesController
 from api.controllers.me import MeController
 from api.controllers.member_bookings import MemberBookingsController
 from api.controllers.nutrition import NutritionController
@@ -87,7 +88,8 @@ def create_app(settings: Settings, *, resources: Resources | None = None) -> Lit
     console_files = ConsoleFiles()
     handlers: list = [
         SystemController, MeController, AgentController, TrainerController, TrainerChatController, TrainerAppController,
-        NutritionController, NutritionMembersController, MemberBookingsController, FoodLogController, *mcp.routes(),
+        NutritionController, NutritionMembersController, MemberBookingsController, FoodLogController, GymPlatesController,
+        *mcp.routes(),
         create_static_files_router("/console/locales", [LOCALES_DIR], name="console-locales", file_system=console_files),
         create_static_files_router("/console", [CONSOLE_DIR], html_mode=True, name="console", file_system=console_files),
     ]

@@ -9,10 +9,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.tenancy import Organization
+from gym.errors import GymError
 from gym.training.profiles import get_units
 from gym.training.units import kg_to, to_kg
 
@@ -58,6 +59,42 @@ def load_on_bar(load: float, plates: PlateSet) -> dict[str, Any]:
             side -= p
     total = round(plates.bar + 2 * sum(per_side), 2)
     return {**out, "belowBar": False, "perSide": per_side, "total": total, "exact": abs(total - load) < 0.005}
+
+
+MAX_BAR = {"kg": 50.0, "lbs": 110.0}  # no barbell is heavier
+MAX_PLATE = {"kg": 50.0, "lbs": 100.0}
+MAX_PLATES = 12
+PLATES_ROLES = frozenset({"owner", "admin"})  # who says what the gym has
+
+
+def checked_plates(unit: str, bar: float, plates: list[float]) -> dict[str, Any]:
+    """The gym's bar and plates as stored: one unit, a bar up to MAX_BAR, 1–12 distinct plates up to MAX_PLATE each,
+    heaviest first, in hundredths (else GymError invalid_plates)."""
+    if unit not in STANDARD:
+        raise GymError("invalid_plates", "unit must be kg or lbs")
+    distinct = sorted({round(float(p), 2) for p in plates}, reverse=True)
+    if not 0 < bar <= MAX_BAR[unit]:
+        raise GymError("invalid_plates", f"the bar must weigh more than 0 and at most {MAX_BAR[unit]:g} {unit}")
+    if not distinct or len(distinct) > MAX_PLATES or len(distinct) != len(plates):
+        raise GymError("invalid_plates", f"name 1 to {MAX_PLATES} different plates, each once")
+    if not all(0 < p <= MAX_PLATE[unit] for p in distinct):
+        raise GymError("invalid_plates", f"a plate weighs more than 0 and at most {MAX_PLATE[unit]:g} {unit}")
+    return {"unit": unit, "bar": round(float(bar), 2), "plates": distinct}
+
+
+async def gym_plates(session: AsyncSession, org_id: uuid.UUID) -> dict[str, Any]:
+    """What the gym said it has, or the standard kg set (`source` says which)."""
+    stored = await session.scalar(select(Organization.plates).where(Organization.id == org_id))
+    chosen = plate_set(stored, stored["unit"] if isinstance(stored, dict) and stored.get("unit") in STANDARD else "kg")
+    return {"unit": chosen.unit, "bar": chosen.bar, "plates": list(chosen.plates), "source": chosen.source}
+
+
+async def set_gym_plates(session: AsyncSession, org_id: uuid.UUID, unit: str, bar: float,
+                         plates: list[float]) -> dict[str, Any]:
+    """Store the gym's bar and plates (every member's plate calculator uses them from now on)."""
+    stored = checked_plates(unit, bar, plates)
+    await session.execute(update(Organization).where(Organization.id == org_id).values(plates=stored))
+    return await gym_plates(session, org_id)
 
 
 async def plates_for(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, load: float) -> dict[str, Any]:

@@ -9,24 +9,15 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import text
 
-from gym import bookings
-from tests.tools.desk_gym import desk_gym
+from tests.tools.desk_gym import dani_booked_and_waiting, desk_gym
 
 
 async def test_a_member_reads_their_own_classes_and_waitlists(client, db, factory) -> None:
     now = datetime.now(UTC)
     gym = await desk_gym(db, factory, now=now, capacity=1)
     member = gym.users["member"]
-    async with db.owner() as session:
-        await session.execute(text("UPDATE members SET user_id = :u WHERE id = :m"),
-                              {"u": member.id, "m": gym.members["dani"]})
+    await dani_booked_and_waiting(db, gym, now)
     async with db.scope(org_id=gym.org.id) as session:
-        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1730"],
-                            member_id=gym.members["dani"], tz=gym.org.timezone, now=now)
-        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
-                            member_id=gym.members["saar"], tz=gym.org.timezone, now=now)
-        await bookings.join_waitlist(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
-                                     member_id=gym.members["dani"], tz=gym.org.timezone, now=now, created_by=None)
         await session.execute(text("INSERT INTO bookings (id, org_id, session_id, member_id, status) VALUES "
                                    "(gen_random_uuid(), :o, :s, :m, 'attended')"),
                               {"o": gym.org.id, "s": gym.sessions["started"], "m": gym.members["dani"]})

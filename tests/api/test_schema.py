@@ -188,7 +188,7 @@ def test_request_bodies_say_which_unknown_fields_they_refuse(schema) -> None:
     storable JSON under names without NUL (the JSON gate refuses a NUL anywhere)."""
     forbidding = {"StartBody", "QuestionBody", "ClearanceBody", "SettingsBody", "IntakeData", "MedicalHistory",
                   "WeeklyCheckin", "TrainingLog", "LoggedExercise", "BestSet", "SubjectiveMarkers",
-                  "SetBody", "AddExerciseBody", "SwapExerciseBody", "FinishBody", "UnderstoodBody", "NoteBody",
+                  "SetBody", "AddExerciseBody", "SwapExerciseBody", "FinishBody", "UnderstoodBody", "NoteBody", "PlatesBody",
                   "FoodEntryBody", "QuickEntryBody", "WeightBody", "TdeeChoiceBody"}
     ignoring = {"SendBody", "ConfirmBody", "PickBody", "RenameBody", "TrainerSendBody"}
     components = schema["components"]["schemas"]

@@ -40,3 +40,33 @@ async def test_the_gyms_own_plates_or_a_standard_set_in_the_members_unit(client,
     for bad in ("-1", "1001", "heavy"):
         status, body = await _plates(client, t, bad)
         assert status == 400 and body["code"], body
+
+
+async def test_the_owner_says_what_plates_the_gym_has_and_the_members_calculator_uses_them(client, db, factory) -> None:
+    """GET/PUT /organizations/{org}/gym/plates: staff read them, the owner or an admin says them (a coach, the front
+    desk or a member may not), a set that cannot be a gym's is 422 invalid_plates and changes nothing."""
+    t = await trainee(db, factory)
+    owner, coach = await factory.user(t.org, "owner"), await factory.user(t.org, "coach")
+    url = f"/organizations/{t.org.id}/gym/plates"
+    first = await client.get(url, headers=coach.headers)
+    assert first.status_code == 200 and first.json() == {"unit": "kg", "bar": 20, "plates": [25, 20, 15, 10, 5, 2.5,
+                                                                                           1.25], "source": "standard"}
+    said = {"unit": "kg", "bar": 15, "plates": [5, 20, 2.5, 10]}
+    assert (await client.put(url, json=said, headers=coach.headers)).json()["code"] == "role_forbidden"
+    assert (await client.put(url, json=said, headers=t.user.headers)).json()["code"] == "member_forbidden"
+    stored = await client.put(url, json=said, headers=owner.headers)
+    assert stored.status_code == 200, stored.text
+    assert stored.json() == {"unit": "kg", "bar": 15, "plates": [20, 10, 5, 2.5], "source": "gym"}
+    _, on_bar = await _plates(client, t, 60)  # the member's calculator: 15 + 2 × (20 + 2.5)
+    assert on_bar["source"] == "gym" and (on_bar["bar"], on_bar["perSide"], on_bar["exact"]) == (15, [20, 2.5], True)
+
+    for bad in ({"unit": "kg", "bar": 60, "plates": [20]}, {"unit": "kg", "bar": 20, "plates": [20, 20]},
+                {"unit": "kg", "bar": 20, "plates": [70]}):
+        refused = await client.put(url, json=bad, headers=owner.headers)
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_plates"), refused.text
+    for malformed in ({"unit": "stone", "bar": 20, "plates": [20]}, {"unit": "kg", "bar": 20, "plates": []},
+                      {"unit": "kg", "bar": 20, "plates": [20], "colour": "red"}, {"unit": "kg", "bar": -1, "plates": [5]}):
+        refused = await client.put(url, json=malformed, headers=owner.headers)
+        assert refused.status_code == 400, refused.text
+    again = await client.get(url, headers=coach.headers)
+    assert again.json() == {"unit": "kg", "bar": 15, "plates": [20, 10, 5, 2.5], "source": "gym"}

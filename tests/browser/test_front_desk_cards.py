@@ -13,7 +13,7 @@ from gym import bookings
 from tests.browser.conftest import Console
 from tests.browser.waits import expect
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
-from tests.tools.desk_gym import daytime_zone, desk_gym
+from tests.tools.desk_gym import dani_booked_and_waiting, daytime_zone, desk_gym
 
 pytestmark = pytest.mark.browser
 
@@ -76,16 +76,7 @@ async def test_the_members_app_lists_their_own_classes(page, server, db, factory
     now = datetime.now(UTC)
     gym = await desk_gym(db, factory, now=now, timezone=daytime_zone(now), capacity=1)
     member = gym.users["member"]
-    async with db.owner() as session:
-        await session.execute(text("UPDATE members SET user_id = :u WHERE id = :m"),
-                              {"u": member.id, "m": gym.members["dani"]})
-    async with db.scope(org_id=gym.org.id) as session:
-        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1730"],
-                            member_id=gym.members["dani"], tz=gym.org.timezone, now=now)
-        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
-                            member_id=gym.members["saar"], tz=gym.org.timezone, now=now)
-        await bookings.join_waitlist(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
-                                     member_id=gym.members["dani"], tz=gym.org.timezone, now=now, created_by=None)
+    await dani_booked_and_waiting(db, gym, now)
     await page.goto(f"{server.url}/console/#token={member.token}")
     if locale != "en":
         await page.get_by_test_id("locale-select").select_option(locale)

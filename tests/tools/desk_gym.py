@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import text
 
-from gym import classes, members
+from gym import bookings, classes, members
 from gym.periods import local_instant
 
 STAFF_ROLES = ("owner", "admin", "coach", "front_desk")
@@ -72,3 +72,17 @@ async def desk_gym(db, factory, *, now: datetime, timezone: str = "Asia/Jerusale
                               {"at": now - timedelta(days=30), "org": org.id,
                                "ids": [gym.members[k] for k in ("dani", "saar", "optout")]})
     return gym
+
+
+async def dani_booked_and_waiting(db, gym: DeskGym, now: datetime) -> None:
+    """The member login is Dani; Dani is booked into tomorrow's 17:30 and waits for the full 18:30 (Saar's seat)."""
+    async with db.owner() as session:
+        await session.execute(text("UPDATE members SET user_id = :u WHERE id = :m"),
+                              {"u": gym.users["member"].id, "m": gym.members["dani"]})
+    async with db.scope(org_id=gym.org.id) as session:
+        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1730"],
+                            member_id=gym.members["dani"], tz=gym.org.timezone, now=now)
+        await bookings.book(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
+                            member_id=gym.members["saar"], tz=gym.org.timezone, now=now)
+        await bookings.join_waitlist(session, gym.org.id, session_id=gym.sessions["tomorrow_1830"],
+                                     member_id=gym.members["dani"], tz=gym.org.timezone, now=now, created_by=None)
