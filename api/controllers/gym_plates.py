@@ -4,7 +4,7 @@ gym.training.plates (checked_plates); a gym that has said nothing reads the stan
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from litestar import Controller, get, put
 from litestar.di import NamedDependency
@@ -17,7 +17,16 @@ from api.guards import staff_only
 from api.responses import BEARER, error_responses, shape
 from core.errors import Forbidden
 from core.tenancy import OrgAccess
-from gym.training.plates import MAX_PLATES, PLATES_ROLES, gym_plates, set_gym_plates
+from gym.training.plates import (
+    MAX_BAR,
+    MAX_PLATE,
+    MAX_PLATES,
+    MIN_BAR,
+    MIN_PLATE,
+    PLATES_ROLES,
+    gym_plates,
+    set_gym_plates,
+)
 
 
 class PlatesBody(BaseModel):
@@ -26,9 +35,9 @@ class PlatesBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     unit: Literal["kg", "lbs"]
-    bar: float = Field(gt=0, le=110, description="The bar's own weight (at most 50 kg / 110 lb).")
-    plates: list[float] = Field(min_length=1, max_length=MAX_PLATES,
-                                description="The plate weights the gym has (each once; at most 50 kg / 100 lb).")
+    bar: float = Field(ge=MIN_BAR, le=MAX_BAR, description="The bar's own weight.")
+    plates: list[Annotated[float, Field(ge=MIN_PLATE, le=MAX_PLATE)]] = Field(
+        min_length=1, max_length=MAX_PLATES, description="The plate weights the gym has (a weight named twice counts once).")
 
 
 class GymPlatesOut(Struct):
@@ -48,11 +57,10 @@ class GymPlatesController(Controller):
         """The bar and plates the members' plate calculator uses."""
         return shape(await gym_plates(session, access.org_id), GymPlatesOut)
 
-    @put("/", status_code=200, responses=error_responses(400, 401, 403, 404, 413, 415, 422))
+    @put("/", status_code=200, responses=error_responses(400, 401, 403, 404, 413, 415))
     async def replace(self, data: JSONBody[PlatesBody], session: NamedDependency[AsyncSession],
                       access: NamedDependency[OrgAccess]) -> GymPlatesOut:
-        """Say what the gym has (owner or admin; 403 role_forbidden otherwise); 422 invalid_plates when the set
-        cannot be a gym's (a bar over 50 kg / 110 lb, a plate twice or over 50 kg / 100 lb)."""
+        """Say what the gym has (owner or admin; 403 role_forbidden otherwise); weights out of bounds are 400."""
         if access.role not in PLATES_ROLES:
             raise Forbidden("role_forbidden")
         stored = await set_gym_plates(session, access.org_id, data.unit, data.bar, data.plates)

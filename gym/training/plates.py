@@ -61,24 +61,20 @@ def load_on_bar(load: float, plates: PlateSet) -> dict[str, Any]:
     return {**out, "belowBar": False, "perSide": per_side, "total": total, "exact": abs(total - load) < 0.005}
 
 
-MAX_BAR = {"kg": 50.0, "lbs": 110.0}  # no barbell is heavier
-MAX_PLATE = {"kg": 50.0, "lbs": 100.0}
+MIN_BAR, MAX_BAR = 0.5, 110.0  # a technique bar to a 110 lb (50 kg) one; the same bounds in either unit
+MIN_PLATE, MAX_PLATE = 0.25, 100.0  # a fractional plate to a 100 lb one
 MAX_PLATES = 12
 PLATES_ROLES = frozenset({"owner", "admin"})  # who says what the gym has
 
 
 def checked_plates(unit: str, bar: float, plates: list[float]) -> dict[str, Any]:
-    """The gym's bar and plates as stored: one unit, a bar up to MAX_BAR, 1–12 distinct plates up to MAX_PLATE each,
-    heaviest first, in hundredths (else GymError invalid_plates)."""
-    if unit not in STANDARD:
-        raise GymError("invalid_plates", "unit must be kg or lbs")
+    """The gym's bar and plates as stored: one unit, the bar and 1–12 plates within the bounds above (the HTTP body
+    states the same bounds), each plate weight once, heaviest first, in hundredths; else GymError invalid_plates."""
     distinct = sorted({round(float(p), 2) for p in plates}, reverse=True)
-    if not 0 < bar <= MAX_BAR[unit]:
-        raise GymError("invalid_plates", f"the bar must weigh more than 0 and at most {MAX_BAR[unit]:g} {unit}")
-    if not distinct or len(distinct) > MAX_PLATES or len(distinct) != len(plates):
-        raise GymError("invalid_plates", f"name 1 to {MAX_PLATES} different plates, each once")
-    if not all(0 < p <= MAX_PLATE[unit] for p in distinct):
-        raise GymError("invalid_plates", f"a plate weighs more than 0 and at most {MAX_PLATE[unit]:g} {unit}")
+    if (unit not in STANDARD or not MIN_BAR <= bar <= MAX_BAR or not 1 <= len(plates) <= MAX_PLATES
+            or not all(MIN_PLATE <= p <= MAX_PLATE for p in distinct)):
+        raise GymError("invalid_plates", f"unit kg or lbs, a bar of {MIN_BAR:g}-{MAX_BAR:g}, 1-{MAX_PLATES} plates of "
+                                         f"{MIN_PLATE:g}-{MAX_PLATE:g}")
     return {"unit": unit, "bar": round(float(bar), 2), "plates": distinct}
 
 

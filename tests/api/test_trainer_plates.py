@@ -4,8 +4,11 @@ the nearest load under when the plates cannot make it; a load under the bar, or 
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 
+from gym.errors import GymError
+from gym.training.plates import checked_plates
 from tests.trainer.fixtures import trainee
 
 
@@ -44,7 +47,7 @@ async def test_the_gyms_own_plates_or_a_standard_set_in_the_members_unit(client,
 
 async def test_the_owner_says_what_plates_the_gym_has_and_the_members_calculator_uses_them(client, db, factory) -> None:
     """GET/PUT /organizations/{org}/gym/plates: staff read them, the owner or an admin says them (a coach, the front
-    desk or a member may not), a set that cannot be a gym's is 422 invalid_plates and changes nothing."""
+    desk or a member may not), weights out of bounds are 400 and change nothing."""
     t = await trainee(db, factory)
     owner, coach = await factory.user(t.org, "owner"), await factory.user(t.org, "coach")
     url = f"/organizations/{t.org.id}/gym/plates"
@@ -60,13 +63,14 @@ async def test_the_owner_says_what_plates_the_gym_has_and_the_members_calculator
     _, on_bar = await _plates(client, t, 60)  # the member's calculator: 15 + 2 × (20 + 2.5)
     assert on_bar["source"] == "gym" and (on_bar["bar"], on_bar["perSide"], on_bar["exact"]) == (15, [20, 2.5], True)
 
-    for bad in ({"unit": "kg", "bar": 60, "plates": [20]}, {"unit": "kg", "bar": 20, "plates": [20, 20]},
-                {"unit": "kg", "bar": 20, "plates": [70]}):
-        refused = await client.put(url, json=bad, headers=owner.headers)
-        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_plates"), refused.text
     for malformed in ({"unit": "stone", "bar": 20, "plates": [20]}, {"unit": "kg", "bar": 20, "plates": []},
-                      {"unit": "kg", "bar": 20, "plates": [20], "colour": "red"}, {"unit": "kg", "bar": -1, "plates": [5]}):
+                      {"unit": "kg", "bar": 20, "plates": [20], "colour": "red"}, {"unit": "kg", "bar": 0.1, "plates": [5]},
+                      {"unit": "kg", "bar": 20, "plates": [120]}, {"unit": "kg", "bar": 20, "plates": [1.0] * 13}):
         refused = await client.put(url, json=malformed, headers=owner.headers)
         assert refused.status_code == 400, refused.text
+    with pytest.raises(GymError) as refused_rule:  # the rule itself, for any caller
+        checked_plates("kg", 500, [20])
+    assert refused_rule.value.code == "invalid_plates"
+    assert checked_plates("lbs", 45, [45, 45.001, 10])["plates"] == [45, 10]  # one weight named twice counts once
     again = await client.get(url, headers=coach.headers)
     assert again.json() == {"unit": "kg", "bar": 15, "plates": [20, 10, 5, 2.5], "source": "gym"}
