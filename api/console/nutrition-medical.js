@@ -75,11 +75,12 @@ export function terminatedNotice(context, notice = null) {
 
 /**
  * Record medical clearance for a member (owner, admin or coach, from a clinician's note); others read who can.
- * onRecord(note) → Promise that throws the endpoint's error; the panel shows it in words.
+ * onRecord(note) → Promise that throws the endpoint's error; the panel shows it in words. `note`: the text typed so far.
  */
-export function clearancePanel({ name, allowed, onRecord }) {
+export function clearancePanel({ name, allowed, onRecord, note: typed = '' }) {
   const note = h('textarea', { rows: 2, testid: 'clearance-note', dir: 'auto', maxlength: 2000,
     'aria-label': tr('clearanceNote', 'Note (who cleared, when)') });
+  note.value = typed;
   const message = h('p', { class: 'field-error', role: 'alert', testid: 'clearance-error', hidden: true });
   const done = h('p', { class: 'nt-ok', role: 'status', testid: 'clearance-done', hidden: true,
     text: tr('clearanceDone', 'Clearance recorded: a new run can start.') });

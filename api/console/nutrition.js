@@ -23,7 +23,8 @@ const UUID = /^[0-9a-f-]{36}$/i;
 const CLEARANCE_ROLES = ['owner', 'admin', 'coach']; // never the member themself (NUTRITION.md, HTTP)
 const $ = (id) => document.getElementById(id);
 
-const page = { me: null, membership: null, org: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0 };
+const page = { me: null, membership: null, org: null, memberId: null, runId: null, follow: null, view: null, own: null, picker: null, nav: 0,
+  clearance: new Map() };
 const staff = () => page.membership && page.membership.role !== 'member';
 const org = () => page.membership?.orgId;
 const memberOf = (id) => (staff() ? page.picker.member(id) : page.own);
@@ -133,19 +134,31 @@ async function pickMember(member) {
   }
 }
 
-/** The clearance panel when the member's next run waits for medical clearance. */
+/**
+ * The clearance panel when the member's next run waits for medical clearance (or was just cleared here). One panel
+ * per member for the page's life, so a re-render (the member list or the run's detail read again) keeps the note
+ * being typed, its idempotency key and a recording in flight, instead of drawing an empty form over them.
+ */
 function clearanceParts(memberId, force = false) {
   const member = memberOf(memberId);
-  if (!force && !member?.clearanceRequired) return [];
-  const key = newKey();
-  return [clearancePanel({
+  const kept = page.clearance.get(memberId);
+  const recorded = kept?.panel.dataset.recorded === 'true';
+  if (!recorded && !force && !member?.clearanceRequired) return [];
+  if (kept && (recorded || kept.locale === currentLocale())) return [kept.panel];
+  // first drawn, or drawn again in a newly chosen language: the same key, the note typed so far
+  const key = kept?.key ?? newKey();
+  const panel = clearancePanel({
     name: member?.name, allowed: CLEARANCE_ROLES.includes(page.membership.role),
+    note: kept?.panel.querySelector('[data-testid="clearance-note"]')?.value ?? '',
     onRecord: async (note) => {
       await nutritionApi.clearance(org(), memberId, note, key);
       showError(null);
+      panel.dataset.recorded = 'true';
       await refreshMembers();
     },
-  })];
+  });
+  page.clearance.set(memberId, { panel, key, locale: currentLocale() });
+  return [panel];
 }
 
 async function refreshMembers() {
@@ -350,6 +363,7 @@ async function newRun() {
       showError(null);
       const started = await nutritionApi.start(org(), body, key);
       page.lastRunId = null;
+      page.clearance.delete(memberId);
       await refreshMembers();
       await openRun(started.runId);
     },
@@ -433,6 +447,7 @@ async function boot() {
     page.memberId = null;
     page.runId = null;
     page.picker.known.clear();
+    page.clearance.clear();
     enterOrg(memberships.find((m) => m.orgId === select.value)).catch(showError);
   });
   $('nt-new-run').addEventListener('click', () => newRun().catch(showError));

@@ -211,7 +211,11 @@ async def test_a_medical_stop_is_said_in_words_and_clearance_lets_a_new_run_star
     await member.click()
     clearance = page.get_by_test_id("clearance")
     await clearance.get_by_test_id("clearance-note").fill("GP letter, 2026-11-20")
+    await member.click()  # the list and the run drawn again (as a late render does): the note typed stays
+    await expect(page.get_by_test_id("run-state")).to_have_attribute("data-state", "error")
+    await expect(clearance.get_by_test_id("clearance-note")).to_have_value("GP letter, 2026-11-20")
     await clearance.get_by_test_id("record-clearance").click()
+    await expect(clearance.get_by_test_id("clearance-done")).to_be_visible()  # its text is there while hidden too
     await expect(clearance.get_by_test_id("clearance-done")).to_contain_text(w["cleared"])
     await expect(member.get_by_test_id("needs-clearance")).to_have_count(0)
     await page.get_by_test_id("new-run").click()
