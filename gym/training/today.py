@@ -35,7 +35,7 @@ from gym.training.stored_exercises import exercises_of, key_of, prescribed_sets
 from gym.training.timers import run_phases
 from gym.training.trainer_workouts import current_workout, finish_workout
 from gym.training.units import show_load
-from gym.training.workout import EXERCISE
+from gym.training.workout import EXERCISE, Exercise
 from gym.training.workout_view import workout_view
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -203,10 +203,10 @@ async def add_from_library(session: AsyncSession, org_id: uuid.UUID, member_id: 
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
     plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
                               **{k: v for k, v in prescription.items() if v is not None})
-    _check_schema(plan)
+    added = _check_schema(plan)
     if position is None:
         current = await workout_sets.require_current_workout(session, org_id, member_id)
-        position = fitting_position(exercises_of(current), plan["name"], plan["type"])
+        position = fitting_position(exercises_of(current), added.name, added.type)
     row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, plan, position, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
@@ -233,9 +233,10 @@ async def remove(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
-def _check_schema(plan: dict[str, Any]) -> None:
+def _check_schema(plan: dict[str, Any]) -> Exercise:
+    """The library's plan as the §4.9 exercise it must be."""
     try:
-        EXERCISE.validate_python({"order": 1, **plan})
+        return EXERCISE.validate_python({"order": 1, **plan})
     except ValueError as exc:  # a library entry the §4.9 schema refuses is a bug here, said plainly
         raise GymError("invalid_workout", str(exc)[:300], "Pick another exercise.") from exc
 
