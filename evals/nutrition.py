@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.database import Database
 from gym.demo.seed import DANI_MEMBER_ID
 from gym.demo.tenancy import HARBOR
-from gym.nutrition import plan as plans
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.plan import RunPlan
 from gym.nutrition.queue import ENTRYPOINT, queue_info
 from gym.nutrition.scientist import macro_targets
 from gym.nutrition.states import RESTING
@@ -85,5 +85,5 @@ async def current_targets(session: AsyncSession, member: str, fields: list[str])
         "ORDER BY r.created_at DESC LIMIT 1"), {"org": HARBOR.id, "name": member})).first()
     if row is None:
         raise LookupError(f"{member} has no nutrition run")
-    targets = macro_targets(IntakeData.model_validate(row.intake), plans.scientist_state(row.plan or {}))
+    targets = macro_targets(IntakeData.model_validate(row.intake), RunPlan.load(row.plan).state)
     return [float(getattr(targets, name)) for name in fields]

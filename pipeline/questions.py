@@ -23,9 +23,9 @@ from gym.nutrition.lifecycle import RUN_SECONDS
 from gym.nutrition.models import NutritionMessage, NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import HealthQuery, UserContext
+from gym.nutrition.plan import RunPlan
 from gym.nutrition.red_flags import bmi
 from gym.nutrition.safety_floor import query_floor
-from gym.nutrition.scientist import ScientistState
 from gym.nutrition.service import NutritionService
 from pipeline.agents import AgentCall, Agents, Answer, NoAnswer
 from pipeline.floor import floored
@@ -111,9 +111,9 @@ async def _member_run(session: AsyncSession, run: NutritionRun) -> NutritionRun 
 def _call(run: NutritionRun, question: str, *, asked_by: uuid.UUID) -> AgentCall:
     """The PHYSICIAN call for a user's question: the run's current weight, BMI and training weeks as context."""
     intake = IntakeData.model_validate(run.intake)
-    state = (run.plan or {}).get("scientist")
-    weight = state["current_weight_kg"] if state else intake.current_weight_kg
-    weeks = ScientistState(**state).weeks_on_program if state else 0
+    state = RunPlan.of(run).scientist
+    weight = state.current_weight_kg if state else intake.current_weight_kg
+    weeks = state.weeks_on_program if state else 0
     query = HealthQuery(query_type="health_question", query=question, requesting_agent="USER",
                         user_context=UserContext(current_weight_kg=weight, bmi=round(bmi(weight, intake.height_cm), 1),
                                                  symptoms=[], menstrual_status=intake.menstrual_status,

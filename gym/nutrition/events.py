@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from core.database import Database
 from gym.nutrition import runs
 from gym.nutrition.models import NutritionEvent, NutritionRun
+from gym.nutrition.plan import awaiting_user
 from gym.nutrition.states import RESTING, State
 
 FOLLOW_POLL_S = 0.3
@@ -20,8 +21,7 @@ FOLLOW_POLL_S = 0.3
 
 def working(run: NutritionRun) -> bool:
     """A paused run is still working while the physician has not answered."""
-    pending = (run.plan or {}).get("physician") or {}
-    return run.state == State.PAUSED_PHYSICIAN.value and not pending.get("awaiting_user")
+    return run.state == State.PAUSED_PHYSICIAN.value and not awaiting_user(run)
 
 
 class RunEvents:

@@ -10,18 +10,17 @@ pausable state; while the run's own query is with the PHYSICIAN, its answer is h
 
 from __future__ import annotations
 
-import copy
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.nutrition import plan as plans
 from gym.nutrition import runs
 from gym.nutrition.envelope import build_envelope
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.medical import MedicalContext
 from gym.nutrition.physician import outcome as physician_outcome
+from gym.nutrition.plan import PendingQuery, RunPlan
 from gym.nutrition.safety_floor import ACTION_RANK, URGENCY_RANK, query_floor
 from gym.nutrition.states import PAUSABLE, State
 
@@ -40,48 +39,47 @@ def graver(one: dict[str, Any], other: dict[str, Any] | None) -> dict[str, Any]:
     return other if rank(other) > rank(one) else one
 
 
-async def settle(session: AsyncSession, run: NutritionRun, plan: dict[str, Any], pending: dict[str, Any],
+async def settle(session: AsyncSession, run: NutritionRun, plan: RunPlan, pending: PendingQuery,
                  answer: dict[str, Any]) -> None:
     """The paused run takes the PHYSICIAN's answer (004 §5): `continue` resumes where it paused with the advice for
     the next agent, `pause_pending_referral` waits for the user, `abort` ends it `terminated_medical`. A question's
     hold the run carries makes the answer at least as grave as the question's."""
-    hold = plan.pop("hold", None)
-    if hold is not None and graver(answer, hold["answer"]) is not answer:
-        pending, answer = hold, hold["answer"]
+    hold, plan.hold = plan.hold, None
+    if hold is not None and hold.answer is not None and graver(answer, hold.answer) is not answer:
+        pending, answer = hold, hold.answer
     context = MedicalContext.model_validate(answer)
     await runs.append_event(session, run, "physician", physician_frame(context))
-    requester = pending["requesting_agent"]
+    requester = pending.requesting_agent
     result = physician_outcome(context, paused_from=State(run.previous_state or State.SCIENTIST_PROCESSING),
                                requesting_agent=requester, run_id=run.id)
-    plan.get("constraint", {}).pop("PHYSICIAN", None)
+    plan.constraint.pop("PHYSICIAN", None)
     if result.error is not None:
-        plan["physician"] = None
-        run.plan = dict(plan)  # a new object: the JSONB column sees the change
+        plan.physician = None
+        plan.store(run)
         await runs.fail(session, run, result.error, terminated_medical=True)
         return
     if result.awaiting_user:
-        plan["physician"] = {"query": pending["query"], "requesting_agent": requester, "awaiting_user": True,
-                             "answer": answer}
-        run.plan = dict(plan)  # a new object: the JSONB column sees the change
+        plan.physician = PendingQuery(query=pending.query, requesting_agent=requester, awaiting_user=True,
+                                      answer=answer)
+        plan.store(run)
         await runs.transition(session, run, State.PAUSED_PHYSICIAN)
         await runs.append_event(session, run, "done", {"state": run.state})
         return
-    plan["physician"] = None
-    plan["advice"] = answer
-    run.plan = dict(plan)  # a new object: the JSONB column sees the change
+    plan.physician = None
+    plan.advice = answer
+    plan.store(run)
     await runs.transition(session, run, result.target)
 
 
-async def apply_hold(session: AsyncSession, run: NutritionRun, plan: dict[str, Any]) -> bool:
+async def apply_hold(session: AsyncSession, run: NutritionRun, plan: RunPlan) -> bool:
     """A run in a pausable processing state carrying a question's hold pauses on it now; False when it has none."""
-    hold = plan.pop("hold", None)
-    if hold is None or State(run.state) not in PAUSABLE:
-        if hold is not None:
-            plan["hold"] = hold
+    hold = plan.hold
+    if hold is None or hold.answer is None or State(run.state) not in PAUSABLE:
         return False
-    run.plan = dict(plan)  # a new object: the JSONB column sees the change
+    plan.hold = None
+    plan.store(run)
     await runs.transition(session, run, State.PAUSED_PHYSICIAN)
-    await settle(session, run, plan, hold, hold["answer"])
+    await settle(session, run, plan, hold, hold.answer)
     return True
 
 
@@ -108,39 +106,39 @@ async def hold_for_question(session: AsyncSession, run: NutritionRun, query: dic
     if not live(run):
         return False
     state = State(run.state)
-    plan = copy.deepcopy(run.plan or {})
-    hold = {"query": query, "requesting_agent": "USER", "answer": answer}
+    plan = RunPlan.of(run)
+    hold = PendingQuery(query=query, requesting_agent="USER", answer=answer)
     abort = answer["pipeline_action"] == "abort"
     if state is State.OUTPUT_READY:  # 004 §1: output_ready -> scientist_processing -> paused_physician
         run.version += 1
-        plan.update(rerun=[], flags=None, checkin_flags=[])
-        plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
-    if plan.get("scientist") is not None:  # what the question raised holds on every later plan of the run
-        plans.learn(plan, list(query_floor(query).codes))
+        plan.rerun, plan.flags, plan.checkin_flags = [], None, []
+        plan.new_segment(now=datetime.now(UTC), run_seconds=run_seconds)
+    if plan.scientist is not None:  # what the question raised holds on every later plan of the run
+        plan.learn(list(query_floor(query).codes))
     if state is State.OUTPUT_READY:
-        run.plan = dict(plan)  # a new object: the JSONB column sees the change
+        plan.store(run)
         await runs.transition(session, run, State.SCIENTIST_PROCESSING)
         state = State.SCIENTIST_PROCESSING
     await store_question(session, run, query, answer, attempt=attempt)
     if state is State.PAUSED_PHYSICIAN:
-        pending = plan.get("physician") or {}
-        if pending.get("awaiting_user") or abort:
-            await settle(session, run, plan, hold, graver(answer, pending.get("answer")))
+        pending = plan.physician
+        if (pending is not None and pending.awaiting_user) or abort:
+            await settle(session, run, plan, hold, graver(answer, pending.answer if pending else None))
             return True
-        plan["hold"] = hold  # the run's own query is with the PHYSICIAN: its answer is held to this one
-        run.plan = dict(plan)  # a new object: the JSONB column sees the change
+        plan.hold = hold  # the run's own query is with the PHYSICIAN: its answer is held to this one
+        plan.store(run)
         return True
     if state in PAUSABLE:
-        plan["hold"] = hold
+        plan.hold = hold
         return await apply_hold(session, run, plan)
     if abort and state is State.CHEF_PROCESSING:  # chef_processing -> error (004 §1): in-flight work is dropped
         context = MedicalContext.model_validate(answer)
         await runs.append_event(session, run, "physician", physician_frame(context))
         result = physician_outcome(context, paused_from=state, requesting_agent="USER", run_id=run.id)
         assert result.error is not None
-        run.plan = dict(plan)  # a new object: the JSONB column sees the change
+        plan.store(run)
         await runs.fail(session, run, result.error, terminated_medical=True)
         return True
-    plan["hold"] = hold  # intake_pending or chef_processing: the run pauses at its next pausable state
-    run.plan = dict(plan)  # a new object: the JSONB column sees the change
+    plan.hold = hold  # intake_pending or chef_processing: the run pauses at its next pausable state
+    plan.store(run)
     return True

@@ -6,9 +6,8 @@ transaction.
 
 from __future__ import annotations
 
-import copy
 import uuid
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -16,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.errors import Conflict
 from gym.nutrition import expenditure, runs
-from gym.nutrition import plan as plans
 from gym.nutrition.adjustment import delta, weekly_outcome
 from gym.nutrition.body_weights import with_trend_weight
 from gym.nutrition.checkin_rules import check_plausible, validate_checkin
@@ -25,6 +23,7 @@ from gym.nutrition.models import NutritionAdjustment, NutritionCheckin, Nutritio
 from gym.nutrition.payloads.feedback import WeeklyCheckin
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.physician import acknowledge
+from gym.nutrition.plan import RunPlan
 from gym.nutrition.red_flags import checkin_flags
 from gym.nutrition.scientist import goal, ramps
 from gym.nutrition.states import ACTIVE, CHAIN, State
@@ -38,14 +37,15 @@ async def acknowledge_referral(session: AsyncSession, org_id: uuid.UUID, run_id:
                                run_seconds: float = RUN_SECONDS) -> NutritionRun:
     """The user saw the referral and wishes to continue: back to the state the run paused from."""
     run = await runs.get_run(session, org_id, run_id, member_scope=member_scope, for_update=True)
-    pending = (run.plan or {}).get("physician") or {}
-    if run.state != State.PAUSED_PHYSICIAN.value or not pending.get("awaiting_user") or not run.previous_state:
+    plan = RunPlan.of(run)
+    pending = plan.physician
+    if run.state != State.PAUSED_PHYSICIAN.value or pending is None or not pending.awaiting_user \
+            or not run.previous_state:
         raise Conflict("referral_not_pending")
-    plan = copy.deepcopy(run.plan)
-    plan["physician"] = None
-    plan["advice"] = pending.get("answer")
-    plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
-    run.plan = plan
+    plan.physician = None
+    plan.advice = pending.answer
+    plan.new_segment(now=datetime.now(UTC), run_seconds=run_seconds)
+    plan.store(run)
     await runs.transition(session, run, acknowledge(State(run.previous_state)))
     return run
 
@@ -110,13 +110,13 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     last_weight_kg = last.checkin.weight_kg if last else intake.current_weight_kg
     check_plausible(checkin, on, last_weight_kg=last_weight_kg, last_on=last.on if last else run.started_on)
     point = Point(checkin, on, weeks_between(run.started_on, on))
-    plan = copy.deepcopy(run.plan)
-    scientist = plans.scientist_state(plan)
-    resets = plan.setdefault("resets", {"calorie": 0, "stall": 0})
+    plan = RunPlan.of(run)
+    scientist = plan.state
+    resets = plan.resets
     loop = LoopState(goal=goal(intake, scientist), start_date=run.started_on,
                      start_weight_kg=intake.current_weight_kg, tdee_weight_kg=scientist.tdee_weight_kg,
-                     tier=scientist.tier, ramps=ramps(intake), calorie_reset=resets["calorie"],
-                     stall_reset=resets["stall"], protein_period=scientist.protein_period,
+                     tier=scientist.tier, ramps=ramps(intake), calorie_reset=resets.calorie,
+                     stall_reset=resets.stall, protein_period=scientist.protein_period,
                      training_phase=scientist.training_phase or intake.training_phase,
                      luteal=intake.menstrual_status not in NO_LUTEAL)
     ev = evaluate(loop, history, point)
@@ -140,20 +140,21 @@ async def submit_checkin(session: AsyncSession, org_id: uuid.UUID, run_id: uuid.
     await runs.store_envelope(session, run, build_envelope(
         run_id=run.id, from_agent="SCIENTIST", to_agent="USER", data_type="adjustment_result",
         payload=out.result.model_dump(mode="json"), run_version=out.version), attempt=number)
-    plan["scientist"] = asdict(out.state)
+    plan.scientist = out.state
     if {"calorie_increase", "calorie_decrease"} & set(ev.triggers):
-        resets["calorie"] = number
+        resets.calorie = number
     if "training_stall" in ev.triggers:
-        resets["stall"] = number
-    plan["stall"] = "training_stall" in ev.triggers
-    plan["cycle_phase"] = checkin.cycle_phase if loop.luteal else None
+        resets.stall = number
+    plan.resets = resets
+    plan.stall = "training_stall" in ev.triggers
+    plan.cycle_phase = checkin.cycle_phase if loop.luteal else None
     needs_worker = bool(out.agents_re_run or flags)
     if needs_worker:
         run.version = out.version
-        plan["rerun"] = list(out.agents_re_run)
-        plan["checkin_flags"] = [{"code": f.code, "source": f.source} for f in flags]
-        plans.new_segment(plan, now=datetime.now(UTC), run_seconds=run_seconds)
-    run.plan = plan
+        plan.rerun = list(out.agents_re_run)
+        plan.checkin_flags = list(flags)
+        plan.new_segment(now=datetime.now(UTC), run_seconds=run_seconds)
+    plan.store(run)
     if needs_worker:
         await runs.transition(session, run, CHAIN[0])  # every re-run walks the whole chain
     return CheckinOutcome(row.id, result, run.version, needs_worker, weight=weight,

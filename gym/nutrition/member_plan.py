@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gym.nutrition import plan as plans
 from gym.nutrition import runs
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.plan import RunPlan
 from gym.nutrition.scientist import ScientistState, target_intake_kcal
 from gym.nutrition.views import targets_hidden
 
@@ -44,4 +44,4 @@ async def current_plan(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     if outputs["macro_targets"] is None:
         return None
     return MemberPlan(run, outputs["macro_targets"], IntakeData.model_validate(run.intake),
-                      plans.scientist_state(run.plan))
+                      RunPlan.of(run).state)

@@ -10,12 +10,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.member_search import MemberHit, member_hits, search_members
-from gym.nutrition import plan as plans
 from gym.nutrition import runs
 from gym.nutrition.adjustment import delta
 from gym.nutrition.grocery import grocery_list
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.plan import RunPlan, awaiting_user
 from gym.nutrition.scientist import clinical_notes as scientist_notes
 from gym.nutrition.units import display
 from gym.training.profiles import get_units
@@ -28,7 +28,7 @@ def clinical_notes(run: NutritionRun) -> list[str]:
     (`console.nutrition.safety.note.*`): no deficit for a minor, a low BMI, pregnancy or breastfeeding (when a loss
     was wanted); no creatine or stimulants."""
     intake = IntakeData.model_validate(run.intake)
-    return scientist_notes(intake, plans.scientist_state(run.plan) if (run.plan or {}).get("scientist") else None)
+    return scientist_notes(intake, RunPlan.of(run).scientist)
 
 
 NOTICE_KEYS = {"member": "console.nutrition.notice.medicalHold", "staff": "console.nutrition.notice.medicalHoldStaff"}
@@ -42,7 +42,7 @@ def run_summary(run: NutritionRun) -> dict[str, Any]:
             "createdAt": run.created_at.isoformat() if run.created_at else None,
             "finishedAt": run.finished_at.isoformat() if run.finished_at else None,
             "supersededAt": run.superseded_at.isoformat() if run.superseded_at else None,
-            "awaitingReferralAcknowledgement": bool(((run.plan or {}).get("physician") or {}).get("awaiting_user"))}
+            "awaitingReferralAcknowledgement": awaiting_user(run)}
 
 
 def targets_hidden(run: NutritionRun, *, for_member: bool) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from gym.training.movements import movement_kind
+from gym.training.workout import Exercise, RepsExercise
 
 BLOCK_GROUPS = frozenset({"circuit", "superset", "giant_set"})
 
@@ -24,28 +24,22 @@ class OrderProblem:
     hint: str
 
 
-def _get(exercise: Any, field: str) -> Any:
-    return exercise.get(field) if isinstance(exercise, dict) else getattr(exercise, field, None)
+def _group_type(exercise: Exercise) -> str | None:
+    return None if exercise.group is None else str(exercise.group.type)
 
 
-def _group_type(exercise: Any) -> str | None:
-    group = _get(exercise, "group")
-    return None if group is None else str(_get(group, "type"))
+def _group_id(exercise: Exercise) -> str | None:
+    return None if exercise.group is None else exercise.group.id
 
 
-def _group_id(exercise: Any) -> str | None:
-    group = _get(exercise, "group")
-    return None if group is None else str(_get(group, "id"))
+def _label(exercise: Exercise) -> str:
+    return f"{exercise.name} (exercise {exercise.order})"
 
 
-def _label(exercise: Any) -> str:
-    return f"{_get(exercise, 'name')} (exercise {_get(exercise, 'order')})"
-
-
-def _blocks(main: list[Any]) -> list[tuple[str | None, list[Any]]]:
+def _blocks(main: list[Exercise]) -> list[tuple[str | None, list[Exercise]]]:
     """Consecutive members of one block group together; every other exercise is a block of its own. Each block's
     kind: compound if any ranked member is, isolation if all ranked members are, else None."""
-    blocks: list[list[Any]] = []
+    blocks: list[list[Exercise]] = []
     for ex in main:
         gid = _group_id(ex) if _group_type(ex) in BLOCK_GROUPS else None
         if gid is not None and blocks and _group_id(blocks[-1][0]) == gid:
@@ -54,14 +48,14 @@ def _blocks(main: list[Any]) -> list[tuple[str | None, list[Any]]]:
             blocks.append([ex])
     out = []
     for block in blocks:
-        kinds = {movement_kind(str(_get(ex, "name"))) for ex in block if _get(ex, "type") == "reps"} - {None}
+        kinds = {movement_kind(ex.name) for ex in block if isinstance(ex, RepsExercise)} - {None}
         out.append(("compound" if "compound" in kinds else "isolation" if kinds else None, block))
     return out
 
 
-def order_problems(exercises: Iterable[Any]) -> list[OrderProblem]:
+def order_problems(exercises: Iterable[Exercise]) -> list[OrderProblem]:
     """What breaks rule 4 in this workout (empty when its order is fine)."""
-    ordered = sorted(exercises, key=lambda e: _get(e, "order"))
+    ordered = sorted(exercises, key=lambda e: e.order)
     problems: list[OrderProblem] = []
     warmups = [i for i, ex in enumerate(ordered) if _group_type(ex) == "warmup"]
     cooldowns = [i for i, ex in enumerate(ordered) if _group_type(ex) == "cooldown"]
@@ -74,23 +68,23 @@ def order_problems(exercises: Iterable[Any]) -> list[OrderProblem]:
         problems.append(OrderProblem(
             f"the cool-down {_label(ordered[min(cooldowns)])} comes before {_label(ordered[max(others)])}",
             "Put every cool-down exercise last."))
-    isolation: Any = None
+    isolation: Exercise | None = None
     for kind, block in _blocks([ordered[i] for i in others]):
         if kind == "isolation" and isolation is None:
             isolation = block[0]
         elif kind == "compound" and isolation is not None:
             problems.append(OrderProblem(
                 f"the compound lift {_label(block[0])} comes after the isolation exercise {_label(isolation)}",
-                f"Put compound lifts before isolation work: move {_get(block[0], 'name')} before "
-                f"{_get(isolation, 'name')} (position {_get(isolation, 'order')})."))
+                f"Put compound lifts before isolation work: move {block[0].name} before "
+                f"{isolation.name} (position {isolation.order})."))
             break
     return problems
 
 
-def fitting_position(exercises: Iterable[Any], name: str, type_: str) -> int:
+def fitting_position(exercises: Iterable[Exercise], name: str, type_: str) -> int:
     """Where an exercise added to this workout keeps rule 4 (1 = first): a compound lift goes before the first
     isolation block (after any warm-up), anything else after the main work (before any cool-down)."""
-    ordered = sorted(exercises, key=lambda e: _get(e, "order"))
+    ordered = sorted(exercises, key=lambda e: e.order)
     cooldown = next((i for i, ex in enumerate(ordered) if _group_type(ex) == "cooldown"), len(ordered))
     if type_ == "reps" and movement_kind(name) == "compound":
         main = [ex for ex in ordered if _group_type(ex) not in ("warmup", "cooldown")]

@@ -17,6 +17,7 @@ from gym.training.preferences import active_preferences
 from gym.training.profiles import current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.record import distribution_view, recovery_overview
+from gym.training.stored_exercises import exercises_of
 from gym.training.trainer_workouts import current_workout
 from gym.training.workout_sets import SetInput
 
@@ -83,7 +84,8 @@ class MemberApp:
                                            prefs=prefs, unit=units.weight_unit, history=history, query=query)
         workout = await current_workout(*self._who)
         for item in items:  # where "Add" puts it in today's workout (compound lifts before isolation work)
-            item["position"] = fitting_position(workout.exercises, item["name"], item["kind"]) if workout else None
+            item["position"] = fitting_position(exercises_of(workout), item["name"], item["kind"]) if workout \
+                else None
         return {"location": location.name if location else None, "items": items}
 
     # --- Progress ------------------------------------------------------------------------------------------------

@@ -31,10 +31,11 @@ from gym.training.previous import previous_sets
 from gym.training.profiles import Units, current_location, get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.records import Record, exercise_key, records_by_log
+from gym.training.stored_exercises import exercises_of, key_of, prescribed_sets
 from gym.training.timers import run_phases
 from gym.training.trainer_workouts import current_workout, finish_workout
 from gym.training.units import show_load
-from gym.training.workout import EXERCISE
+from gym.training.workout import EXERCISE, Exercise
 from gym.training.workout_view import workout_view
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -84,7 +85,9 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     view = await workout_view(session, org_id, member_id, row, now, locale)
     assert view is not None
     logged = await _logged(session, row)
-    names = [e["name"] for e in row.exercises]
+    typed = exercises_of(row)
+    prescribed = {key_of(e): prescribed_sets(e, typed) for e in typed}
+    names = [e.name for e in typed]
     history = await history_of(session, org_id, member_id, names, now)
     found = records_by_log(history)
     notes = await notes_for(session, org_id, member_id, names)
@@ -92,7 +95,7 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
     for ex in view["exercises"]:
         sets = logged.get(ex["id"], [])
         exercises.append({**ex, "displayName": display_name(ex["name"], locale), "how": how_to(ex["name"], locale),
-                          "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises),
+                          "prescribedSets": prescribed[ex["id"]],
                           "logged": _set_items(sets, found, units), "done": ex["id"] in (row.completed or {}),
                           "previous": previous_sets(history, ex["name"], row.id, units.weight_unit),
                           "note": notes.get(exercise_key(ex["name"]))})
@@ -106,12 +109,12 @@ async def workout_screen(session: AsyncSession, org_id: uuid.UUID, member_id: uu
 def _progress(row: TrainerWorkout, logged: dict[str, list[ExerciseSet]], units: Units) -> dict[str, Any]:
     """The workout so far: working sets done of planned, exercises done, volume (each working set's own load × reps;
     warm-ups count in neither)."""
-    done = [s for ex in row.exercises for s in logged.get(ex.get("id"), []) if not s.warmup]
+    exercises = exercises_of(row)
+    done = [s for ex in exercises for s in logged.get(key_of(ex), []) if not s.warmup]
     volume = sum(float(s.load_kg or 0) * (s.reps or 0) for s in done)
-    return {"setsDone": len(done), "setsPlanned": sum(workout_sets.prescribed_sets(ex, row.exercises)
-                                                      for ex in row.exercises),
-            "exercisesDone": sum(1 for ex in row.exercises if ex.get("id") in (row.completed or {})),
-            "exercises": len(row.exercises), "volume": show_load(volume, units.weight_unit) or 0.0,
+    return {"setsDone": len(done), "setsPlanned": sum(prescribed_sets(ex, exercises) for ex in exercises),
+            "exercisesDone": sum(1 for ex in exercises if key_of(ex) in (row.completed or {})),
+            "exercises": len(exercises), "volume": show_load(volume, units.weight_unit) or 0.0,
             "unit": units.weight_unit}
 
 
@@ -136,10 +139,11 @@ async def _exercise_answer(session: AsyncSession, org_id: uuid.UUID, member_id: 
     found = records_by_log(await history_of(session, org_id, member_id, [log.name], now))
     items = _set_items(sets, found, units)
     this = next((s for s in items if s["id"] == str(item.id)), {**workout_sets.set_dict(item, units), "records": []})
-    ex = next((e for e in row.exercises if e.get("id") == item.exercise_key), None)
+    exercises = exercises_of(row)
+    ex = next((e for e in exercises if e.id == item.exercise_key), None)
     return {"set": this, "exercise": {
         "id": item.exercise_key, "logged": items, "done": item.exercise_key in (row.completed or {}),
-        "prescribedSets": workout_sets.prescribed_sets(ex, row.exercises) if ex else len(items)},
+        "prescribedSets": prescribed_sets(ex, exercises) if ex else len(items)},
         "progress": _progress(row, await _logged(session, row), units)}
 
 
@@ -199,10 +203,10 @@ async def add_from_library(session: AsyncSession, org_id: uuid.UUID, member_id: 
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
     plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
                               **{k: v for k, v in prescription.items() if v is not None})
-    _check_schema(plan)
+    added = _check_schema(plan)
     if position is None:
         current = await workout_sets.require_current_workout(session, org_id, member_id)
-        position = fitting_position(current.exercises, plan["name"], plan["type"])
+        position = fitting_position(exercises_of(current), added.name, added.type)
     row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, plan, position, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
@@ -214,9 +218,9 @@ async def swap_from_library(session: AsyncSession, org_id: uuid.UUID, member_id:
     old = workout_sets.exercise_in(row, exercise_id)
     exercise = library_plan.find(name)
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
-    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history, like=old,
-                              load=load)
-    _check_schema({**plan, "order": old["order"]})
+    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
+                              like=old.model_dump(mode="json"), load=load)
+    _check_schema({**plan, "order": old.order})
     row, _, _ = await workout_changes.swap_exercise(session, org_id, member_id, exercise_id, plan, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
@@ -229,9 +233,10 @@ async def remove(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
-def _check_schema(plan: dict[str, Any]) -> None:
+def _check_schema(plan: dict[str, Any]) -> Exercise:
+    """The library's plan as the §4.9 exercise it must be."""
     try:
-        EXERCISE.validate_python({"order": 1, **plan})
+        return EXERCISE.validate_python({"order": 1, **plan})
     except ValueError as exc:  # a library entry the §4.9 schema refuses is a bug here, said plainly
         raise GymError("invalid_workout", str(exc)[:300], "Pick another exercise.") from exc
 
@@ -239,7 +244,7 @@ def _check_schema(plan: dict[str, Any]) -> None:
 async def timers(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, locale: str) -> dict[str, Any]:
     """The current workout's phases in the order the app runs them, with each exercise's name in `locale`."""
     row = await workout_sets.require_current_workout(session, org_id, member_id, for_update=False)
-    exercises = [EXERCISE.validate_python(e) for e in row.exercises]
+    exercises = exercises_of(row)
     phases = run_phases(exercises)
     names = {e.id: display_name(e.name, locale) for e in exercises}
     for p in phases:

@@ -18,6 +18,7 @@ from gym.errors import GymError
 from gym.training.models import TrainerWorkout
 from gym.training.movements import same_exercise
 from gym.training.profiles import Units, require_member, set_units
+from gym.training.stored_exercises import dumped, exercises_of, key_of
 from gym.training.units import in_units
 from gym.training.workout import Workout
 
@@ -30,9 +31,8 @@ async def save_workout(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
                           {"key": f"trainer_workouts:{member_id}"})
     count = await latest_number(session, org_id, member_id)
-    exercises = []
-    for n, ex in enumerate(sorted(workout.exercises, key=lambda e: e.order), start=1):
-        exercises.append({**ex.model_dump(mode="json"), "id": f"ex_{n:03d}"})
+    exercises = dumped([ex.model_copy(update={"id": f"ex_{n:03d}"})
+                        for n, ex in enumerate(sorted(workout.exercises, key=lambda e: e.order), start=1)])
     await session.execute(update(TrainerWorkout).where(
         TrainerWorkout.org_id == org_id, TrainerWorkout.member_id == member_id,
         TrainerWorkout.status == "current").values(status="abandoned", updated_at=now))
@@ -50,10 +50,11 @@ def note_left_out(row: TrainerWorkout, refused: list[dict[str, Any]]) -> list[di
     """Keep on the workout what the rules refused while it was built (each refused exercise once, with its rule),
     except what is in it after all; returns the new ones."""
     kept = list(row.left_out or [])
+    names = [e.name for e in exercises_of(row)]
     new = []
     for item in refused:
         name = str(item.get("exercise") or "")
-        if not name or any(same_exercise(name, str(e.get("name", ""))) for e in row.exercises) or any(
+        if not name or any(same_exercise(name, shown) for shown in names) or any(
                 same_exercise(name, str(k.get("exercise", ""))) for k in kept):
             continue
         entry = {k: item[k] for k in ("exercise", "rule", "values", "injury", "region", "side", "description")
@@ -66,8 +67,8 @@ def note_left_out(row: TrainerWorkout, refused: list[dict[str, Any]]) -> list[di
 
 def issue_exercise_id(row: TrainerWorkout) -> str:
     """The next `ex_NNN` of this workout: never one it issued before, even if that exercise was removed."""
-    used = [int(str(e.get("id", ""))[3:]) for e in row.exercises if str(e.get("id", "")).startswith("ex_")
-            and str(e.get("id", ""))[3:].isdigit()]
+    ids = [e.id for e in exercises_of(row) if e.id is not None]
+    used = [int(i[3:]) for i in ids if i.startswith("ex_") and i[3:].isdigit()]
     row.last_exercise_number = max([row.last_exercise_number or 0, *used]) + 1
     return f"ex_{row.last_exercise_number:03d}"
 
@@ -107,7 +108,7 @@ async def close_if_done(session: AsyncSession, org_id: uuid.UUID, member_id: uui
                         now: datetime) -> list[str]:
     """The exercises still to do; none left, the workout closes (completed). TRAINER.md: logging closes the
     current workout when all exercises are done, whether the member marks them or logs them."""
-    remaining = [e["id"] for e in row.exercises if e["id"] not in (row.completed or {})]
+    remaining = [key_of(e) for e in exercises_of(row) if key_of(e) not in (row.completed or {})]
     if not remaining:
         await finish_workout(session, org_id, member_id, row.id, now=now)
     return remaining

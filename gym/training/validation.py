@@ -20,7 +20,7 @@ from gym.training.exercise_order import order_problems
 from gym.training.movements import resolve
 from gym.training.progression import suggest
 from gym.training.recovery import MuscleRecovery, exercise_recovery, recovery_warnings
-from gym.training.workout import DurationExercise, RepsExercise, Workout
+from gym.training.workout import DurationExercise, Exercise, RepsExercise, Workout
 
 
 @dataclass(frozen=True)
@@ -49,21 +49,16 @@ class WorkoutCheck:
         return next((s for s in self.suggestions if s["order"] == order), None)
 
 
-def exercise_notes(exercise: Any, *, recovering: Mapping[str, MuscleRecovery], history: list[LogEntry],
+def exercise_notes(exercise: Exercise, *, recovering: Mapping[str, MuscleRecovery], history: list[LogEntry],
                    weight_unit: str) -> tuple[list[dict], dict | None]:
-    """What a workout card shows for one exercise (a §4.9 model or its stored dict): its recovering muscles with
-    their recovery percentage, and the progression suggestion when it is loaded set-and-rep work."""
-    get = exercise.get if isinstance(exercise, dict) else lambda k, d=None: getattr(exercise, k, d)
-    shares = {str(_field(m, "name")): float(_field(m, "share")) for m in get("muscles", []) or []}
+    """What a workout card shows for one exercise: its recovering muscles with their recovery percentage, and the
+    progression suggestion when it is loaded set-and-rep work."""
+    shares = {str(m.name): float(m.share) for m in exercise.muscles}
     suggestion = None
-    if get("type") == "reps":  # bodyweight too (double progression), once there is a session to progress from
-        found = suggest(str(get("name")), history, weight_unit, get("equipment", []) or [])
-        suggestion = None if get("load") is None and found.last is None else found.as_dict()
+    if isinstance(exercise, RepsExercise):  # bodyweight too (double progression), once there is a session to progress
+        found = suggest(exercise.name, history, weight_unit, exercise.equipment)
+        suggestion = None if exercise.load is None and found.last is None else found.as_dict()
     return exercise_recovery(shares, recovering), suggestion
-
-
-def _field(item: Any, key: str) -> Any:
-    return item[key] if isinstance(item, dict) else getattr(item, key)
 
 
 def _load_warning(ex: RepsExercise, suggestion: dict[str, Any]) -> Problem | None:

@@ -91,6 +91,21 @@ class RepsExercise(_Base):
     load_unit: WeightUnit | None = None
     rest_sec: int = Field(ge=0, le=1800)
 
+    def log_type(self, loaded: bool | None = None) -> str:
+        """001 §4.5's log type (`loaded`: whether what was done carried a load; default: the prescription)."""
+        return "strength" if (self.load is not None if loaded is None else loaded) else "bodyweight"
+
+    @property
+    def own_sets(self) -> int:
+        return self.sets
+
+    def planned_seconds(self, index: int) -> int | None:
+        return None
+
+    def target(self, index: int) -> int:
+        """The reps set `index` (0-based) aims at: past the last set, the last set's again."""
+        return self.reps[min(index, len(self.reps) - 1)]
+
     @model_validator(mode="after")
     def _check(self) -> RepsExercise:
         _per_set(self.reps, self.sets, "reps")
@@ -105,6 +120,16 @@ class HoldExercise(_Base):
     hold_sec: list[Annotated[int, Field(ge=1, le=3600)]] = Field(description="Hold duration per set.")
     rest_sec: int = Field(ge=0, le=1800)
 
+    def log_type(self, loaded: bool | None = None) -> str:
+        return "isometric"
+
+    @property
+    def own_sets(self) -> int:
+        return self.sets
+
+    def planned_seconds(self, index: int) -> int | None:
+        return self.hold_sec[min(index, len(self.hold_sec) - 1)]
+
     @model_validator(mode="after")
     def _check(self) -> HoldExercise:
         _per_set(self.hold_sec, self.sets, "hold_sec")
@@ -117,6 +142,16 @@ class DurationExercise(_Base):
     distance: float | None = Field(None, gt=0)
     distance_unit: DistanceUnit | None = None
     target_pace: str | None = Field(None, max_length=30, description='e.g. "5:30/km"')
+
+    def log_type(self, loaded: bool | None = None) -> str:
+        return "cardio_distance" if self.distance is not None else "cardio_time"
+
+    @property
+    def own_sets(self) -> int:
+        return 1
+
+    def planned_seconds(self, index: int) -> int | None:
+        return round(float(self.duration_min) * 60)
 
     @model_validator(mode="after")
     def _check(self) -> DurationExercise:
@@ -131,9 +166,21 @@ class IntervalsExercise(_Base):
     work_sec: int = Field(ge=1, le=3600)
     rest_sec: int = Field(ge=0, le=3600)
 
+    def log_type(self, loaded: bool | None = None) -> str:
+        return "hiit"
+
+    @property
+    def own_sets(self) -> int:
+        """A round is a set (its work and its rest)."""
+        return self.rounds
+
+    def planned_seconds(self, index: int) -> int | None:
+        return self.work_sec
+
 
 Exercise = Annotated[RepsExercise | HoldExercise | DurationExercise | IntervalsExercise, Field(discriminator="type")]
 EXERCISE = TypeAdapter(Exercise)
+EXERCISES = TypeAdapter(list[Exercise])
 
 
 class Summary(_Strict):

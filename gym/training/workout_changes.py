@@ -27,7 +27,7 @@ from gym.training.trainer_workouts import issue_exercise_id
 from gym.training.validation import WorkoutCheck
 from gym.training.workout import MAX_EXERCISES, Workout
 from gym.training.workout_check import check_member_workout
-from gym.training.workout_sets import live_sets, rebuild, require_current_workout
+from gym.training.workout_sets import exercise_in, live_sets, rebuild, require_current_workout
 
 ExerciseRef = str | int
 ORDER_FIELDS = frozenset({"order", "name", "group", "type"})  # changes that can break the exercise order
@@ -117,7 +117,7 @@ async def adjust_exercise(session: AsyncSession, org_id: uuid.UUID, member_id: u
                                 check_order=bool(ORDER_FIELDS & set(changes)))
     log = await _exercise_log(session, row, target)
     if log is not None:
-        await rebuild(session, row, next(e for e in row.exercises if e["id"] == target), log, now)
+        await rebuild(session, row, exercise_in(row, target), log, now)
     return row, result, target
 
 

@@ -35,10 +35,11 @@ from gym.errors import GymError
 from gym.training.logs import performed_time
 from gym.training.models import ExerciseLog, ExerciseSet, TrainerWorkout
 from gym.training.profiles import Units, get_units
-from gym.training.timers import INTERLEAVED
+from gym.training.stored_exercises import exercises_of, key_of, prescribed_sets
 from gym.training.trainer_workouts import current_workout, mark_done
 from gym.training.units import show_distance, show_load, to_kg, to_km
 from gym.training.vocab import DistanceUnit, WeightUnit
+from gym.training.workout import DurationExercise, Exercise, IntervalsExercise, RepsExercise
 
 EXERCISE_ID = r"^ex_\d{3,6}$"
 SetReps = Annotated[int, Field(ge=1, le=1000)]
@@ -92,39 +93,13 @@ class Actuals(BaseModel):
         return self.as_prescribed or any(v is not None for k, v in self.model_dump().items() if k != "as_prescribed")
 
 
-def log_type(ex: dict[str, Any], loaded: bool | None = None) -> str:
-    """The 001 §4.5 log type of a §4.9 exercise (`loaded`: whether what was done carried a load)."""
-    if ex["type"] == "reps":
-        return "strength" if (ex.get("load") is not None if loaded is None else loaded) else "bodyweight"
-    if ex["type"] == "hold":
-        return "isometric"
-    if ex["type"] == "intervals":
-        return "hiit"
-    return "cardio_distance" if ex.get("distance") is not None else "cardio_time"
-
-
-def prescribed_sets(ex: dict[str, Any], exercises: list[dict[str, Any]] | None = None) -> int:
-    """How many sets (rounds, bouts) the exercise prescribes; a member of a superset or circuit does one each round
-    of its group (gym.training.timers)."""
-    own = int(ex["sets"]) if ex["type"] in ("reps", "hold") else int(ex["rounds"]) if ex["type"] == "intervals" else 1
-    group = ex.get("group") or {}
-    if group.get("type") in INTERLEAVED:
-        first = next((e for e in exercises or [] if (e.get("group") or {}).get("id") == group.get("id")
-                      and (e.get("group") or {}).get("position") == 1), None)
-        rounds = ((first or {}).get("group") or {}).get("rounds")
-        if rounds:
-            return max(own, int(rounds))
-    return own
-
-
-def target_reps(ex: dict[str, Any], exercises: list[dict[str, Any]]) -> list[int]:
+def target_reps(ex: RepsExercise, exercises: list[Exercise]) -> list[int]:
     """The reps each prescribed set aims at (past its last set, its last set again)."""
-    reps = list(ex["reps"])
-    return [reps[min(i, len(reps) - 1)] for i in range(prescribed_sets(ex, exercises))]
+    return [ex.target(i) for i in range(prescribed_sets(ex, exercises))]
 
 
-def exercise_in(row: TrainerWorkout, exercise_id: str) -> dict[str, Any]:
-    ex = next((e for e in row.exercises if e.get("id") == exercise_id), None)
+def exercise_in(row: TrainerWorkout, exercise_id: str) -> Exercise:
+    ex = next((e for e in exercises_of(row) if e.id == exercise_id), None)
     if ex is None:
         raise GymError("exercise_not_found", f"No exercise {exercise_id} in the current workout.",
                        "Use an exercise of the current workout.", status=404)
@@ -156,51 +131,46 @@ def _stored(value: float, places: int) -> Decimal:
     return round(Decimal(repr(value)), places)
 
 
-def _values(ex: dict[str, Any], number: int, entry: SetInput, units: Units) -> dict[str, Any]:
+def _values(ex: Exercise, number: int, entry: SetInput, units: Units) -> dict[str, Any]:
     """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out. A value is
     read in the unit it came with (the entry's, else the prescription's), else the member's setting now."""
     index = number - 1
     out: dict[str, Any] = {"reps": None, "load_kg": None, "load_unit": None, "duration_sec": None,
                            "distance_km": None}
-    if ex["type"] == "reps":
-        planned = ex["reps"][index] if index < len(ex["reps"]) else ex["reps"][-1]
-        out["reps"] = entry.reps or planned
-        load, unit = ((entry.load, entry.load_unit) if entry.load is not None
-                      else (ex.get("load"), ex.get("load_unit")))
-        unit = unit or units.weight_unit
+    if isinstance(ex, RepsExercise):
+        out["reps"] = entry.reps or ex.target(index)
+        load, load_unit = (entry.load, entry.load_unit) if entry.load is not None else (ex.load, ex.load_unit)
+        unit = load_unit or units.weight_unit
         out["load_kg"] = None if load is None else _stored(to_kg(load, unit), 2)
         out["load_unit"] = None if load is None else unit
         if out["load_kg"] is not None and out["load_kg"] > 1000:
             raise GymError("invalid_set", f"{load:g} {unit} is over the 1000 kg a set may carry")
-    elif ex["type"] == "hold":
-        out["duration_sec"] = entry.duration_sec or ex["hold_sec"][min(index, len(ex["hold_sec"]) - 1)]
-    elif ex["type"] == "intervals":
-        out["duration_sec"] = entry.duration_sec or ex["work_sec"]
-    else:
-        out["duration_sec"] = entry.duration_sec or round(float(ex["duration_min"]) * 60)
-        distance, unit = ((entry.distance, entry.distance_unit) if entry.distance is not None
-                          else (ex.get("distance"), ex.get("distance_unit")))
-        unit = unit or units.distance_unit
-        out["distance_km"] = None if distance is None else _stored(to_km(distance, unit), 3)
+        return out
+    out["duration_sec"] = entry.duration_sec or ex.planned_seconds(index)
+    if isinstance(ex, DurationExercise):
+        distance, distance_unit = ((entry.distance, entry.distance_unit) if entry.distance is not None
+                                   else (ex.distance, ex.distance_unit))
+        shown = distance_unit or units.distance_unit
+        out["distance_km"] = None if distance is None else _stored(to_km(distance, shown), 3)
         if out["distance_km"] is not None and out["distance_km"] <= 0:
-            raise GymError("invalid_set", f"{distance:g} {unit} is under the 1 m a set may record",
+            raise GymError("invalid_set", f"{distance:g} {shown} is under the 1 m a set may record",
                            "Give the distance in the member's unit, or leave it out.")
-    if ex["type"] != "reps" and (entry.reps is not None or entry.load is not None):
-        raise GymError("invalid_set", f"{ex['name']} is timed ({ex['type']}): give duration_sec, not reps or load")
+    if entry.reps is not None or entry.load is not None:
+        raise GymError("invalid_set", f"{ex.name} is timed ({ex.type}): give duration_sec, not reps or load")
     return out
 
 
-async def _exercise_log(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any], now: datetime) -> ExerciseLog:
+async def _exercise_log(session: AsyncSession, row: TrainerWorkout, ex: Exercise, now: datetime) -> ExerciseLog:
     """The exercise's one log in this workout (`rebuild` brings it back if it was undone), created on its first set."""
     log = await session.scalar(select(ExerciseLog).where(
-        ExerciseLog.org_id == row.org_id, ExerciseLog.workout_id == row.id, ExerciseLog.exercise_key == ex["id"])
+        ExerciseLog.org_id == row.org_id, ExerciseLog.workout_id == row.id, ExerciseLog.exercise_key == key_of(ex))
         .order_by(ExerciseLog.undone_at.is_not(None), ExerciseLog.created_at.desc()).limit(1))
     if log is not None:
         return log
-    log = ExerciseLog(org_id=row.org_id, member_id=row.member_id, name=" ".join(str(ex["name"]).split()),
-                      exercise_type=log_type(ex), muscles=list(ex.get("muscles") or []),
-                      goals=list(ex.get("goals") or []), equipment=list(ex.get("equipment") or []),
-                      performed_at=now, workout_id=row.id, exercise_key=ex["id"], created_at=now)
+    log = ExerciseLog(org_id=row.org_id, member_id=row.member_id, name=" ".join(ex.name.split()),
+                      exercise_type=ex.log_type(), muscles=[m.model_dump(mode="json") for m in ex.muscles],
+                      goals=[g.model_dump(mode="json") for g in ex.goals], equipment=list(ex.equipment),
+                      performed_at=now, workout_id=row.id, exercise_key=key_of(ex), created_at=now)
     session.add(log)
     await session.flush()
     return log
@@ -214,15 +184,16 @@ def _session_load(loads: list[Decimal]) -> Decimal | None:
     return max(counts, key=lambda load: (counts[load], load))
 
 
-async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any], log: ExerciseLog,
+async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: Exercise, log: ExerciseLog,
                   now: datetime) -> list[ExerciseSet]:
     """The exercise's log (and whether it is complete) from its live working sets (warm-ups never count); no
     working set left undoes the log."""
-    sets = [s for s in await live_sets(session, row.id, ex["id"]) if s.log_id == log.id and not s.warmup]
+    key = key_of(ex)
+    sets = [s for s in await live_sets(session, row.id, key) if s.log_id == log.id and not s.warmup]
     completed = dict(row.completed or {})
     if not sets:
         log.undone_at = log.undone_at or now
-        completed.pop(ex["id"], None)
+        completed.pop(key, None)
         row.completed = completed
         await session.flush()
         return sets
@@ -231,23 +202,24 @@ async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: dict[str, Any]
     log.performed_at = max(s.performed_at for s in sets)
     rpes = [s.rpe for s in sets if s.rpe is not None]
     log.rpe = max(rpes) if rpes else None
-    if ex["type"] == "reps":
+    exercises = exercises_of(row)
+    if isinstance(ex, RepsExercise):
         reps = [int(s.reps or 0) for s in sets]
         loads = [s.load_kg for s in sets]
-        log.reps_per_set, log.target_reps = reps, target_reps(ex, row.exercises)
+        log.reps_per_set, log.target_reps = reps, target_reps(ex, exercises)
         log.reps = reps[0] if len(set(reps)) == 1 else None
         log.load_kg = _session_load([v for v in loads if v is not None])
         log.load_per_set_kg = loads if any(v is not None for v in loads) else None
-        log.exercise_type = log_type(ex, loaded=log.load_kg is not None)
+        log.exercise_type = ex.log_type(loaded=log.load_kg is not None)
     else:
-        extra = int(ex.get("rest_sec") or 0) if ex["type"] == "intervals" else 0  # a round is its work and rest
+        extra = ex.rest_sec if isinstance(ex, IntervalsExercise) else 0  # a round is its work and rest
         log.duration_min = Decimal(sum(int(s.duration_sec or 0) + extra for s in sets)) / 60
         distances = [s.distance_km for s in sets if s.distance_km is not None]
         log.distance_km = sum(distances, Decimal(0)) if distances else None
-    if len(sets) >= prescribed_sets(ex, row.exercises):
-        completed[ex["id"]] = str(log.id)
+    if len(sets) >= prescribed_sets(ex, exercises):
+        completed[key] = str(log.id)
     else:
-        completed.pop(ex["id"], None)
+        completed.pop(key, None)
     row.completed = completed
     row.updated_at = now
     await session.flush()
@@ -275,7 +247,7 @@ async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     ex = exercise_in(row, entry.exercise_id)
     units = await get_units(session, org_id, member_id)
     at = performed_time(entry.performed_at, now, what="a set")
-    live = await live_sets(session, row.id, ex["id"])
+    live = await live_sets(session, row.id, key_of(ex))
     taken = {s.set_number for s in live}
     number = entry.set_number or (max(taken, default=0) + 1)
     values = _values(ex, number, entry, units)
@@ -287,7 +259,7 @@ async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     if number in taken:
         raise _already_logged(number, ex)
     log = await _exercise_log(session, row, ex, now)
-    item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=ex["id"],
+    item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=key_of(ex),
                        set_number=number, rpe=None if entry.rpe is None else _stored(entry.rpe, 1), performed_at=at,
                        created_at=now, client_set_id=entry.client_set_id, warmup=entry.warmup, **values)
     try:
@@ -300,8 +272,8 @@ async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     return Logged(row, item, log, new=True)
 
 
-def _already_logged(number: int, ex: dict[str, Any]) -> GymError:
-    return GymError("set_already_logged", f"Set {number} of {ex['name']} is already logged.",
+def _already_logged(number: int, ex: Exercise) -> GymError:
+    return GymError("set_already_logged", f"Set {number} of {ex.name} is already logged.",
                     "Undo it first, or log the next set.", status=409)
 
 
@@ -322,17 +294,18 @@ async def undo_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUI
     assert log is not None  # foreign key
     item.undone_at = now
     await session.flush()
-    ex = next((e for e in row.exercises if e.get("id") == item.exercise_key),
-              {"id": item.exercise_key, "type": "reps", "reps": list(log.target_reps or [1]), "name": log.name,
-               "sets": len(log.target_reps or [1])})  # an exercise removed since: its log still follows its sets
+    target = list(log.target_reps or [1])
+    ex = next((e for e in exercises_of(row) if e.id == item.exercise_key), None) or RepsExercise(
+        id=item.exercise_key, type="reps", reps=target, name=log.name, sets=len(target), order=1, muscles=[],
+        goals=[], reasoning="", rest_sec=0)  # an exercise removed since: its log still follows its sets
     await rebuild(session, row, ex, log, now)
     return row, item
 
 
-def reps_done(ex: dict[str, Any], actuals: Actuals) -> tuple[list[int], bool]:
+def reps_done(ex: RepsExercise, actuals: Actuals) -> tuple[list[int], bool]:
     """The reps each set reached, and whether they were assumed from the prescription. An uneven prescription is
     never assumed: the member's reps per set are asked for (`actuals_required`)."""
-    prescribed = list(ex["reps"])
+    prescribed = list(ex.reps)
     if actuals.reps_per_set is not None:
         return list(actuals.reps_per_set), False
     if actuals.reps is not None:
@@ -342,17 +315,16 @@ def reps_done(ex: dict[str, Any], actuals: Actuals) -> tuple[list[int], bool]:
     if actuals.sets is None and len(set(prescribed)) == 1:
         return prescribed, True
     plan = "/".join(str(r) for r in prescribed)
-    raise GymError("actuals_required", f"{ex['name']} was prescribed as {len(prescribed)} sets of {plan} reps; "
+    raise GymError("actuals_required", f"{ex.name} was prescribed as {len(prescribed)} sets of {plan} reps; "
                                        "what each set reached is not known.",
                    "Ask the member how many reps each set reached and pass actuals.reps_per_set, or "
                    "actuals.as_prescribed=true if they say they did exactly the prescription.")
 
 
-def _sets_from(ex: dict[str, Any], actuals: Actuals,
-               exercises: list[dict[str, Any]]) -> tuple[list[SetInput], bool]:
+def _sets_from(ex: Exercise, actuals: Actuals, exercises: list[Exercise]) -> tuple[list[SetInput], bool]:
     """The sets a whole-exercise report stands for (member's units), and whether their reps were assumed."""
-    base = {"exercise_id": ex["id"], "rpe": actuals.rpe}
-    if ex["type"] == "reps":
+    base = {"exercise_id": key_of(ex), "rpe": actuals.rpe}
+    if isinstance(ex, RepsExercise):
         done, assumed = reps_done(ex, actuals)
         return [SetInput(**base, set_number=n, reps=r, load=actuals.load) for n, r in enumerate(done, 1)], assumed
     count = actuals.sets or prescribed_sets(ex, exercises)
@@ -370,13 +342,13 @@ async def complete_exercise(session: AsyncSession, org_id: uuid.UUID, member_id:
     row = await require_current_workout(session, org_id, member_id)
     ex = exercise_in(row, exercise_id)
     units = await get_units(session, org_id, member_id)
-    logged = await live_sets(session, row.id, ex["id"])
+    logged = await live_sets(session, row.id, key_of(ex))
     assumed = False
     if logged and not actuals.given:
         log = await session.get(ExerciseLog, logged[0].log_id)
         assert log is not None
     else:
-        entries, assumed = _sets_from(ex, actuals, row.exercises)
+        entries, assumed = _sets_from(ex, actuals, exercises_of(row))
         for item in logged:
             item.undone_at = now
         await session.flush()
@@ -384,11 +356,11 @@ async def complete_exercise(session: AsyncSession, org_id: uuid.UUID, member_id:
         for entry in entries:
             values = _values(ex, entry.set_number or 1, entry, units)
             session.add(ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id,
-                                    exercise_key=ex["id"], set_number=entry.set_number, rpe=entry.rpe,
+                                    exercise_key=key_of(ex), set_number=entry.set_number, rpe=entry.rpe,
                                     performed_at=now, created_at=now, **values))
         await session.flush()
         await rebuild(session, row, ex, log, now)
-    mark_done(row, ex["id"], log.id)
+    mark_done(row, key_of(ex), log.id)
     await session.flush()
     return row, log, assumed
 

@@ -33,6 +33,7 @@ from gym.training.profiles import get_units
 from gym.training.progression import PROGRESSION_DAYS
 from gym.training.recovery import recovering_muscles
 from gym.training.restrictions import refusal_text
+from gym.training.stored_exercises import exercises_of
 from gym.training.units import show_load
 from gym.training.validation import exercise_notes
 from gym.training.workout_titles import shown_title
@@ -77,17 +78,18 @@ async def workout_view(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
             "warmup": True if s.warmup else None,
         }.items() if v is not None})
     exercises = []
-    for ex in sorted(row.exercises, key=lambda e: e.get("order", 0)):
+    # the stored JSON is what the card shows (its shape is the contract); the typed exercise is what rules read
+    for stored, ex in sorted(zip(row.exercises, exercises_of(row), strict=True), key=lambda pair: pair[1].order):
         recovery, suggestion = exercise_notes(ex, recovering=recovering, history=entries,
                                               weight_unit=units.weight_unit)
         if suggestion is not None and suggestion["why"].get("variant"):  # a harder variant, in the member's words
             suggestion["why"]["variantName"] = display_name(suggestion["why"]["variant"], locale)
-        item = {**ex, "recovery": recovery, "suggestion": suggestion}
+        item = {**stored, "recovery": recovery, "suggestion": suggestion}
         broken = constraints.conflicts(constraints.facts(ex), prefs)
         if broken:
             item["conflicts"] = [{**c.as_dict(), "text": refusal_text(c, locale)} for c in broken]
-        if ex.get("id") in logged:
-            item["logged"] = logged[ex["id"]]
+        if ex.id in logged:
+            item["logged"] = logged[ex.id]
         exercises.append(item)
     return {"id": row.workout_key, "title": shown_title(row.title, locale), "exercises": exercises,
             "summary": summary_text(row.summary, locale), "summaryDetail": row.summary,
