@@ -19,10 +19,10 @@ TOOL_CHOICE = {"type": "any", "disable_parallel_tool_use": True}
 
 
 def _tasks_coach(max_round_trips: int) -> Persona:
-    return Persona(name="tasks_coach", roles=frozenset({"owner"}), thread=ConversationThread,
+    return Persona(name="tasks_coach", roles=frozenset({"owner"}), history=ConversationThread,
                    system=lambda access: [{"type": "text", "text": f"You keep the to-do list of {access.org_name}."}],
                    max_round_trips=max_round_trips, tool_choice=TOOL_CHOICE,
-                   offers=lambda spec: spec.router == "tasks", final_tools=frozenset({"tasks__create"}))
+                   offers=lambda spec: spec.router == "tasks", ends_after_tool=lambda spec: spec.name == "tasks__create")
 
 
 async def _send(app_settings, db, factory, persona: Persona, message: str) -> list:
