@@ -19,6 +19,7 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelResponse
 from agent.round_trip import RoundTrip
+from agent.turns import Opening, Turn  # Opening is the engine's, named here too (where a history begins)
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from agent.metering import Meter
     from agent.model import ModelClient
     from agent.tracing import Tracing
-    from agent.turns import Turn
     from core.database import Database
     from core.settings import Settings
 
@@ -47,16 +47,6 @@ class HistoryParts:
     ambient: AmbientFinder | None = None
     compactor: Compactor | None = None
     registry: ToolRegistry | None = None  # what tool results carry member-written text (core/member_text.py)
-
-
-@dataclass(frozen=True)
-class Opening:
-    """What the person sent to open a turn, with what their client said about where they are."""
-
-    message: str
-    page_context: dict[str, Any] | None = None  # the staff console's page
-    current_workout_id: str | None = None  # the member app's open workout
-    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
 
 
 @dataclass(frozen=True)

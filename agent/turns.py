@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import structlog
@@ -36,14 +36,20 @@ from core.member_text import Marks, wrap
 from core.tenancy import Caller, OrgAccess
 from tools import executions
 
-if TYPE_CHECKING:  # both sit above this module in the import graph
-    from agent.persona import Persona
-    from agent.threads import Opening
-
 log = structlog.get_logger("agent.turns")
 
 TitleScheduler = Callable[[Conversation], None]  # starts titling in the background; never blocks, never raises
 Finalizer = Callable[["Turn", str | None], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the person sent to open a turn, with what their client said about where they are."""
+
+    message: str
+    page_context: dict[str, Any] | None = None  # the staff console's page
+    current_workout_id: str | None = None  # the member app's open workout
+    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
 
 
 class TurnState:
@@ -62,7 +68,7 @@ class Turn:
     trace_id: str
     endpoint: str
     conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
-    persona: Persona
+    persona: Any  # agent.persona.Persona: typed there, this module sits below it (a persona's hooks take a Turn)
     turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
     baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
     conversation: Conversation | None = None  # the thread's conversations row (every thread has one)
