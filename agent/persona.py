@@ -138,7 +138,6 @@ class Persona:
         return f"{self.endpoint_prefix}{kind}"
 
 
-
 @dataclass(frozen=True)
 class Personas:
     """The personas one engine runs, as the composition root names them: the one a send or an answer that names

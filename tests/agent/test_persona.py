@@ -67,3 +67,13 @@ async def test_the_persona_caps_round_trips(app_settings, db, factory, fake_mode
 def test_the_staff_copilot_is_the_first_persona() -> None:
     assert STAFF_COPILOT.max_round_trips == 6 and STAFF_COPILOT.tool_choice is None
     assert STAFF_COPILOT.roles == frozenset({"owner", "admin", "coach", "front_desk"})
+
+
+def test_a_personas_final_tools_come_from_the_tool_declarations() -> None:
+    """No persona lists tool names: the trainer's turn ends on the tools declared `ends_turn`."""
+    from agent.trainer.persona import TRAINER
+    from tools.catalog import build_registry
+
+    registry = build_registry()
+    assert TRAINER.final_tools(registry, "member") == {"coach__idle", "coach__message_ask_user"}
+    assert STAFF_COPILOT.final_tools(registry, "owner") == frozenset()
