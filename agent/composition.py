@@ -10,10 +10,14 @@ from typing import Any
 import structlog
 
 from agent.compaction import Compactor
+from agent.conversations import MCP_CHANNEL
+from agent.copilot import STAFF_COPILOT
 from agent.costs import PriceBook
+from agent.mcp_persona import MCP
 from agent.model import AnthropicModel, DisabledModel, ModelClient
 from agent.observability import Observability, build_observability
 from agent.orchestrator import Orchestrator
+from agent.persona import Personas
 from agent.resume import Resumer
 from agent.titles import TitleGenerator
 from core.database import Database
@@ -26,6 +30,11 @@ from tools.registry import ToolRegistry
 from tools.runner import ToolRunner
 
 log = structlog.get_logger("agent.composition")
+
+# The personas the engine runs without being told (the composition root is the one place that names them): a send
+# or an answer that names no persona is the staff copilot's; an MCP conversation is continued by MCP's. The
+# member's trainer is named by its controllers (api/controllers/trainer_chat.py).
+PERSONAS = Personas(default=STAFF_COPILOT, channels={MCP_CHANNEL: MCP})
 
 
 @dataclass
@@ -104,6 +113,7 @@ def build_agent(settings: Settings, db: Database, redis: Any, *, observability: 
         rag_worker = settings.app_env != "test"
     orchestrator = Orchestrator(db=db, redis=redis, model=model, registry=registry,
                                 runner=ToolRunner(db, embedder=embedder), prices=prices, settings=settings,
+                                personas=PERSONAS,
                                 observability=observability, compactor=compactor, titles=title_generator,
                                 ambient=AmbientFinder(db, embedder))
     return AgentServices(model=model, registry=registry, orchestrator=orchestrator, resumer=Resumer.on(orchestrator),

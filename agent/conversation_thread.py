@@ -22,7 +22,7 @@ from agent.events import Event
 from agent.model import ModelResponse
 from agent.request import turn_context, user_turn_content
 from agent.round_trip import RoundTrip
-from agent.threads import Opening, ThreadParts, ToolResult
+from agent.threads import HistoryParts, Opening, ToolResult
 from agent.turns import Turn, result_block, tool_result_block
 from core.errors import Conflict, NotFound
 from tools import executions
@@ -35,10 +35,12 @@ log = structlog.get_logger("agent.conversation_thread")
 
 
 class ConversationThread:
+    """The staff copilot's history (agent.threads.History)."""
+
     not_found = "conversation_not_found"
     last_seq = conversations.LAST_SEQ
 
-    def __init__(self, parts: ThreadParts) -> None:
+    def __init__(self, parts: HistoryParts) -> None:
         self.db, self.settings, self.tracing = parts.db, parts.settings, parts.tracing
         self.ambient, self.compactor = parts.ambient, parts.compactor
         self.registry = parts.registry
@@ -51,8 +53,9 @@ class ConversationThread:
         return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
 
     async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
+        replaces = _replaces(turn)
         if requested is None:
-            if turn.replaces is not None:
+            if replaces is not None:
                 raise NotFound("message_not_found")  # a new conversation has nothing to replace
             turn.conversation_id, turn.is_new = uuid.uuid4(), True
             return
@@ -63,14 +66,14 @@ class ConversationThread:
         if turn.conversation.channel == conversations.MCP_CHANNEL:  # a record of calls no model of ours continues
             raise Conflict("mcp_conversation_read_only")
         turn.conversation_id, turn.opened = requested, True
-        if turn.replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
+        if replaces is not None:  # checked before the stream opens (404 / 409), done again in `begin`
             async with self._scope(turn) as session:
-                await branches.replaceable(session, requested, turn.replaces)
+                await branches.replaceable(session, requested, replaces)
 
     async def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
-        now = datetime.now(UTC)
+        now, replaces = datetime.now(UTC), opening.replaces
         ambient = await self._ambient(turn, opening.message)
-        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now, turn.replaces),
+        content = user_turn_content(opening.message, turn=turn_context(turn.access, turn.caller, turn.locale, now, replaces),
                                     page_context=opening.page_context, ambient=ambient)
         # One transaction: the budget check, older pending tool uses superseded, the user message, and the
         # history read back. A new conversation is created in it too: a first turn that fails here leaves
@@ -90,8 +93,8 @@ class ConversationThread:
                 if superseded:
                     log.info("agent.tool.superseded", count=len(superseded))
                 slot = None
-                if turn.replaces is not None:  # Regenerate / Edit: what it replaces becomes an alternative
-                    slot = await branches.fork(session, turn.conversation_id, turn.replaces)
+                if replaces is not None:  # Regenerate / Edit: what it replaces becomes an alternative
+                    slot = await branches.fork(session, turn.conversation_id, replaces)
                 rows = await conversations.append_and_read(session, conversation, "user", content,
                                                            page_context=opening.page_context, touch=True,
                                                            fork_of=slot)
@@ -165,6 +168,11 @@ class ConversationThread:
                                                    [tool_result_block(row, self._marks(f"{row.router}__{row.action}"))
                                                     for row in executions_])
         turn.history = conversations.to_model_messages(rows)
+
+
+def _replaces(turn: Turn) -> uuid.UUID | None:
+    """The user message a Regenerate / Edit replaces (agent/branches.py), from what the person sent."""
+    return turn.opening.replaces if turn.opening is not None else None
 
 
 def _title_from(message: str) -> str:

@@ -7,8 +7,7 @@ from agent.conversation_thread import ConversationThread
 from agent.conversations import STAFF_PERSONA
 from agent.persona import Persona
 from agent.request import copilot_system
-from agent.tool_search import STAFF_LOADED_TOOLS
 from core.tenancy import STAFF_ROLES
 
-STAFF_COPILOT = Persona(name=STAFF_PERSONA, roles=STAFF_ROLES, system=copilot_system, thread=ConversationThread,
-                        loaded_tools=STAFF_LOADED_TOOLS)
+STAFF_COPILOT = Persona(name=STAFF_PERSONA, roles=STAFF_ROLES, system=copilot_system, history=ConversationThread,
+                        defers_tools=True)

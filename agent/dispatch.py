@@ -23,7 +23,7 @@ from agent import events
 from agent.observability import Observability
 from agent.policy import can_undo, needs_person
 from agent.round_trip import RoundTrip
-from agent.threads import Thread, ToolResult
+from agent.threads import History, ToolResult
 from agent.tracing import traceparent
 from agent.turns import Turn, TurnStore
 from core.member_text import unwrap
@@ -84,7 +84,7 @@ class ToolDispatcher:
         frames for the finished tool."""
         undoable = can_undo(self.registry, spec, turn.access.role, succeeded=outcome.ok)
         return [events.tool_completed(tool_use_id, router, action, outcome, inverse_available=undoable),
-                *turn.persona.frames.tool_finished(turn, f"{router}__{action}", outcome)]
+                *turn.persona.frames.tool_finished(turn, f"{router}__{action}", outcome, spec)]
 
     async def pending(self, turn: Turn, spec: ToolSpec, tool_use_id: str, validated: dict,
                       session: AsyncSession | None = None) -> events.Event:
@@ -145,16 +145,17 @@ class ToolDispatcher:
                                 outcome="succeeded" if outcome.ok else "failed", errorCode=outcome.error_code)
         return outcome
 
-    async def run_with_events(self, turn: Turn, thread: Thread, spec: ToolSpec, use: ToolUse, trip: RoundTrip,
+    async def run_with_events(self, turn: Turn, thread: History, spec: ToolSpec, use: ToolUse, trip: RoundTrip,
                               outcomes: list[ToolOutcome], **run: Any) -> AsyncIterator[events.Event]:
-        """The persona's frames and `tool_started`, the run, what the thread adds, `tool_completed`; the
-        outcome is appended to `outcomes`."""
-        for frame in turn.persona.frames.tool_started(turn, spec.name):
+        """The persona's frames and `tool_started`, the run, what the history adds and what the persona shows
+        of it (its hooks), `tool_completed`; the outcome is appended to `outcomes`."""
+        for frame in turn.persona.frames.tool_started(turn, spec):
             yield frame
         yield events.tool_started(use.tool_use_id, spec.router, spec.action, use.raw_input)
         outcome = await self.run(turn, spec, use, trip, **run)
         outcomes.append(outcome)
-        added = await thread.after_tool(turn, trip, spec, outcome) if outcome.ok else []
+        added = [*await thread.after_tool(turn, trip, spec, outcome),
+                 *await turn.persona.frames.after_tool(turn, trip, spec, use.tool_use_id, outcome)] if outcome.ok else []
         for frame in self.completed(turn, use.tool_use_id, spec.router, spec.action, outcome, spec):
             yield frame
         for frame in added:
@@ -186,7 +187,7 @@ class ToolDispatcher:
 
     # ---- the tool uses of one assistant answer ------------------------------------------------------
 
-    async def process(self, turn: Turn, thread: Thread, trip: RoundTrip, message_id: uuid.UUID | None,
+    async def process(self, turn: Turn, thread: History, trip: RoundTrip, message_id: uuid.UUID | None,
                       tool_uses: list[dict]) -> AsyncIterator[events.Event]:
         """Run normal tools inline; the first that needs a person suspends it and every later one. Their
         execution rows and (unless suspended) their results are rows of the round trip; their frames go out in
@@ -229,7 +230,7 @@ class ToolDispatcher:
         if not turn.suspended:
             thread.results(turn, trip, results)
 
-    async def resume_rest(self, turn: Turn, thread: Thread, message_id: uuid.UUID) -> AsyncIterator[events.Event]:
+    async def resume_rest(self, turn: Turn, thread: History, message_id: uuid.UUID) -> AsyncIterator[events.Event]:
         """Later pending tool uses of the answer, in order: normal ones run, each in a transaction of its own;
         the next that needs a person suspends the turn again (`turn.suspended`)."""
         async with self.store.scope(turn) as session:

@@ -27,8 +27,8 @@ from sqlalchemy import select
 
 from agent import conversations, events
 from agent.budget import check_budget
+from agent.conversations import MCP_CHANNEL
 from agent.costs import Usage
-from agent.mcp_persona import MCP, MCP_CHANNEL
 from agent.model import ModelResponse
 from agent.orchestrator import Orchestrator
 from agent.policy import can_undo
@@ -73,6 +73,7 @@ class CallResult:
 class McpCalls:
     def __init__(self, *, loop: Orchestrator, resumer: Resumer, settings: Settings) -> None:
         self.loop, self.resumer, self.settings = loop, resumer, settings
+        self.persona = loop.personas.channel(MCP_CHANNEL)  # the MCP persona (agent/mcp_persona.py), as composed
 
     @property
     def registry(self) -> ToolRegistry:
@@ -80,7 +81,7 @@ class McpCalls:
 
     def tools(self, role: str) -> list[ToolSpec]:
         """The caller's tools over MCP: the registry's for the role, as the MCP persona offers them."""
-        return MCP.tools(self.loop.registry, role)
+        return self.persona.tools(self.loop.registry, role)
 
     def spec(self, name: str) -> ToolSpec | None:
         return self.loop.registry.get(name)
@@ -95,14 +96,14 @@ class McpCalls:
             lock = await loop.take_lock(conversation_id, wait_seconds=self.settings.agent_answer_wait_seconds)
         except ServiceError as exc:
             return self.refused(who, name, exc)
-        turn = loop.new_turn(MCP, access=who.access, caller=who.caller, locale=who.locale, trace_id=who.trace_id,
+        turn = loop.new_turn(self.persona, access=who.access, caller=who.caller, locale=who.locale, trace_id=who.trace_id,
                              kind="call", conversation_id=conversation_id)
         loop.trace(turn)
         tool_use_id = f"mcp_{uuid.uuid4().hex}"
         use = {"type": "tool_use", "id": tool_use_id, "name": name, "input": arguments}
 
         async def body(t: Turn) -> AsyncIterator[events.Event]:
-            thread = loop.thread(MCP)
+            thread = loop.history(self.persona)
             async with loop.store.scope(t) as session:
                 now = datetime.now(UTC)
                 await check_budget(session, t.access, now)
@@ -112,7 +113,7 @@ class McpCalls:
                 t.opened = True
                 trip = RoundTrip(t, session)
                 message_id = thread.assistant(t, trip, ModelResponse(content=[use], stop_reason="tool_use",
-                                                                     usage=Usage(), model=MCP.name))
+                                                                     usage=Usage(), model=self.persona.name))
                 async for event in loop.dispatcher.process(t, thread, trip, message_id, [use]):
                     for ready in trip.emit(event):
                         yield ready
@@ -162,7 +163,7 @@ class McpCalls:
 
     def _answer(self, who: McpWho, kind: str, row: ToolExecution) -> Answer:
         return Answer(who.access, who.caller, who.locale, who.trace_id, kind, row.conversation_id, row.tool_use_id,
-                      persona=MCP)
+                      persona=self.persona)
 
     async def _owned(self, who: McpWho, execution_id: uuid.UUID) -> ToolExecution:
         """One of the caller's own tool executions in this org (any channel), else 404."""

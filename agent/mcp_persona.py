@@ -11,7 +11,7 @@ model asks its person itself).
 from __future__ import annotations
 
 from agent.conversation_thread import ConversationThread
-from agent.conversations import MCP_CHANNEL, STAFF_PERSONA
+from agent.conversations import STAFF_PERSONA
 from agent.persona import Persona
 from agent.request import copilot_system
 from core.tenancy import STAFF_ROLES
@@ -22,11 +22,6 @@ def _offered(spec: ToolSpec) -> bool:
     return spec.kind == "normal" and bool(spec.roles & STAFF_ROLES)
 
 
-MCP = Persona(name="mcp", roles=STAFF_ROLES, system=copilot_system, thread=ConversationThread, max_round_trips=0,
+MCP = Persona(name="mcp", roles=STAFF_ROLES, system=copilot_system, history=ConversationThread, max_round_trips=0,
               offers=_offered, endpoint_prefix="mcp_", threads_of=STAFF_PERSONA)
 
-
-def persona_of(channel: str | None, asked: Persona) -> Persona:
-    """The persona that continues a conversation: an MCP conversation's is MCP (no model of ours follows a
-    resolution there), whoever resolves it (the console's confirm and undo included)."""
-    return MCP if channel == MCP_CHANNEL else asked

@@ -21,7 +21,6 @@ import anyio
 import structlog
 
 from agent import events
-from agent.copilot import STAFF_COPILOT
 from agent.costs import PriceBook, Usage
 from agent.dispatch import ToolDispatcher
 from agent.errors import AgentError
@@ -30,12 +29,12 @@ from agent.locks import TurnLock
 from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.observability import Observability
-from agent.persona import Persona
+from agent.persona import Persona, Personas
 from agent.policy import undoable_names
 from agent.replay import guard, synthesized_results, validate_replay
 from agent.request import build_request, tool_definitions
 from agent.round_trip import RoundTrip
-from agent.threads import AmbientFinder, Compactor, Opening, Thread, ThreadParts
+from agent.threads import AmbientFinder, Compactor, History, HistoryParts, Opening
 from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict
@@ -52,11 +51,11 @@ Body = Callable[[Turn], AsyncIterator[events.Event]]
 
 class Orchestrator:
     def __init__(self, *, db: Database, redis: Any, model: ModelClient, registry: ToolRegistry, runner: ToolRunner,
-                 prices: PriceBook, settings: Settings, observability: Observability | None = None,
+                 prices: PriceBook, settings: Settings, personas: Personas, observability: Observability | None = None,
                  ambient: AmbientFinder | None = None, compactor: Compactor | None = None,
                  titles: TitleScheduler | None = None) -> None:
         self.db, self.redis, self.model, self.registry, self.runner = db, redis, model, registry, runner
-        self.prices, self.settings = prices, settings
+        self.prices, self.settings, self.personas = prices, settings, personas
         self.observability = observability or Observability()
         self.titles = titles
         self.store = TurnStore(db)
@@ -64,19 +63,19 @@ class Orchestrator:
         self.meter = Meter(db=db, redis=redis, prices=prices, settings=settings, tracing=self.tracing)
         self.dispatcher = ToolDispatcher(registry=registry, runner=runner, store=self.store, settings=settings,
                                          observability=self.observability)
-        self.parts = ThreadParts(db=db, model=model, meter=self.meter, settings=settings, tracing=self.tracing,
+        self.parts = HistoryParts(db=db, model=model, meter=self.meter, settings=settings, tracing=self.tracing,
                                  ambient=ambient, compactor=compactor, registry=registry)
-        self._threads: dict[str, Thread] = {}
+        self._histories: dict[str, History] = {}
         self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
         self._slots = asyncio.Semaphore(slots) if slots else None
         self.first_frames = FirstFrames()  # new turns' first frames before running turns' next model calls
 
-    def thread(self, persona: Persona) -> Thread:
-        """The persona's thread over this engine's parts (built once per persona)."""
-        if persona.name not in self._threads:
-            self._threads[persona.name] = persona.thread(self.parts)
-        return self._threads[persona.name]
+    def history(self, persona: Persona) -> History:
+        """The persona's history over this engine's parts (built once per persona)."""
+        if persona.name not in self._histories:
+            self._histories[persona.name] = persona.history(self.parts)
+        return self._histories[persona.name]
 
     def new_turn(self, persona: Persona, *, access: OrgAccess, caller: Caller, locale: str, trace_id: str,
                  kind: str, conversation_id: uuid.UUID, member_id: uuid.UUID | None = None,
@@ -90,15 +89,17 @@ class Orchestrator:
 
     # ---- opening a turn -----------------------------------------------------------------------------
 
-    async def open_send(self, *, persona: Persona = STAFF_COPILOT, access: OrgAccess, caller: Caller, locale: str,
+    async def open_send(self, *, persona: Persona | None = None, access: OrgAccess, caller: Caller, locale: str,
                         trace_id: str, opening: Opening, thread_id: uuid.UUID | None,
                         member_id: uuid.UUID | None = None) -> TurnStream:
+        """A send of `persona` (None: the engine's default, `personas.default`)."""
+        persona = persona or self.personas.default
         turn = self.new_turn(persona, access=access, caller=caller, locale=locale, trace_id=trace_id, kind="send",
                              conversation_id=thread_id or uuid.uuid4(), member_id=member_id,
                              prompt_length=len(opening.message))
-        turn.replaces = opening.replaces
+        turn.opening = opening
         turn.start_token = self.first_frames.begin()
-        thread = self.thread(persona)
+        thread = self.history(persona)
         try:
             await thread.locate(turn, thread_id)
             lock = await self.take_lock(turn.conversation_id, token=str(turn.turn_id))
@@ -150,7 +151,7 @@ class Orchestrator:
         if key not in self._tools:
             specs = persona.tools(self.registry, role)
             undoable = undoable_names(self.registry, specs, role)
-            self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools, undoable=undoable))
+            self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools(specs), undoable=undoable))
         return self._tools[key]
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:
@@ -166,7 +167,7 @@ class Orchestrator:
                 yield event
 
     async def _drive(self, turn: Turn) -> AsyncIterator[events.Event]:
-        persona, thread = turn.persona, self.thread(turn.persona)
+        persona, thread = turn.persona, self.history(turn.persona)
         specs, tools = self.tools_for(persona, turn.access.role)
         self._started(turn)  # its own start is over (a follow-up turn sends no frame before its first call)
         for _ in range(persona.max_round_trips):
@@ -216,11 +217,11 @@ class Orchestrator:
                 yield event
             turn.counted = True
             await self.meter.settle(turn, written=True)
-            if ended or turn.suspended or persona.ends_after([b["name"] for b in tool_uses]):
+            if ended or turn.suspended or persona.ends_after(self.registry.get(b["name"]) for b in tool_uses):
                 return
 
     @contextlib.asynccontextmanager
-    async def _keeping(self, turn: Turn, thread: Thread, streamed: list[str]) -> AsyncIterator[None]:
+    async def _keeping(self, turn: Turn, thread: History, streamed: list[str]) -> AsyncIterator[None]:
         """Keep what streamed as an interrupted assistant message when the block does not complete (the replay
         guard handles anything left dangling). A failure to keep it never hides the block's own."""
         try:
@@ -234,7 +235,7 @@ class Orchestrator:
                         log.warning("agent.turn.interrupted_text_lost", error_type=type(exc).__name__)
             raise
 
-    async def _keep_interrupted(self, turn: Turn, thread: Thread, text: str) -> None:
+    async def _keep_interrupted(self, turn: Turn, thread: History, text: str) -> None:
         async with self.store.scope(turn) as session:
             trip = RoundTrip(turn, session)
             thread.assistant(turn, trip, ModelResponse(content=[{"type": "text", "text": text}],
@@ -242,7 +243,7 @@ class Orchestrator:
                                                        model=self.settings.agent_model))
             await trip.write()
 
-    async def _guarded(self, turn: Turn, thread: Thread, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def _guarded(self, turn: Turn, thread: History, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The history as the model may read it: a broken one is repaired (and the repair stored, so it is
         reported once), or the turn fails `replay_integrity_violation` when no repair makes it valid."""
         ok, _ = validate_replay(history)

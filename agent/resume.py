@@ -7,6 +7,7 @@ is pending, one merged tool_result message is appended and the model loop resume
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -20,9 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations, events
 from agent.budget import UNMETERED, check_budget
-from agent.copilot import STAFF_COPILOT
 from agent.dispatch import ToolDispatcher, ToolUse
-from agent.mcp_persona import persona_of
 from agent.orchestrator import Orchestrator
 from agent.persona import Persona
 from agent.policy import can_undo
@@ -59,11 +58,12 @@ class Answer:
     kind: str  # confirm | pick | undo
     thread_id: uuid.UUID
     tool_use_id: str
-    persona: Persona = STAFF_COPILOT
+    persona: Persona | None = None  # None: the engine's default (its `personas.default`)
     member_id: uuid.UUID | None = None
 
     def owner(self) -> conversations.Owner:
         """Whose thread the answer may resolve (agent.conversations.OWNED): the caller's, of this persona."""
+        assert self.persona is not None, "the resumer names the default persona first"
         return conversations.Owner(self.access.org_id, self.caller.user_id, self.persona.thread_owner)
 
 
@@ -93,9 +93,17 @@ class Resumer:
         return cls(loop=loop, db=loop.db, registry=loop.registry, dispatcher=loop.dispatcher, store=loop.store,
                    settings=loop.settings)
 
+    def _named(self, answer: Answer) -> Answer:
+        """The answer with its persona named (the engine's default when the caller named none)."""
+        return answer if answer.persona is not None else dataclasses.replace(answer, persona=self.loop.personas.default)
+
+    def _persona(self, answer: Answer) -> Persona:
+        return answer.persona or self.loop.personas.default
+
     async def _answer(self, answer: Answer, check: Check, resolve: Resolve) -> TurnStream:
         """Take the thread's lock, then resolve the answer in one transaction (`_claim_and_resolve`); the
         stream sends what that produced and hands the turn back to the loop."""
+        answer = self._named(answer)
         _known_shape(answer.tool_use_id)
         turn_id = uuid.uuid4()
         try:
@@ -125,10 +133,11 @@ class Resumer:
                     ) -> tuple[conversations.Conversation, ToolExecution | None, ToolSpec | None, int]:
         """The caller's thread (else 404, the persona's thread's code), its tool use, that tool's spec and the
         thread's last seq."""
-        thread = self.loop.thread(answer.persona)
-        if answer.persona.name not in self._answered:
-            self._answered[answer.persona.name] = _answered(thread.last_seq)
-        found = (await session.execute(self._answered[answer.persona.name], {
+        persona = self._persona(answer)
+        thread = self.loop.history(persona)
+        if persona.name not in self._answered:
+            self._answered[persona.name] = _answered(thread.last_seq)
+        found = (await session.execute(self._answered[persona.name], {
             "id": answer.thread_id, **answer.owner().params(), "tool_use_id": answer.tool_use_id})).first()
         if found is None:
             raise NotFound(thread.not_found)
@@ -195,7 +204,7 @@ class Resumer:
 
     def _turn(self, answer: Answer, conversation: conversations.Conversation,
               turn_id: uuid.UUID | None = None) -> Turn:
-        persona = persona_of(conversation.channel, answer.persona)
+        persona = self.loop.personas.continuing(conversation.channel, self._persona(answer))
         turn = self.loop.new_turn(persona, access=answer.access, caller=answer.caller, locale=answer.locale,
                                   trace_id=answer.trace_id, kind=answer.kind, conversation_id=conversation.id,
                                   member_id=answer.member_id)
@@ -240,7 +249,7 @@ class Resumer:
                 return
             raw = edited_input if edited_input is not None else claimed.input
             use = ToolUse(claimed.tool_use_id, raw, claimed.message_id, claimed.position)
-            async for event in self.dispatcher.run_with_events(t, self.loop.thread(t.persona), spec, use, trip, [],
+            async for event in self.dispatcher.run_with_events(t, self.loop.history(t.persona), spec, use, trip, [],
                                                                execution_id=claimed.id, edited=edited):
                 yield event
 
@@ -285,14 +294,14 @@ class Resumer:
             rows = [found] if found is not None else []
         if any(r.status in ("pending", "running") for r in rows):
             return False
-        await self.loop.thread(turn.persona).resumed(turn, trip, rows)
+        await self.loop.history(turn.persona).resumed(turn, trip, rows)
         return True
 
     async def _continue(self, turn: Turn, message_id: uuid.UUID | None, settled: bool) -> AsyncIterator[events.Event]:
         """Later pending tools of the same answer, in order (unless all are settled); then the loop."""
         if not settled:
             assert message_id is not None
-            async for event in self.dispatcher.resume_rest(turn, self.loop.thread(turn.persona), message_id):
+            async for event in self.dispatcher.resume_rest(turn, self.loop.history(turn.persona), message_id):
                 yield event
             if turn.suspended:
                 return
@@ -301,7 +310,7 @@ class Resumer:
                 rows = await executions.for_message(session, message_id)
                 if any(r.status in ("pending", "running") for r in rows):
                     return  # another resolver is still working on this answer; it will resume the loop
-                await self.loop.thread(turn.persona).resumed(turn, trip, rows)
+                await self.loop.history(turn.persona).resumed(turn, trip, rows)
                 await trip.write()
         async for event in self.loop.drive(turn):
             yield event
@@ -309,12 +318,13 @@ class Resumer:
     # ---- undo ---------------------------------------------------------------------------------------
 
     async def undo(self, answer: Answer) -> dict[str, Any]:
+        answer = self._named(answer)
         access, caller, tool_use_id = answer.access, answer.caller, answer.tool_use_id
         _known_shape(tool_use_id)
         async with self.db.scope(org_id=access.org_id, user_id=caller.user_id) as session:
             conversation = await conversations.get_owned(session, answer.owner(), answer.thread_id)
             if conversation is None:
-                raise NotFound(self.loop.thread(answer.persona).not_found)
+                raise NotFound(self.loop.history(self._persona(answer)).not_found)
             original = await executions.get(session, answer.thread_id, tool_use_id)
         if original is None:
             raise NotFound("tool_execution_not_found")

@@ -1,10 +1,11 @@
-"""Where a persona's conversation lives: the one seam between the engine and a persona's history.
+"""Where a persona's conversation lives: the one seam between the engine and a persona's storage.
 
 The engine (agent/orchestrator.py, agent/dispatch.py, agent/resume.py) drives every persona the same way;
-a `Thread` says where the turns it drives are stored and how the model reads them back. The staff copilot's
-thread is a conversation of messages (agent/conversation_thread.py); the trainer's is an append-only event
-log with knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows
-added to its `RoundTrip`, sent once with the round trip's last statement.
+a `History` says where the turns it drives are stored and how the model reads them back. The staff copilot's
+is a conversation of messages (agent/conversation_thread.py); the trainer's an append-only event log with
+knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows added to its
+`RoundTrip`, sent once with the round trip's last statement. What a person sees of a tool is not a history's
+business but the persona's hooks' (agent.persona.Frames); what the two share of one turn is `turn.state`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelResponse
 from agent.round_trip import RoundTrip
+from agent.turns import Opening, Turn  # Opening is the engine's, named here too (where a history begins)
 from tools.executions import ToolExecution
 from tools.registry import ToolRegistry, ToolSpec
 from tools.runner import ToolOutcome
@@ -26,7 +28,6 @@ if TYPE_CHECKING:
     from agent.metering import Meter
     from agent.model import ModelClient
     from agent.tracing import Tracing
-    from agent.turns import Turn
     from core.database import Database
     from core.settings import Settings
 
@@ -35,8 +36,8 @@ Compactor = Callable[[Any, list[Any]], Awaitable[bool]]  # (conversation, its me
 
 
 @dataclass(frozen=True)
-class ThreadParts:
-    """The engine's parts a thread may use (a persona's `thread` factory builds its thread over them)."""
+class HistoryParts:
+    """The engine's parts a history may use (a persona's `history` factory builds its history over them)."""
 
     db: Database
     model: ModelClient
@@ -49,16 +50,6 @@ class ThreadParts:
 
 
 @dataclass(frozen=True)
-class Opening:
-    """What the person sent to open a turn, with what their client said about where they are."""
-
-    message: str
-    page_context: dict[str, Any] | None = None  # the staff console's page
-    current_workout_id: str | None = None  # the member app's open workout
-    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
-
-
-@dataclass(frozen=True)
 class ToolResult:
     """One tool use's result as the model will read it."""
 
@@ -68,8 +59,9 @@ class ToolResult:
     error: dict[str, Any] | None
 
 
-class Thread(Protocol):
-    """A persona's history: how a turn opens it, what the model reads, how a round trip is written."""
+class History(Protocol):
+    """A persona's history, storage only: how a turn opens it, what the model reads, how a round trip is
+    written. Frames it yields or returns say only what it stored (a thread started, knowledge in context)."""
 
     not_found: str  # the error code for a thread the caller may not use
     last_seq: Any  # SQL: the seq of the thread's last message or event, correlated to conversations.id
@@ -96,7 +88,9 @@ class Thread(Protocol):
         """The tool results of one assistant answer, as rows of the round trip."""
 
     async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, outcome: ToolOutcome) -> list[Event]:
-        """What a finished tool adds to the thread besides its result (rows of the round trip), and its frames."""
+        """What a tool that succeeded adds to the history besides its result, as its declaration says
+        (`spec.artifact`: the current workout, delivered knowledge): rows of the round trip, and the frames
+        announcing what was stored."""
 
     async def after_call(self, turn: Turn, trip: RoundTrip, usage: Usage, cost_usd_micros: int) -> None:
         """A model call's usage and cost, for the thread's own totals (rows of the round trip)."""

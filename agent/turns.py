@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import structlog
+from opentelemetry.trace import Span
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
@@ -41,9 +42,25 @@ TitleScheduler = Callable[[Conversation], None]  # starts titling in the backgro
 Finalizer = Callable[["Turn", str | None], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class Opening:
+    """What the person sent to open a turn, with what their client said about where they are."""
+
+    message: str
+    page_context: dict[str, Any] | None = None  # the staff console's page
+    current_workout_id: str | None = None  # the member app's open workout
+    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
+
+
+class TurnState:
+    """What a persona's history and hooks keep of one turn between them (the trainer's: the member views its
+    tools showed, for the results it stores); each persona subclasses it, the engine never reads it."""
+
+
 @dataclass
 class Turn:
-    """Everything one controller call needs, plus what it accumulates (usage, suspension)."""
+    """Everything one controller call needs, plus what it accumulates (usage, suspension). Whatever is one
+    persona's own lives in `state`, never in a field of its own."""
 
     access: OrgAccess  # the role is the one the persona acts as (the trainer: member)
     caller: Caller
@@ -51,12 +68,13 @@ class Turn:
     trace_id: str
     endpoint: str
     conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
-    persona: Any  # agent.persona.Persona (this module sits below it in the import graph)
+    persona: Any  # agent.persona.Persona: typed there, this module sits below it (a persona's hooks take a Turn)
     turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
     baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
-    conversation: Conversation | None = None  # the staff thread's conversation row
+    conversation: Conversation | None = None  # the thread's conversations row (every thread has one)
     member_id: uuid.UUID | None = None  # the member a member-facing persona serves
-    replaces: uuid.UUID | None = None  # a send that replaces a user message (agent/branches.py)
+    opening: Opening | None = None  # what the person sent to open it (None: a confirm, pick or undo)
+    state: TurnState | None = None  # the persona's own (its history's and hooks'), made by them
     is_new: bool = False
     opened: bool = False  # the thread exists (its first message was written)
     usage: Usage = field(default_factory=Usage)
@@ -70,8 +88,8 @@ class Turn:
     counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     start_token: int | None = None  # counted as starting (agent.first_frames) until its first frame or model call
-    span: Any = None  # its `invoke_agent` span (agent/tracing.py), ended when the turn is
-    step_span: Any = None  # a step in progress (knowledge selection, compaction): model calls nest under it
+    span: Span | None = None  # its `invoke_agent` span (agent/tracing.py), ended when the turn is
+    step_span: Span | None = None  # a step in progress (knowledge selection, compaction): model calls nest under it
 
     def who(self) -> Who:
         """What every span of the turn carries."""
@@ -82,7 +100,7 @@ class Turn:
         """Whose thread this turn may use (agent.conversations.OWNED)."""
         return Owner(self.access.org_id, self.caller.user_id, self.persona.thread_owner)
 
-    def trace_parent(self) -> Any:
+    def trace_parent(self) -> Span | None:
         return self.step_span if self.step_span is not None else self.span
 
 

@@ -68,7 +68,7 @@ def measure(role: str) -> dict[str, Any]:
     caller = Caller(user_id=uuid.uuid4(), clerk_id="user_tokens", email="t@bench.test", name="Bench Owner")
     specs = build_registry().for_role(role)
     out: dict[str, Any] = {}
-    for label, loaded in (("before_all_loaded", None), ("after_deferred", STAFF_COPILOT.loaded_tools)):
+    for label, loaded in (("before_all_loaded", None), ("after_deferred", STAFF_COPILOT.loaded_tools(specs))):
         tools = tool_definitions(specs, loaded)
         in_prompt = [{k: v for k, v in t.items() if k != "cache_control"} for t in tools if not t.get("defer_loading")]
         bodies = _bodies(tools, access, caller)

@@ -173,7 +173,7 @@ def raw_payload() -> dict:
                               turn=turn_context(access, caller, "en", datetime.now(UTC)))
     request = build_request(model="claude-sonnet-4-6", specs=specs, access=access,
                             messages=[{"role": "user", "content": first}], max_tokens=4096,
-                            tools_cache=tool_definitions(specs, STAFF_COPILOT.loaded_tools))
+                            tools_cache=tool_definitions(specs, STAFF_COPILOT.loaded_tools(specs)))
     return {"model": request.model, "max_tokens": request.max_tokens, "system": request.system,
             "tools": request.tools, "first": request.messages[0]}
 

@@ -1,44 +1,37 @@
 """Every router of the staff tool surface (TOOLS.md: 11 routers, 63 actions, and "The front desk's work": 12
 more in bookings, memberships and messages) and the member's trainer routers
 (TRAINER.md: 10 routers, 28 actions, role `member` only) and the nutrition pipeline's staff router
-(NUTRITION.md: 4 actions), assembled into one registry."""
+(NUTRITION.md: 4 actions), assembled into one registry.
+
+A router is found where it is declared: every module-level `ToolRouter` of a module under `tools/leaves/` (its
+subpackages included) is in the registry, so a new tool is its module and its locale strings, nothing else.
+"""
 
 from __future__ import annotations
 
-from tools.confirm_summaries import DESCRIBERS
-from tools.desk_summaries import DESK_DESCRIBERS
-from tools.leaves.analytics import analytics
-from tools.leaves.analytics_activity import analytics_activity
-from tools.leaves.assignments import assignments
-from tools.leaves.bookings import bookings
-from tools.leaves.bookings_desk import bookings_desk
-from tools.leaves.class_sessions import class_sessions
-from tools.leaves.class_types import class_types
-from tools.leaves.forms import forms
-from tools.leaves.member_training import member_training
-from tools.leaves.memberships import memberships
-from tools.leaves.messages import messages
-from tools.leaves.nutrition import nutrition
-from tools.leaves.program_templates import program_templates
-from tools.leaves.programs import programs
-from tools.leaves.read import read
-from tools.leaves.read_lookup import read_lookup
-from tools.leaves.tasks import tasks
-from tools.leaves.trainer.routers import TRAINER_ROUTERS
-from tools.leaves.workouts import workouts
+import importlib
+import pkgutil
+from types import ModuleType
+
+from tools import leaves
 from tools.registry import ToolRegistry, ToolRouter
 
-ROUTERS: tuple[ToolRouter, ...] = (read, read_lookup, workouts, programs, assignments, bookings, bookings_desk,
-                                   class_sessions, class_types, analytics, analytics_activity, tasks,
-                                   program_templates, forms, member_training, nutrition, memberships, messages,
-                                   *TRAINER_ROUTERS)
+
+def routers_in(package: ModuleType) -> tuple[ToolRouter, ...]:
+    """The routers declared in `package`'s modules, in module-name order (each once)."""
+    found: dict[int, ToolRouter] = {}
+    for info in sorted(pkgutil.walk_packages(package.__path__, f"{package.__name__}."), key=lambda i: i.name):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, ToolRouter) and id(value) not in found:
+                found[id(value)] = value
+    return tuple(found.values())
 
 
-def build_registry(routers: tuple[ToolRouter, ...] = ROUTERS) -> ToolRegistry:
+def build_registry(routers: tuple[ToolRouter, ...] | None = None) -> ToolRegistry:
+    """One registry of the given routers (default: every router under tools/leaves/, found afresh)."""
     registry = ToolRegistry()
-    for router in routers:
+    for router in routers if routers is not None else routers_in(leaves):
         registry.include(router)
-    registry.attach_describers({name: fn for name, fn in (DESCRIBERS | DESK_DESCRIBERS).items()
-                                if name in registry.specs})
     registry.validate_inverses()
     return registry

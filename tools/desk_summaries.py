@@ -18,7 +18,7 @@ from gym.members import Member
 from gym.message_texts import reason_words
 from gym.messages import select_messages
 from gym.periods import local_today
-from tools.confirm_summaries import Describer, day, span
+from tools.confirm_summaries import day, span
 from tools.context import ToolContext
 from tools.registry import Described
 
@@ -93,11 +93,3 @@ async def send_messages(ctx: ToolContext, input: Any) -> Described | None:
         flag = f" — {_t(ctx, 'optedOut')}" if member.messages_opted_out_at is not None else ""
         lines.append(f"{member.full_name} ({why}){flag}: {message.subject} — {_clip(message.body)}")
     return Described(f"{_t(ctx, 'sendMessages', n=len(drafts))} {_t(ctx, 'cannotUnsend')}", tuple(lines))
-
-
-DESK_DESCRIBERS: dict[str, Describer] = {
-    "class_sessions__cancel": cancel_session,
-    "memberships__freeze": freeze,
-    "memberships__unfreeze": unfreeze,
-    "messages__send": send_messages,
-}

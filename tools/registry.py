@@ -12,7 +12,7 @@ import functools
 import re
 import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -21,10 +21,13 @@ from core.health_data import HEALTH_DATA_STAFF
 from core.member_text import Marks, marks_of
 from core.tenancy import STAFF_ROLES
 from tools.dates import describe_windows
+from tools.observations import Observer
 
 Confirm = Literal["never", "destructive", "always"]
 SideEffects = Literal["read", "write"]
 ToolKind = Literal["normal", "user_picker"]
+Speaks = Literal["message", "question"]  # a tool whose output is words for the person, not a status line
+Artifact = Literal["workout", "knowledge"]  # what a thread keeps of the output besides its result
 
 STAFF: frozenset[str] = STAFF_ROLES
 OWNER_ADMIN: frozenset[str] = frozenset({"owner", "admin"})
@@ -86,6 +89,11 @@ class ToolSpec:
     kind: ToolKind = "normal"
     describe: Describer | None = None  # confirm-gated tools: the sentence on the confirmation card
     member_text: Marks | None = None  # where its output carries text members wrote (core/member_text.py)
+    loaded: bool = False  # kept in the prompt by a persona that defers the rest behind tool search
+    ends_turn: bool = False  # its run ends the turn (a persona's `final_tools` are the ones it offers)
+    observe: Observer | None = None  # what a model reads back of its output (tools/observations.py); None: all
+    speaks: Speaks | None = None  # its output is a message or a question to the person, not a status line
+    artifact: Artifact | None = None  # its output makes the thread's current workout, or is knowledge to deliver
 
     @property
     def name(self) -> str:
@@ -152,16 +160,21 @@ class ToolRouter:
 
     def agent_tool(self, *, action: str, summary: str, input: type[BaseModel], roles: Iterable[str],
                    side_effects: SideEffects = "read", confirm: Confirm = "never", audit: Audit | None = None,
-                   inverse: Inverse | None = None, kind: ToolKind = "normal",
-                   member_text: Marks | None = None) -> Callable[[Handler], Handler]:
-        """Declare a tool: a shortcut for `self.add(ToolSpec(...))`. Where its output carries member-written text
-        comes from its output model's annotations (the handler's return type), or `member_text` for a dict."""
+                   inverse: Inverse | None = None, kind: ToolKind = "normal", describe: Describer | None = None,
+                   member_text: Marks | None = None, loaded: bool = False, ends_turn: bool = False,
+                   observe: Observer | None = None, speaks: Speaks | None = None,
+                   artifact: Artifact | None = None) -> Callable[[Handler], Handler]:
+        """Declare a tool: a shortcut for `self.add(ToolSpec(...))`; every fact about the tool is an argument here.
+        Where its output carries member-written text comes from its output model's annotations (the handler's
+        return type), or `member_text` for a dict."""
 
         def register(handler: Handler) -> Handler:
             self.add(ToolSpec(router=self.name, action=action, summary=summary, input_model=input,
                               roles=frozenset(roles), side_effects=side_effects, confirm=confirm,
                               handler=None if kind == "user_picker" else handler, audit=audit,
-                              inverse=inverse, kind=kind, member_text=member_text or _output_marks(handler)))
+                              inverse=inverse, kind=kind, describe=describe,
+                              member_text=member_text or _output_marks(handler), loaded=loaded, ends_turn=ends_turn,
+                              observe=observe, speaks=speaks, artifact=artifact))
             return handler
 
         return register
@@ -207,14 +220,6 @@ class ToolRegistry:
     def for_role(self, role: str) -> list[ToolSpec]:
         """The tools a role may see, in a stable order (the tool list is the first cached prefix)."""
         return [spec for name, spec in sorted(self.specs.items()) if spec.allows(role)]
-
-    def attach_describers(self, describers: Mapping[str, Describer]) -> None:
-        """Give confirm-gated tools their describer (the hook behind `confirmation_pending.summary`)."""
-        for name, describe in describers.items():
-            spec = self.specs.get(name)
-            if spec is None:
-                raise ValueError(f"describer for unknown tool {name}")
-            self.specs[name] = replace(spec, describe=describe)
 
     def validate_inverses(self) -> None:
         for spec in self.specs.values():

@@ -2,26 +2,35 @@
 
 Status lines come from `locales/` (`trainer.status.<router__action>.start|done`, else the generic
 `trainer.status.working`; a failure is `trainer.status.failed`): a new trainer tool is its module plus its
-locale keys. Coach messages have no status line: they are the message.
+locale keys. A tool that speaks (a coach message or question, its declaration's `speaks`) has no status line:
+it is the message.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from agent import events
 from agent.events import Event
 from agent.persona import Frames, Totals
-from agent.trainer.shown import member_text
+from agent.trainer.shown import member_text, member_view, state_of
+from core.errors import NotFound
 from core.i18n import translate
+from tools.leaves.trainer.sources import load
+from tools.registry import ToolSpec
 from tools.runner import ToolOutcome
 
-SILENT = frozenset({"coach__message_notify_user", "coach__message_ask_user"})
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from agent.round_trip import RoundTrip
+    from agent.turns import Turn
 
 
-def status_message(tool: str, phase: str, locale: str) -> str:
-    if tool in SILENT:
+def status_message(tool: str, phase: str, locale: str, *, speaks: bool = False) -> str:
+    if speaks:
         return ""
     if phase == "error":
         return translate("trainer.status.failed", locale)
@@ -30,8 +39,9 @@ def status_message(tool: str, phase: str, locale: str) -> str:
     return said if said != key else translate(f"trainer.status.working.{phase}", locale)
 
 
-def status_frame(tool: str, phase: str, locale: str) -> Event:
-    return Event("status", {"tool": tool, "phase": phase, "message": status_message(tool, phase, locale)})
+def status_frame(tool: str, phase: str, locale: str, *, speaks: bool = False) -> Event:
+    return Event("status", {"tool": tool, "phase": phase,
+                            "message": status_message(tool, phase, locale, speaks=speaks)})
 
 
 def knowledge_frame(source: str, display_name: str, params: dict[str, Any]) -> Event:
@@ -69,15 +79,43 @@ class TrainerFrames(Frames):
         shown = member_text(text, [], turn.locale) if text else ""
         return [message_frame(shown, [])] if shown else []
 
-    def tool_started(self, turn, name: str) -> list[Event]:
-        return [status_frame(name, "start", turn.locale)]
+    def tool_started(self, turn, spec: ToolSpec) -> list[Event]:
+        return [status_frame(spec.name, "start", turn.locale, speaks=spec.speaks is not None)]
 
-    def tool_finished(self, turn, name: str, outcome: ToolOutcome) -> list[Event]:
+    def tool_finished(self, turn, name: str, outcome: ToolOutcome, spec: ToolSpec | None = None) -> list[Event]:
         """The status line; a coach message or question is the thread's (agent/trainer/thread.py `after_tool`):
         what the member sees of it needs the member's workout, recovery and progression."""
-        return [status_frame(name, "done" if outcome.ok else "error", turn.locale)]
+        speaks = spec is not None and spec.speaks is not None
+        return [status_frame(name, "done" if outcome.ok else "error", turn.locale, speaks=speaks)]
+
+    async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, tool_use_id: str,
+                         outcome: ToolOutcome) -> list[Event]:
+        """A tool that speaks (its declaration's `speaks`): the message or question as the member sees it, kept in
+        the turn's state for the result the history stores."""
+        if spec.speaks is None:
+            return []
+        view = await shown_view(turn, trip.session, spec, outcome.output or {})
+        state_of(turn).shown[tool_use_id] = view
+        return [shown_frame(view)]
 
     def done(self, turn: Totals) -> Event:
         return Event("done", {"sessionId": str(turn.conversation_id) if turn.opened else None,
                               "iterations": turn.round_trips,
                               "usage": events.usage_payload(turn.usage, turn.cost_usd_micros)})
+
+
+async def shown_view(turn: Turn, session: AsyncSession, spec: ToolSpec, output: dict[str, Any]) -> dict[str, Any]:
+    """A coach message or question as the member sees it: no ids, cards with recovery and progression."""
+    member = turn.member_id
+    if member is None:
+        raise NotFound("member_not_found")
+    now, org = datetime.now(UTC), turn.access.org_id
+    current = await load(session, org, member, "current_workout", {}, now)
+    extra: dict[str, Any] = {}
+    if any(isinstance(a, dict) and ("workout" in a or "exercise" in a) for a in output.get("attachments") or []):
+        extra = {"recovery": await load(session, org, member, "recovery_status", {}, now) or [],
+                 "progression": await load(session, org, member, "progression", {}, now) or []}
+    view = member_view(spec.speaks, output, turn.locale, current=current if isinstance(current, dict) else None,
+                       **extra)
+    assert view is not None
+    return view

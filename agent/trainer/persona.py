@@ -1,5 +1,6 @@
 """The member's trainer as configuration of the one engine (TRAINER.md "The loop"): forced tool use, one tool
-per iteration, at most 10 iterations, the turn ends on coach__idle or coach__message_ask_user; its history is
+per iteration, at most 10 iterations, the turn ends on a tool declared `ends_turn` (coach__idle,
+coach__message_ask_user); its history is
 the session's event log (agent/trainer/thread.py), its frames status lines, messages and questions."""
 
 from __future__ import annotations
@@ -11,18 +12,16 @@ from agent.trainer.store import PERSONA
 from agent.trainer.thread import TrainerThread
 
 MEMBER_ROLE = "member"
-FINAL_TOOLS = frozenset({"coach__idle", "coach__message_ask_user"})
 
 
 TRAINER = Persona(
     name=PERSONA,  # what its threads record (agent.conversations.OWNED)
     roles=frozenset({MEMBER_ROLE}),
     system=lambda access: trainer_system(access.locale, ""),  # the thread adds the member's prefix per turn
-    thread=TrainerThread,
+    history=TrainerThread,
     frames=TrainerFrames(),
     acts_as=MEMBER_ROLE,  # a staff user who is also a member of the gym trains as that member
     max_round_trips=10,
     tool_choice={"type": "any", "disable_parallel_tool_use": True},
-    final_tools=FINAL_TOOLS,
     endpoint_prefix="trainer_",
 )

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from agent.turns import Turn, TurnState
 from core.i18n import translate
 from gym.training.exercise_words import display_name
+from tools.registry import Speaks
 
-NOTIFY, ASK = "coach__message_notify_user", "coach__message_ask_user"
-SHOWN_TOOLS = frozenset({NOTIFY, ASK})
 LOAD_SHARE = 0.3  # a muscle an exercise loads (TRAINER.md "Recovery")
 
 _EXERCISE_ID = re.compile(r"\(?\b(ex_\d+)\b\)?(\s*)")
@@ -31,6 +31,20 @@ _TOOL_NAME = re.compile(r"`?\b[a-z]+__[a-z_]+\b`?")
 RECOVERY_FIELDS = ("recovery", "recovering", "recoveringMuscles", "recovering_muscles")
 PROGRESSION_FIELDS = ("suggestion", "progression", "progressionSuggestion", "progression_suggestion")
 PERCENT_FIELDS = ("percent", "recoveryPercent", "recovery_percent", "recoveryPct", "recovery_pct", "recoveredPct")
+
+
+class TrainerState(TurnState):
+    """The member views the trainer's hooks showed this turn, by tool use id, until its history stores them."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, dict[str, Any]] = {}
+
+
+def state_of(turn: Turn) -> TrainerState:
+    """The turn's trainer state (made on first use)."""
+    if not isinstance(turn.state, TrainerState):
+        turn.state = TrainerState()
+    return turn.state
 
 
 def _workouts(attachments: Iterable[dict[str, Any]], current: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -121,14 +135,15 @@ def enrich(workout: dict[str, Any], recovery_rows: Iterable[Any], progression: I
     return {**workout, "exercises": exercises}
 
 
-def member_view(tool: str, output: dict[str, Any], locale: str, *, current: dict[str, Any] | None = None,
+def member_view(speaks: Speaks | None, output: dict[str, Any], locale: str, *, current: dict[str, Any] | None = None,
                 recovery: Iterable[Any] = (), progression: Iterable[Any] = ()) -> dict[str, Any] | None:
-    """The message or question the member sees for a coach tool's output (None for any other tool)."""
-    if tool not in SHOWN_TOOLS:
+    """The message or question the member sees of the output of a tool that speaks (its declaration's `speaks`);
+    None for any other tool."""
+    if speaks is None:
         return None
     attachments = [a for a in output.get("attachments") or [] if isinstance(a, dict)]
     content = member_text(str(output.get("content") or ""), _workouts(attachments, current), locale)
-    if tool == ASK:
+    if speaks == "question":
         options = [member_text(str(o), _workouts([], current), locale) for o in output.get("options") or []]
         return {"kind": "question", "content": content, "options": options}
     recovery, progression = list(recovery), list(progression)

@@ -14,7 +14,6 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
-from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
 
 import structlog
@@ -25,13 +24,13 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelRequest, ModelResponse
 from agent.round_trip import RoundTrip
-from agent.threads import Opening, ThreadParts, ToolResult
+from agent.threads import HistoryParts, Opening, ToolResult
 from agent.trainer import knowledge, store
-from agent.trainer.frames import knowledge_frame, session_started, shown_frame
+from agent.trainer.frames import knowledge_frame, session_started
 from agent.trainer.messages import estimated_tokens, to_messages
 from agent.trainer.observe import observation
 from agent.trainer.prompt import member_prefix, trainer_system
-from agent.trainer.shown import SHOWN_TOOLS, member_view
+from agent.trainer.shown import member_view, state_of
 from agent.turns import Turn
 from core.errors import Conflict, NotFound
 from gym.training.trainer_workouts import current_workout, note_left_out
@@ -45,8 +44,6 @@ log = structlog.get_logger("agent.trainer")
 CONTEXT_LIMIT_TOKENS = 100_000
 CHECKPOINT_SHARE = 0.8
 PREFIX_SOURCES = ("user_profile", "user_settings", "all_locations")  # in the member's stable prefix instead
-WORKOUT_TOOLS = frozenset({"workout__generate_workout", "workout__swap_exercise", "workout__adjust_exercise",
-                           "workout__remove_exercise", "workout__add_exercise_to_workout"})
 REFUSALS = frozenset({"injury_conflict", "preference_conflict"})  # a rule refused an exercise the turn asked for
 
 
@@ -54,13 +51,10 @@ class TrainerThread:
     not_found = "session_not_found"
     last_seq = store.LAST_EVENT_SEQ
 
-    def __init__(self, parts: ThreadParts) -> None:
+    def __init__(self, parts: HistoryParts) -> None:
         self.db, self.model, self.meter, self.settings = parts.db, parts.model, parts.meter, parts.settings
         self.tracing, self.registry = parts.tracing, parts.registry
         self.limit_tokens = CONTEXT_LIMIT_TOKENS
-        # A coach tool's member view, from after_tool (which may read the database) to results (which may not),
-        # by round trip and the output it was made of.
-        self._shown: WeakKeyDictionary[RoundTrip, dict[int, dict[str, Any]]] = WeakKeyDictionary()
 
     def _scope(self, turn: Turn):
         return self.db.scope(org_id=turn.access.org_id, user_id=turn.caller.user_id)
@@ -244,46 +238,32 @@ class TrainerThread:
         return None
 
     def results(self, turn: Turn, trip: RoundTrip, results: Sequence[ToolResult]) -> None:
-        views = self._shown.pop(trip, {})
+        """Each result with what the member saw of it (the views the persona's hooks showed this turn,
+        agent/trainer/frames.py), so a reopened session shows it again."""
+        views = state_of(turn).shown
         for result in results:
             trip.add(self._result(turn, result.tool_use_id, result.name, result.output, result.error,
-                                  shown=views.get(id(result.output))))
+                                  shown=views.pop(result.tool_use_id, None)))
 
     def _result(self, turn: Turn, call_id: str, name: str, output: dict[str, Any] | None, error: dict | None,
                 shown: dict[str, Any] | None = None):
         if error is not None:
             return self._event(turn, "tool_result", {"callId": call_id, "result": error, "isError": True})
-        marks = self.registry.member_text(name) if self.registry is not None else None
-        payload = {"callId": call_id, "result": observation(name, output or {}, marks), "isError": False}
-        view = shown or member_view(name, output or {}, turn.locale)
+        spec = self.registry.get(name) if self.registry is not None else None
+        marks = spec.member_text if spec is not None else None
+        payload = {"callId": call_id, "result": observation(spec, output or {}, marks), "isError": False}
+        view = shown or member_view(spec.speaks if spec is not None else None, output or {}, turn.locale)
         if view is not None:
             payload["shown"] = view  # what the member saw: a reopened session shows it again
         return self._event(turn, "tool_result", payload)
 
-    async def _member_view(self, turn: Turn, session, name: str, output: dict[str, Any]) -> dict[str, Any]:
-        """A coach message or question as the member sees it: no ids, cards with recovery and progression."""
-        now, member = datetime.now(UTC), self._member(turn)
-        current = await load(session, turn.access.org_id, member, "current_workout", {}, now)
-        extra: dict[str, Any] = {}
-        if any(isinstance(a, dict) and ("workout" in a or "exercise" in a) for a in output.get("attachments") or []):
-            extra = {"recovery": await load(session, turn.access.org_id, member, "recovery_status", {}, now) or [],
-                     "progression": await load(session, turn.access.org_id, member, "progression", {}, now) or []}
-        view = member_view(name, output, turn.locale, current=current if isinstance(current, dict) else None,
-                           **extra)
-        assert view is not None
-        return view
-
     async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, outcome: ToolOutcome) -> list[Event]:
         output = outcome.output or {}
-        if spec.name in SHOWN_TOOLS:
-            view = await self._member_view(turn, trip.session, spec.name, output)
-            self._shown.setdefault(trip, {})[id(outcome.output)] = view
-            return [shown_frame(view)]
-        if spec.name == "data__fetch_data":  # what the member's stable prefix holds is in context already
+        if spec.artifact == "knowledge":  # what the member's stable prefix holds is in context already
             loaded = {k: v for k, v in output.get("sources", {}).items() if k not in PREFIX_SOURCES}
             return await self._deliver(turn, trip, {k: v["params"] for k, v in loaded.items()},
                                        given={k: v["data"] for k, v in loaded.items()})
-        if spec.name in WORKOUT_TOOLS and output.get("workoutId"):
+        if spec.artifact == "workout" and output.get("workoutId"):
             workout = await load(trip.session, turn.access.org_id, self._member(turn), "current_workout", {},
                                  datetime.now(UTC))
             title = workout.get("title") if isinstance(workout, dict) else None

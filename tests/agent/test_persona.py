@@ -19,10 +19,10 @@ TOOL_CHOICE = {"type": "any", "disable_parallel_tool_use": True}
 
 
 def _tasks_coach(max_round_trips: int) -> Persona:
-    return Persona(name="tasks_coach", roles=frozenset({"owner"}), thread=ConversationThread,
+    return Persona(name="tasks_coach", roles=frozenset({"owner"}), history=ConversationThread,
                    system=lambda access: [{"type": "text", "text": f"You keep the to-do list of {access.org_name}."}],
                    max_round_trips=max_round_trips, tool_choice=TOOL_CHOICE,
-                   offers=lambda spec: spec.router == "tasks", final_tools=frozenset({"tasks__create"}))
+                   offers=lambda spec: spec.router == "tasks", ends_after_tool=lambda spec: spec.name == "tasks__create")
 
 
 async def _send(app_settings, db, factory, persona: Persona, message: str) -> list:
@@ -67,3 +67,13 @@ async def test_the_persona_caps_round_trips(app_settings, db, factory, fake_mode
 def test_the_staff_copilot_is_the_first_persona() -> None:
     assert STAFF_COPILOT.max_round_trips == 6 and STAFF_COPILOT.tool_choice is None
     assert STAFF_COPILOT.roles == frozenset({"owner", "admin", "coach", "front_desk"})
+
+
+def test_a_personas_final_tools_come_from_the_tool_declarations() -> None:
+    """No persona lists tool names: the trainer's turn ends on the tools declared `ends_turn`."""
+    from agent.trainer.persona import TRAINER
+    from tools.catalog import build_registry
+
+    registry = build_registry()
+    assert TRAINER.final_tools(registry, "member") == {"coach__idle", "coach__message_ask_user"}
+    assert STAFF_COPILOT.final_tools(registry, "owner") == frozenset()

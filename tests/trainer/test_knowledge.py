@@ -140,7 +140,7 @@ async def test_the_checkpoint_restarts_the_context_and_clears_knowledge(app_sett
     try:
         sid = None
         for message, limit in (("first " + "x" * 4000, 100_000), ("second", 1500)):
-            agent.thread(TRAINER).limit_tokens = limit  # the second turn starts past 80 % of 1,500 estimated tokens
+            agent.history(TRAINER).limit_tokens = limit  # the second turn starts past 80 % of 1,500 estimated tokens
             turn = await agent.open_send(access=access, caller=caller, member_id=t.member_id, locale="en",
                                          trace_id=uuid.uuid4().hex, opening=Opening(message), thread_id=sid,
                                          persona=TRAINER)

@@ -125,7 +125,8 @@ class AtRiskMembers(ToolOut):
 @analytics_activity.agent_tool(action="at_risk_members",
                       summary="Active members with no visit in the last `days` days (default 21), longest absent "
                               "first, with plan and coach, so staff can reach out. Members who never visited count "
-                              "once they joined that long ago.", input=AtRiskInput, roles=OWNER_ADMIN_COACH)
+                              "once they joined that long ago.", input=AtRiskInput, roles=OWNER_ADMIN_COACH,
+                               loaded=True)
 async def at_risk_members(ctx: ToolContext, input: AtRiskInput) -> AtRiskMembers:
     data = await member_analytics.at_risk_members(ctx.session, ctx.org_id, ctx.now, days=input.days, limit=input.limit)
     rows = [AtRiskMember.model_validate({**m, "last_visit_on": m["last_visit_at"] and m["last_visit_at"].astimezone(
@@ -291,7 +292,8 @@ class OrgInsights(ToolOut):
 @analytics_activity.agent_tool(action="org_insights",
                       summary="The gym at a glance for a period: active members, new, churned, at risk, attendance, "
                               "and (owners/admins only) revenue vs the previous period with % change and failed "
-                              "payments." + PERIOD_HELP, input=InsightsInput, roles=OWNER_ADMIN_COACH)
+                              "payments." + PERIOD_HELP, input=InsightsInput, roles=OWNER_ADMIN_COACH,
+                               loaded=True)
 async def org_insights(ctx: ToolContext, input: InsightsInput) -> OrgInsights:
     period = period_of(ctx, input)
     show_money = ctx.org.role in OWNER_ADMIN

@@ -24,6 +24,7 @@ from gym.periods import Tz, local_today, resolve_period
 from gym.programs import get_program, member_exists
 from gym.restore import publish_changes
 from gym.workouts import Workout
+from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
@@ -285,7 +286,8 @@ async def _assignment(ctx: ToolContext, assignment_id: uuid.UUID) -> service.Ass
     summary="Assign a workout to one member for a date (1-on-1 / personal training). Unpublished (a draft the "
             "member cannot see) unless published is true.",
     input=AssignPersonalInput, roles=OWNER_ADMIN_COACH, side_effects="write",
-    audit=Audit("assignment", "assignment.assign_personal"))
+    audit=Audit("assignment", "assignment.assign_personal"),
+                        loaded=True)
 async def assign_personal(ctx: ToolContext, input: AssignPersonalInput) -> AssignmentOut:
     coach = input.coachUserId
     if coach is None and ctx.org.role == "coach":
@@ -331,7 +333,8 @@ async def set_published(ctx: ToolContext, input: SetPublishedInput) -> Assignmen
     action="delete",
     summary="Delete one assignment (soft delete; the workout itself stays). Needs the user's confirmation.",
     input=AssignmentIdInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("assignment", "assignment.delete"), inverse=restore_inverse("assignments"))
+    audit=Audit("assignment", "assignment.delete"), inverse=restore_inverse("assignments"),
+    describe=card.delete_assignment)
 async def delete_assignment(ctx: ToolContext, input: AssignmentIdInput) -> AssignmentOut:
     assignment = await service.soft_delete_assignment(ctx.session, ctx.org_id, input.id, ctx.now)
     if assignment is None:
@@ -382,13 +385,32 @@ async def bulk_preview(ctx: ToolContext, input: AssignmentFilterInput) -> BulkPr
                           draftCount=drafts, sample=sample, next=next_step)
 
 
+async def _publish_words(ctx: ToolContext, input: BulkPublishInput) -> str:
+    """Only the rows the publish changes are counted and listed; those already so are counted apart."""
+    plan = await publish_plan(ctx, input, card.LISTED)
+    publish = getattr(input, "publish", True)
+    lead = card.words(ctx, "publishAssignments" if publish else "unpublishAssignments", count=plan.count,
+                      span=card.span(ctx, plan.date_from, plan.date_to))
+    labels = [" · ".join(filter(None, (card.short_day(ctx, r.scheduled_on), r.workout_title,
+                                       r.member_name or r.program_name))) for r in plan.rows]
+    return card.listing(ctx, lead, "alreadyPublished" if publish else "alreadyDrafts", plan.unchanged, labels,
+                        plan.count)
+
+
+async def _delete_words(ctx: ToolContext, input: BulkChangeInput) -> str:
+    preview = await bulk_preview(ctx, input)
+    return card.words(ctx, "deleteAssignments", count=preview.count,
+                      span=card.span(ctx, preview.dateFrom, preview.dateTo))
+
+
 @assignments.agent_tool(
     action="bulk_publish",
     summary="Publish (or with publish=false unpublish) every assignment a filter hits. Preview first with "
             "assignments__bulk_preview and pass the same filter plus its fingerprint; refused with stale_preview "
             "if the set changed. Always asks the user to confirm.",
     input=BulkPublishInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
-    audit=Audit("assignment", "assignment.bulk_publish"), inverse=bulk_inverse("assignments", BULK_UNPUBLISH))
+    audit=Audit("assignment", "assignment.bulk_publish"), inverse=bulk_inverse("assignments", BULK_UNPUBLISH),
+    describe=_publish_words)
 async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
     result = await service.bulk_publish(ctx.session, ctx.org_id, flt, published=input.publish,
@@ -403,7 +425,8 @@ async def bulk_publish(ctx: ToolContext, input: BulkPublishInput) -> BulkResultO
             "the same filter plus its fingerprint; refused with stale_preview if the set changed. Needs the "
             "user's confirmation.",
     input=BulkChangeInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("assignment", "assignment.bulk_delete"), inverse=bulk_inverse("assignments", BULK_RESTORE))
+    audit=Audit("assignment", "assignment.bulk_delete"), inverse=bulk_inverse("assignments", BULK_RESTORE),
+    describe=_delete_words)
 async def bulk_delete(ctx: ToolContext, input: BulkChangeInput) -> BulkResultOut:
     flt = await _filter(ctx, input)
     result = await service.bulk_delete(ctx.session, ctx.org_id, flt, ctx.now, expected_ids=input.expectedIds,

@@ -143,7 +143,8 @@ class AttendanceSummary(BaseModel):
     action="attendance_summary",
     summary="Attendance over a period in the gym's timezone: visits, no-shows, cancellations, unique visiting "
             "members, sessions held, average visits per session and no-show rate.",
-    input=PeriodInput, roles=STAFF)
+    input=PeriodInput, roles=STAFF,
+                     loaded=True)
 async def attendance_summary(ctx: ToolContext, input: PeriodInput) -> AttendanceSummary:
     period = _period(ctx, input)
     s = await attendance.attendance_summary(ctx.session, ctx.org_id, period.start, period.end)

@@ -66,7 +66,8 @@ class BookingOut(SeatOut):
             "waitlist), cancelled or already started, when the member is frozen that day or cancelled, or already "
             "booked into it or another class at that time. Undoable (cancels the booking).",
     input=BookInput, roles=STAFF, side_effects="write", audit=Audit("booking", "booking.create"),
-    inverse=Inverse("bookings", "cancel_booking", by_id))
+    inverse=Inverse("bookings", "cancel_booking", by_id),
+                          loaded=True)
 async def book_member(ctx: ToolContext, input: BookInput) -> BookingOut:
     seat = await service.book(ctx.session, ctx.org_id, session_id=input.sessionId, member_id=input.memberId,
                               tz=ctx.tz, now=ctx.now)
@@ -210,7 +211,8 @@ def _visit_out(ctx: ToolContext, visit: check_ins.Visit) -> CheckInOut:
             "cancelled members, twice in a row, or a class not open for check-in (from an hour before it starts "
             "until it ends). Undoable.",
     input=CheckInInput, roles=STAFF, side_effects="write", audit=Audit("check_in", "check_in.create"),
-    inverse=Inverse("bookings", "undo_check_in", by_id))
+    inverse=Inverse("bookings", "undo_check_in", by_id),
+                          loaded=True)
 async def check_in(ctx: ToolContext, input: CheckInInput) -> CheckInOut:
     visit = await check_ins.check_in(ctx.session, ctx.org_id, member_id=input.memberId, session_id=input.sessionId,
                                      tz=ctx.tz, now=ctx.now, created_by=ctx.caller.user_id)

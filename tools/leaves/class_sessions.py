@@ -22,6 +22,8 @@ from gym.fingerprint import fingerprint
 from gym.periods import local_instant, resolve_local_day
 from gym.programs import get_program
 from gym.restore import publish_changes
+from tools import confirm_summaries as card
+from tools import desk_summaries
 from tools.context import ToolContext
 from tools.dates import WINDOW_NOTE, check_window
 from tools.errors import ToolFailed, next_step, not_found
@@ -188,7 +190,8 @@ class DaySchedule(BaseModel):
     summary="The class schedule of one local day in the gym's timezone (default today): each session's id, "
             "title, class type, local start/end HH:MM, coach, booked/capacity, published and cancelled flags. "
             "Use it to find a session id before updating, publishing or cancelling it.",
-    input=ListForDateInput, roles=STAFF)
+    input=ListForDateInput, roles=STAFF,
+                           loaded=True)
 async def list_for_date(ctx: ToolContext, input: ListForDateInput) -> DaySchedule:
     day = _local(ctx, input.date)
     rows = await service.list_sessions_for_date(ctx.session, ctx.org_id, day, ctx.tz,
@@ -335,7 +338,9 @@ class CancelledOut(SessionOut):
             "members booked into it are listed and not told: offer to draft them a message (messages__draft, "
             "filter=session).",
     input=SessionIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-    audit=Audit(AUDIT, "class_session.cancel"), inverse=restore_inverse("class_sessions"))
+    audit=Audit(AUDIT, "class_session.cancel"), inverse=restore_inverse("class_sessions"),
+    describe=desk_summaries.cancel_session,
+                           loaded=True)
 async def cancel(ctx: ToolContext, input: SessionIdInput) -> CancelledOut:
     await _session(ctx, input.id)
     await service.cancel_session(ctx.session, ctx.org_id, input.id, ctx.now)
@@ -400,6 +405,21 @@ async def publish_plan(ctx: ToolContext, input: SessionFilterInput, limit: int) 
     return [_brief(ctx, row) for row in rows], len(changing), len(ids) - len(changing)
 
 
+async def _publish_words(ctx: ToolContext, input: BulkActInput) -> str:
+    rows, count, unchanged = await publish_plan(ctx, input, card.LISTED)
+    first, last = span(ctx, input)
+    lead = card.words(ctx, "publishSessions", count=count, span=card.span(ctx, first, last))
+    labels = [" · ".join(filter(None, (f"{card.short_day(ctx, r.date)} {r.start}–{r.end}", r.title, r.coach)))
+              for r in rows]
+    return card.listing(ctx, lead, "alreadyPublished", unchanged, labels, count)
+
+
+async def _delete_words(ctx: ToolContext, input: BulkActInput) -> str:
+    preview = await bulk_preview(ctx, input)
+    return card.words(ctx, "deleteSessions", count=preview.count,
+                      span=card.span(ctx, preview.firstDay, preview.lastDay))
+
+
 async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
     """The filter's ids, selected once and locked until the change commits; refused when they differ from
     what the preview showed."""
@@ -413,7 +433,8 @@ async def _target(ctx: ToolContext, input: BulkActInput) -> list[uuid.UUID]:
     summary="Cancel (soft delete) every session the filter hits: exactly the set class_sessions__bulk_preview "
             "showed (pass its expectedFingerprint; a changed set is refused). Needs the user's confirmation.",
     input=BulkActInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-    audit=Audit(AUDIT, "class_session.bulk_delete"), inverse=bulk_inverse("class_sessions", BULK_RESTORE))
+    audit=Audit(AUDIT, "class_session.bulk_delete"), inverse=bulk_inverse("class_sessions", BULK_RESTORE),
+    describe=_delete_words)
 async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
     touched = await service.bulk_delete(ctx.session, ctx.org_id, now=ctx.now, ids=ids)
@@ -425,7 +446,8 @@ async def bulk_delete(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     summary="Publish every session the filter hits: exactly the set class_sessions__bulk_preview showed (pass "
             "its expectedFingerprint; a changed set is refused). Always needs the user's confirmation.",
     input=BulkActInput, roles=OWNER_ADMIN, side_effects="write", confirm="always",
-    audit=Audit(AUDIT, "class_session.bulk_publish"), inverse=bulk_inverse("class_sessions", BULK_UNPUBLISH))
+    audit=Audit(AUDIT, "class_session.bulk_publish"), inverse=bulk_inverse("class_sessions", BULK_UNPUBLISH),
+    describe=_publish_words)
 async def bulk_publish(ctx: ToolContext, input: BulkActInput) -> BulkResult:
     ids = await _target(ctx, input)
     changed = await publish_changes(ctx.session, service.ClassSession, ctx.org_id, ids, live="cancelled_at")

@@ -45,7 +45,8 @@ class PendingList(BaseModel):
 @forms.agent_tool(action="list_pending_for_org",
                   summary="Forms members still have to fill (pending assignments), soonest due first, with how many "
                           "are overdue; optionally one type (waiver, parq, health, custom).",
-                  input=PendingInput, roles=STAFF)
+                  input=PendingInput, roles=STAFF,
+                  loaded=True)
 async def list_pending_for_org(ctx: ToolContext, input: PendingInput) -> PendingList:
     today = local_today(ctx.tz, ctx.now)
     found = await service.list_pending_for_org(ctx.session, ctx.org_id, type_key=input.typeKey, today=today,

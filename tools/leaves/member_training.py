@@ -37,6 +37,7 @@ class MemberTrainingInput(BaseModel):
             "and debt in percent over the last 28 days (debt > 0 = under-trained), active injuries and preferences, "
             "the last 14 days of logged exercises (loads in the member's unit), recovering muscles, current "
             "location, upcoming scheduled workouts and milestones.",
-    input=MemberTrainingInput, roles=HEALTH_DATA, member_text=TRAINING_RECORD)
+    input=MemberTrainingInput, roles=HEALTH_DATA, member_text=TRAINING_RECORD,
+                            loaded=True)
 async def member_training_tool(ctx: ToolContext, input: MemberTrainingInput) -> dict:
     return await training_record(ctx.session, ctx.org_id, input.membershipId, ctx.now, today=ctx.local_now.date())

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, model_validator
 from core.member_text import MemberName
 from gym import freezes as service
 from gym.periods import local_today
+from tools import desk_summaries
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.registry import Audit, Inverse, ToolRouter
@@ -79,7 +80,8 @@ def _refreeze_input(output: Mapping[str, Any]) -> dict[str, Any]:
             "with the reason. While frozen they cannot book or check in. Always asks the user first. Undoable "
             "(unfreeze).",
     input=FreezeInput, roles=DESK, side_effects="write", confirm="always",
-    audit=Audit("membership_freeze", "membership.freeze"), inverse=Inverse("memberships", "unfreeze", _unfreeze_input))
+    audit=Audit("membership_freeze", "membership.freeze"), inverse=Inverse("memberships", "unfreeze", _unfreeze_input),
+    describe=desk_summaries.freeze)
 async def freeze(ctx: ToolContext, input: FreezeInput) -> FreezeOut:
     today = local_today(ctx.tz, ctx.now)
     first = input.from_ or today
@@ -99,7 +101,8 @@ class UnfreezeInput(BaseModel):
     summary="Lift a member's freeze now (the one that holds today, else the next one); their status comes back. "
             "Always asks the user first. Undoable (freezes again to the same last day).",
     input=UnfreezeInput, roles=DESK, side_effects="write", confirm="always",
-    audit=Audit("membership_freeze", "membership.unfreeze"), inverse=Inverse("memberships", "freeze", _refreeze_input))
+    audit=Audit("membership_freeze", "membership.unfreeze"), inverse=Inverse("memberships", "freeze", _refreeze_input),
+    describe=desk_summaries.unfreeze)
 async def unfreeze(ctx: ToolContext, input: UnfreezeInput) -> FreezeOut:
     today = local_today(ctx.tz, ctx.now)
     row, member = await service.unfreeze(ctx.session, ctx.org_id, input.memberId, today=today, now=ctx.now,

@@ -22,6 +22,7 @@ from gym.errors import GymError
 from gym.member_analytics import at_risk_members
 from gym.members import Member
 from gym.message_texts import reason_words
+from tools import desk_summaries
 from tools.context import ToolContext
 from tools.registry import STAFF, Audit, Inverse, ToolRouter
 
@@ -174,7 +175,7 @@ async def discard(ctx: ToolContext, input: BatchInput) -> Statuses:
             "says a sent message cannot be unsent. Opted-out members are never sent to; in quiet hours (21:00-08:00 "
             "in the gym's timezone) or past the gym's daily limit a message waits and goes later.",
     input=BatchInput, roles=STAFF, side_effects="write", confirm="always",
-    audit=Audit("message_batch", "messages.send"))
+    audit=Audit("message_batch", "messages.send"), describe=desk_summaries.send_messages)
 async def send(ctx: ToolContext, input: BatchInput) -> Statuses:
     rows = await service.queue(ctx.session, ctx.org_id, batch_id=input.batchId, ids=input.ids, tz=ctx.tz,
                                now=ctx.now)

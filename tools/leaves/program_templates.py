@@ -16,6 +16,7 @@ from gym import program_templates as service
 from gym.exercises import existing_exercise_ids
 from gym.periods import resolve_period
 from gym.programs import require_program
+from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
@@ -184,7 +185,7 @@ async def create_template(ctx: ToolContext, input: CreateTemplateInput) -> Templ
             "template day plus its program assignment (drafts unless published). Lists what was created. Always "
             "asks the user to confirm.",
     input=ApplyTemplateInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
-    audit=Audit("program_template", "program_template.apply"))
+    audit=Audit("program_template", "program_template.apply"), describe=card.apply_template)
 async def apply_template(ctx: ToolContext, input: ApplyTemplateInput) -> AppliedOut:
     template = await service.get_template(ctx.session, ctx.org_id, input.templateId)
     if template is None:
@@ -207,7 +208,8 @@ async def apply_template(ctx: ToolContext, input: ApplyTemplateInput) -> Applied
     summary="Save a program's past workouts over a date range (or a named period) as a new reusable template; "
             "week 1 starts on the first day of the range. Always asks the user to confirm.",
     input=FromHistoryInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="always",
-    audit=Audit("program_template", "program_template.from_history"))
+    audit=Audit("program_template", "program_template.from_history"),
+    describe=card.template_from_history)
 async def from_history(ctx: ToolContext, input: FromHistoryInput) -> TemplateOut:
     period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
     template = await service.template_from_history(

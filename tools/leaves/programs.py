@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from gym import programs as service
+from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.errors import not_found
 from tools.registry import OWNER_ADMIN, STAFF, Audit, Inverse, ToolRouter, by_id
@@ -82,7 +83,8 @@ class ProgramIdInput(BaseModel):
 @programs.agent_tool(action="delete",
                      summary="Delete a program (soft delete: its history stays). Needs the user's confirmation.",
                      input=ProgramIdInput, roles=OWNER_ADMIN, side_effects="write", confirm="destructive",
-                     audit=Audit("program", "program.delete"), inverse=restore_inverse("programs"))
+                     audit=Audit("program", "program.delete"), inverse=restore_inverse("programs"),
+                     describe=card.delete_program)
 async def delete_program(ctx: ToolContext, input: ProgramIdInput) -> ProgramOut:
     program = await service.soft_delete_program(ctx.session, ctx.org_id, input.id, ctx.now)
     if program is None:
@@ -108,7 +110,8 @@ class EnrollmentOut(BaseModel):
                      summary="Enroll a member in a coaching or feed program. Class programs refuse "
                              "(program_not_enrollable): members join those by booking classes.",
                      input=EnrollInput, roles=STAFF, side_effects="write",
-                     audit=Audit("program_enrollment", "program.enroll_member"))
+                     audit=Audit("program_enrollment", "program.enroll_member"),
+                     loaded=True)
 async def enroll_member(ctx: ToolContext, input: EnrollInput) -> EnrollmentOut:
     enrollment = await service.enroll_member(ctx.session, ctx.org_id, input.programId, input.memberId)
     if enrollment is None:

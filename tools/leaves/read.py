@@ -41,7 +41,8 @@ class NoInput(BaseModel):
 @read.agent_tool(action="get_current_context",
                  summary="Who and where am I: the gym (name, tier, timezone, locale), the caller (name, role), "
                          "the caller's locale and the current local date/time.",
-                 input=NoInput, roles=STAFF)
+                 input=NoInput, roles=STAFF,
+                 loaded=True)
 async def get_current_context(ctx: ToolContext, input: NoInput) -> dict:
     local = ctx.local_now
     return {
@@ -72,7 +73,8 @@ class AskUserToPickInput(BaseModel):
                  summary="Ask the user to choose between 2-8 plausible candidates when a reference is ambiguous "
                          "(e.g. two members named Saar). The turn pauses until the user picks; the result is "
                          "{pickedId, pickedLabel, kind}.",
-                 input=AskUserToPickInput, roles=STAFF, kind="user_picker")
+                 input=AskUserToPickInput, roles=STAFF, kind="user_picker",
+                 loaded=True)
 async def ask_user_to_pick(ctx: ToolContext, input: AskUserToPickInput) -> dict:
     raise AssertionError("user_picker tools are never invoked")
 
@@ -139,7 +141,8 @@ class ProgramList(BaseModel):
 @read.agent_tool(action="programs_list",
                  summary="List the gym's active programs (id, name, kind coaching/class/feed, enrolled member "
                          "count). Use it to turn a program name into an id.",
-                 input=ProgramsListInput, roles=STAFF)
+                 input=ProgramsListInput, roles=STAFF,
+                 loaded=True)
 async def programs_list(ctx: ToolContext, input: ProgramsListInput) -> ProgramList:
     rows = await programs.list_programs(ctx.session, ctx.org_id, kind=input.kind)
     return ProgramList(count=len(rows), programs=[
@@ -203,7 +206,8 @@ async def _login_role(ctx: ToolContext, member_id: uuid.UUID, cache: dict[uuid.U
                          "(email or plan) and detail (last visit). When several hits match the user's words "
                          "about equally (e.g. two Saars), call read__ask_user_to_pick with those hits as "
                          "candidates instead of guessing.",
-                 input=MembersSearchInput, roles=STAFF)
+                 input=MembersSearchInput, roles=STAFF,
+                 loaded=True)
 async def members_search(ctx: ToolContext, input: MembersSearchInput) -> MemberSearchResult:
     narrowing = bool(input.email or input.role)
     hits = await member_search.search_members(ctx.session, ctx.org_id, input.query or input.email, status=input.status,
@@ -317,6 +321,7 @@ async def member_detail(ctx: ToolContext, member_id: uuid.UUID) -> MemberDetail:
                  summary="Everything about one member by memberId: profile, status, plan and subscription, payment "
                          "status (last payment, failed or overdue payments), programs, coach, last visit, visits in "
                          "the last 30 days and pending forms. `attention` lists what needs action.",
-                 input=MemberIdInput, roles=STAFF)
+                 input=MemberIdInput, roles=STAFF,
+                 loaded=True)
 async def members_get(ctx: ToolContext, input: MemberIdInput) -> MemberDetail:
     return await member_detail(ctx, input.memberId)

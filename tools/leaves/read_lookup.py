@@ -76,7 +76,8 @@ async def _exercise_hits(ctx: ToolContext, ranked: list[uuid.UUID], query: str,
                  summary="Search the gym's exercise library by name, alias, abbreviation, muscle or equipment "
                          "(English, Hebrew, Russian; typos tolerated; related movements by meaning), exact "
                          "names first, optionally within one category.",
-                 input=ExercisesSearchInput, roles=STAFF)
+                 input=ExercisesSearchInput, roles=STAFF,
+                        loaded=True)
 async def exercises_search(ctx: ToolContext, input: ExercisesSearchInput) -> ExerciseList:
     hits = await _search_exercises(ctx, input.query, input.limit, input.category)
     return ExerciseList(count=len(hits), exercises=[
@@ -129,7 +130,8 @@ class Hit(BaseModel):
                  summary="Search programs, workouts, exercises and members at once when you do not know what "
                          "kind of thing a name refers to (e.g. 'find Murph'). Hits come grouped by type with ids; "
                          "fetch details with read__lookup_by_id.",
-                 input=SearchAnythingInput, roles=STAFF)
+                 input=SearchAnythingInput, roles=STAFF,
+                        loaded=True)
 async def search_anything(ctx: ToolContext, input: SearchAnythingInput) -> dict:
     q = input.query
     scopes = [t for t in ENTITY_TYPES if t in set(input.types or ENTITY_TYPES)]
@@ -251,7 +253,8 @@ LOOKUPS = {"member": _member, "program": _program, "workout": _workout, "exercis
                  summary="Details of one thing by {type, id}: member, program, workout (with sections and "
                          "movements), exercise, class_session, assignment (with comment counts) or task. Use after "
                          "a search when you have an id.",
-                 input=LookupInput, roles=STAFF)
+                 input=LookupInput, roles=STAFF,
+                        loaded=True)
 async def lookup_by_id(ctx: ToolContext, input: LookupInput) -> dict:
     detail = await LOOKUPS[input.type](ctx, input.id)
     return {"type": input.type, "id": str(input.id), "detail": plain_json(detail)}

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from gym import tasks as service
+from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
@@ -45,7 +46,8 @@ class TaskList(BaseModel):
 
 
 @tasks.agent_tool(action="list", summary="List the gym's staff tasks (open by default).", input=ListTasksInput,
-                  roles=STAFF)
+                  roles=STAFF,
+                  loaded=True)
 async def list_tasks(ctx: ToolContext, input: ListTasksInput) -> TaskList:
     rows = await service.list_tasks(ctx.session, ctx.org_id, status=None if input.status == "all" else input.status,
                                     limit=input.limit)
@@ -61,7 +63,8 @@ class CreateTaskInput(BaseModel):
 
 @tasks.agent_tool(action="create", summary="Create a staff task.", input=CreateTaskInput, roles=STAFF,
                   side_effects="write", audit=Audit("task", "task.create"),
-                  inverse=Inverse("tasks", "delete", by_id))
+                  inverse=Inverse("tasks", "delete", by_id),
+                  loaded=True)
 async def create_task(ctx: ToolContext, input: CreateTaskInput) -> TaskOut:
     task = await service.create_task(ctx.session, ctx.org_id, title=input.title, notes=input.notes,
                                      due_on=input.dueOn, priority=input.priority, created_by=ctx.caller.user_id)
@@ -83,7 +86,8 @@ def _found(task: service.Task | None, task_id: uuid.UUID) -> service.Task:
 
 
 @tasks.agent_tool(action="update", summary="Change a task's title, notes, due date or priority.",
-                  input=UpdateTaskInput, roles=STAFF, side_effects="write", audit=Audit("task", "task.update"))
+                  input=UpdateTaskInput, roles=STAFF, side_effects="write", audit=Audit("task", "task.update"),
+                  loaded=True)
 async def update_task(ctx: ToolContext, input: UpdateTaskInput) -> TaskOut:
     changes = {column: getattr(input, field) for field, column in
                (("title", "title"), ("notes", "notes"), ("dueOn", "due_on"), ("priority", "priority"))
@@ -96,7 +100,8 @@ class TaskIdInput(BaseModel):
 
 
 @tasks.agent_tool(action="complete", summary="Mark a task done.", input=TaskIdInput, roles=STAFF,
-                  side_effects="write", audit=Audit("task", "task.complete"))
+                  side_effects="write", audit=Audit("task", "task.complete"),
+                  loaded=True)
 async def complete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
     task = await service.update_task(ctx.session, ctx.org_id, input.id, {"status": "done", "completed_at": ctx.now})
     return _out(_found(task, input.id))
@@ -104,7 +109,9 @@ async def complete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
 
 @tasks.agent_tool(action="delete", summary="Delete a task (soft delete). Needs the user's confirmation.",
                   input=TaskIdInput, roles=STAFF, side_effects="write", confirm="destructive",
-                  audit=Audit("task", "task.delete"), inverse=restore_inverse("tasks"))
+                  audit=Audit("task", "task.delete"), inverse=restore_inverse("tasks"),
+                  describe=card.delete_task,
+                  loaded=True)
 async def delete_task(ctx: ToolContext, input: TaskIdInput) -> TaskOut:
     return _out(_found(await service.soft_delete_task(ctx.session, ctx.org_id, input.id, ctx.now), input.id))
 

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from gym import workouts as service
 from gym.exercises import Exercise
+from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import not_found
@@ -274,7 +275,8 @@ async def set_sections(ctx: ToolContext, input: SetSectionsInput) -> WorkoutOut:
     summary="Delete a workout (soft delete: it disappears from programs and search). Needs the user's "
             "confirmation.",
     input=WorkoutIdInput, roles=OWNER_ADMIN_COACH, side_effects="write", confirm="destructive",
-    audit=Audit("workout", "workout.delete"), inverse=restore_inverse("workouts"))
+    audit=Audit("workout", "workout.delete"), inverse=restore_inverse("workouts"),
+    describe=card.delete_workout)
 async def delete_workout(ctx: ToolContext, input: WorkoutIdInput) -> WorkoutRef:
     workout = await service.soft_delete_workout(ctx.session, ctx.org_id, input.id, ctx.now)
     if workout is None:

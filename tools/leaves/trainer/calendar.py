@@ -22,6 +22,7 @@ from gym.training.schedule import (
 )
 from gym.training.workout import MAX_EXERCISES, Exercise
 from gym.training.workout_check import check_planned_exercises
+from tools import observations
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.leaves.trainer.member import MEMBER, me
@@ -73,7 +74,8 @@ class PlanInput(BaseModel):
 @calendar.agent_tool(action="schedule_workout", input=ScheduleInput, roles=MEMBER, side_effects="write",
                      audit=Audit("scheduled_workout", "trainer.schedule.create"),
                      inverse=Inverse("calendar", "delete_scheduled_workout", by_id),
-                     summary="Schedule a workout for the member at a date and time, optionally with its exercises.")
+                     summary="Schedule a workout for the member at a date and time, optionally with its exercises.",
+                     observe=observations.ok_with_id)
 async def schedule(ctx: ToolContext, input: ScheduleInput) -> dict:
     member_id = await me(ctx)
     exercises = await check_planned_exercises(ctx.session, ctx.org_id, member_id, input.exercises,
@@ -85,7 +87,8 @@ async def schedule(ctx: ToolContext, input: ScheduleInput) -> dict:
 
 @calendar.agent_tool(action="update_scheduled_workout", input=UpdateScheduleInput, roles=MEMBER, side_effects="write",
                      summary="Move, rename, re-plan the exercises of, or mark (completed, skipped, cancelled) a "
-                             "scheduled workout by id.")
+                             "scheduled workout by id.",
+                     observe=observations.ok_with_id)
 async def update(ctx: ToolContext, input: UpdateScheduleInput) -> dict:
     member_id = await me(ctx)
     changes: dict[str, Any] = input.model_dump(exclude_none=True, exclude={"id", "exercises"})
@@ -100,7 +103,8 @@ async def update(ctx: ToolContext, input: UpdateScheduleInput) -> dict:
 @calendar.agent_tool(action="delete_scheduled_workout", input=DeleteScheduleInput, roles=MEMBER,
                      side_effects="write", confirm="destructive",
                      audit=Audit("scheduled_workout", "trainer.schedule.delete"),
-                     summary="Delete a scheduled workout by id (the member confirms first).")
+                     summary="Delete a scheduled workout by id (the member confirms first).",
+                     observe=observations.confirmed)
 async def delete(ctx: ToolContext, input: DeleteScheduleInput) -> dict:
     await delete_scheduled_workout(ctx.session, ctx.org_id, await me(ctx), input.id)
     return {"id": str(input.id), "deleted": True}
@@ -108,7 +112,8 @@ async def delete(ctx: ToolContext, input: DeleteScheduleInput) -> dict:
 
 @calendar.agent_tool(action="create_workout_plan", input=PlanInput, roles=MEMBER, side_effects="write",
                      summary="Create a multi-week workout plan and schedule its workouts (preferred days or a "
-                             "count per week, at one time of day, rotating session types).")
+                             "count per week, at one time of day, rotating session types).",
+                     observe=observations.ok_with_id)
 async def plan(ctx: ToolContext, input: PlanInput) -> dict:
     row, sessions = await create_plan(
         ctx.session, ctx.org_id, await me(ctx), now=ctx.now, tz=ctx.tz, at=input.time_of_day,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from gym.training.trainer_workouts import current_workout, workout_by_key
 from gym.training.workout_view import workout_view
+from tools import observations
 from tools.context import ToolContext
 from tools.leaves.trainer.member import MEMBER, me
 from tools.registry import ToolRouter
@@ -35,7 +36,8 @@ class IdleInput(BaseModel):
 
 @coach.agent_tool(action="message_notify_user", input=NotifyInput, roles=MEMBER,
                   summary="Send the member a message, optionally with workout or exercise cards (attachments by id). "
-                          "Attach the workout after generating or changing it.")
+                          "Attach the workout after generating or changing it.",
+                  speaks="message", observe=observations.confirmed_with_warnings)
 async def notify(ctx: ToolContext, input: NotifyInput) -> dict:
     """Workout ids resolve to any of the member's workouts (the current one, or an earlier one by its id);
     exercise ids to the current workout's exercises. Each card carries the workout view (gym.training.workout_view):
@@ -64,12 +66,14 @@ async def notify(ctx: ToolContext, input: NotifyInput) -> dict:
 
 
 @coach.agent_tool(action="message_ask_user", input=AskInput, roles=MEMBER,
-                  summary="Ask the member a question and wait for the answer (ends the turn).")
+                  summary="Ask the member a question and wait for the answer (ends the turn).",
+                  speaks="question", ends_turn=True, observe=observations.confirmed)
 async def ask(ctx: ToolContext, input: AskInput) -> dict:
     return {"content": input.text, "options": input.options}
 
 
 @coach.agent_tool(action="idle", input=IdleInput, roles=MEMBER,
-                  summary="End the turn when the member has what they need.")
+                  summary="End the turn when the member has what they need.",
+                  ends_turn=True, observe=observations.confirmed)
 async def idle(ctx: ToolContext, input: IdleInput) -> dict:
     return {"idle": True}

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from tools import observations
 from tools.context import ToolContext
 from tools.errors import ToolFailed
 from tools.leaves.trainer.member import MEMBER, me
@@ -31,7 +32,8 @@ class FetchInput(BaseModel):
 
 @data.agent_tool(action="fetch_data", input=FetchInput, roles=MEMBER,
                  summary="Load data sources about the member into the context: " + ", ".join(SOURCES)
-                         + ". workout_history takes days_back (default 14), scheduled_workouts days_ahead (7).")
+                         + ". workout_history takes days_back (default 14), scheduled_workouts days_ahead (7).",
+                 artifact="knowledge", observe=observations.sources_in_context)
 async def fetch_data(ctx: ToolContext, input: FetchInput) -> dict:
     member_id = await me(ctx)
     loaded = {}

@@ -23,6 +23,7 @@ from gym.training.trainer_workouts import close_if_done, current_workout, finish
 from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
 from gym.training.workout_sets import Actuals, complete_exercise
+from tools import observations
 from tools.context import ToolContext
 from tools.leaves.trainer.current import ExerciseRef, find_exercise, require_current
 from tools.leaves.trainer.member import MEMBER, me, units
@@ -100,7 +101,8 @@ def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> 
 @logbook.agent_tool(action="log_completed_exercise", input=LogInput, roles=MEMBER, side_effects="write",
                     audit=Audit("exercise_log", "trainer.log.create"),
                     inverse=Inverse("logbook", "undo_logged_exercise", by_id),
-                    summary="Log one exercise the member did (load and distance in the member's units).")
+                    summary="Log one exercise the member did (load and distance in the member's units).",
+                    observe=observations.logged)
 async def log_one(ctx: ToolContext, input: LogInput) -> dict:
     """An exercise of the current workout not yet done counts it done (the workout closes when every exercise
     is); undoing the log un-counts it and reopens a workout it closed."""
@@ -123,7 +125,8 @@ async def log_one(ctx: ToolContext, input: LogInput) -> dict:
 
 @logbook.agent_tool(action="undo_logged_exercise", input=UndoInput, roles=MEMBER, side_effects="write",
                     audit=Audit("exercise_log", "trainer.log.undo"),
-                    summary="Undo a logged exercise by id (it stops counting everywhere).")
+                    summary="Undo a logged exercise by id (it stops counting everywhere).",
+                    observe=observations.confirmed)
 async def undo(ctx: ToolContext, input: UndoInput) -> dict:
     row = await undo_log(ctx.session, ctx.org_id, await me(ctx), input.id, now=ctx.now)
     return {"id": str(row.id), "undone": True}

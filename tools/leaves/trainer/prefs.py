@@ -24,6 +24,7 @@ from gym.training.preferences import (
     save_preference,
 )
 from gym.training.restrictions import rule_text, structured
+from tools import observations
 from tools.context import ToolContext
 from tools.errors import ToolFailed
 from tools.leaves.trainer.member import MEMBER, me
@@ -70,7 +71,8 @@ def undo_input(output: Mapping[str, Any]) -> dict[str, Any]:
                   inverse=Inverse("prefs", "delete_preference", undo_input),
                   summary="Save a member preference or injury with what it rules out (exercises, movement patterns, "
                           "muscles, equipment); injuries and never-rules are then enforced on every workout. "
-                          "Temporary with expires_at, one-time with delete_after_use; saying it again updates it.")
+                          "Temporary with expires_at, one-time with delete_after_use; saying it again updates it.",
+                  observe=observations.saved_preference)
 async def set_pref(ctx: ToolContext, input: SetPreferenceInput) -> dict:
     rules, enforced = structured(input.type, input.description, input.guidance, input.exclusions, input.hard)
     if enforced and rules.is_empty():
@@ -90,7 +92,8 @@ async def set_pref(ctx: ToolContext, input: SetPreferenceInput) -> dict:
 
 @prefs.agent_tool(action="delete_preference", input=DeletePreferenceInput, roles=MEMBER, side_effects="write",
                   audit=Audit("member_preference", "trainer.preference.delete"),
-                  summary="Delete one of the member's preferences by id.")
+                  summary="Delete one of the member's preferences by id.",
+                  observe=observations.confirmed)
 async def delete_pref(ctx: ToolContext, input: DeletePreferenceInput) -> dict:
     member_id = await me(ctx)
     if input.restore:

@@ -67,7 +67,8 @@ def _result(row: TrainerWorkout, result: WorkoutCheck, extra: dict | None = None
                             "location, "
                             "loads in the member's unit, warm-up first, compound lifts before isolation, cool-down "
                             "last. Injuries and never-rules are enforced. Stored as the current workout; ids are "
-                            "assigned.")
+                            "assigned.",
+                    artifact="workout")
 async def generate(ctx: ToolContext, input: Workout) -> dict:
     member_id = await me(ctx)
     result = await check(ctx, member_id, input)
@@ -83,7 +84,8 @@ async def generate(ctx: ToolContext, input: Workout) -> dict:
 
 
 @workout.agent_tool(action="swap_exercise", input=SwapInput, roles=MEMBER, side_effects="write",
-                    summary="Replace one exercise of the current workout (by id or order number).")
+                    summary="Replace one exercise of the current workout (by id or order number).",
+                    artifact="workout")
 async def swap(ctx: ToolContext, input: SwapInput) -> dict:
     row, result, old = await changes.swap_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
                                                    input.new_exercise.model_dump(mode="json"), now=ctx.now)
@@ -93,7 +95,8 @@ async def swap(ctx: ToolContext, input: SwapInput) -> dict:
 
 @workout.agent_tool(action="adjust_exercise", input=AdjustInput, roles=MEMBER, side_effects="write",
                     summary="Change fields of one exercise of the current workout (by id or order number); "
-                            "id and type cannot change (swap instead).")
+                            "id and type cannot change (swap instead).",
+                    artifact="workout")
 async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
     row, result, target = await changes.adjust_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
                                                         input.changes, now=ctx.now)
@@ -102,7 +105,8 @@ async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
 
 @workout.agent_tool(action="remove_exercise", input=RemoveInput, roles=MEMBER, side_effects="write",
                     summary="Remove one exercise from the current workout (by id or order number); sets logged for "
-                            "it are undone with it.")
+                            "it are undone with it.",
+                    artifact="workout")
 async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
     row, result, gone = await changes.remove_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
                                                       now=ctx.now)
@@ -111,7 +115,8 @@ async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
 
 @workout.agent_tool(action="add_exercise_to_workout", input=AddInput, roles=MEMBER, side_effects="write",
                     summary="Add one exercise to the current workout at a position (default: the end); the same "
-                            "rules as generate_workout apply to it.")
+                            "rules as generate_workout apply to it.",
+                    artifact="workout")
 async def add(ctx: ToolContext, input: AddInput) -> dict:
     row, result, new_id = await changes.add_exercise(ctx.session, ctx.org_id, await me(ctx),
                                                      input.exercise.model_dump(mode="json"), input.position,
