@@ -69,6 +69,24 @@ def _real_bool(value: Any) -> Any:
 RealBool = Annotated[StrictBool, BeforeValidator(_real_bool)]  # JSON true or false, nothing that coerces to one
 
 
+def _real_number(value: Any) -> Any:
+    # The framework validates non-strictly: pydantic would read `true` as 1 and "5" as 5 where the schema says a
+    # number (schemathesis' negative_data_rejection found a quick entry of `fatG: true` answered 201).
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be a number")
+    return value
+
+
+def _real_integer(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("must be an integer")
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_real_number)]  # a JSON number, never a boolean or a string
+Count = Annotated[int, BeforeValidator(_real_integer)]  # a JSON integer, never a boolean, a string or 5.0
+
+
 class ConfirmBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 

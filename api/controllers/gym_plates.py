@@ -13,6 +13,7 @@ from msgspec import Struct
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.bodies import Number
 from api.guards import staff_only
 from api.responses import BEARER, error_responses, shape
 from core.errors import Forbidden
@@ -35,8 +36,8 @@ class PlatesBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     unit: Literal["kg", "lbs"]
-    bar: float = Field(ge=MIN_BAR, le=MAX_BAR, description="The bar's own weight.")
-    plates: list[Annotated[float, Field(ge=MIN_PLATE, le=MAX_PLATE)]] = Field(
+    bar: Number = Field(ge=MIN_BAR, le=MAX_BAR, description="The bar's own weight.")
+    plates: list[Annotated[Number, Field(ge=MIN_PLATE, le=MAX_PLATE)]] = Field(
         min_length=1, max_length=MAX_PLATES, description="The plate weights the gym has (a weight named twice counts once).")
 
 

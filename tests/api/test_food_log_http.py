@@ -175,6 +175,9 @@ async def test_an_entry_sent_again_with_its_key_is_logged_once(client, db, facto
     ("quick-entries", {"meal": "snack", "proteinG": 1000, "carbsG": 1000, "fatG": 1000}, 422, "energy_too_high"),
     ("quick-entries", {"meal": "snack", "calories": 300, "label": "   "}, 400, "validation_failed"),
     ("quick-entries", {"meal": "snack", "calories": 300, "label": "x" * 81}, 400, "validation_failed"),
+    ("quick-entries", {"meal": "snack", "fatG": True, "proteinG": True}, 400, "validation_failed"),  # not 1 g
+    ("quick-entries", {"meal": "snack", "calories": "300"}, 400, "validation_failed"),
+    ("entries", {"meal": "lunch", "foodKey": "white rice", "amount": True}, 400, "validation_failed"),
 ])
 async def test_bad_entries_get_their_code_and_log_nothing(client, db, factory, path, body, status, code) -> None:
     org, user, member_id = await _member(db, factory)
@@ -187,6 +190,7 @@ async def test_bad_entries_get_their_code_and_log_nothing(client, db, factory, p
     ("put", "weights/today", {"weight": 20}, 422, "weight_out_of_range"),
     ("put", "weights/today", {"weight": 800, "unit": "lbs"}, 422, "weight_out_of_range"),
     ("put", "weights/today", {"weight": 70, "unit": "stone"}, 400, "validation_failed"),
+    ("put", "weights/today", {"weight": True}, 400, "validation_failed"),
     ("put", "weights/2026-02-30", {"weight": 70}, 404, "no_such_day"),
     ("put", "weights/0000-01-01", {"weight": 70}, 404, "no_such_day"),
     ("put", "weights/yesterday", {"weight": 70}, 400, "validation_failed"),

@@ -133,6 +133,8 @@ async def test_bad_sets_get_their_code_and_change_nothing(client, db, factory) -
     cases = [({"exerciseId": "ex_001", "reps": 0}, 400, "validation_failed"),
              ({"exerciseId": "bench", "reps": 5}, 400, "validation_failed"),
              ({"exerciseId": "ex_001", "reps": 5, "extra": 1}, 400, "validation_failed"),
+             ({"exerciseId": "ex_001", "reps": True}, 400, "validation_failed"),  # not 1 rep
+             ({"exerciseId": "ex_001", "reps": 5, "load": True}, 400, "validation_failed"),
              ({"exerciseId": "ex_001", "reps": 5, "performedAt": "2026-11-27T10:00:00"}, 400, "validation_failed"),
              ({"exerciseId": "ex_009", "reps": 5}, 404, "exercise_not_found"),
              ({"exerciseId": "ex_003", "reps": 5}, 422, "invalid_set"),
