@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from agent.model import ModelResponse, TextDelta
-from agent.offline.model import LABEL, OfflineModel, chunks
 from agent.policy import undoable_names
 from agent.request import build_request, tool_definitions, turn_context, user_turn_content
 from agent.turns import result_block
 from core.tenancy import Caller, OrgAccess
+from offline_model.model import LABEL, OfflineModel, chunks
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agent.model import ModelRequest
-from agent.offline.trainer_moves import trainer_answer
 from agent.request import tool_definitions
 from agent.trainer.messages import to_messages
 from agent.trainer.persona import TRAINER
 from agent.trainer.prompt import member_prefix, trainer_system
 from agent.trainer.store import Event
+from offline_model.trainer_moves import trainer_answer
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()

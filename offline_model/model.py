@@ -2,7 +2,7 @@
 
 `AGENT_MODEL_PROVIDER=offline` selects it so the demo works without an API key. It reads the request the
 orchestrator built (the person's words and turn context in the last user text turn, then the tool calls and
-tool results that followed), asks agent/offline/rules.py for the next move, and streams it back shaped like
+tool results that followed), asks offline_model/rules.py for the next move, and streams it back shaped like
 the Anthropic client's output: a few text deltas, then one ModelResponse with text and tool_use blocks. Every
 text it writes starts with a label saying it is not an LLM. It reports zero tokens, so a turn costs $0.
 """
@@ -18,12 +18,12 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
-from agent.offline.episode import Episode, Line, Reply, Step, result_body
-from agent.offline.rules import respond
-from agent.offline.title import offline_title
 from agent.policy import UNDO_NOTE
 from agent.request import user_text
 from core.i18n import SUPPORTED_LOCALES, catalog, format_message, has_key, translate
+from offline_model.episode import Episode, Line, Reply, Step, result_body
+from offline_model.rules import respond
+from offline_model.title import offline_title
 
 MODEL_ID = "spotter-offline-rules"
 SUPPORTED = SUPPORTED_LOCALES
@@ -216,7 +216,7 @@ class OfflineModel:
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         if any(t.get("name") == "coach__idle" for t in request.tools):  # the member's trainer persona
-            from agent.offline.trainer_moves import trainer_answer
+            from offline_model.trainer_moves import trainer_answer
 
             return trainer_answer(request)
         if not request.tools and (text := _housekeeping(request)) is not None:

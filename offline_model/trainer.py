@@ -5,7 +5,7 @@ the reply language and the member prefix (unit, locations, the current one's equ
 blocks, the knowledge blocks (updates that carry only what changed are applied, agent/trainer/delta.py), the
 tool calls made since the member spoke with their results, and the tools offered with their input schemas
 (so a move fills the fields a tool has, such as a preference's structured exclusions). The moves are
-agent/offline/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
+offline_model/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent.offline.episode import result_body
-from agent.offline.trainer_library import Context, Rules
 from agent.trainer import delta
 from agent.trainer.prompt import LANGUAGES
 from core.member_text import unwrap
+from offline_model.episode import result_body
+from offline_model.trainer_library import Context, Rules
 
 KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
 LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
