@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from agent.model_facts import ModelFacts, facts_of
 from agent.trainer import delta
 from agent.trainer.prompt import LANGUAGES
 from core.member_text import unwrap
@@ -96,14 +97,14 @@ def _texts(content: Any) -> list[str]:
     return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
 
 
-def _read_system(facts: Facts, system: str) -> None:
-    if m := re.search(r"^Weight: (\w+)", system, re.MULTILINE):
-        facts.unit = m.group(1)
-    if m := re.search(r"<current_location>.*?Equipment: ([^\n]*)", system, re.DOTALL):
-        facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
-    facts.locations = unwrap(re.findall(r"^Location: (.+)$", system, re.MULTILINE))
-    if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
-        facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
+def _read_facts(facts: Facts, given: ModelFacts) -> None:
+    """The member prefix, reply language and clock the engine put on the request (agent/model_facts.py)."""
+    if given.member is not None:
+        facts.unit = given.member.unit
+        facts.equipment = list(given.member.equipment)
+        facts.locations = list(given.member.locations)
+    facts.locale = given.locale if given.locale in LANGUAGES else "en"
+    facts.now = given.now
 
 
 def _read_knowledge(facts: Facts, text: str) -> None:
@@ -117,14 +118,12 @@ def _read_knowledge(facts: Facts, text: str) -> None:
 
 def read(request) -> Facts:
     facts = Facts(tools={t["name"]: t.get("input_schema") or {} for t in request.tools if "name" in t})
-    _read_system(facts, "\n".join(b.get("text", "") for b in request.system))
+    _read_facts(facts, facts_of(request))
     start, undone = 0, set()
     for i, message in enumerate(request.messages):
         for text in _texts(message["content"]):
             _read_knowledge(facts, text)
             if message["role"] == "user" and text and not text.startswith(("<knowledge", "<artifact", "<checkpoint")):
-                if m := re.search(r"Now: (\S+)", text):
-                    facts.now = datetime.fromisoformat(m.group(1))
                 if facts.words:
                     facts.earlier_words.append(facts.words)
                 facts.words = re.sub(r"<(\w+)>.*?</\1>\n?", "", text, flags=re.DOTALL).strip()
