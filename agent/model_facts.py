@@ -8,7 +8,8 @@ exactly the prompt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -24,6 +25,7 @@ class MemberFacts:
     unit: str = "kg"  # the member's weight unit
     locations: tuple[str, ...] = ()  # the names of the member's training locations
     equipment: tuple[str, ...] = ()  # the current location's equipment (none: bodyweight only)
+    knowledge: Mapping[str, Any] = field(default_factory=dict)  # what the context's knowledge blocks say: source → data
 
 
 @dataclass(frozen=True)

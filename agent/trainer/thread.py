@@ -29,7 +29,7 @@ from agent.round_trip import RoundTrip
 from agent.threads import Opening, ThreadParts, ToolResult
 from agent.trainer import knowledge, store
 from agent.trainer.frames import knowledge_frame, session_started, shown_frame
-from agent.trainer.messages import estimated_tokens, to_messages
+from agent.trainer.messages import KnownInContext, estimated_tokens, to_messages
 from agent.trainer.observe import observation
 from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.shown import SHOWN_TOOLS, member_view
@@ -201,7 +201,7 @@ class TrainerThread:
             prefix_data = await self._prefix_data(session, turn)
             context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
         turn.history = to_messages(context)
-        return trainer_system(turn.locale, member_prefix(prefix_data)), turn.history, member_facts(prefix_data)
+        return trainer_system(turn.locale, member_prefix(prefix_data)), turn.history, member_facts(prefix_data, KnownInContext(context))
 
     async def _system(self, session, turn: Turn) -> list[dict[str, Any]]:
         return trainer_system(turn.locale, member_prefix(await self._prefix_data(session, turn)))

@@ -90,3 +90,38 @@ def test_the_member_facts_are_what_the_member_prefix_says() -> None:
     away = {"all_locations": [{"name": "Park", "equipment": [], "current": True}]}
     assert member_facts(away) == MemberFacts(unit="kg", locations=("Park",), equipment=())
     assert member_facts({}) == MemberFacts()
+
+
+def test_the_knowledge_facts_are_what_the_contexts_knowledge_blocks_say() -> None:
+    """Deliveries in order, an update of changes applied, null fields out, member-written text as written (its
+    envelope is for the model's prose only), nothing from before a checkpoint."""
+    from agent.trainer import delta
+    from agent.trainer.messages import KnownInContext, knowledge_text, to_messages
+    from agent.trainer.store import Event
+
+    goals = [{"name": "Strength", "debt": 3, "target": None}]
+    grown = [{"name": "Strength", "debt": 5, "target": None}, {"name": "Hypertrophy", "debt": 1, "target": 2}]
+    prefs = [{"id": "p1", "description": "no <b>jumping</b>", "guidance": "knees", "expires_at": None}]
+    events = [Event(1, "knowledge", {"source": "milestone_goals", "params": {}, "data": [{"name": "old"}]}),
+              Event(2, "checkpoint", {"summary": "earlier"}),
+              Event(3, "user_message", {"message": "hi", "context": ""}),
+              Event(4, "knowledge", {"source": "category_goals", "params": {}, "data": goals}),
+              Event(5, "knowledge", {"source": "active_preferences", "params": {}, "data": prefs}),
+              Event(6, "knowledge_update", {"source": "category_goals", "params": {},
+                                            "changes": delta.diff(delta.compact(goals), delta.compact(grown))})]
+    known = KnownInContext(events)
+    assert dict(known) == {"category_goals": [{"name": "Strength", "debt": 5}, {"name": "Hypertrophy", "debt": 1,
+                                                                                "target": 2}],
+                           "active_preferences": [{"id": "p1", "description": "no <b>jumping</b>", "guidance": "knees"}]}
+    prose = str(to_messages(events[2:]))
+    assert "<member_text" in prose and "<member_text" not in str(dict(known))
+    assert knowledge_text("milestone_goals", [{"name": "old"}]) not in prose
+
+
+def test_the_members_words_are_the_text_after_the_context_the_engine_put_ahead() -> None:
+    from agent.trainer.messages import member_words
+
+    context = "<turn_context>\nNow: 2026-11-26T09:00+00:00 (UTC)\n</turn_context>\n"
+    assert member_words(f"{context}<current_workout_id>w1</current_workout_id>\nlog squat 3x5") == "log squat 3x5"
+    assert member_words(f"{context}swap the <b>bench</b>") == "swap the <b>bench</b>"
+    assert member_words("no context at all") == "no context at all"

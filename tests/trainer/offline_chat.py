@@ -11,7 +11,7 @@ from typing import Any
 from agent.model import ModelRequest
 from agent.model_facts import FACTS, ModelFacts
 from agent.request import tool_definitions
-from agent.trainer.messages import to_messages
+from agent.trainer.messages import KnownInContext, to_messages
 from agent.trainer.persona import TRAINER
 from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.store import PERSONA, Event
@@ -78,7 +78,7 @@ class OfflineChat:
                      {"name": "Harbor Strength", "equipment": ["barbell", "bench", "dumbbell", "rack", "pull-up bar",
                                                                 "band", "mat", "cable"], "current": False}]
         prefix = {"user_settings": {"weightUnit": unit, "distanceUnit": "km"}, "all_locations": locations}
-        self.system, self.member = trainer_system(locale, member_prefix(prefix)), member_facts(prefix)
+        self.system, self.prefix = trainer_system(locale, member_prefix(prefix)), prefix
         self.now: datetime | None = None
         self.known = knowledge() if known is None else known
 
@@ -97,7 +97,8 @@ class OfflineChat:
         return self.move()
 
     def move(self) -> dict[str, Any]:
-        facts = ModelFacts(persona=PERSONA, locale=self.locale, role="member", now=self.now, member=self.member)
+        facts = ModelFacts(persona=PERSONA, locale=self.locale, role="member", now=self.now,
+                           member=member_facts(self.prefix, KnownInContext(self.events)))
         request = ModelRequest(model="m", system=self.system, tools=TOOLS, messages=to_messages(self.events),
                                max_tokens=1000, metadata={FACTS: facts})
         response = trainer_answer(request)
