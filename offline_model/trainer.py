@@ -1,10 +1,10 @@
 """The offline model playing the member's trainer (TRAINER.md "Demo"): fixed rules, clearly labelled, never an LLM.
 
 It reads the trainer request as the engine built it: the member's latest words (the text after the context the
-engine put ahead of them) and the tool calls made since with their results, and the tools offered with their
-input schemas; the reply language, the clock, the member prefix (unit, locations, the current one's equipment)
-and the knowledge the context holds come from the facts the engine put on the request (agent/model_facts.py)
-(so a move fills the fields a tool has, such as a preference's structured exclusions). The moves are
+engine put ahead of them), the tool calls made since with their results, and the tools offered with their input
+schemas (so a move fills the fields a tool has, such as a preference's structured exclusions); the reply
+language, the clock, the member prefix (unit, locations, the current one's equipment) and the knowledge the
+context holds come from the facts the engine put on the request (agent/model_facts.py). The moves are
 offline_model/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
 """
 
