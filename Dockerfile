@@ -6,6 +6,7 @@ COPY gym gym
 COPY rag rag
 COPY tools tools
 COPY agent agent
+COPY offline_model offline_model
 COPY api api
 COPY pipeline pipeline
 COPY evals evals

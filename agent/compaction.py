@@ -25,6 +25,7 @@ from agent import conversations
 from agent.conversations import Conversation, Message
 from agent.costs import PriceBook
 from agent.model import ModelClient, ModelRequest
+from agent.model_facts import FACTS, SUMMARY, ModelFacts
 from agent.observability import Observability, redact
 from agent.request import user_text
 from agent.usage import record_turn
@@ -157,7 +158,7 @@ class Compactor:
         """The summary text; raises TimeoutError past the budget, the SDK's errors, or ValueError if empty."""
         request = ModelRequest(model=self.summarizer_model, system=[{"type": "text", "text": INSTRUCTIONS}],
                                tools=[], messages=[{"role": "user", "content": [{"type": "text", "text": body}]}],
-                               max_tokens=600)
+                               max_tokens=600, metadata={FACTS: ModelFacts(purpose=SUMMARY)})
         response = await asyncio.wait_for(self.model.complete(request), self.budget_seconds)
         await record_cost(self.db, self.prices, conversation, self.summarizer_model, response.usage)
         summary = "".join(b.get("text", "") for b in response.content if b.get("type") == "text").strip()

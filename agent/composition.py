@@ -79,7 +79,7 @@ async def _warm(embedder: LocalEmbedder) -> None:
 
 def build_model(settings: Settings) -> ModelClient:
     if settings.agent_model_provider == "offline":
-        from agent.offline.model import OfflineModel
+        from offline_model.model import OfflineModel
 
         return OfflineModel()
     if not settings.anthropic_api_key:

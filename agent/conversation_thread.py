@@ -132,8 +132,8 @@ class ConversationThread:
         finally:
             step.end()
 
-    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        return turn.persona.system(turn.access), turn.history
+    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], None]:
+        return turn.persona.system(turn.access), turn.history, None
 
     async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
         async with self._scope(turn) as session:

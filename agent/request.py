@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.model import ModelRequest
+from agent.model_facts import FACTS, ModelFacts
 from agent.policy import UNDO_NOTE
 from agent.prompts import STATIC_SYSTEM_PROMPT
 from agent.tool_search import with_deferred
@@ -104,7 +105,9 @@ def copilot_system(access: OrgAccess) -> list[dict[str, Any]]:
 def build_request(*, model: str, specs: list[ToolSpec], access: OrgAccess, messages: list[dict[str, Any]],
                   max_tokens: int, tools_cache: list[dict[str, Any]] | None = None,
                   system: list[dict[str, Any]] | None = None,
-                  tool_choice: dict[str, Any] | None = None) -> ModelRequest:
+                  tool_choice: dict[str, Any] | None = None, facts: ModelFacts | None = None) -> ModelRequest:
+    """The round trip's request; `facts` ride in its metadata, which never goes over the wire."""
     return ModelRequest(model=model, system=system if system is not None else copilot_system(access),
                         tools=tools_cache if tools_cache is not None else tool_definitions(specs),
-                        messages=with_cached_tail(messages), max_tokens=max_tokens, tool_choice=tool_choice)
+                        messages=with_cached_tail(messages), max_tokens=max_tokens, tool_choice=tool_choice,
+                        metadata={FACTS: facts} if facts is not None else {})

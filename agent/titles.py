@@ -19,6 +19,7 @@ from agent.compaction import record_cost
 from agent.conversations import Conversation, Message
 from agent.costs import PriceBook
 from agent.model import ModelClient, ModelRequest
+from agent.model_facts import FACTS, TITLE, ModelFacts
 from agent.request import user_text
 from core.database import Database, rowcount
 
@@ -109,7 +110,7 @@ class TitleGenerator:
             body += f"\nAssistant: {first_reply[:600]}"
         request = ModelRequest(model=self.summarizer_model, system=[{"type": "text", "text": INSTRUCTIONS}],
                                tools=[], messages=[{"role": "user", "content": [{"type": "text", "text": body}]}],
-                               max_tokens=30)
+                               max_tokens=30, metadata={FACTS: ModelFacts(purpose=TITLE)})
         response = await asyncio.wait_for(self.model.complete(request), self.budget_seconds)
         await record_cost(self.db, self.prices, conversation, self.summarizer_model, response.usage)
         title = clean_title("".join(b.get("text", "") for b in response.content if b.get("type") == "text"))

@@ -1,6 +1,7 @@
 """The project's import graph, read from the source (every import, lazy and TYPE_CHECKING ones included):
-no module cycle in any package, and imports point down api -> evals -> pipeline -> agent -> tools -> rag -> gym
--> core."""
+no module cycle in any package, and imports point down api -> evals -> pipeline -> offline_model -> agent -> tools ->
+rag -> gym -> core. The offline demo model implements agent/'s model interface from above it: agent/ never imports it,
+only the composition root (agent.composition, which nothing in agent/ imports) does."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("core", "gym", "rag", "tools", "agent", "pipeline", "evals", "api")  # lowest first
+LAYERS = ("core", "gym", "rag", "tools", "agent", "offline_model", "pipeline", "evals", "api")  # lowest first
+COMPOSITION_ROOT = "agent.composition"  # builds the model client the settings name: sits just above offline_model
 
 
 def _modules() -> dict[str, Path]:
@@ -104,11 +106,27 @@ def test_no_import_cycle_in_any_package() -> None:
     assert cycles(graph) == []
 
 
+def rank(module: str) -> float:
+    """A module's place in LAYERS; the composition root ranks between offline_model and pipeline."""
+    layers = {layer: i for i, layer in enumerate(LAYERS)}
+    return layers["offline_model"] + 0.5 if module == COMPOSITION_ROOT else layers[module.split(".")[0]]
+
+
 def test_imports_point_down_the_layers() -> None:
-    rank = {layer: i for i, layer in enumerate(LAYERS)}
     upward = sorted(f"{source} -> {target}" for source, targets in import_graph().items() for target in targets
-                    if rank[target.split(".")[0]] > rank[source.split(".")[0]])
+                    if rank(target) > rank(source))
     assert upward == []
+
+
+def test_only_the_composition_root_imports_the_offline_model() -> None:
+    """agent/ runs on the model interface; the offline demo model is wired in by the composition root alone."""
+    graph = import_graph()
+    assert any(t.startswith("offline_model") for t in graph[COMPOSITION_ROOT]), "the root must wire it in"
+    reaching = sorted(source for source, targets in graph.items() if source.startswith("agent")
+                      and source != COMPOSITION_ROOT and any(t.startswith("offline_model") for t in targets))
+    assert reaching == []
+    assert not any(source.startswith(("agent", "offline_model")) for source, targets in graph.items()
+                   if COMPOSITION_ROOT in targets)
 
 
 def test_date_arithmetic_does_not_import_the_orm() -> None:

@@ -9,12 +9,12 @@ A `checkpoint` restarts the context with its summary. Observability events never
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from agent.trainer.delta import compact
+from agent.trainer.delta import apply, compact
 from agent.trainer.store import CONTEXT_TYPES, Event
-from core.member_text import EACH, Marks, wrap
+from core.member_text import EACH, Marks, unwrap, wrap
 from tools.leaves.trainer.sources import KNOWLEDGE_MEMBER_TEXT
 
 CHANGES_ATTR = ' changes="only"'  # a knowledge_update that carries what changed (agent/trainer/delta.py)
@@ -24,12 +24,52 @@ def knowledge_text(source: str, data: Any, *, update: bool = False, changes: boo
     """A source's data (no null fields), or with `changes` only what changed since the context's copy; the text
     members wrote in it (KNOWLEDGE_MEMBER_TEXT) in its envelope."""
     tag = "knowledge_update" if update else "knowledge"
+    return f'<{tag} source="{source}"{CHANGES_ATTR if changes else ""}>\n{_body(source, data, changes)}\n</{tag}>'
+
+
+def _body(source: str, data: Any, changes: bool) -> str:
     marks: Marks | str | None = KNOWLEDGE_MEMBER_TEXT.get(source)
     if changes:
         marks = _with_list_changes(marks)
-    body = data if isinstance(data, str) else json.dumps(wrap(data if changes else compact(data), marks),
+    return data if isinstance(data, str) else json.dumps(wrap(data if changes else compact(data), marks),
                                                          ensure_ascii=False, sort_keys=True, default=str)
-    return f'<{tag} source="{source}"{CHANGES_ATTR if changes else ""}>\n{body}\n</{tag}>'
+
+
+class KnownInContext(Mapping[str, Any]):
+    """What the knowledge blocks of a context say, as data: source → its latest delivery with the updates that
+    carry only what changed applied (agent/trainer/delta.py), member-written text as written. Read on first use
+    (a model that reads the blocks themselves never pays for it); a block whose body is not JSON says nothing."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self._events: list[Event] | None = [e for e in events if e.type in ("knowledge", "knowledge_update",
+                                                                             "checkpoint")]
+        self._known: dict[str, Any] = {}
+
+    def _read(self) -> dict[str, Any]:
+        if self._events is not None:
+            for event in self._events:
+                if event.type == "checkpoint":  # the context restarts here
+                    self._known = {}
+                    continue
+                payload, changes = event.payload, "changes" in event.payload
+                try:
+                    data = unwrap(json.loads(_body(payload["source"], payload["changes"] if changes
+                                                   else payload.get("data"), changes)))
+                except ValueError:
+                    continue
+                source = payload["source"]
+                self._known[source] = apply(self._known.get(source), data) if changes else data
+            self._events = None
+        return self._known
+
+    def __getitem__(self, source: str) -> Any:
+        return self._read()[source]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _with_list_changes(marks: Marks | str | None) -> Marks | str | None:
@@ -45,6 +85,18 @@ def _with_list_changes(marks: Marks | str | None) -> Marks | str | None:
 
 def artifact_text(kind: str, artifact_id: str, summary: str) -> str:
     return f'<artifact type="{kind}" id="{artifact_id}">\n{summary}\n</artifact>'
+
+
+CONTEXT_TAGS = ("turn_context", "current_workout_id")  # what agent/trainer/thread.py puts ahead of the member's words
+
+
+def member_words(text: str) -> str:
+    """A user message block's text without the context ahead of the member's words (`_block` joins them)."""
+    for tag in CONTEXT_TAGS:
+        end = text.find(f"</{tag}>") if text.startswith(f"<{tag}>") else -1
+        if end >= 0:
+            text = text[end + len(tag) + 3:].removeprefix("\n")
+    return text
 
 
 def _block(event: Event) -> dict[str, Any] | None:

@@ -7,8 +7,10 @@ stable data — profile, units, locations with equipment — (1 h). The member's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from agent.model_facts import MemberFacts
 from agent.request import CACHE_1H
 from core.member_text import MEMBER_TEXT_RULE, wrap
 from gym.exercise_library import CATEGORIES, LIBRARY
@@ -99,6 +101,20 @@ def member_prefix(data: dict[str, Any]) -> str:
                   "Equipment: " + (", ".join(loc.get("equipment") or []) or "none (bodyweight only)"), f"</{tag}>"]
     lines.append("</user_data>")
     return "\n".join(lines)
+
+
+def member_facts(data: dict[str, Any], knowledge: Mapping[str, Any] | None = None) -> MemberFacts:
+    """What `member_prefix` says, as data (agent/model_facts.py): the weight unit, the locations' names (as the
+    member wrote them, one line each in the prefix) and the current location's equipment (none: bodyweight);
+    with the `knowledge` the context holds (agent/trainer/messages.py's KnownInContext)."""
+    locations = data.get("all_locations") or []
+    current = next((loc for loc in locations if loc.get("current")), None)
+    equipment = ", ".join(current.get("equipment") or []) if current is not None else "none"
+    names = (str(loc.get("name")) for loc in locations)
+    return MemberFacts(unit=str((data.get("user_settings") or {}).get("weightUnit", "kg")),
+                       locations=tuple(name for name in names if name and "\n" not in name),
+                       equipment=() if not equipment or equipment.startswith("none") else
+                       tuple(e.strip() for e in equipment.split(",")), knowledge=knowledge if knowledge is not None else {})
 
 
 STATIC_TRAINER_PROMPT = STATIC_TRAINER_PROMPT.replace("{library}", library_block())

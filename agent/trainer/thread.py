@@ -23,13 +23,14 @@ from agent.budget import check_budget
 from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelRequest, ModelResponse
+from agent.model_facts import MemberFacts
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
 from agent.trainer import knowledge, store
 from agent.trainer.frames import knowledge_frame, session_started
-from agent.trainer.messages import estimated_tokens, to_messages
+from agent.trainer.messages import KnownInContext, estimated_tokens, to_messages
 from agent.trainer.observe import observation
-from agent.trainer.prompt import member_prefix, trainer_system
+from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.shown import member_view, state_of
 from agent.turns import Turn
 from core.errors import Conflict, NotFound
@@ -189,18 +190,20 @@ class TrainerThread:
 
     # ---- what the model reads -----------------------------------------------------------------------
 
-    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], MemberFacts]:
         async with self._scope(turn) as session:
-            system = await self._system(session, turn)
+            prefix_data = await self._prefix_data(session, turn)
             context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
         turn.history = to_messages(context)
-        return system, turn.history
+        return trainer_system(turn.locale, member_prefix(prefix_data)), turn.history, member_facts(prefix_data, KnownInContext(context))
 
     async def _system(self, session, turn: Turn) -> list[dict[str, Any]]:
+        return trainer_system(turn.locale, member_prefix(await self._prefix_data(session, turn)))
+
+    async def _prefix_data(self, session, turn: Turn) -> dict[str, Any]:
         now = datetime.now(UTC)
-        prefix_data = {name: await load(session, turn.access.org_id, self._member(turn), name, {}, now)
-                       for name in PREFIX_SOURCES}
-        return trainer_system(turn.locale, member_prefix(prefix_data))
+        return {name: await load(session, turn.access.org_id, self._member(turn), name, {}, now)
+                for name in PREFIX_SOURCES}
 
     async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
         async with self._scope(turn) as session:

@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from agent.offline.model import LABEL
 from core.i18n import translate
+from offline_model.model import LABEL
 from tests.agent.test_offline_model import Chat
 
 CANT = "cant"

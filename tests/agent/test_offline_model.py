@@ -12,12 +12,16 @@ from typing import Any
 
 import pytest
 
+from agent.conversations import STAFF_PERSONA
 from agent.model import ModelResponse, TextDelta
-from agent.offline.model import LABEL, OfflineModel, chunks
+from agent.model_facts import FACTS, ModelFacts, local_minute
+from agent.model_facts import SUMMARY as SUMMARY_CALL
+from agent.model_facts import TITLE as TITLE_CALL
 from agent.policy import undoable_names
 from agent.request import build_request, tool_definitions, turn_context, user_turn_content
 from agent.turns import result_block
 from core.tenancy import Caller, OrgAccess
+from offline_model.model import LABEL, OfflineModel, chunks
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()
@@ -44,11 +48,15 @@ class Chat:
                                                                            ambient=None)})
 
     def request(self):
-        """As the orchestrator builds it: the role's tools, those it can undo saying so (agent/policy.py)."""
+        """As the orchestrator builds it: the role's tools, those it can undo saying so (agent/policy.py), and the
+        turn context's facts (agent/model_facts.py)."""
         specs = REGISTRY.for_role(self.access.role)
-        tools = tool_definitions(specs, undoable=undoable_names(REGISTRY, specs, self.access.role))
+        undoable = undoable_names(REGISTRY, specs, self.access.role)
+        tools = tool_definitions(specs, undoable=undoable)
+        facts = ModelFacts(persona=STAFF_PERSONA, locale=self.locale, role=self.access.role,
+                           now=local_minute(NOW, self.access.timezone), undoable=undoable)
         return build_request(model="claude-sonnet-4-6", specs=specs, access=self.access, messages=self.messages,
-                             max_tokens=1024, tools_cache=tools)
+                             max_tokens=1024, tools_cache=tools, facts=facts)
 
     async def move(self) -> tuple[str, ModelResponse]:
         """One model round trip; the assistant message joins the history."""
@@ -445,8 +453,10 @@ async def test_titles_and_summaries_are_extracts_not_inventions() -> None:
     from agent.titles import INSTRUCTIONS as TITLE
 
     def req(system: str, body: str) -> ModelRequest:
+        facts = ModelFacts(purpose=TITLE_CALL if system == TITLE else SUMMARY_CALL)
         return ModelRequest(model="claude-haiku-4-5", system=[{"type": "text", "text": system}], tools=[],
-                            messages=[{"role": "user", "content": [{"type": "text", "text": body}]}])
+                            messages=[{"role": "user", "content": [{"type": "text", "text": body}]}],
+                            metadata={FACTS: facts})
 
     title = await OfflineModel().complete(req(TITLE, "Staff: find Saar and show his plan please\nAssistant: ..."))
     assert title.content[0]["text"] == "Find Saar and show his plan"

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from agent.offline.model import LABEL
 from api.app import create_app
 from gym import billing, classes, members, workouts
+from offline_model.model import LABEL
 from tests.servers import ThreadedServer
 from tests.sse import sse
 

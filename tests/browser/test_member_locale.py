@@ -10,8 +10,8 @@ from datetime import date
 
 import pytest
 
-from agent.offline import trainer_say
 from core.i18n import format_day, translate
+from offline_model import trainer_say
 from tests.browser.member_tab import (
     COMBO_IDS,
     COMBOS,

@@ -15,10 +15,10 @@ from datetime import datetime
 import pytest
 from sqlalchemy import text
 
-from agent.offline.model import LABEL
 from core.i18n import translate
 from gym.demo.seed import SAAR_COHEN_ID, SAAR_LEVI_ID
 from gym.demo.tenancy import HARBOR, clerk_id_for, demo_id
+from offline_model.model import LABEL
 from tests import factories
 from tests.browser.conftest import Console
 from tests.browser.waits import expect

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.offline.model import LABEL
 from core.i18n import translate
+from offline_model.model import LABEL
 from tests.browser.test_offline_demo import owner_console  # noqa: F401 (a fixture)
 from tests.browser.waits import expect
 

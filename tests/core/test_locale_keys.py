@@ -76,11 +76,11 @@ def server_keys() -> set[str]:
             keys.update(f"agent.errors.{code}" for code in _CODES.findall(text))
             keys.update(f"agent.errors.{entity}_not_found" for entity in _NOT_FOUND.findall(text))
     for name in ("rules.py", "reports.py", "desk_rules.py"):
-        text = (ROOT / "agent" / "offline" / name).read_text(encoding="utf-8")
+        text = (ROOT / "offline_model" / name).read_text(encoding="utf-8")
         keys.update(f"offline.text.{key}" for key in _LINE.findall(text))
         for columns in _COLUMNS.findall(text):
             keys.update(f"offline.col.{c}" for c in re.findall(r"""["'](\w+)["']""", columns))
-    words_py = (ROOT / "agent" / "offline" / "words.py").read_text(encoding="utf-8")
+    words_py = (ROOT / "offline_model" / "words.py").read_text(encoding="utf-8")
     keys.update(f"offline.text.{key}" for key in re.findall(r'"(cant_[a-z]+)"', words_py))
     for words in ("tool_refused", "tool_internal", "tool_invalid_input", "forbidden_for_role"):
         keys.add(f"agent.errors.{words}")

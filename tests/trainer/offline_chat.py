@@ -9,12 +9,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agent.model import ModelRequest
-from agent.offline.trainer_moves import trainer_answer
+from agent.model_facts import FACTS, ModelFacts
 from agent.request import tool_definitions
-from agent.trainer.messages import to_messages
+from agent.trainer.messages import KnownInContext, to_messages
 from agent.trainer.persona import TRAINER
-from agent.trainer.prompt import member_prefix, trainer_system
-from agent.trainer.store import Event
+from agent.trainer.prompt import member_facts, member_prefix, trainer_system
+from agent.trainer.store import PERSONA, Event
+from offline_model.trainer_moves import trainer_answer
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()
@@ -76,8 +77,9 @@ class OfflineChat:
         locations = [{"name": "Home", "equipment": HOME, "current": True},
                      {"name": "Harbor Strength", "equipment": ["barbell", "bench", "dumbbell", "rack", "pull-up bar",
                                                                 "band", "mat", "cable"], "current": False}]
-        self.system = trainer_system(locale, member_prefix({"user_settings": {"weightUnit": unit, "distanceUnit": "km"},
-                                                            "all_locations": locations}))
+        prefix = {"user_settings": {"weightUnit": unit, "distanceUnit": "km"}, "all_locations": locations}
+        self.system, self.prefix = trainer_system(locale, member_prefix(prefix)), prefix
+        self.now: datetime | None = None
         self.known = knowledge() if known is None else known
 
     def _add(self, type: str, payload: dict[str, Any]) -> None:
@@ -88,14 +90,17 @@ class OfflineChat:
         """The member's words (and the knowledge the selector would add); the trainer's first move."""
         self._add("user_message", {"message": words, "context": f"<turn_context>\nNow: {now.isoformat()} (UTC)\n"
                                                                 "</turn_context>\n"})
+        self.now = now
         for source, data in self.known.items():
             self._add("knowledge", {"source": source, "params": {}, "data": data})
         self.known = {}
         return self.move()
 
     def move(self) -> dict[str, Any]:
+        facts = ModelFacts(persona=PERSONA, locale=self.locale, role="member", now=self.now,
+                           member=member_facts(self.prefix, KnownInContext(self.events)))
         request = ModelRequest(model="m", system=self.system, tools=TOOLS, messages=to_messages(self.events),
-                               max_tokens=1000)
+                               max_tokens=1000, metadata={FACTS: facts})
         response = trainer_answer(request)
         use = next(b for b in response.content if b["type"] == "tool_use")
         self.last = use

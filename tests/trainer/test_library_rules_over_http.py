@@ -23,12 +23,12 @@ import redis.asyncio as aioredis
 from sqlalchemy import text
 
 from agent.composition import build_agent
-from agent.offline.trainer_library import MOVES
 from agent.threads import Opening
 from agent.trainer.persona import TRAINER
 from core.tenancy import find_caller_in_org
 from gym.training.movements import resolve
 from gym.training.profiles import set_current_location
+from offline_model.trainer_library import MOVES
 from tests.fakes.anthropic_server import Reply, ToolUse
 from tests.sse import sse
 from tests.trainer.fixtures import demo_dani, hold, reps, trainee

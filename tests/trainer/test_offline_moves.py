@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from agent.offline.trainer import exclusions_input
-from agent.offline.trainer_library import MOVES
 from core.i18n import catalog
+from offline_model.trainer import exclusions_input
+from offline_model.trainer_library import MOVES
 from tests.trainer.offline_chat import NOW, OfflineChat, knowledge, recovery, workout
 
 LABELS = {loc: catalog(loc)["offline"]["label"] for loc in ("en", "he", "ru")}

@@ -7,12 +7,12 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from agent.offline import trainer_say as t
-from agent.offline.trainer import Facts
-from agent.offline.trainer_library import exercise_name, move_named
-from agent.offline.trainer_plan import Call, Next, Say, need
-from agent.offline.trainer_session import exercise_at
-from agent.offline.trainer_words import Request, day_of, when_of
+from offline_model import trainer_say as t
+from offline_model.trainer import Facts
+from offline_model.trainer_library import exercise_name, move_named
+from offline_model.trainer_plan import Call, Next, Say, need
+from offline_model.trainer_session import exercise_at
+from offline_model.trainer_words import Request, day_of, when_of
 
 
 def timer_move(facts: Facts, req: Request) -> Next:

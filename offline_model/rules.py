@@ -2,7 +2,7 @@
 
 Pure functions over plain data. An `Episode` is what happened since the person last typed (their words, the
 reply locale, and each tool call with its result); `respond` answers with the next tool call(s) or the lines
-of a final reply. Lines are message keys with parameters; agent/offline/model.py renders them from the
+of a final reply. Lines are message keys with parameters; offline_model/model.py renders them from the
 `offline` strings of locales/. Nothing here calls a model, the database or the clock.
 """
 
@@ -13,9 +13,10 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
-from agent.offline.desk_rules import DESK_HANDLES_REJECTION, DESK_PLANNERS
-from agent.offline.episode import MAX_CANDIDATES, MAX_STEPS, Episode, Line, Reply, Step, call, say
-from agent.offline.member_rules import (
+from core.i18n import translate
+from offline_model.desk_rules import DESK_HANDLES_REJECTION, DESK_PLANNERS
+from offline_model.episode import MAX_CANDIDATES, MAX_STEPS, Episode, Line, Reply, Step, call, say
+from offline_model.member_rules import (
     candidate,
     chosen_session,
     matching_sessions,
@@ -25,9 +26,8 @@ from agent.offline.member_rules import (
     pick_session,
     wall_time,
 )
-from agent.offline.reports import REPORTS, table
-from agent.offline.words import classify
-from core.i18n import translate
+from offline_model.reports import REPORTS, table
+from offline_model.words import classify
 from tools.errors import tool_label
 
 # --- rules per intent -------------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def _at_risk(ep: Episode) -> Reply:
 
 
 def _report(ep: Episode, name: str, period: str | None = None, date: str | None = None) -> Reply:
-    """One read tool and its numbers (agent/offline/reports.py)."""
+    """One read tool and its numbers (offline_model/reports.py)."""
     report = REPORTS["members_summary" if name == "churn" else name]
     step = ep.last(report.tool)
     if step is None:

@@ -1,6 +1,6 @@
 """The offline demo model's episode: what happened since the person last typed, and the reply the rules give.
 
-Plain data, shared by agent/offline/rules.py (the rules), member_rules.py and model.py (which renders replies).
+Plain data, shared by offline_model/rules.py (the rules), member_rules.py and model.py (which renders replies).
 """
 
 from __future__ import annotations

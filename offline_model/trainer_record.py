@@ -8,15 +8,15 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from agent.offline import trainer_say as t
-from agent.offline.trainer import Facts, exclusions_input
-from agent.offline.trainer_library import GROUPS, exercise_name, move_named
-from agent.offline.trainer_plan import Call, Next, Say, need
-from agent.offline.trainer_session import exercise_at
-from agent.offline.trainer_words import Request, body_part_of, target_of
 from gym.exercise_library import LIBRARY as NAMES
 from gym.training.exercise_words import display_name
 from gym.training.restrictions import REGION_PATTERNS, said_rule
+from offline_model import trainer_say as t
+from offline_model.trainer import Facts, exclusions_input
+from offline_model.trainer_library import GROUPS, exercise_name, move_named
+from offline_model.trainer_plan import Call, Next, Say, need
+from offline_model.trainer_session import exercise_at
+from offline_model.trainer_words import Request, body_part_of, target_of
 
 LB_PER_KG = 2.20462
 LIBRARY_MUSCLES = {"chest": "Chest", "lats": "Back", "upper back": "Back", "lower back": "Lower Back",

@@ -14,13 +14,13 @@ from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse
-from agent.offline import trainer_calendar as calendar
-from agent.offline import trainer_record as record
-from agent.offline import trainer_say as t
-from agent.offline import trainer_session as session
-from agent.offline.trainer import Facts, Step, read
-from agent.offline.trainer_plan import ASK, IDLE, NOTIFY, Call, Next, Say
-from agent.offline.trainer_words import Request, understand
+from offline_model import trainer_calendar as calendar
+from offline_model import trainer_record as record
+from offline_model import trainer_say as t
+from offline_model import trainer_session as session
+from offline_model.trainer import Facts, Step, read
+from offline_model.trainer_plan import ASK, IDLE, NOTIFY, Call, Next, Say
+from offline_model.trainer_words import Request, understand
 
 MODEL_ID = "spotter-offline-rules"
 RETRIED = frozenset({"preference_conflict", "injury_conflict", "equipment_unavailable", "exercise_order"})

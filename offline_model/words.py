@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.offline.desk_words import classify_desk
+from offline_model.desk_words import classify_desk
 
 REVENUE_PERIODS = ("this_week", "last_7_days", "last_30_days", "this_month", "last_month", "this_quarter", "this_year")
 ANALYTICS_PERIODS = REVENUE_PERIODS
@@ -279,7 +279,7 @@ def classify(words: str) -> Intent:
     text = _clean(words)
     if schedule := parse_schedule(text):
         return Intent("schedule", schedule)
-    if desk := classify_desk(text):  # the front desk's work (agent/offline/desk_words.py)
+    if desk := classify_desk(text):  # the front desk's work (offline_model/desk_words.py)
         return Intent(*desk)
     for kind, pattern in _RULES:
         m = pattern.search(words.strip() if kind == "workout_create" else text)

@@ -1,28 +1,26 @@
 """The offline model playing the member's trainer (TRAINER.md "Demo"): fixed rules, clearly labelled, never an LLM.
 
-This module reads the trainer request as the engine built it: the member's latest words and their local time,
-the reply language and the member prefix (unit, locations, the current one's equipment) from the system
-blocks, the knowledge blocks (updates that carry only what changed are applied, agent/trainer/delta.py), the
-tool calls made since the member spoke with their results, and the tools offered with their input schemas
-(so a move fills the fields a tool has, such as a preference's structured exclusions). The moves are
-agent/offline/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
+It reads the trainer request as the engine built it: the member's latest words (the text after the context the
+engine put ahead of them), the tool calls made since with their results, and the tools offered with their input
+schemas (so a move fills the fields a tool has, such as a preference's structured exclusions); the reply
+language, the clock, the member prefix (unit, locations, the current one's equipment) and the knowledge the
+context holds come from the facts the engine put on the request (agent/model_facts.py). The moves are
+offline_model/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent.offline.episode import result_body
-from agent.offline.trainer_library import Context, Rules
-from agent.trainer import delta
+from agent.model_facts import ModelFacts, facts_of
+from agent.trainer.messages import member_words
 from agent.trainer.prompt import LANGUAGES
-from core.member_text import unwrap
+from offline_model.episode import result_body
+from offline_model.trainer_library import Context, Rules
 
-KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
 LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
 PERCENT_KEYS = ("percent", "recoveryPercent", "recovery_percent", "recoveryPct", "recovery_pct", "recoveredPct")
 SUGGESTED_KEYS = ("suggestedLoad", "suggested_load", "nextLoad", "next_load", "load")
@@ -96,38 +94,27 @@ def _texts(content: Any) -> list[str]:
     return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
 
 
-def _read_system(facts: Facts, system: str) -> None:
-    if m := re.search(r"^Weight: (\w+)", system, re.MULTILINE):
-        facts.unit = m.group(1)
-    if m := re.search(r"<current_location>.*?Equipment: ([^\n]*)", system, re.DOTALL):
-        facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
-    facts.locations = unwrap(re.findall(r"^Location: (.+)$", system, re.MULTILINE))
-    if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
-        facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
-
-
-def _read_knowledge(facts: Facts, text: str) -> None:
-    for _tag, source, changes, body in KNOWLEDGE.findall(text):
-        try:
-            data = unwrap(json.loads(body))
-        except ValueError:
-            continue
-        facts.knowledge[source] = delta.apply(facts.knowledge.get(source), data) if changes else data
+def _read_facts(facts: Facts, given: ModelFacts) -> None:
+    """The member prefix, reply language and clock the engine put on the request (agent/model_facts.py)."""
+    if given.member is not None:
+        facts.unit = given.member.unit
+        facts.equipment = list(given.member.equipment)
+        facts.locations = list(given.member.locations)
+        facts.knowledge = dict(given.member.knowledge)
+    facts.locale = given.locale if given.locale in LANGUAGES else "en"
+    facts.now = given.now
 
 
 def read(request) -> Facts:
     facts = Facts(tools={t["name"]: t.get("input_schema") or {} for t in request.tools if "name" in t})
-    _read_system(facts, "\n".join(b.get("text", "") for b in request.system))
+    _read_facts(facts, facts_of(request))
     start, undone = 0, set()
     for i, message in enumerate(request.messages):
         for text in _texts(message["content"]):
-            _read_knowledge(facts, text)
             if message["role"] == "user" and text and not text.startswith(("<knowledge", "<artifact", "<checkpoint")):
-                if m := re.search(r"Now: (\S+)", text):
-                    facts.now = datetime.fromisoformat(m.group(1))
                 if facts.words:
                     facts.earlier_words.append(facts.words)
-                facts.words = re.sub(r"<(\w+)>.*?</\1>\n?", "", text, flags=re.DOTALL).strip()
+                facts.words = member_words(text).strip()
                 start = i
         for block in message["content"] if isinstance(message["content"], list) else []:
             if block.get("type") == "tool_result" and (m := LOGGED.search(str(block.get("content")))):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agent.offline.episode import MAX_CANDIDATES, Episode, Line, Reply, call, say
-from agent.offline.member_rules import (
+from offline_model.episode import MAX_CANDIDATES, Episode, Line, Reply, call, say
+from offline_model.member_rules import (
     candidate,
     chosen_session,
     close_hits,
@@ -18,7 +18,7 @@ from agent.offline.member_rules import (
     pick_session,
     picked_as,
 )
-from agent.offline.words import class_words
+from offline_model.words import class_words
 
 
 def find_member(ep: Episode, name: str) -> Reply | dict[str, Any]:

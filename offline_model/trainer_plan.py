@@ -1,4 +1,4 @@
-"""What an offline trainer move is (agent/offline/trainer_moves.py): the next tool call, or words for the member
+"""What an offline trainer move is (offline_model/trainer_moves.py): the next tool call, or words for the member
 (a message, or a question with options), and the helpers every move shares."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent.offline.trainer import Facts
-from agent.offline.trainer_library import MOVES, Context, Rules, key_of
+from offline_model.trainer import Facts
+from offline_model.trainer_library import MOVES, Context, Rules, key_of
 
 NOTIFY, ASK, IDLE, FETCH = "coach__message_notify_user", "coach__message_ask_user", "coach__idle", "data__fetch_data"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from agent.offline.trainer_names import named_in
+from offline_model.trainer_names import named_in
 
 _F = re.IGNORECASE
 

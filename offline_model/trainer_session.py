@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from agent.offline import trainer_say as t
-from agent.offline.trainer import Facts
-from agent.offline.trainer_library import (
+from gym.training.exercise_words import display_name
+from offline_model import trainer_say as t
+from offline_model.trainer import Facts
+from offline_model.trainer_library import (
     GROUPS,
     INSTEAD,
     Context,
@@ -20,9 +21,8 @@ from agent.offline.trainer_library import (
     move_named,
     recovering_in,
 )
-from agent.offline.trainer_plan import NOTIFY, Call, Next, Say, context, done_with, need
-from agent.offline.trainer_words import Request, position_of
-from gym.training.exercise_words import display_name
+from offline_model.trainer_plan import NOTIFY, Call, Next, Say, context, done_with, need
+from offline_model.trainer_words import Request, position_of
 
 WORKOUT_SOURCES = ("active_preferences", "recovery_status", "progression", "category_goals")
 

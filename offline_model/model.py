@@ -1,8 +1,10 @@
 """The offline demo model: the ModelClient protocol answered by fixed rules, not by an LLM.
 
 `AGENT_MODEL_PROVIDER=offline` selects it so the demo works without an API key. It reads the request the
-orchestrator built (the person's words and turn context in the last user text turn, then the tool calls and
-tool results that followed), asks agent/offline/rules.py for the next move, and streams it back shaped like
+orchestrator built (the person's words in the last user text turn, then the tool calls and tool results that
+followed) and the facts the engine put on it in place of the prompt's prose (agent/model_facts.py: persona,
+locale, role, clock, undoable tools, what a housekeeping call is for), asks offline_model/rules.py for the
+next move, and streams it back shaped like
 the Anthropic client's output: a few text deltas, then one ModelResponse with text and tool_use blocks. Every
 text it writes starts with a label saying it is not an LLM. It reports zero tokens, so a turn costs $0.
 """
@@ -11,19 +13,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import AsyncIterator
-from datetime import date
 from typing import Any
 
 from agent.costs import Usage
 from agent.model import ModelRequest, ModelResponse, TextDelta
-from agent.offline.episode import Episode, Line, Reply, Step, result_body
-from agent.offline.rules import respond
-from agent.offline.title import offline_title
-from agent.policy import UNDO_NOTE
+from agent.model_facts import SUMMARY, TITLE, facts_of
 from agent.request import user_text
+from agent.trainer.store import PERSONA as TRAINER
 from core.i18n import SUPPORTED_LOCALES, catalog, format_message, has_key, translate
+from offline_model.episode import Episode, Line, Reply, Step, result_body
+from offline_model.rules import respond
+from offline_model.title import offline_title
 
 MODEL_ID = "spotter-offline-rules"
 SUPPORTED = SUPPORTED_LOCALES
@@ -49,10 +50,6 @@ def _text(key: str, locale: str) -> str:
 def _word(table: str, value: str, locale: str) -> str:
     """A weekday or period name in `locale`; the value itself where the locale has no translation."""
     return _strings(locale).get(table, {}).get(value, value)
-
-
-SUMMARY_MARK = "compress a conversation"
-TITLE_MARK = "Name this conversation"
 
 
 def render(lines: tuple[Line, ...], locale: str) -> str:
@@ -104,46 +101,28 @@ def tool_use_id(messages: list[dict[str, Any]], index: int) -> str:
     return f"toolu_off_{digest[:24]}"
 
 
-def _context(content: Any) -> dict[str, str]:
-    """'Reply locale' and 'Caller' from the <turn_context> block of a user turn."""
-    found: dict[str, str] = {}
-    if isinstance(content, list):
-        for block in content:
-            text = block.get("text", "") if block.get("type") == "text" else ""
-            if text.startswith("<turn_context>"):
-                for key in ("Reply locale", "Caller", "Now"):
-                    if m := re.search(rf"^{key}: (.+)$", text, re.MULTILINE):
-                        found[key] = m.group(1).strip()
-    return found
-
-
 def _is_words(message: dict[str, Any]) -> bool:
     return message["role"] == "user" and bool(user_text(message["content"]).strip())
 
 
-def _today(now: str | None) -> date | None:
-    found = re.search(r"\d{4}-\d{2}-\d{2}", now or "")
-    return date.fromisoformat(found.group(0)) if found else None
-
-
 def read_episode(request: ModelRequest) -> Episode:
-    """The person's latest words, their locale and role, every tool call (with result) made since, and the
-    previous request's tool calls; which tools this caller can undo is read off their descriptions."""
+    """The person's latest words, every tool call (with result) made since, and the previous request's tool
+    calls; their locale and role, the gym's today and which tools this caller can undo come from the facts the
+    engine put on the request (agent/model_facts.py)."""
     messages = request.messages
+    facts = facts_of(request)
     start = next((i for i in range(len(messages) - 1, -1, -1) if _is_words(messages[i])), None)
     tools = frozenset(t["name"] for t in request.tools if "name" in t)
-    undoable = frozenset(t["name"] for t in request.tools if UNDO_NOTE in str(t.get("description", "")))
+    undoable = facts.undoable & tools
     if start is None:
         return Episode(words="", tools=tools, undoable=undoable)
     content = messages[start]["content"]
-    context = _context(content)
-    locale = context.get("Reply locale", "en").lower()
-    role = m.group(1) if (m := re.search(r"\(([^()]+)\)\s*$", context.get("Caller", ""))) else None
+    locale = facts.locale.lower()
     previous = next((i for i in range(start - 1, -1, -1) if _is_words(messages[i])), None)
     before = _steps(messages[previous + 1:start]) if previous is not None else ()
-    return Episode(words=user_text(content), locale=locale if locale in SUPPORTED else "en", role=role,
+    return Episode(words=user_text(content), locale=locale if locale in SUPPORTED else "en", role=facts.role,
                    steps=_steps(messages[start + 1:]), tools=tools, undoable=undoable, before=before,
-                   today=_today(context.get("Now")))
+                   today=facts.now.date() if facts.now is not None else None)
 
 
 def _steps(messages: list[dict[str, Any]]) -> tuple[Step, ...]:
@@ -188,13 +167,13 @@ def answer(request: ModelRequest) -> ModelResponse:
 
 
 def _housekeeping(request: ModelRequest) -> str | None:
-    """Titles and compaction summaries (tool-less `complete` calls with their own instructions)."""
-    system = " ".join(b.get("text", "") for b in request.system if isinstance(b, dict))
+    """Titles and compaction summaries (tool-less `complete` calls the engine marks as such in their facts)."""
+    purpose = facts_of(request).purpose
     body = "\n".join(user_text(m["content"]) for m in request.messages if m["role"] == "user")
-    if TITLE_MARK in system:
+    if purpose == TITLE:
         staff = next((line[6:] for line in body.splitlines() if line.startswith("Staff:")), body)
         return offline_title(staff)
-    if SUMMARY_MARK in system:
+    if purpose == SUMMARY:
         kept = [line for line in body.splitlines() if line.startswith(("Staff:", "[Assistant called", "[Summary"))]
         text = "\n".join(kept)[-2000:]
         return f"{label('en')} Extract of the earlier conversation (no model summarized it):\n{text}"
@@ -215,8 +194,8 @@ class OfflineModel:
         yield response
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
-        if any(t.get("name") == "coach__idle" for t in request.tools):  # the member's trainer persona
-            from agent.offline.trainer_moves import trainer_answer
+        if facts_of(request).persona == TRAINER:  # the member's trainer persona
+            from offline_model.trainer_moves import trainer_answer
 
             return trainer_answer(request)
         if not request.tools and (text := _housekeeping(request)) is not None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.offline.episode import CLOSE_SCORE, MAX_CANDIDATES, Episode, Line, Reply, call, say
 from core.i18n import translate
+from offline_model.episode import CLOSE_SCORE, MAX_CANDIDATES, Episode, Line, Reply, call, say
 
 
 def close_hits(hits: list[dict], query: str) -> list[dict]:
