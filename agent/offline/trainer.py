@@ -19,7 +19,7 @@ from typing import Any
 from agent.offline.episode import result_body
 from agent.offline.trainer_library import Context, Rules
 from agent.trainer import delta
-from agent.trainer.prompt import LANGUAGES
+from core.i18n import LANGUAGES
 from core.member_text import unwrap
 
 KNOWLEDGE = re.compile(r'<(knowledge|knowledge_update) source="(\w+)"( changes="only")?>\n(.*?)\n</\1>', re.DOTALL)
@@ -103,7 +103,7 @@ def _read_system(facts: Facts, system: str) -> None:
         facts.equipment = [] if m.group(1).startswith("none") else [e.strip() for e in m.group(1).split(",")]
     facts.locations = unwrap(re.findall(r"^Location: (.+)$", system, re.MULTILINE))
     if m := re.search(r"^Reply language: (\w+)", system, re.MULTILINE):
-        facts.locale = next((code for code, name in LANGUAGES.items() if name == m.group(1)), "en")
+        facts.locale = next((lang.code for lang in LANGUAGES if lang.english == m.group(1)), "en")
 
 
 def _read_knowledge(facts: Facts, text: str) -> None:
