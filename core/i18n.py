@@ -48,6 +48,18 @@ def part(name: str, locale: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if locale in SUPPORTED_LOCALES and path.is_file() else {}
 
 
+def in_every_language(name: str, *path: str) -> tuple[str, ...]:
+    """The words listed at `path` in `locales/<name>/<code>.json`, every registered language's in the registry's
+    order (an exercise's aliases, a food concept's words): what a member may write, whatever their language."""
+    out: list[str] = []
+    for code in SUPPORTED_LOCALES:
+        node: Any = part(name, code)
+        for key in path:
+            node = node[key]
+        out += node
+    return tuple(out)
+
+
 def _quality(params: list[str]) -> float:
     """The `q` of one accept-language entry (RFC 9110 §12.4.2): 1 when absent, 0 when malformed or out of range."""
     for param in params:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.i18n import SUPPORTED_LOCALES, part
+from core.i18n import in_every_language
 
 PRIMARY_SHARE = 0.5  # the prime mover's share of the work; the other listed muscles split the rest evenly
 
@@ -60,5 +60,5 @@ def split(value: str) -> tuple[str, ...]:
 
 
 def x(name: str, category: str, equipment: str, muscles: str) -> LibraryExercise:
-    aliases = tuple(alias for code in SUPPORTED_LOCALES for alias in part("exercises", code)["aliases"][name])
-    return LibraryExercise(name, category, split(equipment), split(muscles), aliases)
+    return LibraryExercise(name, category, split(equipment), split(muscles),
+                           in_every_language("exercises", "aliases", name))

@@ -1,22 +1,22 @@
-"""The food words of every registered language, each meaning one concept: what it carries (allergen codes, food classes) and
-which library foods it names. The one dictionary a member's allergies and aversions and every agent's free text
-are read with (`gym.nutrition.food_lexicon` matches it; `gym.nutrition.allergy_terms` maps intake words).
+"""The food words of every registered language, each meaning one concept: what it carries (allergen codes, food
+classes) and which library foods it names. The one dictionary a member's allergies and aversions and every agent's
+free text are read with (`gym.nutrition.food_lexicon` matches it; `gym.nutrition.allergy_terms` maps intake words).
 
 Words are dictionary forms; `gym.nutrition.word_forms` meets their inflections ("орехов", "ללקטוז", "peanuts"),
 so a word is listed once per lemma, with only the forms Russian and Hebrew make irregularly ("яиц", "креветок").
 A concept is a family ("nuts", "seafood", "meat": it excludes by the codes or classes it carries) or a food ("salmon",
 "bacon", "cheese": it names foods). The library's own foods join as food concepts by their names in each language
-(`gym.nutrition.foods`). The words are each language's file, `locales/food_words/<code>.json` (`concepts` by key,
-`diets` by diet pattern, `frame`); the codes and classes they carry are here. `FRAME` holds the words around an allergy that name no food ("allergic to", "-free",
-"непереносимость", "רגישות ל"): what is left after them must be food words, or the term is not understood.
+(`gym.nutrition.foods`). The codes and classes are here; the words are each language's, in
+`locales/food_words/<code>.json` (`concepts` by key, `diets` by diet pattern, `frame`). `FRAME` holds the words
+around an allergy that name no food ("allergic to", "-free", "непереносимость", "רגישות ל"): what is left after
+them must be food words, or the term is not understood.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from core.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, part
+from core.i18n import DEFAULT_LOCALE, in_every_language, part
 
 FAMILY, FOOD = "family", "food"
 
@@ -32,13 +32,9 @@ class Words:
     words: tuple[str, ...]  # its words in every registered language, `concepts.<key>` of locales/food_words/
 
 
-def _words(code: str) -> dict[str, Any]:
-    return part("food_words", code)
-
-
 def _w(key: str, kind: str, allergens: str, classes: str, tags: str, *, names: str | None = None) -> Words:
     return Words(key, kind, allergens, classes, tags, allergens if names is None else names,
-                 tuple(word for code in SUPPORTED_LOCALES for word in _words(code)["concepts"][key]))
+                 in_every_language("food_words", "concepts", key))
 
 
 CONCEPTS: tuple[Words, ...] = (
@@ -101,8 +97,7 @@ CONCEPTS: tuple[Words, ...] = (
 
 # Diet patterns in the member's words (the intake's `diet_pattern`), every registered language's.
 DIETS: dict[str, tuple[str, ...]] = {
-    diet: tuple(word for code in SUPPORTED_LOCALES for word in _words(code)["diets"][diet])
-    for diet in _words(DEFAULT_LOCALE)["diets"]}
+    diet: in_every_language("food_words", "diets", diet) for diet in part("food_words", DEFAULT_LOCALE)["diets"]}
 
 # The words around an allergy or a diet that name no food, every registered language's.
-FRAME: tuple[str, ...] = tuple(word for code in SUPPORTED_LOCALES for word in _words(code)["frame"])
+FRAME: tuple[str, ...] = in_every_language("food_words", "frame")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.i18n import SUPPORTED_LOCALES, part
+from core.i18n import SUPPORTED_LOCALES, in_every_language, part
 from gym.nutrition.vocabulary import CLASSES, DIET_EXCLUDES, DIET_PATTERNS, diets_of
 
 __all__ = ["AISLES", "DIET_EXCLUDES", "DIET_PATTERNS", "FOODS", "Food", "State"]
@@ -81,10 +81,10 @@ class Food:
 def _f(key: str, fdc_id: int, description: str, kcal: float, protein: float, fat: float, carbs: float,
        fiber: float, tags: str, allergens: str, state: State, aisle: str) -> Food:
     """A library food; its names and aliases in each registered language come from `locales/foods/<code>.json`."""
-    words = {code: part("foods", code)[key] for code in SUPPORTED_LOCALES}
     return Food(key, fdc_id, description, kcal, protein, fat, carbs, fiber, frozenset(tags.split()),
-                frozenset(allergens.split()), state, aisle, {code: w["name"] for code, w in words.items()},
-                tuple(alias for w in words.values() for alias in w["aliases"]), BOUGHT.get(key))
+                frozenset(allergens.split()), state, aisle,
+                {code: part("foods", code)[key]["name"] for code in SUPPORTED_LOCALES},
+                in_every_language("foods", key, "aliases"), BOUGHT.get(key))
 
 
 # Cooked foods people buy dry or raw: the USDA entry of the state bought (energy per 100 g), whose ratio to the cooked
