@@ -1,10 +1,10 @@
-"""Localized strings from `locales/{en,he,ru}.json`, the one language registry, and locale negotiation.
+"""Localized strings from `locales/<code>.json` for each registered language, and locale negotiation.
 
 The languages are written once, in `locales/languages.json` (code, own name, English name, direction); the
-server reads them here and the console reads the same file. Messages are ICU MessageFormat for what varies:
-`{name}` inserts a parameter, `{n, plural, one {# member} other {# members}}` picks the CLDR plural category
-of `n` in the locale (Babel's rules; the console uses `Intl.PluralRules` on the same messages) and
-`{kind, select, coaching {…} other {…}}` picks by value.
+server reads them through the registry (core.languages) and the console reads the same file. Messages are ICU
+MessageFormat for what varies: `{name}` inserts a parameter, `{n, plural, one {# member} other {# members}}` picks
+the CLDR plural category of `n` in the locale (Babel's rules; the console uses `Intl.PluralRules` on the same
+messages) and `{kind, select, coaching {…} other {…}}` picks by value.
 """
 
 from __future__ import annotations
@@ -19,17 +19,20 @@ from babel import Locale
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
+from core.languages import Language, load
+
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-_REGISTRY = json.loads((LOCALES_DIR / "languages.json").read_text(encoding="utf-8"))
-LANGUAGES: tuple[dict[str, Any], ...] = tuple(_REGISTRY["languages"])
-SUPPORTED_LOCALES: tuple[str, ...] = tuple(lang["code"] for lang in LANGUAGES)
-DEFAULT_LOCALE: str = _REGISTRY["default"]
-RTL_LOCALES = frozenset(lang["code"] for lang in LANGUAGES if lang["dir"] == "rtl")
+REGISTRY = load(LOCALES_DIR)
+LANGUAGES: tuple[Language, ...] = REGISTRY.languages
+SUPPORTED_LOCALES: tuple[str, ...] = REGISTRY.codes
+DEFAULT_LOCALE: str = REGISTRY.default
+RTL_LOCALES = frozenset(lang.code for lang in LANGUAGES if lang.dir == "rtl")
 
 
 def language_name(locale: str) -> str:
-    """The language's English name ("Hebrew"), for prompts that tell a model which language to write."""
-    return next((lang["english"] for lang in LANGUAGES if lang["code"] == locale), locale)
+    """The language's English name ("Hebrew"), for prompts that tell a model which language to write; an
+    unregistered code raises core.languages.UnknownLanguage rather than passing for English."""
+    return REGISTRY.language(locale).english
 
 
 @cache
@@ -43,6 +46,18 @@ def part(name: str, locale: str) -> dict:
     so the console's strings do not carry it; {} for a language it does not have."""
     path = LOCALES_DIR / name / f"{locale}.json"
     return json.loads(path.read_text(encoding="utf-8")) if locale in SUPPORTED_LOCALES and path.is_file() else {}
+
+
+def in_every_language(name: str, *path: str) -> tuple[str, ...]:
+    """The words listed at `path` in `locales/<name>/<code>.json`, every registered language's in the registry's
+    order (an exercise's aliases, a food concept's words): what a member may write, whatever their language."""
+    out: list[str] = []
+    for code in SUPPORTED_LOCALES:
+        node: Any = part(name, code)
+        for key in path:
+            node = node[key]
+        out += node
+    return tuple(out)
 
 
 def _quality(params: list[str]) -> float:

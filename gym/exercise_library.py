@@ -1,10 +1,10 @@
 """The built-in exercise library every gym starts with (hand-written, static), and the one vocabulary the trainer
 prescribes from (TRAINER.md "Library-only prescriptions and structured constraints").
 
-Each entry: name, category, equipment, muscles (the prime mover first), English aliases (abbreviations and spellings
-coaches write on the whiteboard), Hebrew and Russian names, and tags from closed vocabularies — movement patterns,
-the body regions it loads and its side (gym/library_tags.py). The entries live in gym/library_strength.py and
-gym/library_conditioning.py. "WOD", "metcon", "AMRAP" and the like are formats, not exercises, and are absent.
+Each entry: name, category, equipment, muscles (the prime mover first), aliases in every registered language (the
+abbreviations and spellings coaches write on the whiteboard, the names members say; `locales/exercises/<code>.json`),
+and tags from closed vocabularies — movement patterns, the body regions it loads and its side (gym/library_tags.py).
+The entries live in gym/library_strength.py and gym/library_conditioning.py. "WOD", "metcon", "AMRAP" and the like are formats, not exercises, and are absent.
 """
 
 from __future__ import annotations

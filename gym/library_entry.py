@@ -1,6 +1,7 @@
-"""One exercise of the built-in library (gym/exercise_library.py): its names in three languages, category, the
-equipment it needs, the muscles it works (prime mover first), and its tags from closed vocabularies (movement
-patterns, body regions, side), which gym/library_tags.py gives it.
+"""One exercise of the built-in library (gym/exercise_library.py): category, the equipment it needs, the muscles it
+works (prime mover first), its tags from closed vocabularies (movement patterns, body regions, side), which
+gym/library_tags.py gives it, and its aliases in every registered language (`aliases.<name>` in
+`locales/exercises/<code>.json`).
 
 Fields are written with "|" separators to keep one exercise per line in the data modules.
 """
@@ -8,6 +9,8 @@ Fields are written with "|" separators to keep one exercise per line in the data
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from core.i18n import in_every_language
 
 PRIMARY_SHARE = 0.5  # the prime mover's share of the work; the other listed muscles split the rest evenly
 
@@ -18,16 +21,14 @@ class LibraryExercise:
     category: str
     equipment: tuple[str, ...]
     muscles: tuple[str, ...]  # library muscle names (gym.exercise_library.MUSCLES), the prime mover first
-    aliases: tuple[str, ...]
-    hebrew: tuple[str, ...]
-    russian: tuple[str, ...]
+    aliases: tuple[str, ...]  # the other names it is written as, every registered language's in the registry's order
     patterns: tuple[str, ...] = ()  # gym.training.vocab.MOVEMENT_PATTERNS, in the vocabulary's order
     regions: tuple[str, ...] = ()  # gym.training.vocab.BODY_REGIONS it loads
     side: str = "bilateral"  # bilateral | unilateral (one side at a time)
 
     @property
     def all_aliases(self) -> list[str]:
-        return [*self.aliases, *self.hebrew, *self.russian]
+        return list(self.aliases)
 
     @property
     def key(self) -> str:
@@ -58,6 +59,6 @@ def split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split("|") if part.strip())
 
 
-def x(name: str, category: str, equipment: str, muscles: str, aliases: str = "", he: str = "",
-      ru: str = "") -> LibraryExercise:
-    return LibraryExercise(name, category, split(equipment), split(muscles), split(aliases), split(he), split(ru))
+def x(name: str, category: str, equipment: str, muscles: str) -> LibraryExercise:
+    return LibraryExercise(name, category, split(equipment), split(muscles),
+                           in_every_language("exercises", "aliases", name))

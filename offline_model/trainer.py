@@ -17,7 +17,7 @@ from typing import Any
 
 from agent.model_facts import ModelFacts, facts_of
 from agent.trainer.messages import member_words
-from agent.trainer.prompt import LANGUAGES
+from core.i18n import SUPPORTED_LOCALES
 from offline_model.episode import result_body
 from offline_model.trainer_library import Context, Rules
 
@@ -101,7 +101,7 @@ def _read_facts(facts: Facts, given: ModelFacts) -> None:
         facts.equipment = list(given.member.equipment)
         facts.locations = list(given.member.locations)
         facts.knowledge = dict(given.member.knowledge)
-    facts.locale = given.locale if given.locale in LANGUAGES else "en"
+    facts.locale = given.locale if given.locale in SUPPORTED_LOCALES else "en"
     facts.now = given.now
 
 

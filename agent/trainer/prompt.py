@@ -2,7 +2,8 @@
 
 Two cached system blocks: the static instructions (the same for every member, 1 h) — with the exercise library's
 names, the only exercises the trainer may prescribe (TRAINER.md "Library-only prescriptions") — and the member's
-stable data — profile, units, locations with equipment — (1 h). The member's locale picks the reply language.
+stable data — profile, units, locations with equipment — (1 h). The member's locale picks the reply language, named
+by its registry entry (core.languages): a locale nobody registered raises rather than passing for English.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from agent.model_facts import MemberFacts
 from agent.request import CACHE_1H
+from core.i18n import language_name
 from core.member_text import MEMBER_TEXT_RULE, wrap
 from gym.exercise_library import CATEGORIES, LIBRARY
 from tools.leaves.trainer.sources import KNOWLEDGE_MEMBER_TEXT
@@ -23,8 +25,6 @@ def library_block() -> str:
              for category in CATEGORIES]
     return "\n".join(lines)
 
-
-LANGUAGES = {"en": "English", "he": "Hebrew", "ru": "Russian"}
 
 STATIC_TRAINER_PROMPT = """You are the personal trainer of a gym member, inside the gym's member app. You build \
 structured workouts, run the session (swap, adjust or remove exercises, log what was done), schedule and plan \
@@ -121,6 +121,6 @@ STATIC_TRAINER_PROMPT = STATIC_TRAINER_PROMPT.replace("{library}", library_block
 
 
 def trainer_system(locale: str, prefix: str) -> list[dict[str, Any]]:
-    language = LANGUAGES.get(locale, "English")
+    language = language_name(locale)
     return [{"type": "text", "text": STATIC_TRAINER_PROMPT, "cache_control": CACHE_1H},
             {"type": "text", "text": f"{prefix}\nReply language: {language}", "cache_control": CACHE_1H}]

@@ -59,7 +59,7 @@ def lexicon() -> dict[tuple[str, ...], Concept]:
         tags = frozenset(words.tags.split())
         concept = Concept(words.key, words.kind, frozenset(words.allergens.split()), frozenset(words.classes.split()),
                           frozenset(f.key for f in FOODS.values() if f.tags & tags), frozenset(words.names.split()))
-        for word in (*words.en, *words.he, *words.ru):
+        for word in words.words:
             out[_phrase(word)] = concept
     out.pop((), None)
     return out
@@ -85,7 +85,7 @@ def allergy_index() -> dict[str, list[tuple[tuple[str, ...], Concept]]]:
 
 @cache
 def frame_forms() -> frozenset[str]:
-    return frozenset(form(w.strip()) for words in FRAME.values() for w in words.split(",") if w.strip())
+    return frozenset(form(word) for word in FRAME)
 
 
 @cache

@@ -169,7 +169,7 @@ def test_placeholders_are_the_arguments_not_the_cases() -> None:
 
 def test_one_language_registry() -> None:
     """The languages are written once (locales/languages.json); the console builds its picker from it."""
-    assert [lang["code"] for lang in LANGUAGES] == list(SUPPORTED_LOCALES) == ["en", "he", "ru"]
+    assert [lang.code for lang in LANGUAGES] == list(SUPPORTED_LOCALES) == ["en", "he", "ru"]
     html = (CONSOLE / "index.html").read_text(encoding="utf-8")
     assert "<option" not in html.split('id="locale-select"')[1].split("</select>")[0]
     assert "SUPPORTED = ['en'" not in (CONSOLE / "i18n.js").read_text(encoding="utf-8")

@@ -43,8 +43,9 @@ def table() -> list[tuple[str, str, str]]:
         pattern = next((p for p in PATTERNS if p in exercise.patterns), None)
         if pattern is None:
             continue
+        aliases = [alias for locale in ("he", "ru") for alias in part("exercises", locale)["aliases"][exercise.name]]
         shown = [part("exercises", locale)["exercises"][exercise.name]["name"] for locale in ("he", "ru")]
-        said = {name_key(n): n for n in (exercise.name, *exercise.hebrew, *exercise.russian, *shown)}
+        said = {name_key(n): n for n in (exercise.name, *aliases, *shown)}
         rows += [(name, exercise.name, pattern) for name in said.values()]
     return rows
 
