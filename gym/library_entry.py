@@ -21,8 +21,8 @@ class LibraryExercise:
     aliases: tuple[str, ...]
     hebrew: tuple[str, ...]
     russian: tuple[str, ...]
-    patterns: tuple[str, ...] = ()  # gym.training.vocab.MOVEMENT_PATTERNS, in the vocabulary's order
-    regions: tuple[str, ...] = ()  # gym.training.vocab.BODY_REGIONS it loads
+    patterns: tuple[str, ...] = ()  # gym.library_vocab.MOVEMENT_PATTERNS, in the vocabulary's order
+    regions: tuple[str, ...] = ()  # gym.library_vocab.BODY_REGIONS it loads
     side: str = "bilateral"  # bilateral | unilateral (one side at a time)
 
     @property
