@@ -8,8 +8,8 @@ import uuid
 
 from gym.exercises import install_library
 from tests.tools.harness import REGISTRY, access_for, caller_for
-from tools.confirm_summaries import DESCRIBERS
-from tools.desk_summaries import DESK_DESCRIBERS
+from tools.catalog.confirm_summaries import DESCRIBERS
+from tools.catalog.desk_summaries import DESK_DESCRIBERS
 
 
 async def _describe(tools, name, input, org, user, locale="en"):

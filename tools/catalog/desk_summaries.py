@@ -1,6 +1,6 @@
 """The confirmation cards of the desk's work, in words: a class's cancellation naming who is booked, a freeze with
 its days and the bookings it covers, and a send listing every message, who gets it and why — and that a sent
-message cannot be unsent. Read-only, inside the caller's org scope, like tools/confirm_summaries.py.
+message cannot be unsent. Read-only, inside the caller's org scope, like tools/catalog/confirm_summaries.py.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from gym.members import Member
 from gym.message_texts import reason_words
 from gym.messages import select_messages
 from gym.periods import local_today
-from tools.confirm_summaries import Describer, day, span
+from tools.catalog.confirm_summaries import Describer, day, span
 from tools.context import ToolContext
 from tools.registry import Described
 

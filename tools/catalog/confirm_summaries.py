@@ -3,7 +3,7 @@ names, dates and counts ("Delete the workout Murph (created 12 Oct, used in 3 as
 
 A describer reads (never writes) inside the caller's org scope and returns the sentence shown on the
 confirmation card (`confirmation_pending.summary`); None when the thing is gone (the tool will say so). The desk's
-cards (a class's cancellation, freezes, sends) are in tools/desk_summaries.py.
+cards (a class's cancellation, freezes, sends) are in tools/catalog/desk_summaries.py.
 """
 
 from __future__ import annotations

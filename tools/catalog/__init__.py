@@ -5,8 +5,8 @@ more in bookings, memberships and messages) and the member's trainer routers
 
 from __future__ import annotations
 
-from tools.confirm_summaries import DESCRIBERS
-from tools.desk_summaries import DESK_DESCRIBERS
+from tools.catalog.confirm_summaries import DESCRIBERS
+from tools.catalog.desk_summaries import DESK_DESCRIBERS
 from tools.leaves.analytics import analytics
 from tools.leaves.analytics_activity import analytics_activity
 from tools.leaves.assignments import assignments
