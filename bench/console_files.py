@@ -2,7 +2,7 @@
 
     python -m bench.console_files [--loads 40]
 
-Two uvicorn servers of the same app (api/app.py's static routers, the trace middleware, the offline model), one
+Two uvicorn servers of the same app (api/app/'s static routers, the trace middleware, the offline model), one
 reading the console from disk through Litestar's local file system and one from memory (api/console_files.py),
 each in a subprocess of its own. A "page load" is every file the console's folder holds (the HTML, all scripts
 and styles) and one locale, requested in turn over one keep-alive connection; the loads alternate between the two

@@ -7,7 +7,7 @@ claim's row lock and then reads the finished answer. Keys belong to one org and 
 a key used again for a different request is refused (422 `idempotency_key_reused`).
 
 A stored answer is gone a day after it was written: a claim first deletes its user's expired keys (their
-primary key's prefix), and `sweep` (every hour in each API process, api/app.py) deletes every org's.
+primary key's prefix), and `sweep` (every hour in each API process, api/app/) deletes every org's.
 """
 
 from __future__ import annotations

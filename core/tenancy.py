@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, func, select, text
+from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow, UUIDPrimaryKey
 
 Role = Literal["owner", "admin", "coach", "front_desk", "member"]
 ROLES: tuple[Role, ...] = ("owner", "admin", "coach", "front_desk", "member")
@@ -20,10 +20,9 @@ STAFF_ROLES: frozenset[str] = frozenset({"owner", "admin", "coach", "front_desk"
 TIER_CAPS_USD_MICROS: dict[str, int] = {"lite": 1_000_000, "pro": 5_000_000, "elite": 25_000_000}
 
 
-class Organization(Base):
+class Organization(UUIDPrimaryKey, CreatedAt, Base):
     __tablename__ = "organizations"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     name: Mapped[str] = mapped_column(String(200))
     slug: Mapped[str] = mapped_column(String(100), unique=True)
     tier: Mapped[str] = mapped_column(String(10), default="lite")
@@ -32,29 +31,23 @@ class Organization(Base):
     locale: Mapped[str] = mapped_column(String(8), default="en")
     messages_daily_limit: Mapped[int | None] = mapped_column(nullable=True)  # messages to members a day; None: default
     plates: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)  # {unit, bar, plates}; None: standard
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class User(Base):
+class User(UUIDPrimaryKey, CreatedAt, Base):
     __tablename__ = "users"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     clerk_id: Mapped[str] = mapped_column(String(200), unique=True)
     email: Mapped[str] = mapped_column(String(320), unique=True)
     name: Mapped[str] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class Membership(Base):
+class Membership(OrgRow, CreatedAt, Base):
     __tablename__ = "memberships"
     __table_args__ = (UniqueConstraint("org_id", "user_id", name="uq_memberships_org_user"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     role: Mapped[str] = mapped_column(String(20))
     status: Mapped[str] = mapped_column(String(20), default="active")
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""`spotter eval`: load the tasks, run them, print the tables (api/cli.py parses the arguments)."""
+"""`spotter eval`: load the tasks, run them, print the tables (api/cli/ parses the arguments)."""
 
 from __future__ import annotations
 

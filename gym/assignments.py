@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base, rowcount
+from core.mixins import CreatedAt, OrgRow, OrgScoped, Timestamps
 from gym import workouts
 from gym.errors import GymError
 from gym.fingerprint import fingerprint
@@ -28,40 +29,32 @@ from gym.workouts import Workout
 SAMPLE_SIZE = 20
 
 
-class Assignment(Base):
+class Assignment(OrgRow, Timestamps, Base):
     __tablename__ = "assignments"
     __mapper_args__ = {"eager_defaults": True}
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     program_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.id", ondelete="SET NULL"))
     scheduled_on: Mapped[date]
     published: Mapped[bool] = mapped_column(default=False)
     coach_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
     deleted_at: Mapped[datetime | None]
 
 
-class WorkoutComment(Base):
+class WorkoutComment(OrgRow, CreatedAt, Base):
     __tablename__ = "workout_comments"
     __mapper_args__ = {"eager_defaults": True}
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     assignment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
     author_member_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"))
     author_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     body: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class CommentReadMarker(Base):
+class CommentReadMarker(OrgScoped, Base):
     __tablename__ = "comment_read_markers"
 
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     comment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_comments.id", ondelete="CASCADE"),
                                                   primary_key=True)
     coach_user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)

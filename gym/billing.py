@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from gym.errors import GymError
 from gym.members import Member
 from gym.periods import Period, Tz, bucket_starts, zone
@@ -28,38 +29,30 @@ PAYMENT_STATUSES: tuple[str, ...] = ("paid", "failed", "refunded", "pending")
 MONTHLY_FACTOR = {"month": 1.0, "year": 1 / 12, "week": 52 / 12, "class_pack": 1.0}
 
 
-class MembershipPlan(Base):
+class MembershipPlan(OrgRow, CreatedAt, Base):
     __tablename__ = "membership_plans"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(120))
     price_cents: Mapped[int]
     currency: Mapped[str] = mapped_column(CHAR(3), default="ILS")
     interval: Mapped[str] = mapped_column(String(12))
     active: Mapped[bool] = mapped_column(default=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
-class MemberSubscription(Base):
+class MemberSubscription(OrgRow, CreatedAt, Base):
     __tablename__ = "member_subscriptions"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     plan_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membership_plans.id", ondelete="RESTRICT"))
     status: Mapped[str] = mapped_column(String(10), default="active")
     started_on: Mapped[date]
     ends_on: Mapped[date | None]
     cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
-class Payment(Base):
+class Payment(OrgRow, CreatedAt, Base):
     __tablename__ = "payments"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     subscription_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("member_subscriptions.id", ondelete="SET NULL"))
@@ -68,7 +61,6 @@ class Payment(Base):
     status: Mapped[str] = mapped_column(String(10))
     due_on: Mapped[date]
     paid_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 # --- plans, subscriptions, payments ---------------------------------------------------------------------

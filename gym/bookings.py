@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow
 from gym.classes import FILLED, Booking, ClassSession, list_member_bookings
 from gym.errors import GymError
 from gym.freezes import frozen_on
@@ -24,12 +25,10 @@ from gym.members import Member
 from gym.periods import Tz, local_today, zone
 
 
-class WaitlistEntry(Base):
+class WaitlistEntry(OrgRow, Base):
     __tablename__ = "waitlist_entries"
     __table_args__ = (UniqueConstraint("session_id", "member_id", name="uq_waitlist_entries_session_member"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_sessions.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow
 from gym.bookings import check_may_train, live_member, locked_session, taken_seats, when
 from gym.classes import FILLED, Booking, ClassSession
 from gym.errors import GymError
@@ -26,11 +27,9 @@ EARLY = timedelta(minutes=60)  # a session opens for check-in this long before i
 REPEAT = timedelta(minutes=60)  # checked in again within this, with no class named, is the same visit
 
 
-class CheckIn(Base):
+class CheckIn(OrgRow, Base):
     __tablename__ = "check_ins"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     booking_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("bookings.id", ondelete="SET NULL"))
     checked_in_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

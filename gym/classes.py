@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from core.tenancy import User
 from gym.errors import GymError
 from gym.fingerprint import fingerprint
@@ -32,25 +33,20 @@ SESSION_FIELDS = frozenset({"title", "starts_at", "ends_at", "capacity", "coach_
                             "class_type_id", "program_id"})
 
 
-class ClassType(Base):
+class ClassType(OrgRow, CreatedAt, Base):
     __tablename__ = "class_types"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     program_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("programs.id", ondelete="SET NULL", name="fk_class_types_program_id_programs"))
     name: Mapped[str] = mapped_column(String(120))
     default_duration_min: Mapped[int] = mapped_column(default=60)
     default_capacity: Mapped[int] = mapped_column(default=16)
     color: Mapped[str | None] = mapped_column(String(9))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
-class ClassSession(Base):
+class ClassSession(OrgRow, CreatedAt, Base):
     __tablename__ = "class_sessions"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     class_type_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_types.id", ondelete="RESTRICT"))
     program_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("programs.id", ondelete="SET NULL", name="fk_class_sessions_program_id_programs"))
@@ -62,15 +58,12 @@ class ClassSession(Base):
     published: Mapped[bool] = mapped_column(default=False)
     cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
-class Booking(Base):
+class Booking(OrgRow, Base):
     __tablename__ = "bookings"
     __table_args__ = (UniqueConstraint("session_id", "member_id", name="uq_bookings_session_member"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("class_sessions.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(10), default="booked")

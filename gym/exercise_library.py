@@ -15,7 +15,7 @@ from gym.library_conditioning import CONDITIONING
 from gym.library_entry import LibraryExercise
 from gym.library_strength import STRENGTH
 from gym.library_tags import MUSCLE_REGIONS, PATTERN_REGIONS, PATTERN_TAGS, side_of
-from gym.training.vocab import BODY_REGIONS, MOVEMENT_PATTERNS
+from gym.library_vocab import BODY_REGIONS, MOVEMENT_PATTERNS
 
 __all__ = ["CATEGORIES", "LIBRARY", "MUSCLES", "PATTERN_TAGS", "LibraryExercise", "library_names"]
 

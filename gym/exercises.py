@@ -16,16 +16,16 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
-from sqlalchemy import Computed, ForeignKey, String, Text, UniqueConstraint, func, select, text
+from sqlalchemy import Computed, String, Text, UniqueConstraint, func, select, text
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from gym.errors import GymError
 from gym.exercise_library import CATEGORIES, LIBRARY, LibraryExercise
 
@@ -42,20 +42,17 @@ RECALL = 8             # candidates per name the SQL stage hands to `rescore`
 PREFILTER = MATCH_FLOOR - 0.01
 
 
-class Exercise(Base):
+class Exercise(OrgRow, CreatedAt, Base):
     __tablename__ = "exercises"
     __table_args__ = (UniqueConstraint("org_id", "name", name="uq_exercises_org_name"),)
     __mapper_args__ = {"eager_defaults": True}
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
     aliases: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     muscles: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     category: Mapped[str] = mapped_column(String(20))
     search_text: Mapped[str] = mapped_column(Text, Computed("exercise_search_text(name, aliases)"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 @dataclass(frozen=True)

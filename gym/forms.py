@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from gym.errors import GymError
 from gym.members import Member
 
@@ -18,22 +19,17 @@ FORM_TYPES: tuple[str, ...] = ("waiver", "parq", "health", "custom")
 ASSIGNMENT_STATUSES: tuple[str, ...] = ("pending", "completed", "expired")
 
 
-class Form(Base):
+class Form(OrgRow, CreatedAt, Base):
     __tablename__ = "forms"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
     type_key: Mapped[str] = mapped_column(String(10))
     active: Mapped[bool] = mapped_column(default=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
-class FormAssignment(Base):
+class FormAssignment(OrgRow, Base):
     __tablename__ = "form_assignments"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     form_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("forms.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(10), default="pending")

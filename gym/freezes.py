@@ -13,11 +13,12 @@ import json
 import uuid
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import Date, DateTime, ForeignKey, String, func, select
+from sqlalchemy import Date, DateTime, ForeignKey, String, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from gym.errors import GymError
 from gym.job_queue import enqueue, session_entrypoint
 from gym.members import Member
@@ -29,18 +30,15 @@ MAX_START_AHEAD_DAYS = 90
 LEGACY_REFREEZE_DAYS = 30  # a member frozen before freezes were recorded: an undo of their unfreeze freezes this long
 
 
-class MembershipFreeze(Base):
+class MembershipFreeze(OrgRow, CreatedAt, Base):
     __tablename__ = "membership_freezes"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)
     reason: Mapped[str | None] = mapped_column(String(300))
     previous_status: Mapped[str] = mapped_column(String(10))
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     unfrozen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 

@@ -22,8 +22,8 @@ class LibraryExercise:
     equipment: tuple[str, ...]
     muscles: tuple[str, ...]  # library muscle names (gym.exercise_library.MUSCLES), the prime mover first
     aliases: tuple[str, ...]  # the other names it is written as, every registered language's in the registry's order
-    patterns: tuple[str, ...] = ()  # gym.training.vocab.MOVEMENT_PATTERNS, in the vocabulary's order
-    regions: tuple[str, ...] = ()  # gym.training.vocab.BODY_REGIONS it loads
+    patterns: tuple[str, ...] = ()  # gym.library_vocab.MOVEMENT_PATTERNS, in the vocabulary's order
+    regions: tuple[str, ...] = ()  # gym.library_vocab.BODY_REGIONS it loads
     side: str = "bilateral"  # bilateral | unilateral (one side at a time)
 
     @property

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow, Timestamps
 from gym.errors import GymError
 from gym.repository import OrgRepository
 
@@ -23,11 +24,9 @@ EDITABLE_FIELDS = frozenset({"first_name", "last_name", "email", "phone", "statu
                              "user_id", "notes"})
 
 
-class Member(Base):
+class Member(OrgRow, Timestamps, Base):
     __tablename__ = "members"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     first_name: Mapped[str] = mapped_column(String(100))
     last_name: Mapped[str] = mapped_column(String(100), default="")
     full_name: Mapped[str] = mapped_column(String(201))
@@ -41,9 +40,13 @@ class Member(Base):
     notes: Mapped[str | None] = mapped_column(Text)
     messages_opted_out_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # no messages, ever
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
-                                                 onupdate=func.now())
+
+
+class MemberOwned(OrgRow):
+    """A member's own row: `id`, `org_id` and the member it belongs to, deleted with them (the training record,
+    the food log)."""
+
+    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
 
 
 def full_name_of(first_name: str, last_name: str) -> str:

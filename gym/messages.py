@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow, Timestamps
 from core.tenancy import Organization
 from gym.errors import GymError
 from gym.job_queue import enqueue, session_entrypoint
@@ -36,11 +37,9 @@ STATUSES = ("draft", "discarded", "queued", "sent", "failed", "bounced")
 PURPOSES = ("check_in", "class_cancelled", "note")
 
 
-class MemberMessage(Base):
+class MemberMessage(OrgRow, Timestamps, Base):
     __tablename__ = "member_messages"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     batch_id: Mapped[uuid.UUID]
     channel: Mapped[str] = mapped_column(String(10), default="email", server_default="email")
@@ -53,13 +52,10 @@ class MemberMessage(Base):
     failure_code: Mapped[str | None] = mapped_column(String(40))
     provider_id: Mapped[str | None] = mapped_column(String(300))
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     queued_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     not_before: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     discarded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
-                                                 onupdate=func.now())
 
 
 @dataclass(frozen=True)

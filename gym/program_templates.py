@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, func, insert, select
+from sqlalchemy import ForeignKey, String, Text, insert, select
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from gym.assignments import Assignment
 from gym.errors import GymError
 from gym.programs import require_program
@@ -37,19 +38,16 @@ MAX_WEEKS = 104
 APPLICABLE_KINDS = ("class", "feed")
 
 
-class ProgramTemplate(Base):
+class ProgramTemplate(OrgRow, CreatedAt, Base):
     __tablename__ = "program_templates"
     __mapper_args__ = {"eager_defaults": True}
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
     description: Mapped[str | None] = mapped_column(Text)
     weeks: Mapped[int]
     structure: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     source: Mapped[str] = mapped_column(String(10), default="manual")
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 @dataclass(frozen=True)

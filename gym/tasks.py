@@ -6,19 +6,18 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, func, select
+from sqlalchemy import ForeignKey, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow, Timestamps
 from gym.repository import OrgRepository
 
 
-class Task(Base):
+class Task(OrgRow, Timestamps, Base):
     __tablename__ = "tasks"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     title: Mapped[str] = mapped_column(String(300))
     notes: Mapped[str | None] = mapped_column(Text)
     due_on: Mapped[date | None]
@@ -28,8 +27,6 @@ class Task(Base):
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     completed_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
 async def list_tasks(session: AsyncSession, org_id: uuid.UUID, *, status: str | None = "open",

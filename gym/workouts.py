@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import OrgRow, Timestamps
 from gym.errors import GymError
 from gym.exercises import existing_exercise_ids, resolve_batch
 from gym.programs import require_program
@@ -29,12 +30,10 @@ MILE_M = 1609
 TITLE_FLOOR = 0.5  # word similarity of a title search to a workout's title
 
 
-class Workout(Base):
+class Workout(OrgRow, Timestamps, Base):
     __tablename__ = "workouts"
     __mapper_args__ = {"eager_defaults": True}
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     program_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.id", ondelete="SET NULL"))
     title: Mapped[str] = mapped_column(String(200))
     description: Mapped[str | None] = mapped_column(Text)
@@ -43,16 +42,12 @@ class Workout(Base):
     freeform_text: Mapped[str | None] = mapped_column(Text)
     deleted_at: Mapped[datetime | None]
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class WorkoutSection(Base):
+class WorkoutSection(OrgRow, Base):
     __tablename__ = "workout_sections"
     __table_args__ = (UniqueConstraint("workout_id", "position", name="uq_workout_sections_position"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     workout_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workouts.id", ondelete="CASCADE"))
     position: Mapped[int]
     title: Mapped[str | None] = mapped_column(String(200))
@@ -61,12 +56,10 @@ class WorkoutSection(Base):
     notes: Mapped[str | None] = mapped_column(Text)
 
 
-class WorkoutMovement(Base):
+class WorkoutMovement(OrgRow, Base):
     __tablename__ = "workout_movements"
     __table_args__ = (UniqueConstraint("section_id", "position", name="uq_workout_movements_position"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     section_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workout_sections.id", ondelete="CASCADE"))
     position: Mapped[int]
     exercise_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("exercises.id", ondelete="SET NULL"))

@@ -1,11 +1,25 @@
 """The project's import graph, read from the source (every import, lazy and TYPE_CHECKING ones included):
 no module cycle in any package, and imports point down api -> evals -> pipeline -> offline_model -> agent -> tools ->
 rag -> gym -> core. The offline demo model implements agent/'s model interface from above it: agent/ never imports it,
-only the composition root (agent.composition, which nothing in agent/ imports) does."""
+only the composition root (agent.composition, which nothing in agent/ imports) does. Inside each layer its
+subpackages are layered too.
+
+The subpackage rule: a layer's own modules (`gym/*.py`) are one unit and each of its subpackages, with everything
+under it (`gym/training/`, `gym/nutrition/` with `gym/nutrition/payloads/`), is another; imports between the units
+of a layer point one way only, so the units form no cycle. A subpackage that builds on its parent's modules is
+never imported by them, and of two siblings only one imports the other. A module that wires a layer's subpackages
+together stands above them in a subpackage of its own (`api/app/`, the app factory over the controllers and the MCP
+routes; `api/cli/` above it; `tools/catalog/`, the registry of every leaf under `tools/leaves/`), as
+litestar-fullstack's `app/server/` and `app/cli/` stand above its `app/domain/`; an interface that a layer's own
+modules and a subpackage both build on is a unit below them (`pipeline/agents/`, which `pipeline/offline/`
+implements). A subpackage's own subpackages (`gym/nutrition/payloads/`) are its internals, as its modules are: no
+module cycle anywhere is the first test's business.
+"""
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,3 +154,50 @@ def test_the_nutrition_tools_call_the_nutrition_domain_directly() -> None:
     """The nutrition domain lives in gym/nutrition/, below tools/: the nutrition__* tools call its service, with
     no port in core/ between them (issue 23)."""
     assert "gym.nutrition.service" in import_graph()["tools.leaves.nutrition"]
+
+
+@cache
+def _packages_found() -> dict[str, Path]:
+    """The project's packages (directories with an __init__.py), by name."""
+    return {name: path for name, path in _modules().items() if path.name == "__init__.py"}
+
+
+def unit_of(module: str) -> str:
+    """The unit of a layer a module belongs to: the layer itself for its own modules, else its top subpackage
+    (`gym.members` -> `gym`, `gym.nutrition.payloads.intake` -> `gym.nutrition`)."""
+    parts = module.split(".")
+    own = len(parts) == 1 or (len(parts) == 2 and _packages_found().get(module) is None)
+    return parts[0] if own else ".".join(parts[:2])
+
+
+def unit_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The import graph between the units of each layer (imports across layers are the layer test's business)."""
+    units: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        edges = units.setdefault(unit_of(source), set())
+        edges.update(unit_of(t) for t in targets if t.split(".")[0] == source.split(".")[0]
+                     and unit_of(t) != unit_of(source))
+    return units
+
+
+def test_units_of_a_layer() -> None:
+    assert [unit_of(m) for m in ("gym", "gym.members", "gym.training", "gym.training.models",
+                                 "gym.nutrition.payloads.intake", "api.controllers.agent")] == [
+        "gym", "gym", "gym.training", "gym.training", "gym.nutrition", "api.controllers"]
+    graph = {"gym.a": {"gym.training.b"}, "gym.training.b": {"gym.c", "core.d"}, "gym.c": set(), "core.d": set()}
+    assert unit_graph(graph) == {"gym": {"gym.training"}, "gym.training": {"gym"}, "core": set()}
+    assert cycles(unit_graph(graph)) == [["gym", "gym.training"]]
+
+
+def test_subpackages_import_one_way() -> None:
+    """No cycle between the units of any layer (agent/ included: the engine imports no persona, and the offline demo
+    model is a layer of its own)."""
+    graph = import_graph()
+    units = unit_graph(graph)
+    assert {"gym.training", "gym.nutrition", "tools.leaves", "api.controllers", "agent.trainer"} <= set(units), "units seen"
+    found = cycles(units)
+    why = {" <-> ".join(cycle): sorted(f"{source} -> {target}" for source, targets in graph.items()
+                                       for target in targets if unit_of(source) in cycle and unit_of(target) in cycle
+                                       and unit_of(source) != unit_of(target))
+           for cycle in found}
+    assert why == {}, "subpackage cycles (the imports between their units)"

@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Insert, String, func, insert
+from sqlalchemy import ForeignKey, Insert, String, insert
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core import row_inserts
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from core.row_inserts import Row, binds
 from core.tenancy import Caller
 
 
-class AuditLog(Base):
+class AuditLog(OrgRow, CreatedAt, Base):
     __tablename__ = "audit_logs"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     actor_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     actor_clerk_id: Mapped[str | None] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(100))
     resource: Mapped[str] = mapped_column(String(100))
     resource_id: Mapped[str | None] = mapped_column(String(100))
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB(none_as_null=True), default=dict)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 _COLUMNS = ("id", "org_id", "actor_user_id", "actor_clerk_id", "action", "resource", "resource_id", "metadata")

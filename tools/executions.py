@@ -20,7 +20,6 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     bindparam,
-    func,
     insert,
     select,
     update,
@@ -31,20 +30,19 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core import row_inserts
 from core.database import Base, rowcount
+from core.mixins import CreatedAt, OrgRow
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
 TERMINAL = frozenset({"succeeded", "failed", "rejected_by_user", "superseded", "expired"})
 
 
-class ToolExecution(Base):
+class ToolExecution(OrgRow, CreatedAt, Base):
     __tablename__ = "ai_tool_executions"
     __table_args__ = (
         UniqueConstraint("conversation_id", "tool_use_id", name="uq_ai_tool_executions_tool_use"),
     )
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     conversation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
     message_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("conversation_messages.id", ondelete="CASCADE"))
     tool_use_id: Mapped[str] = mapped_column(String(100))
@@ -62,7 +60,6 @@ class ToolExecution(Base):
     undone_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ai_tool_executions.id", ondelete="SET NULL"))
     undoes: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ai_tool_executions.id", ondelete="SET NULL"))
     duration_ms: Mapped[int | None]
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     resolved_at: Mapped[datetime | None]
     trace_parent: Mapped[str | None] = mapped_column(String(55))  # the suspending turn's span (traceparent)
 

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import Date, ForeignKey, Integer, Numeric, String, UniqueConstraint, func
+from sqlalchemy import Date, Integer, Numeric, String, UniqueConstraint, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 import core.tenancy  # noqa: F401  (organizations: the table these foreign keys name)
-import gym.members  # noqa: F401  (members)
 from core.database import Base
+from core.mixins import CreatedAt
+from gym.members import MemberOwned
 
 
-class _Owned:
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
-
-
-class FoodLogEntry(_Owned, Base):
+class FoodLogEntry(MemberOwned, CreatedAt, Base):
     """A library food with its portion (amount, unit, grams), or a quick entry (no food: energy and macros as
     entered, an optional label); energy and macros are stored as computed when logged."""
 
@@ -38,20 +32,18 @@ class FoodLogEntry(_Owned, Base):
     fat_g: Mapped[Decimal | None] = mapped_column(Numeric(7, 2))
     carbs_g: Mapped[Decimal | None] = mapped_column(Numeric(7, 2))
     fiber_g: Mapped[Decimal | None] = mapped_column(Numeric(7, 2))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class BodyWeight(_Owned, Base):
+class BodyWeight(MemberOwned, CreatedAt, Base):
     __tablename__ = "body_weights"
     __table_args__ = (UniqueConstraint("member_id", "measured_on", name="uq_body_weights_member_day"),)
 
     measured_on: Mapped[date] = mapped_column(Date)
     weight_kg: Mapped[Decimal] = mapped_column(Numeric(6, 2))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class ExpenditureChoice(_Owned, Base):
+class ExpenditureChoice(MemberOwned, Base):
     """The member's choice of TDEE for their plan: `estimate` (with the estimate they accepted) or `formula`."""
 
     __tablename__ = "expenditure_choices"

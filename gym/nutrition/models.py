@@ -14,13 +14,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 import core.tenancy  # noqa: F401  (organizations, users: the tables these foreign keys name)
 import gym.members  # noqa: F401  (members)
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow, OrgScoped, Timestamps
 
 
-class NutritionRun(Base):
+class NutritionRun(OrgRow, Timestamps, Base):
     __tablename__ = "nutrition_runs"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     state: Mapped[str] = mapped_column(String(32), default="intake_pending")
@@ -36,17 +35,14 @@ class NutritionRun(Base):
     started_on: Mapped[date] = mapped_column(Date, server_default=func.current_date())
     superseded_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class NutritionMessage(Base):
+class NutritionMessage(OrgScoped, Base):
     """A stored envelope (004 §2); `id` is its `message_id`."""
 
     __tablename__ = "nutrition_messages"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     run_version: Mapped[int] = mapped_column(Integer)
     from_agent: Mapped[str] = mapped_column(String(16))
@@ -58,27 +54,23 @@ class NutritionMessage(Base):
     created_at: Mapped[datetime]
 
 
-class NutritionEvent(Base):
+class NutritionEvent(OrgScoped, CreatedAt, Base):
     """One SSE frame of a run, numbered per run (`seq` is the frame's id for Last-Event-ID)."""
 
     __tablename__ = "nutrition_events"
     __table_args__ = (UniqueConstraint("run_id", "seq", name="uq_nutrition_events_run_seq"),)
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[dict[str, Any]] = mapped_column(JSONB)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class NutritionCheckin(Base):
+class NutritionCheckin(OrgRow, CreatedAt, Base):
     __tablename__ = "nutrition_checkins"
     __table_args__ = (UniqueConstraint("run_id", "checkin_date", name="uq_nutrition_checkins_run_date"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
@@ -86,30 +78,23 @@ class NutritionCheckin(Base):
     weeks_on_program: Mapped[int] = mapped_column(Integer)
     run_version: Mapped[int] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class NutritionAdjustment(Base):
+class NutritionAdjustment(OrgRow, CreatedAt, Base):
     __tablename__ = "nutrition_adjustments"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="CASCADE"))
     checkin_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nutrition_checkins.id", ondelete="CASCADE"))
     from_version: Mapped[int] = mapped_column(Integer)
     to_version: Mapped[int] = mapped_column(Integer)
     triggers: Mapped[list[str]] = mapped_column(JSONB, default=list)
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class MedicalClearance(Base):
+class MedicalClearance(OrgRow, CreatedAt, Base):
     __tablename__ = "nutrition_medical_clearances"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("nutrition_runs.id", ondelete="SET NULL"))
     recorded_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     note: Mapped[str] = mapped_column(Text, default="")
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())

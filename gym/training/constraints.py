@@ -18,21 +18,20 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gym.errors import GymError
+from gym.library_vocab import (
+    BODY_REGIONS,
+    LEGACY_PATTERNS,
+    MOVEMENT_PATTERNS,
+    SIDES,
+    BodyRegion,
+    MovementPattern,
+    Side,
+)
 from gym.training.equipment import VOCABULARY, equipment_key
 from gym.training.movements import canonical_name, name_forms, name_key, resolve_loosely
 from gym.training.muscles import LIBRARY_TO_TRAINER
 from gym.training.preference_rules import Pref
-from gym.training.vocab import (
-    BODY_REGIONS,
-    LEGACY_PATTERNS,
-    MOVEMENT_PATTERNS,
-    MUSCLES,
-    SIDES,
-    BodyRegion,
-    MovementPattern,
-    Muscle,
-    Side,
-)
+from gym.training.vocab import MUSCLES, Muscle
 
 LOAD_SHARE = 0.3
 PATTERN_HELP = "; ".join(f"{name}: {about}" for name, about in MOVEMENT_PATTERNS.items())

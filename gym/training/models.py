@@ -26,17 +26,11 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.database import Base
+from core.mixins import CreatedAt, Timestamps
+from gym.members import MemberOwned
 
 
-class _Owned:
-    """Columns every training table has: id, org, member."""
-
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
-    member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
-
-
-class MemberProfile(_Owned, Base):
+class MemberProfile(MemberOwned, Timestamps, Base):
     __tablename__ = "member_profiles"
     __table_args__ = (UniqueConstraint("member_id", name="uq_member_profiles_member"),)
 
@@ -45,11 +39,9 @@ class MemberProfile(_Owned, Base):
     birth_year: Mapped[int | None] = mapped_column(Integer)
     sex: Mapped[str | None] = mapped_column(String(10))
     experience: Mapped[str | None] = mapped_column(String(20))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class MemberSettings(_Owned, Base):
+class MemberSettings(MemberOwned, Base):
     __tablename__ = "member_settings"
     __table_args__ = (UniqueConstraint("member_id", name="uq_member_settings_member"),)
 
@@ -58,35 +50,31 @@ class MemberSettings(_Owned, Base):
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class MemberLocation(_Owned, Base):
+class MemberLocation(MemberOwned, Timestamps, Base):
     __tablename__ = "member_locations"
 
     name: Mapped[str] = mapped_column(String(100))
     equipment: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     is_current: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class CategoryGoal(_Owned, Base):
+class CategoryGoal(MemberOwned, CreatedAt, Base):
     __tablename__ = "category_goals"
 
     name: Mapped[str] = mapped_column(String(100))
     description: Mapped[str | None] = mapped_column(Text)
     weight: Mapped[Decimal] = mapped_column(Numeric(6, 5))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class MuscleGoal(_Owned, Base):
+class MuscleGoal(MemberOwned, CreatedAt, Base):
     __tablename__ = "muscle_goals"
     __table_args__ = (UniqueConstraint("member_id", "muscle", name="uq_muscle_goals_member_muscle"),)
 
     muscle: Mapped[str] = mapped_column(String(20))
     weight: Mapped[Decimal] = mapped_column(Numeric(6, 5))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class MemberPreference(_Owned, Base):
+class MemberPreference(MemberOwned, CreatedAt, Base):
     __tablename__ = "member_preferences"
 
     type: Mapped[str] = mapped_column(String(20))
@@ -96,11 +84,10 @@ class MemberPreference(_Owned, Base):
     delete_after_use: Mapped[bool] = mapped_column(Boolean, default=False)
     exclusions: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)  # migration 0019
     hard: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     updated_at: Mapped[datetime | None]
 
 
-class WorkoutPlan(_Owned, Base):
+class WorkoutPlan(MemberOwned, CreatedAt, Base):
     __tablename__ = "workout_plans"
 
     name: Mapped[str] = mapped_column(String(200))
@@ -110,10 +97,9 @@ class WorkoutPlan(_Owned, Base):
     workouts_per_week: Mapped[int | None] = mapped_column(Integer)
     preferred_days: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
     status: Mapped[str] = mapped_column(String(12), default="active")
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class TrainerWorkout(_Owned, Base):
+class TrainerWorkout(MemberOwned, Timestamps, Base):
     __tablename__ = "trainer_workouts"
 
     session_id: Mapped[uuid.UUID | None]
@@ -124,15 +110,13 @@ class TrainerWorkout(_Owned, Base):
     completed: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     last_exercise_number: Mapped[int] = mapped_column(Integer, default=0)  # the highest ex_NNN issued (0019)
     status: Mapped[str] = mapped_column(String(12), default="current")
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
     completed_at: Mapped[datetime | None]
     started_at: Mapped[datetime | None]  # the member pressed Start in the app (0020)
     # each exercise the rules refused while it was built: {exercise, rule, values, injury, region?, side?} (0024)
     left_out: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list, server_default=text("'[]'::jsonb"))
 
 
-class ExerciseLog(_Owned, Base):
+class ExerciseLog(MemberOwned, CreatedAt, Base):
     __tablename__ = "exercise_logs"
 
     name: Mapped[str] = mapped_column(String(120))
@@ -154,10 +138,9 @@ class ExerciseLog(_Owned, Base):
     workout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("trainer_workouts.id", ondelete="SET NULL"))
     exercise_key: Mapped[str | None] = mapped_column(String(20))
     undone_at: Mapped[datetime | None]
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class ExerciseSet(_Owned, Base):
+class ExerciseSet(MemberOwned, CreatedAt, Base):
     """One set of an exercise of a trainer workout, as the member logged it in the app (migration 0020)."""
 
     __tablename__ = "exercise_sets"
@@ -176,10 +159,9 @@ class ExerciseSet(_Owned, Base):
     performed_at: Mapped[datetime]
     undone_at: Mapped[datetime | None]
     client_set_id: Mapped[uuid.UUID | None]  # the app's own id for the set (migration 0027): sent again, the same set
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class MemberExerciseNote(_Owned, Base):
+class MemberExerciseNote(MemberOwned, Base):
     """The member's own note on a library exercise (by its key), shown each time it comes up (migration 0030)."""
 
     __tablename__ = "member_exercise_notes"
@@ -191,7 +173,7 @@ class MemberExerciseNote(_Owned, Base):
     updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class ScheduledWorkout(_Owned, Base):
+class ScheduledWorkout(MemberOwned, Timestamps, Base):
     __tablename__ = "scheduled_workouts"
 
     scheduled_at: Mapped[datetime]
@@ -201,11 +183,9 @@ class ScheduledWorkout(_Owned, Base):
     exercises: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     status: Mapped[str] = mapped_column(String(12), default="scheduled")
     plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), onupdate=func.now())
 
 
-class MilestoneGoal(_Owned, Base):
+class MilestoneGoal(MemberOwned, CreatedAt, Base):
     __tablename__ = "milestone_goals"
 
     name: Mapped[str] = mapped_column(String(200))
@@ -216,5 +196,4 @@ class MilestoneGoal(_Owned, Base):
     current_value: Mapped[Decimal | None] = mapped_column(Numeric(10, 2))
     status: Mapped[str] = mapped_column(String(10), default="active")
     plan_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("workout_plans.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     achieved_at: Mapped[datetime | None]

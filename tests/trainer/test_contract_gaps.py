@@ -12,9 +12,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import text
 
+from gym.nutrition.trainer_plan import plan_for_trainer
 from gym.training import logs
 from gym.training.logs import LoggedExercise
-from gym.training.nutrition_plan import plan_for_trainer
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from gym.training.workout_view import summary_text

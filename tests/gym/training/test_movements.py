@@ -10,6 +10,7 @@ import pytest
 
 from gym.errors import GymError
 from gym.exercise_library import LIBRARY, PATTERN_TAGS
+from gym.library_vocab import MOVEMENT_PATTERNS, MovementPattern
 from gym.training.movements import (
     movement_kind,
     name_key,
@@ -21,7 +22,6 @@ from gym.training.movements import (
     resolve_loosely,
     same_exercise,
 )
-from gym.training.vocab import MOVEMENT_PATTERNS, MovementPattern
 
 
 def test_one_vocabulary_tags_the_library() -> None:

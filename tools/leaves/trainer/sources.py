@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.member_text import EACH, Marks
+from gym.nutrition.trainer_plan import nutrition_plan_source
 from gym.training.goals import list_milestones, milestone_dict
-from gym.training.nutrition_plan import nutrition_plan_source
 from gym.training.preferences import active_preferences, pref_dict
 from gym.training.profiles import (
     current_location,

@@ -44,7 +44,7 @@ from pipeline.model_agents import select_agents
 from pipeline.questions import HealthQuestions
 
 MAX_BODY_BYTES = 256 * 1024
-CONSOLE_DIR = Path(__file__).resolve().parent / "console"
+CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
 
 
 def create_app(settings: Settings, *, resources: Resources | None = None) -> Litestar:

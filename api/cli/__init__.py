@@ -371,6 +371,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: the embedded servers were already stopped on the way out
         return 128 + 2
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""`python -m api.cli`: the `spotter` command."""
+
+from api.cli import main
+
+raise SystemExit(main())
