@@ -28,6 +28,13 @@ class Event(Struct, rename="camel", tag_field="type", omit_defaults=True, kw_onl
     def type(self) -> str:
         return str(self.__struct_config__.tag)
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """The frame's fields as plain JSON data (camelCase, as on the wire, without its type)."""
+        data = msgspec.to_builtins(self, enc_hook=str)
+        del data["type"]
+        return data
+
     def encoded(self, turn_id: str | None = None) -> bytes:
         """The frame's data as JSON bytes, encoded once; `turn_id` (the writer's, on a turn's first frame) goes
         last, after the frame's own fields."""

@@ -8,8 +8,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from agent.composition import AgentServices
 from agent.copilot import STAFF_COPILOT
 from agent.persona import Persona
@@ -104,7 +102,7 @@ class Conversation:
             text.clear()
 
         async for event in stream.events():
-            kind, data = event.type, msgspec.to_builtins(event)
+            kind, data = event.type, event.data
             if kind == "text_delta":
                 text.append(data["delta"])
                 continue

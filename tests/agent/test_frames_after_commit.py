@@ -57,10 +57,10 @@ async def test_a_tool_completed_or_pending_frame_reports_committed_rows(app_sett
         async for event in turn.events():  # the turn is paused here while the rows are read elsewhere
             names.append(event.type)
             if event.type in ("tool_completed", "confirmation_pending"):
-                seen_at[event.tool_use_id] = (
+                seen_at[event.data["toolUseId"]] = (
                     await _count(db, "SELECT count(*) FROM tasks WHERE org_id = :o", o=org),
                     await _count(db, "SELECT count(*) FROM ai_tool_executions WHERE org_id = :o "
-                                     "AND tool_use_id = :t", o=org, t=event.tool_use_id))
+                                     "AND tool_use_id = :t", o=org, t=event.data["toolUseId"]))
     finally:
         await services.close()
         await redis.aclose()
@@ -95,7 +95,7 @@ async def test_an_approved_tool_completed_frame_reports_the_committed_delete(app
         seen: list[tuple[int, str]] = []
         async for event in confirm.events():
             if event.type == "tool_completed":
-                assert event.ok is True, event
+                assert event.data["ok"] is True, event.data
                 seen.append((await _count(db, "SELECT count(*) FROM tasks WHERE org_id = :o "
                                               "AND deleted_at IS NULL", o=org),
                              str(await _status(db, org, "del"))))
