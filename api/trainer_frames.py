@@ -9,7 +9,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
 
 from agent.trainer.frames import TrainerFrame
-from api.responses import RunningTurn
+from agent.trainer.store import TrainerSessionBody
+from agent.transcripts import RunningTurn
 from api.sse import TURN_FRAME_ID, event_stream
 
 TRAINER_STREAM_DESCRIPTION = (
@@ -40,19 +41,6 @@ class TrainerChatBody(Struct, rename="camel"):
     messages: list[ChatMessage]
     question: ChatQuestion | None
     iterations: int
-
-
-class TrainerSessionBody(Struct, rename="camel"):
-    id: str
-    status: str
-    title: str | None
-    knowledge_in_context: list[str]
-    current_workout_id: str | None
-    total_tokens: int
-    cached_tokens: int
-    cost_usd_micros: int
-    created_at: str
-    last_activity_at: str
 
 
 class TrainerSessionList(Struct, rename="camel"):

@@ -20,27 +20,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations as conversation_store
 from agent.branches import show_alternative
-from agent.budget import usage_snapshot
+from agent.budget import UsageBody, usage_snapshot
 from agent.copilot import STAFF_COPILOT
 from agent.orchestrator import Orchestrator
 from agent.threads import Opening
-from agent.transcripts import conversation_detail, list_conversations
+from agent.transcripts import (
+    ConversationDetail,
+    ConversationList,
+    ConversationSummary,
+    conversation_detail,
+    list_conversations,
+)
 from agent.turn_runner import TurnRunner
 from api.bodies import ConfirmBody, PickBody, RenameBody, SendBody
 from api.guards import require_org_member, staff_only
 from api.rate_limit import OPENS_TURN
-from api.responses import (
-    BEARER,
-    ConversationDeleted,
-    ConversationDetail,
-    ConversationList,
-    ConversationSummary,
-    TurnStopBody,
-    UndoBody,
-    UsageBody,
-    error_responses,
-    shape,
-)
+from api.responses import BEARER, ConversationDeleted, TurnStopBody, UndoBody, error_responses, shape
 from api.sse import stream_response
 from api.turn_context import TurnContext, provide_staff_turn
 from api.turn_streams import MAX_SEQ, running_turn
@@ -61,12 +56,12 @@ class AgentController(Controller):
 
     @get("/usage", guards=[require_org_member], responses=READ_ERRORS)
     async def usage(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess]) -> UsageBody:
-        return shape(await usage_snapshot(session, access, datetime.now(UTC)), UsageBody)
+        return await usage_snapshot(session, access, datetime.now(UTC))
 
     @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                             access: NamedDependency[OrgAccess]) -> ConversationList:
-        return shape(await list_conversations(session, _staff(access, caller)), ConversationList)
+        return await list_conversations(session, _staff(access, caller))
 
     @get("/conversations/{conversation_id:uuid}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -172,6 +167,5 @@ async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Cal
         return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
 
     running = await running_turn(turns, conversation_id, access, caller, STAFF_COPILOT)
-    return shape(await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
-                                           pending_ttl=settings.pending_ttl, describe=describe, running=running),
-                 ConversationDetail)
+    return await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
+                                     pending_ttl=settings.pending_ttl, describe=describe, running=running)

@@ -24,6 +24,7 @@ from agent.conversations import Owner
 from agent.threads import Opening
 from agent.trainer import store
 from agent.trainer.persona import TRAINER
+from agent.transcripts import RunningTurn
 from agent.turn_log import before_turn
 from agent.turn_runner import TurnRunner
 from api.bodies import NOT_BLANK, ConfirmBody, is_blank
@@ -32,7 +33,7 @@ from api.rate_limit import OPENS_TURN
 from api.responses import BEARER, TurnStopBody, UndoBody, error_responses, shape
 from api.trainer_frames import (
     TrainerChatBody,
-    TrainerSessionBody,
+    TrainerEventBody,
     TrainerSessionDetail,
     TrainerSessionList,
     trainer_stream_response,
@@ -104,7 +105,7 @@ class TrainerChatController(Controller):
                        limit: Annotated[int, QueryParameter(ge=1, le=50)] = 10) -> TrainerSessionList:
         await store.expire_idle(session, access.org_id, member_id, datetime.now(UTC))
         rows = await store.list_sessions(session, _trainer(access, caller), member_id, limit=limit)
-        return shape({"items": [store.session_dict(r) for r in rows]}, TrainerSessionList)
+        return TrainerSessionList(items=[store.session_body(r) for r in rows])
 
     @get("/sessions/{session_id:uuid}", responses=error_responses(400, 401, 403, 404))
     async def session_detail(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -117,25 +118,25 @@ class TrainerChatController(Controller):
         running = await running_turn(turns, row.id, access, caller, TRAINER)
         context = before_turn(await store.events(session, row.id, context_only=True), running,
                               lambda e: e.type == "user_message")
-        return shape({"session": store.session_dict(row),
-                      "events": [{"seq": e.seq, "type": e.type, "payload": e.payload} for e in context],
-                      "runningTurn": {"turnId": str(running.turn_id), "kind": running.kind} if running else None},
-                     TrainerSessionDetail)
+        return TrainerSessionDetail(session=store.session_body(row),
+                                    events=[TrainerEventBody(seq=e.seq, type=e.type, payload=e.payload)
+                                            for e in context],
+                                    running_turn=RunningTurn.of(running))
 
     @post("/sessions", status_code=201, responses=error_responses(400, 401, 403, 404))
     async def create(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
-                     access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+                     access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> store.TrainerSessionBody:
         row = await store.create_session(session, org_id=access.org_id, member_id=member_id, user_id=caller.user_id,
                                          now=datetime.now(UTC))
-        return shape(store.session_dict(row), TrainerSessionBody)
+        return store.session_body(row)
 
     @delete("/sessions/{session_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404))
     async def close(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
                     caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                    member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+                    member_id: NamedDependency[uuid.UUID]) -> store.TrainerSessionBody:
         row = await _owned(session, access, caller, member_id, session_id)
         await store.complete(session, row)
-        return shape(store.session_dict(row), TrainerSessionBody)
+        return store.session_body(row)
 
     @post("/sessions/{session_id:uuid}/confirm/{tool_use_id:str}", status_code=200,
           responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 503)})
