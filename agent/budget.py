@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.costs import PriceBook
@@ -28,14 +29,24 @@ def format_usd(micros: int) -> str:
     return f"{micros / 1_000_000:.2f}"
 
 
-async def usage_snapshot(session: AsyncSession, access: OrgAccess, now: datetime) -> dict:
+class UsageBody(msgspec.Struct, rename="camel"):
+    """Today's spend against the org's daily cap; capUsdMicros -1 means unmetered."""
+
+    tier: str
+    cap_usd_micros: int
+    spent_usd_micros: int
+    percent_used: float
+    resets_at: str
+
+
+async def usage_snapshot(session: AsyncSession, access: OrgAccess, now: datetime) -> UsageBody:
     cap = access.daily_cap_usd_micros
     spent = await org_spend_micros(session, access.org_id, now.astimezone(UTC).date())
     percent = 0.0 if cap in (UNMETERED, 0) else round(spent / cap, 4)
     if cap == 0:
         percent = 1.0
-    return {"tier": access.tier, "capUsdMicros": cap, "spentUsdMicros": spent, "percentUsed": percent,
-            "resetsAt": next_reset(now).isoformat().replace("+00:00", "Z")}
+    return UsageBody(tier=access.tier, cap_usd_micros=cap, spent_usd_micros=spent, percent_used=percent,
+                     resets_at=next_reset(now).isoformat().replace("+00:00", "Z"))
 
 
 async def check_budget(session: AsyncSession, access: OrgAccess, now: datetime) -> None:

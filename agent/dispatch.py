@@ -89,6 +89,7 @@ class ToolDispatcher:
     async def pending(self, turn: Turn, spec: ToolSpec, tool_use_id: str, validated: dict,
                       session: AsyncSession | None = None) -> events.Event:
         """The event that asks the person (a pick or a confirmation, with the action in words), logged as such."""
+        event: events.Event
         if spec.kind == "user_picker":
             event = events.disambiguation_pending(tool_use_id, validated["kind"], validated["prompt"],
                                                   [_candidate(c) for c in validated["candidates"]])

@@ -38,7 +38,7 @@ class FrameWriter:
     def append(self, event: Event) -> None:
         """Number the frame and queue it; the first frame names the turn (`turnId`)."""
         self.seq += 1
-        data = event.encoded(turnId=self.turn_id) if self.seq == 1 else event.encoded()
+        data = event.encoded(turn_id=self.turn_id) if self.seq == 1 else event.encoded()
         self._buffer.append((self.seq, event.type, data))
         self._wake.set()
 

@@ -205,10 +205,10 @@ class McpCalls:
 
 async def _refusal(stream: TurnStream, name: str) -> CallResult | None:
     """Run the turn's stream to its end; the refusal it ended with (its `error` frame), if any."""
-    failed = [event async for event in stream.events() if event.type == "error"]
+    failed = [event async for event in stream.events() if isinstance(event, events.ErrorFrame)]
     if not failed:
         return None
-    return CallResult("refused", name, error={"code": failed[0].data["code"], "message": failed[0].data["message"]})
+    return CallResult("refused", name, error={"code": failed[0].code, "message": failed[0].message})
 
 
 def _people(row: ToolExecution, locale: str) -> dict[str, Any]:

@@ -52,7 +52,7 @@ class _Lost:
 def _sealing(record: TurnRecord, persona: Persona, locale: str) -> turn_log.Sealing:
     error = events.error(INTERRUPTED, error_message(INTERRUPTED, locale), record.trace_id)
     done = persona.frames.done(_Lost(record.thread_id, record.opened))
-    return turn_log.Sealing(first_error=error.encoded(turnId=str(record.turn_id)), error=error.encoded(),
+    return turn_log.Sealing(first_error=error.encoded(turn_id=str(record.turn_id)), error=error.encoded(),
                             done=done.encoded())
 
 

@@ -1,7 +1,8 @@
 """Typed HTTP response bodies (camelCase on the wire) and the error statuses each operation documents.
 
-The services return plain camelCase dicts; `shape()` checks them against these structs, so `/schema`
-describes exactly what goes out and a drifting service fails loudly instead of silently.
+Some services return plain camelCase dicts; `shape()` checks them against these structs, so `/schema`
+describes exactly what goes out and a drifting service fails loudly instead of silently. A body the engine
+assembles itself is declared where it is assembled (agent/transcripts.py, agent/budget.py) and answered as is.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import Struct
 
 T = TypeVar("T")
 
@@ -63,86 +64,9 @@ class OrgMeBody(Struct, rename="camel"):
     permissions: Permissions
 
 
-class UsageBody(Struct, rename="camel"):
-    """Today's spend against the org's daily cap; capUsdMicros -1 means unmetered."""
-
-    tier: str
-    cap_usd_micros: int
-    spent_usd_micros: int
-    percent_used: float
-    resets_at: str
-
-
-class ConversationSummary(Struct, rename="camel"):
-    id: str
-    title: str | None
-    created_at: str
-    updated_at: str
-    channel: str = "console"  # console | mcp: an assistant's calls over MCP (labelled "via MCP")
-
-
 class ConversationDeleted(Struct, rename="camel"):
     ok: bool
     deleted_conversation_id: str
-
-
-class ConversationList(Struct, rename="camel"):
-    items: list[ConversationSummary]
-
-
-class ToolCall(Struct, rename="camel", omit_defaults=True):
-    """A tool execution shown on its assistant message; pickers also carry their prompt and candidates."""
-
-    tool_use_id: str
-    router: str
-    action: str
-    status: str
-    input: dict[str, Any] | None
-    output: dict[str, Any] | None
-    error: dict[str, Any] | None
-    confirm: str | None
-    kind: str
-    duration_ms: int | None
-    undone: bool
-    inverse_available: bool
-    prompt: str | None | UnsetType = UNSET
-    candidates: list[dict[str, Any]] | UnsetType = UNSET
-    summary: str | UnsetType = UNSET  # a pending confirmation: the action in words, localized (beyond the spec)
-    input_schema: dict[str, Any] | UnsetType = UNSET  # a pending confirmation: the tool's input JSON schema
-    resolved_by: str | UnsetType = UNSET  # a resolved confirmation: who approved or rejected it
-    resolved_at: str | UnsetType = UNSET  # and when (ISO 8601)
-    undo_until: str | UnsetType = UNSET  # an undoable write: the end of its Undo window (ISO 8601)
-
-
-class ConversationMessage(Struct, rename="camel", omit_defaults=True, kw_only=True):
-    id: str
-    role: str
-    text: str
-    stop_reason: str | None | UnsetType = UNSET  # absent on system notes
-    tool_calls: list[ToolCall]
-    created_at: str
-    # a user message Regenerate or Edit replaced or wrote (beyond the spec): its slot's user message ids in the
-    # order written, this one among them; `regenerated` when they all say the same words
-    alternatives: list[str] | UnsetType = UNSET
-    regenerated: bool | UnsetType = UNSET
-
-
-class RunningTurn(Struct, rename="camel"):
-    """A turn still running on the thread: its frames follow at GET .../turns/{turnId}/stream (from seq 0: the
-    thread shows what it held before the turn, and a send's own message)."""
-
-    turn_id: str
-    kind: str  # send | confirm | pick
-
-
-class ConversationDetail(Struct, rename="camel"):
-    id: str
-    title: str | None
-    created_at: str
-    updated_at: str
-    messages: list[ConversationMessage]
-    running_turn: RunningTurn | None = None
-    channel: str = "console"  # console | mcp: an assistant's calls over MCP (no composer: chat elsewhere)
 
 
 class TurnStopBody(Struct, rename="camel"):

@@ -1,22 +1,23 @@
-"""SSE framing: `event: <type>\\ndata: <json>\\n\\n` for each agent event, and the documented frame types.
+"""SSE framing: `event: <type>\\ndata: <json>\\n\\n` for each agent event, and how /schema documents the streams.
 
-Each frame's data repeats its type (`{"type": <event>, ...}`); the frame types form one tagged union (`SseFrame`).
+Each frame's data repeats its type (`{"type": <event>, ...}`); the frame types are the engine's own structs
+(agent/events.py) and form one tagged union per stream (`StaffFrame`), documented from those same declarations.
 /schema documents a stream by its events (`EventStream`): `{event, data}` with the frame as `data`'s content schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIType, Reference, Schema
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.response import Stream
 from litestar.typing import FieldDefinition
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import Struct
 
-from agent.events import Event
+from agent.events import Event, StaffFrame
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
@@ -50,104 +51,6 @@ def sse_response(events: AsyncIterator[Event], trace_id: str) -> Stream:
 
     return Stream(body(), media_type=SSE_MEDIA_TYPE, headers={**SSE_HEADERS, "x-trace-id": trace_id})
 
-
-class _Frame(Struct, rename="camel", tag_field="type", omit_defaults=True, kw_only=True):
-    turn_id: str | UnsetType = UNSET  # on a turn's first frame: the turn to reconnect to (GET .../turns/{turnId}/stream)
-
-
-class ConversationStarted(_Frame, tag="conversation_started"):
-    """First frame of a new conversation."""
-
-    conversation_id: str
-
-
-class TextDelta(_Frame, tag="text_delta"):
-    delta: str
-
-
-class ToolStarted(_Frame, tag="tool_started"):
-    tool_use_id: str
-    router: str
-    action: str
-    input: dict[str, Any]
-
-
-class ToolError(Struct):
-    code: str
-    message: str
-    hint: str | None = None
-
-
-class ToolCompleted(_Frame, tag="tool_completed"):
-    """`output` when ok, `error{code, message, hint}` when not."""
-
-    tool_use_id: str
-    router: str
-    action: str
-    ok: bool
-    inverse_available: bool
-    duration_ms: int
-    output: dict[str, Any] | None | UnsetType = UNSET
-    error: ToolError | UnsetType = UNSET
-
-
-class ConfirmationPending(_Frame, tag="confirmation_pending"):
-    """The turn is suspended until the caller confirms (POST .../confirm/{toolUseId})."""
-
-    tool_use_id: str
-    router: str
-    action: str
-    input: dict[str, Any]
-    confirm: Literal["destructive", "always"]
-    summary: str | UnsetType = UNSET  # what the tool is about to do, in words, localized (beyond the spec)
-    input_schema: dict[str, Any] | UnsetType = UNSET  # the tool's input JSON schema, for editing (beyond the spec)
-
-
-class Candidate(Struct):
-    id: str
-    label: str
-    sublabel: str | None | UnsetType = UNSET
-    detail: str | None | UnsetType = UNSET
-
-
-class DisambiguationPending(_Frame, tag="disambiguation_pending"):
-    """The turn is suspended until the caller picks a candidate (POST .../pick/{toolUseId})."""
-
-    tool_use_id: str
-    kind: str
-    prompt: str
-    candidates: list[Candidate]
-
-
-class MessageDone(_Frame, tag="message_done"):
-    message_id: str
-    stop_reason: str | None
-
-
-class TurnUsage(Struct, rename="camel"):
-    input_tokens: int
-    output_tokens: int
-    cache_read_tokens: int
-    cache_creation_tokens: int
-    cost_usd_micros: int
-    cache_hit_ratio: float
-
-
-class Done(_Frame, tag="done"):
-    """Exactly one per stream, last, also after an `error`."""
-
-    conversation_id: str | None
-    usage: TurnUsage
-
-
-class ErrorFrame(_Frame, tag="error"):
-    code: str
-    message: str
-    trace_id: str
-
-
-SseFrame = (ConversationStarted | TextDelta | ToolStarted | ToolCompleted | ConfirmationPending
-            | DisambiguationPending | MessageDone | Done | ErrorFrame)
 
 STREAM_DESCRIPTION = (
     "An SSE stream of `event: <type>` / `data: <json>` frames. Types: conversation_started, text_delta, "
@@ -209,5 +112,5 @@ TURN_FRAME_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:
 
 
 def stream_response() -> dict[int, ResponseSpec]:
-    """The 200 of a staff turn: `text/event-stream` whose frames' data is an `SseFrame`, each with its id."""
-    return event_stream(SseFrame, STREAM_DESCRIPTION, id_pattern=TURN_FRAME_ID)
+    """The 200 of a staff turn: `text/event-stream` whose frames' data is a `StaffFrame`, each with its id."""
+    return event_stream(StaffFrame, STREAM_DESCRIPTION, id_pattern=TURN_FRAME_ID)

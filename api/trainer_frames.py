@@ -1,4 +1,5 @@
-"""The trainer's SSE frames and JSON bodies (TRAINER.md "HTTP", "SSE frames"), documented like the staff ones."""
+"""The trainer's JSON bodies (TRAINER.md "HTTP") and its documented stream, whose frames the engine declares
+(agent/trainer/frames.py)."""
 
 from __future__ import annotations
 
@@ -7,65 +8,10 @@ from typing import Any
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
 
-from api.responses import RunningTurn
-from api.sse import (
-    TURN_FRAME_ID,
-    ConfirmationPending,
-    ErrorFrame,
-    ToolCompleted,
-    ToolStarted,
-    TurnUsage,
-    _Frame,
-    event_stream,
-)
-
-
-class SessionStarted(_Frame, tag="session_started"):
-    """First frame of a new trainer session."""
-
-    session_id: str
-
-
-class KnowledgeFrame(_Frame, tag="knowledge"):
-    """A data source the knowledge selector loaded into the context this turn."""
-
-    source: str
-    display_name: str
-    params: dict[str, Any]
-
-
-class StatusFrame(_Frame, tag="status"):
-    """A localized status line for a tool (000 §6.7); empty for coach messages."""
-
-    tool: str
-    phase: str
-    message: str
-
-
-class TrainerMessage(_Frame, tag="message"):
-    """What the trainer tells the member; attachments are resolved workouts / exercises."""
-
-    content: str
-    attachments: list[dict[str, Any]]
-
-
-class QuestionFrame(_Frame, tag="question"):
-    """The trainer asks; the turn ends and the next message answers."""
-
-    content: str
-    options: list[str]
-
-
-class TrainerDone(_Frame, tag="done"):
-    """Exactly one per stream, last, also after an `error`."""
-
-    session_id: str | None
-    iterations: int
-    usage: TurnUsage
-
-
-TrainerFrame = (SessionStarted | KnowledgeFrame | StatusFrame | ToolStarted | ToolCompleted | TrainerMessage
-                | QuestionFrame | ConfirmationPending | TrainerDone | ErrorFrame)
+from agent.trainer.frames import TrainerFrame
+from agent.trainer.store import TrainerSessionBody
+from agent.transcripts import RunningTurn
+from api.sse import TURN_FRAME_ID, event_stream
 
 TRAINER_STREAM_DESCRIPTION = (
     "An SSE stream of `event: <type>` / `data: <json>` frames. Types: session_started, knowledge, status, "
@@ -95,19 +41,6 @@ class TrainerChatBody(Struct, rename="camel"):
     messages: list[ChatMessage]
     question: ChatQuestion | None
     iterations: int
-
-
-class TrainerSessionBody(Struct, rename="camel"):
-    id: str
-    status: str
-    title: str | None
-    knowledge_in_context: list[str]
-    current_workout_id: str | None
-    total_tokens: int
-    cached_tokens: int
-    cost_usd_micros: int
-    created_at: str
-    last_activity_at: str
 
 
 class TrainerSessionList(Struct, rename="camel"):

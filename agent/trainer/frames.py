@@ -13,7 +13,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agent import events
-from agent.events import Event
+from agent.events import (
+    ConfirmationPending,
+    ErrorFrame,
+    Event,
+    ToolCompleted,
+    ToolStarted,
+    TurnUsage,
+)
 from agent.persona import Frames, Totals
 from agent.trainer.shown import member_text, member_view, state_of
 from core.errors import NotFound
@@ -28,6 +35,54 @@ if TYPE_CHECKING:
     from agent.round_trip import RoundTrip
     from agent.turns import Turn
 
+class SessionStarted(Event, tag="session_started"):
+    """First frame of a new trainer session."""
+
+    session_id: str
+
+
+class KnowledgeFrame(Event, tag="knowledge"):
+    """A data source the knowledge selector loaded into the context this turn."""
+
+    source: str
+    display_name: str
+    params: dict[str, Any]
+
+
+class StatusFrame(Event, tag="status"):
+    """A localized status line for a tool (000 §6.7); empty for coach messages."""
+
+    tool: str
+    phase: str
+    message: str
+
+
+class TrainerMessage(Event, tag="message"):
+    """What the trainer tells the member; attachments are resolved workouts / exercises."""
+
+    content: str
+    attachments: list[dict[str, Any]]
+
+
+class QuestionFrame(Event, tag="question"):
+    """The trainer asks; the turn ends and the next message answers."""
+
+    content: str
+    options: list[str]
+
+
+class TrainerDone(Event, tag="done"):
+    """Exactly one per stream, last, also after an `error`."""
+
+    session_id: str | None
+    iterations: int
+    usage: TurnUsage
+
+
+TrainerFrame = (SessionStarted | KnowledgeFrame | StatusFrame | ToolStarted | ToolCompleted | TrainerMessage
+                | QuestionFrame | ConfirmationPending | TrainerDone | ErrorFrame)
+"""Every frame of a trainer turn."""
+
 
 def status_message(tool: str, phase: str, locale: str, *, speaks: bool = False) -> str:
     if speaks:
@@ -39,32 +94,31 @@ def status_message(tool: str, phase: str, locale: str, *, speaks: bool = False) 
     return said if said != key else translate(f"trainer.status.working.{phase}", locale)
 
 
-def status_frame(tool: str, phase: str, locale: str, *, speaks: bool = False) -> Event:
-    return Event("status", {"tool": tool, "phase": phase,
-                            "message": status_message(tool, phase, locale, speaks=speaks)})
+def status_frame(tool: str, phase: str, locale: str, *, speaks: bool = False) -> StatusFrame:
+    return StatusFrame(tool=tool, phase=phase, message=status_message(tool, phase, locale, speaks=speaks))
 
 
 def knowledge_frame(source: str, display_name: str, params: dict[str, Any]) -> Event:
-    return Event("knowledge", {"source": source, "displayName": display_name, "params": params})
+    return KnowledgeFrame(source=source, display_name=display_name, params=params)
 
 
-def message_frame(content: str, attachments: list[dict[str, Any]]) -> Event:
-    return Event("message", {"content": content, "attachments": attachments})
+def message_frame(content: str, attachments: list[dict[str, Any]]) -> TrainerMessage:
+    return TrainerMessage(content=content, attachments=attachments)
 
 
-def question_frame(content: str, options: list[str]) -> Event:
-    return Event("question", {"content": content, "options": options})
+def question_frame(content: str, options: list[str]) -> QuestionFrame:
+    return QuestionFrame(content=content, options=options)
 
 
-def shown_frame(view: dict[str, Any]) -> Event:
+def shown_frame(view: dict[str, Any]) -> TrainerMessage | QuestionFrame:
     """The frame of a member view (agent/trainer/shown.py): a message or a question."""
     if view["kind"] == "question":
         return question_frame(view["content"], view["options"])
     return message_frame(view["content"], view["attachments"])
 
 
-def session_started(session_id: uuid.UUID) -> Event:
-    return Event("session_started", {"sessionId": str(session_id)})
+def session_started(session_id: uuid.UUID) -> SessionStarted:
+    return SessionStarted(session_id=str(session_id))
 
 
 class TrainerFrames(Frames):
@@ -99,9 +153,8 @@ class TrainerFrames(Frames):
         return [shown_frame(view)]
 
     def done(self, turn: Totals) -> Event:
-        return Event("done", {"sessionId": str(turn.conversation_id) if turn.opened else None,
-                              "iterations": turn.round_trips,
-                              "usage": events.usage_payload(turn.usage, turn.cost_usd_micros)})
+        return TrainerDone(session_id=str(turn.conversation_id) if turn.opened else None,
+                           iterations=turn.round_trips, usage=events.turn_usage(turn.usage, turn.cost_usd_micros))
 
 
 async def shown_view(turn: Turn, session: AsyncSession, spec: ToolSpec, output: dict[str, Any]) -> dict[str, Any]:

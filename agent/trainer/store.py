@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
 from sqlalchemy import (
     BigInteger,
     ForeignKey,
@@ -248,8 +249,24 @@ async def events(session: AsyncSession, session_id: uuid.UUID, *, context_only: 
     return [Event(seq=r.seq, type=r.type, payload=dict(r.payload)) for r in rows]
 
 
-def session_dict(row: TrainerSession) -> dict[str, Any]:
-    return {"id": str(row.id), "status": row.status, "title": row.title,
-            "knowledgeInContext": sorted(row.knowledge_in_context), "currentWorkoutId": row.current_workout_key,
-            "totalTokens": row.total_tokens, "cachedTokens": row.cached_tokens, "costUsdMicros": row.cost_usd_micros,
-            "createdAt": row.created_at.isoformat(), "lastActivityAt": row.last_activity_at.isoformat()}
+class TrainerSessionBody(msgspec.Struct, rename="camel"):
+    """A trainer session as its member sees it (camelCase on the wire)."""
+
+    id: str
+    status: str
+    title: str | None
+    knowledge_in_context: list[str]
+    current_workout_id: str | None
+    total_tokens: int
+    cached_tokens: int
+    cost_usd_micros: int
+    created_at: str
+    last_activity_at: str
+
+
+def session_body(row: TrainerSession) -> TrainerSessionBody:
+    return TrainerSessionBody(id=str(row.id), status=row.status, title=row.title,
+                       knowledge_in_context=sorted(row.knowledge_in_context),
+                       current_workout_id=row.current_workout_key, total_tokens=row.total_tokens,
+                       cached_tokens=row.cached_tokens, cost_usd_micros=row.cost_usd_micros,
+                       created_at=row.created_at.isoformat(), last_activity_at=row.last_activity_at.isoformat())

@@ -1,6 +1,7 @@
 """The agent endpoints: usage, conversations, send / confirm / pick (SSE) and undo (JSON).
 
-Handlers receive what they use (an org-scoped session, the orchestrator, the resumer: api/dependencies.py),
+Handlers receive what they use (an org-scoped session, the orchestrator: api/dependencies.py; a turn endpoint its
+request's turn context: api/turn_context.py),
 call one service, and shape the response; everything that can still fail with an HTTP status (ownership,
 the turn lock, claims, body validation) happens before the stream opens.
 """
@@ -12,37 +13,32 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from litestar import Controller, delete, get, patch, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import conversations as conversation_store
 from agent.branches import show_alternative
-from agent.budget import usage_snapshot
+from agent.budget import UsageBody, usage_snapshot
 from agent.copilot import STAFF_COPILOT
 from agent.orchestrator import Orchestrator
-from agent.resume import Answer, Resumer
 from agent.threads import Opening
-from agent.transcripts import conversation_detail, list_conversations
+from agent.transcripts import (
+    ConversationDetail,
+    ConversationList,
+    ConversationSummary,
+    conversation_detail,
+    list_conversations,
+)
 from agent.turn_runner import TurnRunner
 from api.bodies import ConfirmBody, PickBody, RenameBody, SendBody
 from api.guards import require_org_member, staff_only
 from api.rate_limit import OPENS_TURN
-from api.responses import (
-    BEARER,
-    ConversationDeleted,
-    ConversationDetail,
-    ConversationList,
-    ConversationSummary,
-    TurnStopBody,
-    UndoBody,
-    UsageBody,
-    error_responses,
-    shape,
-)
+from api.responses import BEARER, ConversationDeleted, TurnStopBody, UndoBody, error_responses, shape
 from api.sse import stream_response
-from api.turn_streams import MAX_SEQ, after_of, launched, owned_turn, running_turn, turn_response
+from api.turn_context import TurnContext, provide_staff_turn
+from api.turn_streams import MAX_SEQ, running_turn
 from core.errors import NotFound
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
@@ -55,16 +51,17 @@ STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 503)
 
 class AgentController(Controller):
     path = "/organizations/{org_id:str}/agent"
+    dependencies = {"turn": Provide(provide_staff_turn)}
     security = BEARER
 
     @get("/usage", guards=[require_org_member], responses=READ_ERRORS)
     async def usage(self, session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess]) -> UsageBody:
-        return shape(await usage_snapshot(session, access, datetime.now(UTC)), UsageBody)
+        return await usage_snapshot(session, access, datetime.now(UTC))
 
     @get("/conversations", guards=[require_org_member], responses=READ_ERRORS)
     async def conversations(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
                             access: NamedDependency[OrgAccess]) -> ConversationList:
-        return shape(await list_conversations(session, _staff(access, caller)), ConversationList)
+        return await list_conversations(session, _staff(access, caller))
 
     @get("/conversations/{conversation_id:uuid}", guards=[require_org_member], responses=READ_ERRORS)
     async def conversation(self, conversation_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -111,62 +108,43 @@ class AgentController(Controller):
 
     @post("/messages", guards=[staff_only], status_code=200, opt={OPENS_TURN: True},
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(429)})
-    async def send(self, data: JSONBody[SendBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                   locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> Stream:
-        turn = await orchestrator.open_send(
-            access=access, caller=caller, locale=locale, trace_id=trace_id, thread_id=data.conversationId,
-            opening=Opening(data.message, page_context=data.pageContext, replaces=data.replaces))
-        return await launched(turns, turn, "send", STAFF_COPILOT, locale, trace_id)
+    async def send(self, data: JSONBody[SendBody], turn: NamedDependency[TurnContext]) -> Stream:
+        return await turn.send(Opening(data.message, page_context=data.pageContext, replaces=data.replaces),
+                               data.conversationId)
 
     @post("/conversations/{conversation_id:uuid}/confirm/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def confirm(self, conversation_id: FromPath[uuid.UUID], tool_use_id: FromPath[str],
-                      data: JSONBody[ConfirmBody], caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                      locale: NamedDependency[str], trace_id: NamedDependency[str],
-                      resumer: NamedDependency[Resumer], turns: NamedDependency[TurnRunner]) -> Stream:
-        turn = await resumer.open_confirm(Answer(access, caller, locale, trace_id, "confirm", conversation_id,
-                                                 tool_use_id), approved=data.approved, edited_input=data.input)
-        return await launched(turns, turn, "confirm", STAFF_COPILOT, locale, trace_id)
+                      data: JSONBody[ConfirmBody], turn: NamedDependency[TurnContext]) -> Stream:
+        return await turn.confirm(conversation_id, tool_use_id, approved=data.approved, edited_input=data.input)
 
     @post("/conversations/{conversation_id:uuid}/pick/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses={**stream_response(), **STREAM_ERRORS, **error_responses(422)})
     async def pick(self, conversation_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[PickBody],
-                   caller: NamedDependency[Caller], access: NamedDependency[OrgAccess], locale: NamedDependency[str],
-                   trace_id: NamedDependency[str], resumer: NamedDependency[Resumer],
-                   turns: NamedDependency[TurnRunner]) -> Stream:
-        turn = await resumer.open_pick(Answer(access, caller, locale, trace_id, "pick", conversation_id, tool_use_id),
-                                       picked_id=data.id)
-        return await launched(turns, turn, "pick", STAFF_COPILOT, locale, trace_id)
+                   turn: NamedDependency[TurnContext]) -> Stream:
+        return await turn.pick(conversation_id, tool_use_id, data.id)
 
     @get("/turns/{turn_id:uuid}/stream", guards=[staff_only], responses={**stream_response(), **READ_ERRORS,
                                                                          **error_responses(403)})
-    async def turn_stream(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
-                          access: NamedDependency[OrgAccess], locale: NamedDependency[str],
-                          trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
+    async def turn_stream(self, turn_id: FromPath[uuid.UUID], turn: NamedDependency[TurnContext],
                           last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
                           after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
         """A turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until `done`, on
         any API process; only the turn's caller may read it."""
-        record = await owned_turn(turns, turn_id, access, caller, STAFF_COPILOT)
-        return turn_response(turns, record, STAFF_COPILOT, locale, trace_id, after_of(turn_id, last_event_id, after))
+        return await turn.follow(turn_id, last_event_id, after)
 
     @post("/turns/{turn_id:uuid}/stop", guards=[staff_only], status_code=200,
           responses=error_responses(400, 401, 403, 404))
-    async def stop_turn(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
-                        access: NamedDependency[OrgAccess], turns: NamedDependency[TurnRunner]) -> TurnStopBody:
+    async def stop_turn(self, turn_id: FromPath[uuid.UUID], turn: NamedDependency[TurnContext]) -> TurnStopBody:
         """Stop a running turn wherever it runs: the model stream is cancelled, the answer keeps what streamed,
         and the turn's stream ends with `done`."""
-        record = await owned_turn(turns, turn_id, access, caller, STAFF_COPILOT)
-        return TurnStopBody(turn_id=str(turn_id), state="stopping" if await turns.stop(record) else "finished")
+        return await turn.stop(turn_id)
 
     @post("/conversations/{conversation_id:uuid}/undo/{tool_use_id:str}", guards=[staff_only], status_code=200,
           responses=error_responses(400, 401, 403, 404, 409, 422))
     async def undo(self, conversation_id: FromPath[uuid.UUID], tool_use_id: FromPath[str],
-                   caller: NamedDependency[Caller], access: NamedDependency[OrgAccess], locale: NamedDependency[str],
-                   trace_id: NamedDependency[str], resumer: NamedDependency[Resumer]) -> UndoBody:
-        return shape(await resumer.undo(Answer(access, caller, locale, trace_id, "undo", conversation_id,
-                                               tool_use_id)), UndoBody)
+                   turn: NamedDependency[TurnContext]) -> UndoBody:
+        return shape(await turn.undo(conversation_id, tool_use_id), UndoBody)
 
 
 def _staff(access: OrgAccess, caller: Caller) -> conversation_store.Owner:
@@ -189,6 +167,5 @@ async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Cal
         return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
 
     running = await running_turn(turns, conversation_id, access, caller, STAFF_COPILOT)
-    return shape(await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
-                                           pending_ttl=settings.pending_ttl, describe=describe, running=running),
-                 ConversationDetail)
+    return await conversation_detail(session, _staff(access, caller), conversation_id, registry, access.role,
+                                     pending_ttl=settings.pending_ttl, describe=describe, running=running)

@@ -21,11 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.conversations import Owner
-from agent.orchestrator import Orchestrator
-from agent.resume import Answer, Resumer
 from agent.threads import Opening
 from agent.trainer import store
 from agent.trainer.persona import TRAINER
+from agent.transcripts import RunningTurn
 from agent.turn_log import before_turn
 from agent.turn_runner import TurnRunner
 from api.bodies import NOT_BLANK, ConfirmBody, is_blank
@@ -34,12 +33,13 @@ from api.rate_limit import OPENS_TURN
 from api.responses import BEARER, TurnStopBody, UndoBody, error_responses, shape
 from api.trainer_frames import (
     TrainerChatBody,
-    TrainerSessionBody,
+    TrainerEventBody,
     TrainerSessionDetail,
     TrainerSessionList,
     trainer_stream_response,
 )
-from api.turn_streams import MAX_SEQ, after_of, launched, owned_turn, running_turn, turn_response
+from api.turn_context import TurnContext, provide_trainer_turn
+from api.turn_streams import MAX_SEQ, running_turn
 from core.errors import NotFound, ServiceError
 from core.tenancy import Caller, OrgAccess
 
@@ -61,40 +61,29 @@ class TrainerSendBody(BaseModel):
             raise ValueError("message must not be blank")
         return value
 
+    def opening(self) -> Opening:
+        return Opening(self.message, current_workout_id=self.currentWorkoutId)
+
 
 class TrainerChatController(Controller):
     path = "/organizations/{org_id:str}/trainer"
     guards = [member_profile_required]
-    dependencies = {"member_id": Provide(provide_member_id)}
+    dependencies = {"member_id": Provide(provide_member_id), "turn": Provide(provide_trainer_turn)}
     security = BEARER
-
-    @staticmethod
-    async def _open(data: TrainerSendBody, caller: Caller, access: OrgAccess, member_id: uuid.UUID, locale: str,
-                    trace_id: str, orchestrator: Orchestrator):
-        return await orchestrator.open_send(
-            persona=TRAINER, access=access, caller=caller, member_id=member_id, locale=locale, trace_id=trace_id,
-            thread_id=data.sessionId, opening=Opening(data.message, current_workout_id=data.currentWorkoutId))
 
     @post("/messages", status_code=200, opt={OPENS_TURN: True},
           responses={**trainer_stream_response(), **STREAM_ERRORS})
-    async def send(self, data: JSONBody[TrainerSendBody], caller: NamedDependency[Caller],
-                   access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                   locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> Stream:
-        turn = await self._open(data, caller, access, member_id, locale, trace_id, orchestrator)
-        return await launched(turns, turn, "send", TRAINER, locale, trace_id)
+    async def send(self, data: JSONBody[TrainerSendBody], turn: NamedDependency[TurnContext]) -> Stream:
+        return await turn.send(data.opening(), data.sessionId)
 
     @post("/chat", status_code=200, opt={OPENS_TURN: True}, responses=STREAM_ERRORS)
-    async def chat(self, data: JSONBody[TrainerSendBody], caller: NamedDependency[Caller],
-                   access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                   locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   orchestrator: NamedDependency[Orchestrator], turns: NamedDependency[TurnRunner]) -> TrainerChatBody:
+    async def chat(self, data: JSONBody[TrainerSendBody], turn: NamedDependency[TurnContext]) -> TrainerChatBody:
         """The same turn (detached like every turn), its frames collected: the messages, the question, the done
         frame's session."""
-        stream = await self._open(data, caller, access, member_id, locale, trace_id, orchestrator)
-        record = await turns.launch(stream, "send")
+        stream = await turn.open_send(data.opening(), data.sessionId)
+        record = await turn.turns.launch(stream, "send")
         messages, question, failure, done = [], None, None, {}
-        async for frame in turns.follow(record, TRAINER, locale):
+        async for frame in turn.turns.follow(record, turn.persona, turn.locale):
             if frame is None:
                 continue
             if frame.type == "message":
@@ -116,7 +105,7 @@ class TrainerChatController(Controller):
                        limit: Annotated[int, QueryParameter(ge=1, le=50)] = 10) -> TrainerSessionList:
         await store.expire_idle(session, access.org_id, member_id, datetime.now(UTC))
         rows = await store.list_sessions(session, _trainer(access, caller), member_id, limit=limit)
-        return shape({"items": [store.session_dict(r) for r in rows]}, TrainerSessionList)
+        return TrainerSessionList(items=[store.session_body(r) for r in rows])
 
     @get("/sessions/{session_id:uuid}", responses=error_responses(400, 401, 403, 404))
     async def session_detail(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
@@ -129,65 +118,51 @@ class TrainerChatController(Controller):
         running = await running_turn(turns, row.id, access, caller, TRAINER)
         context = before_turn(await store.events(session, row.id, context_only=True), running,
                               lambda e: e.type == "user_message")
-        return shape({"session": store.session_dict(row),
-                      "events": [{"seq": e.seq, "type": e.type, "payload": e.payload} for e in context],
-                      "runningTurn": {"turnId": str(running.turn_id), "kind": running.kind} if running else None},
-                     TrainerSessionDetail)
+        return TrainerSessionDetail(session=store.session_body(row),
+                                    events=[TrainerEventBody(seq=e.seq, type=e.type, payload=e.payload)
+                                            for e in context],
+                                    running_turn=RunningTurn.of(running))
 
     @post("/sessions", status_code=201, responses=error_responses(400, 401, 403, 404))
     async def create(self, session: NamedDependency[AsyncSession], caller: NamedDependency[Caller],
-                     access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+                     access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID]) -> store.TrainerSessionBody:
         row = await store.create_session(session, org_id=access.org_id, member_id=member_id, user_id=caller.user_id,
                                          now=datetime.now(UTC))
-        return shape(store.session_dict(row), TrainerSessionBody)
+        return store.session_body(row)
 
     @delete("/sessions/{session_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404))
     async def close(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
                     caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                    member_id: NamedDependency[uuid.UUID]) -> TrainerSessionBody:
+                    member_id: NamedDependency[uuid.UUID]) -> store.TrainerSessionBody:
         row = await _owned(session, access, caller, member_id, session_id)
         await store.complete(session, row)
-        return shape(store.session_dict(row), TrainerSessionBody)
+        return store.session_body(row)
 
     @post("/sessions/{session_id:uuid}/confirm/{tool_use_id:str}", status_code=200,
           responses={**trainer_stream_response(), **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 503)})
     async def confirm(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], data: JSONBody[ConfirmBody],
-                      caller: NamedDependency[Caller], access: NamedDependency[OrgAccess],
-                      member_id: NamedDependency[uuid.UUID], locale: NamedDependency[str],
-                      trace_id: NamedDependency[str], resumer: NamedDependency[Resumer],
-                      turns: NamedDependency[TurnRunner]) -> Stream:
-        turn = await resumer.open_confirm(Answer(access, caller, locale, trace_id, "confirm", session_id, tool_use_id,
-                                                 persona=TRAINER, member_id=member_id),
-                                          approved=data.approved, edited_input=data.input)
-        return await launched(turns, turn, "confirm", TRAINER, locale, trace_id)
+                      turn: NamedDependency[TurnContext]) -> Stream:
+        return await turn.confirm(session_id, tool_use_id, approved=data.approved, edited_input=data.input)
 
     @get("/turns/{turn_id:uuid}/stream", responses={**trainer_stream_response(),
                                                     **error_responses(400, 401, 403, 404)})
-    async def turn_stream(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
-                          access: NamedDependency[OrgAccess], locale: NamedDependency[str],
-                          trace_id: NamedDependency[str], turns: NamedDependency[TurnRunner],
+    async def turn_stream(self, turn_id: FromPath[uuid.UUID], turn: NamedDependency[TurnContext],
                           last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None,
                           after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ)] = 0) -> Stream:
         """A trainer turn's frames after `Last-Event-ID` (`<turnId>:<seq>`) or `?after=seq`, then live until
         `done`, on any API process; only the member whose turn it is may read it."""
-        record = await owned_turn(turns, turn_id, access, caller, TRAINER)
-        return turn_response(turns, record, TRAINER, locale, trace_id, after_of(turn_id, last_event_id, after))
+        return await turn.follow(turn_id, last_event_id, after)
 
     @post("/turns/{turn_id:uuid}/stop", status_code=200, responses=error_responses(400, 401, 403, 404))
-    async def stop_turn(self, turn_id: FromPath[uuid.UUID], caller: NamedDependency[Caller],
-                        access: NamedDependency[OrgAccess], turns: NamedDependency[TurnRunner]) -> TurnStopBody:
+    async def stop_turn(self, turn_id: FromPath[uuid.UUID], turn: NamedDependency[TurnContext]) -> TurnStopBody:
         """Stop a running trainer turn wherever it runs; its stream ends with `done`."""
-        record = await owned_turn(turns, turn_id, access, caller, TRAINER)
-        return TurnStopBody(turn_id=str(turn_id), state="stopping" if await turns.stop(record) else "finished")
+        return await turn.stop(turn_id)
 
     @post("/sessions/{session_id:uuid}/undo/{tool_use_id:str}", status_code=200,
           responses=error_responses(400, 401, 403, 404, 409, 422))
-    async def undo(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str], caller: NamedDependency[Caller],
-                   access: NamedDependency[OrgAccess], member_id: NamedDependency[uuid.UUID],
-                   locale: NamedDependency[str], trace_id: NamedDependency[str],
-                   resumer: NamedDependency[Resumer]) -> UndoBody:
-        return shape(await resumer.undo(Answer(access, caller, locale, trace_id, "undo", session_id, tool_use_id,
-                                               persona=TRAINER, member_id=member_id)), UndoBody)
+    async def undo(self, session_id: FromPath[uuid.UUID], tool_use_id: FromPath[str],
+                   turn: NamedDependency[TurnContext]) -> UndoBody:
+        return shape(await turn.undo(session_id, tool_use_id), UndoBody)
 
 
 def _trainer(access: OrgAccess, caller: Caller) -> Owner:
