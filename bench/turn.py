@@ -55,7 +55,7 @@ def _spawn(module_args: list[str], env: dict, stdout) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", *module_args], cwd=ROOT, env=env, stdout=stdout)
 
 
-def _wait_http(url: str, timeout: float = 30.0) -> None:
+def _wait_http(url: str, timeout: float = 120.0) -> None:  # a wait, not a budget: a loaded machine starts slowly
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
