@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Annotated, Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    field_validator,
+    model_validator,
+)
 
 MAX_PAGE_CONTEXT_BYTES = 16_000
 
@@ -69,22 +78,35 @@ def _real_bool(value: Any) -> Any:
 RealBool = Annotated[StrictBool, BeforeValidator(_real_bool)]  # JSON true or false, nothing that coerces to one
 
 
-def _real_number(value: Any) -> Any:
-    # The framework validates non-strictly: pydantic would read `true` as 1 and "5" as 5 where the schema says a
-    # number (schemathesis' negative_data_rejection found a quick entry of `fatG: true` answered 201).
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError("must be a number")
-    return value
+def _numbers_only(annotation: Any, value: Any) -> bool:
+    """Whether `value` is what a JSON number field (float or int, optional, or a list of them) may hold."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _numbers_only(args[0], value)
+    if annotation in (int, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if origin in (Union, UnionType):
+        return value is None or any(_numbers_only(kind, value) for kind in args if kind is not type(None))
+    if origin is list and args and isinstance(value, list):
+        return all(_numbers_only(args[0], item) for item in value)
+    return True
 
 
-def _real_integer(value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("must be an integer")
-    return value
+class NumbersBody(BaseModel):
+    """A request body whose numbers are JSON numbers. Litestar validates bodies with strict=False, which also overrides
+    a field's own strictness, so `true` would be read as 1 and "5" as 5 where the schema says a number (schemathesis'
+    negative_data_rejection found a quick entry of `fatG: true` answered 201). The check runs before coercion and
+    leaves the fields' types, and so /schema's bounds, as declared."""
 
-
-Number = Annotated[float, BeforeValidator(_real_number)]  # a JSON number, never a boolean or a string
-Count = Annotated[int, BeforeValidator(_real_integer)]  # a JSON integer, never a boolean, a string or 5.0
+    @model_validator(mode="before")
+    @classmethod
+    def _json_numbers(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for name, field in cls.model_fields.items():
+                key = field.alias or name
+                if key in data and not _numbers_only(field.annotation, data[key]):
+                    raise ValueError(f"{key} must be a number")
+        return data
 
 
 class ConfirmBody(BaseModel):

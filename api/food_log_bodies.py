@@ -7,9 +7,9 @@ import datetime as dt
 from typing import Literal
 
 from msgspec import Struct
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from api.bodies import NOT_BLANK, Number
+from api.bodies import NOT_BLANK, NumbersBody
 
 Meal = Literal["breakfast", "lunch", "dinner", "snack"]
 DAY = Field(None, description="The local day of the gym it counts for (YYYY-MM-DD); default: today there.")
@@ -17,7 +17,7 @@ DAY = Field(None, description="The local day of the gym it counts for (YYYY-MM-D
 # --- request bodies ------------------------------------------------------------------------------------------------
 
 
-class _Body(BaseModel):
+class _Body(NumbersBody):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -28,7 +28,7 @@ class FoodEntryBody(_Body):
     meal: Meal
     foodKey: str = Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z ]{0,38}[a-z]$",
                          description="A library food's key, as GET .../nutrition/log/foods lists it.")
-    amount: Number = Field(gt=0, le=5_000, description="How much, in unit.")
+    amount: float = Field(gt=0, le=5_000, description="How much, in unit.")
     unit: Literal["g", "oz", "serving"] | None = Field(
         None, description="g, oz or the food's serving (422 no_serving for a food without one); default: the "
                           "member's portion unit (g with kg, oz with lbs).")
@@ -39,16 +39,16 @@ class QuickEntryBody(_Body):
 
     date: dt.date | None = DAY
     meal: Meal
-    calories: Number | None = Field(None, ge=0, le=10_000)
-    proteinG: Number | None = Field(None, ge=0, le=1_000)
-    fatG: Number | None = Field(None, ge=0, le=1_000)
-    carbsG: Number | None = Field(None, ge=0, le=1_000)
+    calories: float | None = Field(None, ge=0, le=10_000)
+    proteinG: float | None = Field(None, ge=0, le=1_000)
+    fatG: float | None = Field(None, ge=0, le=1_000)
+    carbsG: float | None = Field(None, ge=0, le=1_000)
     label: str | None = Field(None, min_length=1, max_length=80, pattern=NOT_BLANK,
                               description="What it was, in the member's words (shown back only to them).")
 
 
 class WeightBody(_Body):
-    weight: Number = Field(gt=0, le=800, description="The day's body weight in unit (422 weight_out_of_range "
+    weight: float = Field(gt=0, le=800, description="The day's body weight in unit (422 weight_out_of_range "
                                                     "outside 25–350 kg).")
     unit: Literal["kg", "lbs"] | None = Field(None, description="Default: the member's weight unit.")
 

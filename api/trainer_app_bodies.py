@@ -8,9 +8,9 @@ import uuid
 from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Struct, UnsetType
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, ConfigDict, Field
 
-from api.bodies import Count, Number, RealBool
+from api.bodies import NumbersBody, RealBool
 from api.exercise_extras_bodies import PreviousOut
 from gym.training.workout_sets import EXERCISE_ID
 
@@ -21,7 +21,7 @@ LibraryName = Annotated[str, Field(min_length=1, max_length=120, description="A 
 
 # --- request bodies ------------------------------------------------------------------------------------------------
 
-class _Body(BaseModel):
+class _Body(NumbersBody):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -29,16 +29,16 @@ class SetBody(_Body):
     """One set as done, in the member's units; what is left out comes from the prescription."""
 
     exerciseId: ExerciseId
-    setNumber: Count | None = Field(None, ge=1, le=100, description="Which set (1 = first); default: the next one.")
-    reps: Count | None = Field(None, ge=1, le=1000)
-    load: Number | None = Field(None, ge=0, le=2000, description="Per rep, in loadUnit.")
+    setNumber: int | None = Field(None, ge=1, le=100, description="Which set (1 = first); default: the next one.")
+    reps: int | None = Field(None, ge=1, le=1000)
+    load: float | None = Field(None, ge=0, le=2000, description="Per rep, in loadUnit.")
     loadUnit: Literal["kg", "lbs"] | None = Field(None, description="The unit the member saw when entering it (a set "
                                                                     "queued offline keeps it); default: the "
                                                                     "member's weight unit now.")
-    durationSec: Count | None = Field(None, ge=1, le=86400, description="A hold, a round or a bout.")
-    distance: Number | None = Field(None, gt=0, le=2000, description="In distanceUnit.")
+    durationSec: int | None = Field(None, ge=1, le=86400, description="A hold, a round or a bout.")
+    distance: float | None = Field(None, gt=0, le=2000, description="In distanceUnit.")
     distanceUnit: Literal["km", "mi"] | None = Field(None, description="Default: the member's distance unit now.")
-    rpe: Number | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
+    rpe: float | None = Field(None, ge=1, le=10, description="How hard it was (10 = nothing left).")
     performedAt: AwareDatetime | None = Field(None, description="When it was done (a set sent late keeps its time); "
                                                                 "default now; at most a year ago.")
     clientSetId: uuid.UUID | None = Field(None, description="The app's own id for this set (a UUID it makes once): "
@@ -50,19 +50,19 @@ class SetBody(_Body):
 
 class AddExerciseBody(_Body):
     name: LibraryName
-    position: Count | None = Field(None, ge=1, le=31, description="Where it goes (1 = first); default: the end.")
-    sets: Count | None = Field(None, ge=1, le=20)
-    reps: Count | None = Field(None, ge=1, le=200)
-    load: Number | None = Field(None, ge=0, le=2000, description="In the member's weight unit; default: the "
+    position: int | None = Field(None, ge=1, le=31, description="Where it goes (1 = first); default: the end.")
+    sets: int | None = Field(None, ge=1, le=20)
+    reps: int | None = Field(None, ge=1, le=200)
+    load: float | None = Field(None, ge=0, le=2000, description="In the member's weight unit; default: the "
                                                                 "progression's suggestion.")
-    holdSec: Count | None = Field(None, ge=1, le=3600)
-    durationMin: Number | None = Field(None, gt=0, le=600)
-    restSec: Count | None = Field(None, ge=0, le=1800)
+    holdSec: int | None = Field(None, ge=1, le=3600)
+    durationMin: float | None = Field(None, gt=0, le=600)
+    restSec: int | None = Field(None, ge=0, le=1800)
 
 
 class SwapExerciseBody(_Body):
     name: LibraryName
-    load: Number | None = Field(None, ge=0, le=2000, description="In the member's weight unit.")
+    load: float | None = Field(None, ge=0, le=2000, description="In the member's weight unit.")
 
 
 class FinishBody(_Body):

@@ -10,10 +10,10 @@ from litestar import Controller, get, put
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 from msgspec import Struct
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.bodies import Number
+from api.bodies import NumbersBody
 from api.guards import staff_only
 from api.responses import BEARER, error_responses, shape
 from core.errors import Forbidden
@@ -30,14 +30,14 @@ from gym.training.plates import (
 )
 
 
-class PlatesBody(BaseModel):
+class PlatesBody(NumbersBody):
     """The gym's barbell and its plates, in one unit (each plate weight once; heaviest first or in any order)."""
 
     model_config = ConfigDict(extra="forbid")
 
     unit: Literal["kg", "lbs"]
-    bar: Number = Field(ge=MIN_BAR, le=MAX_BAR, description="The bar's own weight.")
-    plates: list[Annotated[Number, Field(ge=MIN_PLATE, le=MAX_PLATE)]] = Field(
+    bar: float = Field(ge=MIN_BAR, le=MAX_BAR, description="The bar's own weight.")
+    plates: list[Annotated[float, Field(ge=MIN_PLATE, le=MAX_PLATE)]] = Field(
         min_length=1, max_length=MAX_PLATES, description="The plate weights the gym has (a weight named twice counts once).")
 
 
