@@ -182,4 +182,4 @@ def error_responses(*statuses: int) -> dict[int, ResponseSpec]:
 
 
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
-"""The security requirement of every authenticated operation (the scheme is declared in `api/app.py`)."""
+"""The security requirement of every authenticated operation (the scheme is declared in `api/app/`)."""

@@ -2,7 +2,7 @@
 
 A leaf module declares `tasks = ToolRouter("tasks")` and decorates handlers with
 `@tasks.agent_tool(action=..., summary=..., input=..., roles=..., ...)`; the decorator only records a
-`ToolSpec` (a duplicate action raises at import). `build_registry()` in `tools/catalog.py` combines the
+`ToolSpec` (a duplicate action raises at import). `build_registry()` in `tools/catalog/` combines the
 routers into a `ToolRegistry` (a duplicate model-visible name raises there).
 """
 

@@ -1,5 +1,5 @@
 """The class schedule's bulk filter and results: a named local period or from/to days with optional class type,
-program, published flag and coach (tools/leaves/class_sessions.py checks the ids and runs the preview, delete
+program, published flag and coach (tools/leaves/class_sessions_bulk.py checks the ids and runs the preview, delete
 and publish)."""
 
 from __future__ import annotations
