@@ -8,6 +8,7 @@ whole page when it failed.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 import shutil
@@ -135,27 +136,9 @@ def _screenshot_path(root: Path, test_name: str) -> Path:
 @pytest.fixture
 async def page(browser, server, request: pytest.FixtureRequest) -> AsyncIterator[object]:
     """A fresh English browser context; screenshot afterwards; uncaught page errors fail the test."""
-    context = await browser.new_context(locale="en-US", viewport={"width": 1280, "height": 860},
-                                        base_url=server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = await context.new_page()
-    console_lines: list[str] = []
-    page_errors: list[str] = []
-    request.node.browser_console = console_lines
-
-    def on_page_error(error: object) -> None:
-        page_errors.append(str(error))
-        console_lines.append(f"[pageerror] {error}")
-
-    tab.on("console", lambda msg: console_lines.append(f"[{msg.type}] {msg.text}"))
-    tab.on("pageerror", on_page_error)
-    yield tab
-    try:
-        await teardown_screenshot(tab, request)
-    finally:
-        await context.close()
-    if page_errors:
-        pytest.fail("uncaught errors in the console page:\n" + "\n".join(page_errors))
+    async with watched_page(browser, server, request, locale="en-US", viewport={"width": 1280, "height": 860},
+                            what="in the console page") as (tab, _):
+        yield tab
 
 
 @pytest.fixture
@@ -208,3 +191,30 @@ async def harbor_user(db, dev_keys, email: str, role: str) -> TestUser:
         user_id = await session.scalar(text("SELECT id FROM users WHERE clerk_id = :c"), {"c": clerk_id})
     assert user_id is not None
     return TestUser(user_id, email, clerk_id, dev_keys.sign(sub=clerk_id, email=email), role)
+
+
+@contextlib.asynccontextmanager
+async def watched_page(browser, server, request, *, locale: str, viewport: dict, what: str,
+                       permissions: list[str] | tuple[str, ...] = (), init_script: str | None = None,
+                       ) -> AsyncIterator[tuple[object, list[str]]]:
+    """A fresh context and page (touch on a phone-wide viewport): its console lines and uncaught errors go to a
+    failed test's report, its screenshot is taken at teardown, and an uncaught error fails the test (`what` says
+    where: "in the member app"). Yields the page and its console lines (a test may add its own)."""
+    context = await browser.new_context(locale=locale, viewport=viewport, base_url=server.url,
+                                        has_touch=viewport["width"] < 600, permissions=list(permissions))
+    context.set_default_timeout(TIMEOUT_MS)
+    if init_script:
+        await context.add_init_script(init_script)
+    page = await context.new_page()
+    errors: list[str] = []
+    lines: list[str] = []
+    request.node.browser_console = lines
+    page.on("console", lambda msg: lines.append(f"[{msg.type}] {msg.text}"))
+    page.on("pageerror", lambda err: (errors.append(str(err)), lines.append(f"[pageerror] {err}")))
+    yield page, lines
+    try:
+        await teardown_screenshot(page, request)
+    finally:
+        await context.close()
+    if errors:
+        pytest.fail(f"uncaught errors {what}:\n" + "\n".join(errors))

@@ -14,7 +14,7 @@ from gym.training import logs
 from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
-from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
+from tests.browser.conftest import GRANTED, _screenshot_path, watched_page
 from tests.browser.waits import expect
 from tests.trainer.fixtures import Trainee, hold, reps, trainee
 
@@ -55,22 +55,9 @@ class Tab:
 async def tab_fixture(browser, server, request) -> AsyncIterator[Tab]:
     """A fresh context in the language and at the size the test is parametrized with (`combo`)."""
     lang, size = request.node.callspec.params["combo"]
-    context = await browser.new_context(locale=LOCALES[lang], viewport=SIZES[size], base_url=server.url,
-                                        has_touch=size == "phone", permissions=GRANTED)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = await context.new_page()
-    errors: list[str] = []
-    lines: list[str] = []
-    request.node.browser_console = lines
-    page.on("console", lambda msg: lines.append(f"[{msg.type}] {msg.text}"))
-    page.on("pageerror", lambda err: (errors.append(str(err)), lines.append(f"[pageerror] {err}")))
-    yield Tab(page, lang, size, request)
-    try:
-        await teardown_screenshot(page, request)
-    finally:
-        await context.close()
-    if errors:
-        pytest.fail("uncaught errors in the member app:\n" + "\n".join(errors))
+    async with watched_page(browser, server, request, locale=LOCALES[lang], viewport=SIZES[size],
+                            permissions=GRANTED, what="in the member app") as (page, _):
+        yield Tab(page, lang, size, request)
 
 
 def bench_and_plank() -> dict:

@@ -25,7 +25,7 @@ from sqlalchemy import text
 
 from core.i18n import translate
 from tests.browser.axe import serious_violations
-from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
+from tests.browser.conftest import GRANTED, _screenshot_path, watched_page
 from tests.browser.waits import expect
 from tests.pipeline.food_log_setup import planned_member
 
@@ -44,20 +44,10 @@ QUICK_KCAL = 500.0
 @pytest.fixture
 async def food_page(browser, server, request) -> AsyncIterator[object]:
     lang, size = request.param
-    context = await browser.new_context(locale=LOCALES[lang], viewport=SIZES[size], base_url=server.url,
-                                        has_touch=size == "phone", permissions=GRANTED)
-    context.set_default_timeout(TIMEOUT_MS)
-    await context.add_init_script(f"localStorage.setItem('spotter.locale', '{lang}')")
-    tab = await context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda err: errors.append(str(err)))
-    yield tab
-    try:
-        await teardown_screenshot(tab, request)
-    finally:
-        await context.close()
-    if errors:
-        pytest.fail("uncaught errors on the food screen:\n" + "\n".join(errors))
+    async with watched_page(browser, server, request, locale=LOCALES[lang], viewport=SIZES[size], permissions=GRANTED,
+                            init_script=f"localStorage.setItem('spotter.locale', '{lang}')",
+                            what="on the food screen") as (tab, _):
+        yield tab
 
 
 async def _axe(page, where: str) -> None:

@@ -23,7 +23,7 @@ from gym.training import logs
 from gym.training.logs import LoggedExercise
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
-from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, teardown_screenshot
+from tests.browser.conftest import GRANTED, TIMEOUT_MS, _screenshot_path, watched_page
 from tests.browser.waits import expect
 from tests.trainer.fixtures import hold, reps, trainee
 
@@ -73,28 +73,15 @@ async def app_page(browser, server, request) -> AsyncIterator[object]:
     """A fresh context at the size the test is parametrized with; uncaught page errors fail the test."""
     size = SIZES[getattr(request, "param", "phone")]
     locale = "he-IL" if "hebrew" in request.node.name else "en-US"
-    context = await browser.new_context(locale=locale, viewport=size, base_url=server.url,
-                                        has_touch=size["width"] < 600, permissions=GRANTED)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = await context.new_page()
-    errors: list[str] = []
-    lines: list[str] = []
-    request.node.browser_console = lines
-    tab.on("console", lambda msg: lines.append(f"[{msg.type}] {msg.text}"))
-    tab.on("pageerror", lambda err: (errors.append(str(err)), lines.append(f"[pageerror] {err}")))
+    async with watched_page(browser, server, request, locale=locale, viewport=size, permissions=GRANTED,
+                            what="in the member app") as (tab, lines):
 
-    async def on_response(response) -> None:  # a refusal's code and message, for a failed test's report
-        if response.status >= 400 and "/trainer/" in response.url:
-            lines.append(f"[{response.status}] {response.request.method} {response.url}: {await response.text()}")
+        async def on_response(response) -> None:  # a refusal's code and message, for a failed test's report
+            if response.status >= 400 and "/trainer/" in response.url:
+                lines.append(f"[{response.status}] {response.request.method} {response.url}: {await response.text()}")
 
-    tab.on("response", on_response)
-    yield tab
-    try:
-        await teardown_screenshot(tab, request)
-    finally:
-        await context.close()
-    if errors:
-        pytest.fail("uncaught errors in the member app:\n" + "\n".join(errors))
+        tab.on("response", on_response)
+        yield tab
 
 
 async def _shot(page, request, step: str) -> None:
