@@ -132,3 +132,8 @@ async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[di
         .order_by(Organization.name)
     )).all()
     return [{"orgId": str(org_id), "orgName": name, "role": role} for org_id, name, role in rows]
+
+
+async def org_timezone(session: AsyncSession, org_id: uuid.UUID) -> str | None:
+    """The org's timezone (None: no such org)."""
+    return await session.scalar(select(Organization.timezone).where(Organization.id == org_id))
