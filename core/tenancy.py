@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, select, text
+from sqlalchemy import BigInteger, ForeignKey, Row, String, UniqueConstraint, Uuid, bindparam, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -137,3 +137,9 @@ async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[di
 async def org_timezone(session: AsyncSession, org_id: uuid.UUID) -> str | None:
     """The org's timezone (None: no such org)."""
     return await session.scalar(select(Organization.timezone).where(Organization.id == org_id))
+
+
+async def org_name_and_timezone(session: AsyncSession, org_id: uuid.UUID) -> Row[str, str]:
+    """The org's `name` and `timezone` (what a message to its members is sent as, and when)."""
+    return (await session.execute(select(Organization.name, Organization.timezone).where(
+        Organization.id == org_id))).one()
