@@ -143,3 +143,18 @@ async def org_name_and_timezone(session: AsyncSession, org_id: uuid.UUID) -> Row
     """The org's `name` and `timezone` (what a message to its members is sent as, and when)."""
     return (await session.execute(select(Organization.name, Organization.timezone).where(
         Organization.id == org_id))).one()
+
+
+async def get_organization(session: AsyncSession, org_id: uuid.UUID) -> Organization | None:
+    """The org's row (None: no such org)."""
+    return await session.get(Organization, org_id)
+
+
+async def first_active_user(session: AsyncSession, org_id: uuid.UUID) -> uuid.UUID | None:
+    """The user billed for the org's work nobody started: its first active owner, else its first active member."""
+    members = select(Membership.user_id).where(Membership.org_id == org_id, Membership.status == "active")
+    user_id = await session.scalar(members.where(Membership.role == "owner")
+                                   .order_by(Membership.created_at).limit(1))
+    if user_id is None:
+        user_id = await session.scalar(members.order_by(Membership.created_at).limit(1))
+    return user_id
