@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, ForeignKey, String, UniqueConstraint, Uuid, bindparam, select, text
+from sqlalchemy import BigInteger, ForeignKey, Row, String, UniqueConstraint, Uuid, bindparam, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -132,3 +132,29 @@ async def list_memberships(session: AsyncSession, user_id: uuid.UUID) -> list[di
         .order_by(Organization.name)
     )).all()
     return [{"orgId": str(org_id), "orgName": name, "role": role} for org_id, name, role in rows]
+
+
+async def org_timezone(session: AsyncSession, org_id: uuid.UUID) -> str | None:
+    """The org's timezone (None: no such org)."""
+    return await session.scalar(select(Organization.timezone).where(Organization.id == org_id))
+
+
+async def org_name_and_timezone(session: AsyncSession, org_id: uuid.UUID) -> Row[str, str]:
+    """The org's `name` and `timezone` (what a message to its members is sent as, and when)."""
+    return (await session.execute(select(Organization.name, Organization.timezone).where(
+        Organization.id == org_id))).one()
+
+
+async def get_organization(session: AsyncSession, org_id: uuid.UUID) -> Organization | None:
+    """The org's row (None: no such org)."""
+    return await session.get(Organization, org_id)
+
+
+async def first_active_user(session: AsyncSession, org_id: uuid.UUID) -> uuid.UUID | None:
+    """The user billed for the org's work nobody started: its first active owner, else its first active member."""
+    members = select(Membership.user_id).where(Membership.org_id == org_id, Membership.status == "active")
+    user_id = await session.scalar(members.where(Membership.role == "owner")
+                                   .order_by(Membership.created_at).limit(1))
+    if user_id is None:
+        user_id = await session.scalar(members.order_by(Membership.created_at).limit(1))
+    return user_id

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, func, select
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, func, select, update
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -164,6 +164,33 @@ async def daily_limit(session: AsyncSession, org_id: uuid.UUID) -> int:
     """The org's own daily limit, else the default."""
     own = await session.scalar(select(Organization.messages_daily_limit).where(Organization.id == org_id))
     return DEFAULT_DAILY_LIMIT if own is None else own
+
+
+async def claim_due(session: AsyncSession, org_id: uuid.UUID, now: datetime) -> tuple[MemberMessage, Member] | None:
+    """The org's oldest queued message due at `now`, with its member, locked for its delivery (`SKIP LOCKED`: a
+    message another worker holds is passed over, so no two workers send one twice)."""
+    row = (await session.execute(
+        select(MemberMessage, Member).join(Member, Member.id == MemberMessage.member_id)
+        .where(MemberMessage.org_id == org_id, MemberMessage.status == "queued",
+               (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before <= now))
+        .order_by(MemberMessage.queued_at, MemberMessage.id).limit(1)
+        .with_for_update(of=MemberMessage, skip_locked=True))).first()
+    return (row[0], row[1]) if row else None
+
+
+async def defer_due(session: AsyncSession, org_id: uuid.UUID, now: datetime, until: datetime) -> int:
+    """Every queued message due at `now` waits for `until` (quiet hours or the day's limit); how many."""
+    deferred = await session.execute(update(MemberMessage).where(
+        MemberMessage.org_id == org_id, MemberMessage.status == "queued",
+        (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before <= now))
+        .values(not_before=until, updated_at=now).execution_options(synchronize_session=False))
+    return getattr(deferred, "rowcount", 0) or 0
+
+
+async def next_due_at(session: AsyncSession, org_id: uuid.UUID) -> datetime | None:
+    """The earliest a message still queued may leave (None: none waits)."""
+    return await session.scalar(select(func.min(MemberMessage.not_before)).where(
+        MemberMessage.org_id == org_id, MemberMessage.status == "queued"))
 
 
 async def queue(session: AsyncSession, org_id: uuid.UUID, *, batch_id: uuid.UUID | None = None,

@@ -7,10 +7,9 @@ from datetime import UTC, datetime
 
 import structlog
 from pgqueuer import Job
-from sqlalchemy import select
 
 from core.database import Database
-from core.tenancy import Organization
+from core.tenancy import org_timezone
 from gym.freezes import member_of, sync_status
 from gym.periods import local_today
 
@@ -24,6 +23,6 @@ class FreezeStatus:
     async def handle(self, job: Job) -> None:
         org_id, member_id = member_of(job.payload)
         async with self.db.scope(org_id=org_id) as session:
-            tz = await session.scalar(select(Organization.timezone).where(Organization.id == org_id))
+            tz = await org_timezone(session, org_id)
             status = await sync_status(session, org_id, member_id, local_today(tz or "UTC", datetime.now(UTC)))
         log.info("freeze.status_synced", org_id=str(org_id), member_id=str(member_id), status=status)

@@ -22,7 +22,6 @@ from typing import Any
 
 import structlog
 from opentelemetry.trace import Span
-from sqlalchemy import select
 
 from agent.composition import build_model
 from agent.costs import PriceBook, Usage
@@ -32,7 +31,7 @@ from agent.model import ModelClient, ModelRequest, ModelResponse
 from agent.tracing import Who, ambient_parent
 from core.database import Database
 from core.settings import Settings
-from core.tenancy import Caller, Membership, OrgAccess, Organization
+from core.tenancy import Caller, OrgAccess, first_active_user, get_organization
 from gym.nutrition.foods import FOODS
 from gym.nutrition.payloads import SCHEMAS
 from gym.nutrition.payloads.control import UpstreamDataRequest
@@ -178,15 +177,11 @@ class ModelAgents:
 
     async def _payer(self, org_id: uuid.UUID, user_id: uuid.UUID | None) -> PipelineCall:
         async with self.db.scope(org_id=org_id) as session:
-            org = await session.get(Organization, org_id)
+            org = await get_organization(session, org_id)
             if org is None:
                 raise ValueError("the run's org is gone")
-            members = select(Membership.user_id).where(Membership.org_id == org_id, Membership.status == "active")
             if user_id is None:
-                user_id = await session.scalar(members.where(Membership.role == "owner")
-                                               .order_by(Membership.created_at).limit(1))
-            if user_id is None:
-                user_id = await session.scalar(members.order_by(Membership.created_at).limit(1))
+                user_id = await first_active_user(session, org_id)
         if user_id is None:
             raise NoAnswer("no member of the org can be billed")
         access = OrgAccess(org_id=org.id, org_name=org.name, tier=org.tier, timezone=org.timezone, locale=org.locale,

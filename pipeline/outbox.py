@@ -1,6 +1,7 @@
 """The outbox's drain: the worker's `member_messages` job delivers one org's due messages to the sender.
 
-Each message is claimed in its own transaction (`FOR UPDATE SKIP LOCKED`, so two workers never send one twice),
+Each message is claimed in its own transaction (`FOR UPDATE SKIP LOCKED`, so two workers never send one twice:
+`gym.messages.claim_due`),
 checked again against the rules of gym/outbox.py (opted out since it was queued, quiet hours, the org's daily
 limit), handed to the sender and its status written (`sent`, `bounced`, or `failed` once its retries are spent; a
 transient failure waits in `queued` with `not_before`). What must wait is deferred, never dropped: the job queues
@@ -16,14 +17,21 @@ from datetime import UTC, datetime, timedelta
 
 import structlog
 from pgqueuer import Job
-from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
-from core.tenancy import Organization
+from core.tenancy import org_name_and_timezone
 from gym.job_queue import enqueue
-from gym.members import Member
-from gym.messages import MemberMessage, daily_limit, entrypoint_of, org_of, payload_of, sent_today
+from gym.messages import (
+    MemberMessage,
+    claim_due,
+    daily_limit,
+    defer_due,
+    entrypoint_of,
+    next_due_at,
+    org_of,
+    payload_of,
+    sent_today,
+)
 from gym.outbox import blocked, may_send_at, retry_at
 from pipeline.senders import Delivery, Email, Sender
 
@@ -37,16 +45,6 @@ class DrainReport:
 
     def add(self, status: str) -> None:
         self.counts[status] = self.counts.get(status, 0) + 1
-
-
-async def _claim(session: AsyncSession, org_id: uuid.UUID, now: datetime) -> tuple[MemberMessage, Member] | None:
-    row = (await session.execute(
-        select(MemberMessage, Member).join(Member, Member.id == MemberMessage.member_id)
-        .where(MemberMessage.org_id == org_id, MemberMessage.status == "queued",
-               (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before <= now))
-        .order_by(MemberMessage.queued_at, MemberMessage.id).limit(1)
-        .with_for_update(of=MemberMessage, skip_locked=True))).first()
-    return (row[0], row[1]) if row else None
 
 
 def _record(message: MemberMessage, delivery: Delivery, now: datetime) -> str:
@@ -77,9 +75,8 @@ async def deliver_due(db: Database, org_id: uuid.UUID, sender: Sender, *, now: d
     report = DrainReport()
     for _ in range(max_messages):
         async with db.scope(org_id=org_id) as session:
-            org = (await session.execute(select(Organization.name, Organization.timezone).where(
-                Organization.id == org_id))).one()
-            claimed = await _claim(session, org_id, now)
+            org = await org_name_and_timezone(session, org_id)
+            claimed = await claim_due(session, org_id, now)
             if claimed is None:
                 break
             message, member = claimed
@@ -92,18 +89,13 @@ async def deliver_due(db: Database, org_id: uuid.UUID, sender: Sender, *, now: d
             wait = may_send_at(now, org.timezone, sent_today=await sent_today(session, org_id, org.timezone, now),
                                limit=await daily_limit(session, org_id))
             if wait is not None:  # quiet hours or the day's limit: everything due now waits for the same instant
-                deferred = await session.execute(update(MemberMessage).where(
-                    MemberMessage.org_id == org_id, MemberMessage.status == "queued",
-                    (MemberMessage.not_before.is_(None)) | (MemberMessage.not_before <= now))
-                    .values(not_before=wait, updated_at=now).execution_options(synchronize_session=False))
-                report.counts["deferred"] = getattr(deferred, "rowcount", 0) or 0
+                report.counts["deferred"] = await defer_due(session, org_id, now, wait)
                 break
             (delivery,) = await sender.send([Email(str(message.id), member.email or "", message.subject, message.body,
                                                    org.name)])
             report.add(_record(message, delivery, now))
     async with db.scope(org_id=org_id) as session:
-        report.next_at = await session.scalar(select(func.min(MemberMessage.not_before)).where(
-            MemberMessage.org_id == org_id, MemberMessage.status == "queued"))
+        report.next_at = await next_due_at(session, org_id)
         if wake_later and report.next_at is not None:
             await enqueue(session, entrypoint_of(session), payload_of(org_id), org_id=org_id,
                           execute_after=max(report.next_at - datetime.now(UTC), timedelta(0)))

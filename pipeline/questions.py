@@ -9,7 +9,6 @@ import asyncio
 import uuid
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.database import Database
@@ -20,7 +19,7 @@ from gym.nutrition.envelope import validate_payload
 from gym.nutrition.errors import PayloadInvalid
 from gym.nutrition.holds import hold_for_question, live, store_question
 from gym.nutrition.lifecycle import RUN_SECONDS
-from gym.nutrition.models import NutritionMessage, NutritionRun
+from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads.intake import IntakeData
 from gym.nutrition.payloads.medical import HealthQuery, UserContext
 from gym.nutrition.plan import RunPlan
@@ -64,9 +63,11 @@ class HealthQuestions:
             payload = floored(answer.payload, query, run_id=run.id, requester="USER")
             target = await _member_run(session, run) if floor.above_continue else None
             held = target is not None and await hold_for_question(
-                session, target, query, payload, attempt=await _attempt(session, target), run_seconds=RUN_SECONDS)
+                session, target, query, payload, attempt=await runs.next_question_attempt(session, target),
+                run_seconds=RUN_SECONDS)
             if not held or target is None or target.id != run.id:
-                await store_question(session, run, query, payload, attempt=await _attempt(session, run))
+                await store_question(session, run, query, payload,
+                                     attempt=await runs.next_question_attempt(session, run))
         return payload
 
     async def _answer(self, call: AgentCall) -> Answer:
@@ -86,14 +87,6 @@ class HealthQuestions:
         except PayloadInvalid as exc:
             raise PhysicianUnavailable(detail="the physician's answer was not a valid medical_context") from exc
         return answer
-
-
-async def _attempt(session: AsyncSession, run: NutritionRun) -> int:
-    """The attempt number of the run's next user question (never colliding with the run's own queries)."""
-    asked = await session.scalar(select(func.count()).select_from(NutritionMessage).where(
-        NutritionMessage.run_id == run.id, NutritionMessage.from_agent == "USER",
-        NutritionMessage.data_type == "health_query"))
-    return 1_000 + (asked or 0) + 1
 
 
 async def _member_run(session: AsyncSession, run: NutritionRun) -> NutritionRun | None:

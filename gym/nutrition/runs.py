@@ -214,6 +214,14 @@ async def messages(session: AsyncSession, run: NutritionRun, *, data_type: str |
     return (await session.scalars(query.order_by(NutritionMessage.created_at, NutritionMessage.id))).all()
 
 
+async def next_question_attempt(session: AsyncSession, run: NutritionRun) -> int:
+    """The attempt number of the run's next user question (never colliding with the run's own queries)."""
+    asked = await session.scalar(select(func.count()).select_from(NutritionMessage).where(
+        NutritionMessage.run_id == run.id, NutritionMessage.from_agent == "USER",
+        NutritionMessage.data_type == "health_query"))
+    return 1_000 + (asked or 0) + 1
+
+
 async def latest_outputs(session: AsyncSession, run: NutritionRun, data_types: Sequence[str], *,
                          upto_version: int | None = None) -> dict[str, Any]:
     """The newest accepted payload per data type (skipped agents keep their most recent output, 004 §10), of
