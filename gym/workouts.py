@@ -214,6 +214,11 @@ async def get_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid
     return WorkoutDetail(workout, [SectionDetail(s, by_section[s.id]) for s in sections])
 
 
+async def workout_title(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> str | None:
+    """The workout's title, deleted or not (an assignment still names it); None when unknown here."""
+    return await session.scalar(select(Workout.title).where(Workout.org_id == org_id, Workout.id == workout_id))
+
+
 async def update_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
                          patch: Mapping[str, Any]) -> Workout | None:
     """Patch title/description/scheduled_on/program_id/freeform_text; None when missing."""
