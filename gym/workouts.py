@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, delete, func, insert, select
+from sqlalchemy import ForeignKey, Row, String, Text, UniqueConstraint, delete, func, insert, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -217,6 +217,15 @@ async def get_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid
 async def workout_title(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> str | None:
     """The workout's title, deleted or not (an assignment still names it); None when unknown here."""
     return await session.scalar(select(Workout.title).where(Workout.org_id == org_id, Workout.id == workout_id))
+
+
+async def workout_in_use(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID) -> Row[Any] | None:
+    """The live workout's `title`, `created_at` and how many live assignments use it (`used`), for the card that
+    asks before deleting it; None when missing or deleted."""
+    return (await session.execute(text(
+        "SELECT w.title, w.created_at, (SELECT count(*) FROM assignments a WHERE a.workout_id = w.id "
+        "AND a.deleted_at IS NULL) AS used FROM workouts w WHERE w.org_id = :org AND w.id = :id "
+        "AND w.deleted_at IS NULL"), {"org": org_id, "id": workout_id})).first()
 
 
 async def update_workout(session: AsyncSession, org_id: uuid.UUID, workout_id: uuid.UUID,
