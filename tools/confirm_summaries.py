@@ -20,7 +20,7 @@ from gym.assignments import assignment_day
 from gym.periods import resolve_period
 from gym.program_templates import template_into_program
 from gym.programs import program_name
-from gym.tasks import get_task
+from gym.tasks import task_title
 from gym.workouts import workout_in_use
 from tools.context import ToolContext
 
@@ -52,8 +52,8 @@ def span(ctx: ToolContext, first: dt.date | str | None, last: dt.date | str | No
 
 
 async def delete_task(ctx: ToolContext, input: Any) -> str | None:
-    task = await get_task(ctx.session, ctx.org_id, input.id)
-    return words(ctx, "deleteTask", title=task.title) if task else None
+    title = await task_title(ctx.session, ctx.org_id, input.id)
+    return words(ctx, "deleteTask", title=title) if title is not None else None
 
 
 async def delete_workout(ctx: ToolContext, input: Any) -> str | None:
