@@ -89,6 +89,13 @@ async def find_user_by_clerk_id(db: AsyncSession | AsyncConnection, clerk_id: st
     return caller
 
 
+async def org_name_and_locale(session: AsyncSession, org_id: uuid.UUID) -> tuple[str, str]:
+    """The gym's name and its language (en when unset): what its messages to members are written in."""
+    row = (await session.execute(select(Organization.name, Organization.locale).where(
+        Organization.id == org_id))).one()
+    return row.name, row.locale or "en"
+
+
 async def find_org_access(session: AsyncSession, org_id: uuid.UUID, user_id: uuid.UUID) -> OrgAccess | None:
     """The caller's active membership in `org_id`, read from the database (never from the token)."""
     row = (await session.execute(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, ForeignKey, Text, func, select, text, update
+from sqlalchemy import ColumnElement, ForeignKey, Row, Text, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -108,6 +108,13 @@ REPOSITORY = OrgRepository(Assignment, "assignment", UPDATABLE)
 
 async def get_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID) -> Assignment | None:
     return await REPOSITORY.get(session, org_id, assignment_id)
+
+
+async def assignment_day(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID) -> Row[Any] | None:
+    """The live assignment's workout `title` and its `scheduled_on`, for the card that asks before deleting it."""
+    return (await session.execute(text(
+        "SELECT w.title, a.scheduled_on FROM assignments a JOIN workouts w ON w.id = a.workout_id "
+        "WHERE a.org_id = :org AND a.id = :id AND a.deleted_at IS NULL"), {"org": org_id, "id": assignment_id})).first()
 
 
 async def update_assignment(session: AsyncSession, org_id: uuid.UUID, assignment_id: uuid.UUID,

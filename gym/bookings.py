@@ -267,6 +267,15 @@ async def booked_members(session: AsyncSession, org_id: uuid.UUID, session_id: u
         Member.deleted_at.is_(None)).order_by(Member.full_name))).all())
 
 
+async def held_sessions(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime, *,
+                        limit: int = 40) -> list[ClassSession]:
+    """The member's coming classes that go ahead and in which they hold a seat, soonest first."""
+    return list((await session.execute(select(ClassSession).join(Booking, Booking.session_id == ClassSession.id).where(
+        Booking.org_id == org_id, Booking.member_id == member_id, Booking.status.in_(FILLED),
+        ClassSession.cancelled_at.is_(None), ClassSession.starts_at >= now).order_by(ClassSession.starts_at)
+        .limit(limit))).scalars().all())
+
+
 def local_day(row: ClassSession, tz: Tz) -> date:
     return row.starts_at.astimezone(zone(tz)).date()
 

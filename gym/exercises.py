@@ -203,6 +203,15 @@ async def get_exercise(session: AsyncSession, org_id: uuid.UUID, exercise_id: uu
     return await session.scalar(select(Exercise).where(Exercise.org_id == org_id, Exercise.id == exercise_id))
 
 
+async def exercise_names(session: AsyncSession, org_id: uuid.UUID, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """Each exercise's name by id (none read for no ids)."""
+    if not ids:
+        return {}
+    rows = await session.execute(select(Exercise.id, Exercise.name)
+                                 .where(Exercise.org_id == org_id, Exercise.id.in_(ids)))
+    return {row.id: row.name for row in rows}
+
+
 async def existing_exercise_ids(session: AsyncSession, org_id: uuid.UUID,
                                 ids: set[uuid.UUID]) -> set[uuid.UUID]:
     """Which of `ids` are exercises of this org."""

@@ -148,14 +148,21 @@ async def freeze(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
     return row, member
 
 
+async def freeze_to_lift(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, today: date, *,
+                         lock: bool = False) -> MembershipFreeze | None:
+    """The freeze an unfreeze lifts: the one that holds today, else the next one (locked when `lock`)."""
+    query = select(MembershipFreeze).where(
+        MembershipFreeze.org_id == org_id, MembershipFreeze.member_id == member_id,
+        MembershipFreeze.unfrozen_at.is_(None), MembershipFreeze.ends_on >= today).order_by(
+        MembershipFreeze.starts_on).limit(1)
+    return await session.scalar(query.with_for_update() if lock else query)
+
+
 async def unfreeze(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, *, today: date,
                    now: datetime, created_by: uuid.UUID | None = None) -> tuple[MembershipFreeze, Member]:
     """Lift the freeze that holds today (else the next one); the member's status before it comes back."""
     member = await _member(session, org_id, member_id)
-    row = await session.scalar(select(MembershipFreeze).where(
-        MembershipFreeze.org_id == org_id, MembershipFreeze.member_id == member.id,
-        MembershipFreeze.unfrozen_at.is_(None), MembershipFreeze.ends_on >= today)
-        .order_by(MembershipFreeze.starts_on).limit(1).with_for_update())
+    row = await freeze_to_lift(session, org_id, member.id, today, lock=True)
     if row is None and member.status == "frozen":  # frozen before freezes were recorded: record the one lifted now
         row = MembershipFreeze(id=uuid.uuid4(), org_id=org_id, member_id=member.id, starts_on=today,
                                ends_on=today + timedelta(days=LEGACY_REFREEZE_DAYS - 1), reason=None,

@@ -7,6 +7,7 @@ members in `gym.member_analytics`: each builds on this module, which imports non
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -58,6 +59,17 @@ REPOSITORY = OrgRepository(Member, "member", EDITABLE_FIELDS, unknown_code="unkn
 
 async def get_member(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> Member | None:
     return await REPOSITORY.get(session, org_id, member_id)
+
+
+async def member_name(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID) -> str | None:
+    """The member's full name, deleted or not (what a card or a past row names); None when unknown here."""
+    return await session.scalar(select(Member.full_name).where(Member.org_id == org_id, Member.id == member_id))
+
+
+async def live_members(session: AsyncSession, org_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Member]:
+    """The live members among `ids`, in no order; the caller checks that every one was found."""
+    return list((await session.scalars(select(Member).where(Member.org_id == org_id, Member.id.in_(ids),
+                                                            Member.deleted_at.is_(None)))).all())
 
 
 def _check_status(status: str) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, insert, select
+from sqlalchemy import ForeignKey, Row, String, Text, insert, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
@@ -116,6 +116,16 @@ async def list_templates(session: AsyncSession, org_id: uuid.UUID, limit: int = 
 async def get_template(session: AsyncSession, org_id: uuid.UUID, template_id: uuid.UUID) -> ProgramTemplate | None:
     return await session.scalar(select(ProgramTemplate).where(ProgramTemplate.org_id == org_id,
                                                               ProgramTemplate.id == template_id))
+
+
+async def template_into_program(session: AsyncSession, org_id: uuid.UUID, template_id: uuid.UUID,
+                                program_id: uuid.UUID) -> Row[Any] | None:
+    """The template's `name` and how many days it holds (`days`), with the `program` it would go into, for the card
+    that asks before applying it; None when either is unknown here."""
+    return (await session.execute(text(
+        "SELECT t.name, jsonb_array_length(t.structure) AS days, p.name AS program "
+        "FROM program_templates t JOIN programs p ON p.org_id = t.org_id AND p.id = :program "
+        "WHERE t.org_id = :org AND t.id = :id"), {"org": org_id, "id": template_id, "program": program_id})).first()
 
 
 async def create_template(session: AsyncSession, org_id: uuid.UUID, *, name: str, weeks: int,

@@ -83,6 +83,12 @@ async def get_program(session: AsyncSession, org_id: uuid.UUID, program_id: uuid
     return await REPOSITORY.get(session, org_id, program_id)
 
 
+async def program_name(session: AsyncSession, org_id: uuid.UUID, program_id: uuid.UUID) -> str | None:
+    """The program's name, deleted or not (what a confirmation card names); None when unknown here."""
+    return await session.scalar(text("SELECT name FROM programs WHERE org_id = :org AND id = :id"),
+                                {"org": org_id, "id": program_id})
+
+
 async def search_programs(session: AsyncSession, org_id: uuid.UUID, query: str, limit: int = 10) -> list[Program]:
     """Live programs whose name resembles `query` (trigram word similarity), best first."""
     score = func.word_similarity(query.strip().lower(), func.lower(Program.name))

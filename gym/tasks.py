@@ -6,7 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, select
+from sqlalchemy import ForeignKey, String, Text, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -44,6 +44,13 @@ REPOSITORY = OrgRepository(Task, "task", frozenset({"title", "notes", "due_on", 
 
 async def get_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID) -> Task | None:
     return await REPOSITORY.get(session, org_id, task_id)
+
+
+async def task_title(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID) -> str | None:
+    """The live task's title alone: the delete card's words, on the confirm round trip bench.turn times, so it keeps
+    the one-column SELECT the card had rather than loading the entity (get_task); None when missing or deleted."""
+    return await session.scalar(text("SELECT title FROM tasks WHERE org_id = :org AND id = :id AND deleted_at IS NULL"),
+                                {"org": org_id, "id": task_id})
 
 
 async def update_task(session: AsyncSession, org_id: uuid.UUID, task_id: uuid.UUID,

@@ -14,10 +14,14 @@ import datetime as dt
 from typing import Any
 
 from babel.dates import format_date, format_interval, format_skeleton
-from sqlalchemy import text
 
 from core.i18n import translate
+from gym.assignments import assignment_day
 from gym.periods import resolve_period
+from gym.program_templates import template_into_program
+from gym.programs import program_name
+from gym.tasks import task_title
+from gym.workouts import workout_in_use
 from tools.context import ToolContext
 
 
@@ -47,33 +51,25 @@ def span(ctx: ToolContext, first: dt.date | str | None, last: dt.date | str | No
     return str(format_interval(first, last, "yMMMd", locale=ctx.locale))
 
 
-async def _one(ctx: ToolContext, sql: str, **params: object) -> Any:
-    return (await ctx.session.execute(text(sql), {"org": ctx.org_id, **params})).first()
-
-
 async def delete_task(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT title FROM tasks WHERE org_id = :org AND id = :id AND deleted_at IS NULL",
-                     id=input.id)
-    return words(ctx, "deleteTask", title=row.title) if row else None
+    title = await task_title(ctx.session, ctx.org_id, input.id)
+    return words(ctx, "deleteTask", title=title) if title is not None else None
 
 
 async def delete_workout(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT w.title, w.created_at, (SELECT count(*) FROM assignments a WHERE a.workout_id = w.id "
-                          "AND a.deleted_at IS NULL) AS used FROM workouts w WHERE w.org_id = :org AND w.id = :id "
-                          "AND w.deleted_at IS NULL", id=input.id)
+    row = await workout_in_use(ctx.session, ctx.org_id, input.id)
     if row is None:
         return None
     return words(ctx, "deleteWorkout", title=row.title, created=day(ctx, row.created_at), count=row.used)
 
 
 async def delete_program(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.id)
-    return words(ctx, "deleteProgram", name=row.name) if row else None
+    name = await program_name(ctx.session, ctx.org_id, input.id)
+    return words(ctx, "deleteProgram", name=name) if name is not None else None
 
 
 async def delete_assignment(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT w.title, a.scheduled_on FROM assignments a JOIN workouts w ON w.id = a.workout_id "
-                          "WHERE a.org_id = :org AND a.id = :id AND a.deleted_at IS NULL", id=input.id)
+    row = await assignment_day(ctx.session, ctx.org_id, input.id)
     if row is None:
         return None
     return words(ctx, "deleteAssignment", title=row.title, day=day(ctx, row.scheduled_on))
@@ -97,9 +93,7 @@ def listing(ctx: ToolContext, lead: str, unchanged_key: str, unchanged: int, lab
 
 
 async def apply_template(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT t.name, jsonb_array_length(t.structure) AS days, p.name AS program "
-                          "FROM program_templates t JOIN programs p ON p.org_id = t.org_id AND p.id = :program "
-                          "WHERE t.org_id = :org AND t.id = :id", id=input.templateId, program=input.programId)
+    row = await template_into_program(ctx.session, ctx.org_id, input.templateId, input.programId)
     if row is None:
         return None
     key = "applyTemplatePublished" if input.published else "applyTemplate"
@@ -107,9 +101,9 @@ async def apply_template(ctx: ToolContext, input: Any) -> str | None:
 
 
 async def template_from_history(ctx: ToolContext, input: Any) -> str | None:
-    row = await _one(ctx, "SELECT name FROM programs WHERE org_id = :org AND id = :id", id=input.programId)
-    if row is None:
+    program = await program_name(ctx.session, ctx.org_id, input.programId)
+    if program is None:
         return None
     period = resolve_period(input.period, input.from_, input.to, ctx.tz, ctx.now)
-    return words(ctx, "templateFromHistory", program=row.name, span=span(ctx, period.first_day, period.last_day),
+    return words(ctx, "templateFromHistory", program=program, span=span(ctx, period.first_day, period.last_day),
               name=input.name)

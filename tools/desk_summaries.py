@@ -8,13 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
-
 from core.i18n import translate
-from gym import freezes
-from gym.bookings import booked_members, when
-from gym.classes import FILLED, Booking, ClassSession
-from gym.members import Member
+from gym.bookings import booked_members, held_sessions, when
+from gym.classes import get_session
+from gym.freezes import freeze_to_lift
+from gym.members import member_name
 from gym.message_texts import reason_words
 from gym.messages import select_messages
 from gym.periods import local_today
@@ -36,8 +34,7 @@ def _clip(text: str) -> str:
 
 async def cancel_session(ctx: ToolContext, input: Any) -> Described | None:
     """"Cancel CrossFit on …", and each member booked into it by name: they are not told unless messaged."""
-    row = await ctx.session.scalar(select(ClassSession).where(ClassSession.org_id == ctx.org_id,
-                                                              ClassSession.id == input.id))
+    row = await get_session(ctx.session, ctx.org_id, input.id)
     if row is None:
         return None
     local = row.starts_at.astimezone(ctx.tz)
@@ -49,18 +46,15 @@ async def cancel_session(ctx: ToolContext, input: Any) -> Described | None:
 
 
 async def freeze(ctx: ToolContext, input: Any) -> Described | None:
-    member = await ctx.session.scalar(select(Member).where(Member.org_id == ctx.org_id, Member.id == input.memberId))
+    member = await member_name(ctx.session, ctx.org_id, input.memberId)
     if member is None:
         return None
     first = input.from_ or local_today(ctx.tz, ctx.now)
     last = input.to or first + timedelta(days=(input.days or 1) - 1)
-    summary = _t(ctx, "freeze", member=member.full_name, span=span(ctx, first, last), days=(last - first).days + 1)
+    summary = _t(ctx, "freeze", member=member, span=span(ctx, first, last), days=(last - first).days + 1)
     if input.reason:
         summary = f"{summary} {_t(ctx, 'freezeReason', reason=input.reason)}"
-    rows = (await ctx.session.execute(select(ClassSession).join(Booking, Booking.session_id == ClassSession.id).where(
-        Booking.org_id == ctx.org_id, Booking.member_id == member.id, Booking.status.in_(FILLED),
-        ClassSession.cancelled_at.is_(None), ClassSession.starts_at >= ctx.now).order_by(ClassSession.starts_at)
-        .limit(40))).scalars().all()
+    rows = await held_sessions(ctx.session, ctx.org_id, input.memberId, ctx.now)
     during = [r for r in rows if first <= r.starts_at.astimezone(ctx.tz).date() <= last]
     if during:
         summary = f"{summary} {_t(ctx, 'freezeBookings', n=len(during))}"
@@ -68,17 +62,13 @@ async def freeze(ctx: ToolContext, input: Any) -> Described | None:
 
 
 async def unfreeze(ctx: ToolContext, input: Any) -> Described | None:
-    member = await ctx.session.scalar(select(Member).where(Member.org_id == ctx.org_id, Member.id == input.memberId))
+    member = await member_name(ctx.session, ctx.org_id, input.memberId)
     if member is None:
         return None
-    today = local_today(ctx.tz, ctx.now)
-    row = await ctx.session.scalar(select(freezes.MembershipFreeze).where(
-        freezes.MembershipFreeze.org_id == ctx.org_id, freezes.MembershipFreeze.member_id == member.id,
-        freezes.MembershipFreeze.unfrozen_at.is_(None), freezes.MembershipFreeze.ends_on >= today)
-        .order_by(freezes.MembershipFreeze.starts_on).limit(1))
+    row = await freeze_to_lift(ctx.session, ctx.org_id, input.memberId, local_today(ctx.tz, ctx.now))
     if row is None:
-        return Described(_t(ctx, "unfreezeStatus", member=member.full_name))
-    return Described(_t(ctx, "unfreeze", member=member.full_name, span=span(ctx, row.starts_on, row.ends_on)))
+        return Described(_t(ctx, "unfreezeStatus", member=member))
+    return Described(_t(ctx, "unfreeze", member=member, span=span(ctx, row.starts_on, row.ends_on)))
 
 
 async def send_messages(ctx: ToolContext, input: Any) -> Described | None:

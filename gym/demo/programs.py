@@ -24,7 +24,8 @@ from gym.exercise_library import LIBRARY
 from gym.exercises import Exercise, library_rows
 from gym.program_templates import ProgramTemplate, history_structure, validate_structure
 from gym.programs import Program
-from gym.workouts import MILE_M, MovementIn, SectionIn, WorkoutDraft, insert_workouts
+from gym.workout_text import MILE_M
+from gym.workouts import MovementIn, SectionIn, WorkoutDraft, insert_workouts
 
 DEMO_MEMBERS = 320  # the member count the demo's sizes (30 coaching clients, 80 on the feed) are tuned for
 HISTORY_DAYS = 365

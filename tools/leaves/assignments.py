@@ -14,16 +14,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
 
 from core.member_text import MemberName
-from core.tenancy import STAFF_ROLES, Membership
+from core.tenancy import find_org_access
 from gym import assignments as service
-from gym.members import Member
+from gym.members import member_name
 from gym.periods import Tz, local_today, resolve_period
 from gym.programs import get_program, member_exists
 from gym.restore import publish_changes
-from gym.workouts import Workout
+from gym.workouts import workout_title
 from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
@@ -207,21 +206,17 @@ class MarkReadOut(BaseModel):
 # --- helpers -------------------------------------------------------------------------------------------
 
 async def _require_coach(ctx: ToolContext, user_id: uuid.UUID) -> None:
-    found = await ctx.session.scalar(select(Membership.id).where(
-        Membership.org_id == ctx.org_id, Membership.user_id == user_id, Membership.status == "active",
-        Membership.role.in_(STAFF_ROLES)))
-    if found is None:
+    access = await find_org_access(ctx.session, ctx.org_id, user_id)
+    if access is None or not access.is_staff:
         raise ToolFailed("coach_not_found", f"No staff member with user id {user_id} in this gym.",
                          "Leave the coach out, or use a staff user id from this gym.")
 
 
 async def _out(ctx: ToolContext, a: service.Assignment) -> AssignmentOut:
-    title = await ctx.session.scalar(select(Workout.title).where(Workout.org_id == ctx.org_id,
-                                                                 Workout.id == a.workout_id))
+    title = await workout_title(ctx.session, ctx.org_id, a.workout_id)
     member = None
     if a.member_id:
-        member = await ctx.session.scalar(select(Member.full_name).where(Member.org_id == ctx.org_id,
-                                                                         Member.id == a.member_id))
+        member = await member_name(ctx.session, ctx.org_id, a.member_id)
     return AssignmentOut(id=a.id, date=a.scheduled_on, workoutId=a.workout_id, workoutTitle=title,
                          memberId=a.member_id, memberName=member, programId=a.program_id,
                          coachUserId=a.coach_user_id, published=a.published,

@@ -10,14 +10,14 @@ import uuid
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
 
 from core.i18n import translate
 from core.member_text import MemberWritten
 from gym import attendance
 from gym import classes as service
-from gym.members import Member, get_member
+from gym.members import get_member
 from gym.periods import Period, resolve_period
+from gym.training.profiles import member_for_user
 from tools.context import ToolContext
 from tools.dates import ToolDate
 from tools.errors import ToolFailed, not_found
@@ -104,8 +104,7 @@ async def list_mine(ctx: ToolContext, input: ListMineInput) -> MyBookings:
         if member is None:
             raise not_found("member", input.memberId)
     else:
-        member = await ctx.session.scalar(select(Member).where(
-            Member.org_id == ctx.org_id, Member.user_id == ctx.caller.user_id, Member.deleted_at.is_(None)))
+        member = await member_for_user(ctx.session, ctx.org_id, ctx.caller.user_id)
         if member is None:
             return MyBookings(count=0, bookings=[], note="The caller has no member profile in this gym, so no "
                                                          "bookings of their own.")

@@ -13,9 +13,8 @@ import uuid
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, model_validator
-from sqlalchemy import select
 
-from core.tenancy import STAFF_ROLES, Membership
+from core.tenancy import find_org_access
 from gym import classes as service
 from gym.bookings import booked_members
 from gym.errors import GymError
@@ -101,9 +100,8 @@ async def _session(ctx: ToolContext, session_id: uuid.UUID) -> service.ClassSess
 
 
 async def _check_coach(ctx: ToolContext, user_id: uuid.UUID) -> None:
-    role = await ctx.session.scalar(select(Membership.role).where(
-        Membership.org_id == ctx.org_id, Membership.user_id == user_id, Membership.status == "active"))
-    if role not in STAFF_ROLES:
+    access = await find_org_access(ctx.session, ctx.org_id, user_id)
+    if access is None or not access.is_staff:
         raise not_found("coach", user_id, "Use the user id of a staff member (coach, admin, owner) of this gym.")
 
 

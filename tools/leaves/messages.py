@@ -12,15 +12,14 @@ import uuid
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
-from sqlalchemy import select
 
 from core.member_text import MemberName, MemberWritten
-from core.tenancy import Organization
+from core.tenancy import org_name_and_locale
 from gym import messages as service
 from gym.bookings import booked_members, locked_session, when
 from gym.errors import GymError
 from gym.member_analytics import at_risk_members
-from gym.members import Member
+from gym.members import Member, live_members
 from gym.message_texts import reason_words
 from tools import desk_summaries
 from tools.context import ToolContext
@@ -76,15 +75,8 @@ class DraftBatch(BaseModel):
     notDrafted: int = Field(0, description="Matching members beyond one batch, not drafted.")
 
 
-async def _gym(ctx: ToolContext) -> tuple[str, str]:
-    row = (await ctx.session.execute(select(Organization.name, Organization.locale).where(
-        Organization.id == ctx.org_id))).one()
-    return row.name, row.locale or "en"
-
-
 async def _members(ctx: ToolContext, ids: list[uuid.UUID]) -> list[Member]:
-    found = (await ctx.session.scalars(select(Member).where(Member.org_id == ctx.org_id, Member.id.in_(ids),
-                                                            Member.deleted_at.is_(None)))).all()
+    found = await live_members(ctx.session, ctx.org_id, ids)
     if len(found) != len(set(ids)):
         raise GymError("member_not_found", "Some of those members are not in this gym.",
                                "Search for the members first and use ids from the results.", status=404)
@@ -101,7 +93,7 @@ async def _members(ctx: ToolContext, ids: list[uuid.UUID]) -> list[Member]:
     input=DraftInput, roles=STAFF, side_effects="write", audit=Audit("message_batch", "messages.draft"),
     inverse=Inverse("messages", "discard", lambda out: {"batchId": out["id"]}))
 async def draft(ctx: ToolContext, input: DraftInput) -> DraftBatch:
-    gym, locale = await _gym(ctx)
+    gym, locale = await org_name_and_locale(ctx.session, ctx.org_id)
     about: dict = {}
     more = 0
     if input.filter == "at_risk":

@@ -12,10 +12,9 @@ import uuid
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
 
 from gym import workouts as service
-from gym.exercises import Exercise
+from gym.exercises import exercise_names
 from tools import confirm_summaries as card
 from tools.context import ToolContext
 from tools.dates import ToolDate
@@ -178,18 +177,10 @@ class WorkoutRef(BaseModel):
     deleted: bool = True
 
 
-async def _exercise_names(ctx: ToolContext, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
-    if not ids:
-        return {}
-    rows = await ctx.session.execute(select(Exercise.id, Exercise.name)
-                                     .where(Exercise.org_id == ctx.org_id, Exercise.id.in_(ids)))
-    return {row.id: row.name for row in rows}
-
-
 async def _out(ctx: ToolContext, detail: service.WorkoutDetail) -> WorkoutOut:
     w = detail.workout
-    names = await _exercise_names(ctx, {m.exercise_id for s in detail.sections for m in s.movements
-                                        if m.exercise_id})
+    names = await exercise_names(ctx.session, ctx.org_id, {m.exercise_id for s in detail.sections
+                                                           for m in s.movements if m.exercise_id})
     sections = [SectionOut(title=s.section.title, scheme=s.section.scheme, rounds=s.section.rounds,
                            notes=s.section.notes,
                            movements=[MovementOut(name=m.name, exerciseId=m.exercise_id,
