@@ -5,7 +5,6 @@ from __future__ import annotations
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from sqlalchemy import text
 
 from api.auth import DevKeys
 from api.guards import require_caller
@@ -13,7 +12,7 @@ from api.responses import BEARER, DevLogins, HealthBody, JwksBody, LiveBody, err
 from core.database import Database
 from core.outages import RETRY_AFTER_SECONDS
 from core.readiness import Readiness
-from gym.demo.tenancy import DEMO_LOGINS, DEMO_ORGS, clerk_id_for
+from gym.demo.tenancy import DEMO_ORGS, clerk_id_for, seeded_logins
 
 DEV_LOGIN_TTL_SECONDS = 8 * 3600
 
@@ -47,11 +46,10 @@ class DevJwksController(Controller):
         """The demo gym's seeded logins (gym/demo/tenancy.py) with a dev token each, to a signed-in caller;
         only in dev auth, where `spotter dev-token` signs the same tokens for anyone at the machine."""
         async with db.owner() as session:
-            found = set((await session.execute(text("SELECT clerk_id FROM users WHERE clerk_id = ANY(:ids)"),
-                                                {"ids": [clerk_id_for(d.email) for d in DEMO_LOGINS]})).scalars())
+            seeded = await seeded_logins(session)
         orgs = {org.slug: org.name for org in DEMO_ORGS}
         items = [{"email": d.email, "name": d.name, "role": d.role, "orgName": orgs[d.org_slug],
                   "token": dev_keys.sign(sub=clerk_id_for(d.email), email=d.email,
                                          ttl_seconds=DEV_LOGIN_TTL_SECONDS)}
-                 for d in DEMO_LOGINS if clerk_id_for(d.email) in found]
+                 for d in seeded]
         return shape({"items": items}, DevLogins)

@@ -57,6 +57,13 @@ DEMO_LOGINS = (
 )
 
 
+async def seeded_logins(session: AsyncSession) -> list[DemoLogin]:
+    """The demo logins whose user is in the database (seeded), in DEMO_LOGINS' order."""
+    found = set((await session.execute(text("SELECT clerk_id FROM users WHERE clerk_id = ANY(:ids)"),
+                                       {"ids": [clerk_id_for(d.email) for d in DEMO_LOGINS]})).scalars())
+    return [d for d in DEMO_LOGINS if clerk_id_for(d.email) in found]
+
+
 async def seed_demo_tenancy(session: AsyncSession) -> None:
     """Upsert the demo orgs, users and memberships (owner session: runs before any org scope exists)."""
     for org in DEMO_ORGS:
