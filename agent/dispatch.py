@@ -245,7 +245,7 @@ class ToolDispatcher:
                 yield await self.pending(turn, spec, row.tool_use_id, self._revalidated(spec, row))
                 return
             async with self.store.scope(turn) as session:
-                trip = RoundTrip(turn, session)
+                trip = RoundTrip(session)
                 claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
                                                          now=datetime.now(UTC))
                 if claimed is None or spec is None:

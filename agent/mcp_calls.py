@@ -111,7 +111,7 @@ class McpCalls:
                     or await conversations.create(
                     session, t.access.org_id, t.caller.user_id, conversation_id, title=title, channel=MCP_CHANNEL)
                 t.opened = True
-                trip = RoundTrip(t, session)
+                trip = RoundTrip(session)
                 message_id = thread.assistant(t, trip, ModelResponse(content=[use], stop_reason="tool_use",
                                                                      usage=Usage(), model=self.persona.name))
                 async for event in loop.dispatcher.process(t, thread, trip, message_id, [use]):

@@ -207,7 +207,7 @@ class Orchestrator:
                 # settled on its own by the next call or the finalizer.
                 ended = persona.ends_turn(response)
                 async with self.store.scope(turn) as session:
-                    trip = RoundTrip(turn, session)
+                    trip = RoundTrip(session)
                     message_id = thread.assistant(turn, trip, response)
                     for event in trip.emit(*persona.frames.answered(message_id, response.stop_reason)):
                         yield event
@@ -246,7 +246,7 @@ class Orchestrator:
 
     async def _keep_interrupted(self, turn: Turn, thread: History, text: str) -> None:
         async with self.store.scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             thread.assistant(turn, trip, ModelResponse(content=[{"type": "text", "text": text}],
                                                        stop_reason="interrupted", usage=Usage(),
                                                        model=self.settings.agent_model))

@@ -137,7 +137,7 @@ class TrainerThread:
             turn.step_span = None
         picked = {k: v for k, v in picked.items() if k not in PREFIX_SOURCES}
         async with self._scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             frames = await self._deliver(turn, trip, picked)
             await trip.write()
         for frame in frames:
@@ -153,7 +153,7 @@ class TrainerThread:
             assert response is not None
             usage, cost = self.meter.in_flight(turn)
             async with self._scope(turn) as session:
-                trip = RoundTrip(turn, session)
+                trip = RoundTrip(session)
                 await self.after_call(turn, trip, usage, cost)
                 await self.meter.write(turn, session, along=trip.take_rows())
             await self.meter.settle(turn, written=True)
@@ -207,7 +207,7 @@ class TrainerThread:
 
     async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
         async with self._scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             for result in made_up:
                 trip.add(self._event(turn, "tool_result", {"callId": result["tool_use_id"],
                                                            "result": result.get("content"), "isError": True}))
