@@ -21,11 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
 from agent.observability import Observability
+from agent.persona import History, Turn
 from agent.policy import can_undo, needs_person
 from agent.round_trip import RoundTrip
-from agent.threads import History, ToolResult
+from agent.threads import ToolResult
 from agent.tracing import traceparent
-from agent.turns import Turn, TurnStore
+from agent.turns import TurnStore
 from core.member_text import unwrap
 from core.settings import Settings
 from tools import executions

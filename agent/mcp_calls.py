@@ -31,10 +31,11 @@ from agent.conversations import MCP_CHANNEL
 from agent.costs import Usage
 from agent.model import ModelResponse
 from agent.orchestrator import Orchestrator
+from agent.persona import Turn
 from agent.policy import can_undo
 from agent.resume import Answer, Resumer
 from agent.round_trip import RoundTrip
-from agent.turns import Turn, TurnStream
+from agent.turns import TurnStream
 from agent.usage import record_turn
 from core.errors import NotFound, ServiceError
 from core.i18n import error_message

@@ -2,7 +2,7 @@
 
 `open_send` does everything that can still answer with an HTTP error (the thread's ownership, the turn lock);
 the returned `TurnStream` yields the SSE events and always ends with exactly one `done`. Where the turn's
-messages live is the persona's thread (agent/threads.py); tool uses go to the dispatcher (agent/dispatch.py);
+messages live is the persona's history (agent.persona.History); tool uses go to the dispatcher (agent/dispatch.py);
 suspension is plain data, pending rows in `ai_tool_executions` that resume (agent/resume.py) picks up. The
 per-user turn rate limit lives in the API layer.
 """
@@ -30,13 +30,13 @@ from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.model_facts import MemberFacts, ModelFacts, local_minute
 from agent.observability import Observability
-from agent.persona import Persona, Personas
+from agent.persona import History, Persona, Personas, Turn
 from agent.policy import undoable_names
 from agent.replay import guard, synthesized_results, validate_replay
 from agent.request import build_request, tool_definitions
 from agent.round_trip import RoundTrip
-from agent.threads import AmbientFinder, Compactor, History, HistoryParts, Opening
-from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
+from agent.threads import AmbientFinder, Compactor, HistoryParts, Opening
+from agent.turns import TitleScheduler, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict
 from core.settings import Settings

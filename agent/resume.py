@@ -23,10 +23,10 @@ from agent import conversations, events
 from agent.budget import UNMETERED, check_budget
 from agent.dispatch import ToolDispatcher, ToolUse
 from agent.orchestrator import Orchestrator
-from agent.persona import Persona
+from agent.persona import Persona, Turn
 from agent.policy import can_undo
 from agent.round_trip import RoundTrip
-from agent.turns import Turn, TurnStore, TurnStream, end_turn_span
+from agent.turns import TurnStore, TurnStream, end_turn_span
 from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings

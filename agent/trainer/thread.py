@@ -24,6 +24,7 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelRequest, ModelResponse
 from agent.model_facts import MemberFacts
+from agent.persona import Turn
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
 from agent.trainer import knowledge, store
@@ -32,7 +33,6 @@ from agent.trainer.messages import KnownInContext, estimated_tokens, to_messages
 from agent.trainer.observe import observation
 from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.shown import member_view, state_of
-from agent.turns import Turn
 from core.errors import Conflict, NotFound
 from gym.training.trainer_workouts import current_workout, note_left_out
 from tools.executions import ToolExecution
