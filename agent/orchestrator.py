@@ -2,9 +2,9 @@
 
 `open_send` does everything that can still answer with an HTTP error (the thread's ownership, the turn lock);
 the returned `TurnStream` yields the SSE events and always ends with exactly one `done`. Where the turn's
-messages live is the persona's history (agent.persona.History); tool uses go to the dispatcher (agent/dispatch.py);
-suspension is plain data, pending rows in `ai_tool_executions` that resume (agent/resume.py) picks up. The
-per-user turn rate limit lives in the API layer.
+messages live is the persona's history (agent.persona.History); tool uses go to the dispatcher
+(agent/dispatch.py); suspension is plain data, pending rows in `ai_tool_executions` that resume
+(agent/resume.py) picks up. The per-user turn rate limit lives in the API layer.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 
 A history (agent.persona.History, declared with the turn it takes) says where the turns the engine drives
 (agent/orchestrator.py, agent/dispatch.py, agent/resume.py) are stored and how the model reads them back. The
-staff copilot's is a conversation of messages (agent/conversation_thread.py); the trainer's an append-only event
-log with knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows added
-to its `RoundTrip`, sent once with the round trip's last statement. What a person sees of a tool is not a
+staff copilot's is a conversation of messages (agent/conversation_thread.py); the trainer's an append-only
+event log with knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows
+added to its `RoundTrip`, sent once with the round trip's last statement. What a person sees of a tool is not a
 history's business but the persona's hooks' (agent.persona.Frames); what the two share of one turn is
 `turn.state`.
 """

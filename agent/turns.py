@@ -3,8 +3,8 @@ results it hands the model.
 
 `TurnStream` runs a body of events, maps a failure to one `error` event, always finalizes and releases the
 turn lock, and ends with exactly one `done` (the persona's). The turn itself (`Turn`) is declared with the
-persona it runs, whose hooks take it (agent/persona.py); where its messages are written is the persona's history
-(agent.persona.History).
+persona it runs, whose hooks take it (agent/persona.py); where its messages are written is the persona's
+history (agent.persona.History).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""A turn is typed to its persona, and the persona's hooks to the turn (agent/persona.py): read from the annotations
-as the type checker reads them, so `Turn.persona` cannot go back to `Any` (or anything looser than `Persona`)
-without this failing, and a hook cannot take an untyped turn."""
+"""A turn is typed to its persona, and the persona's hooks to the turn (agent/persona.py): read from the
+annotations as the type checker reads them, so `Turn.persona` cannot go back to `Any` (or anything looser than
+`Persona`) without this failing, and a hook cannot take an untyped turn."""
 
 from __future__ import annotations
 
