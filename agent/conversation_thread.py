@@ -20,10 +20,11 @@ from agent.budget import check_budget
 from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelResponse
+from agent.persona import Turn
 from agent.request import turn_context, user_turn_content
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
-from agent.turns import Turn, result_block, tool_result_block
+from agent.turns import result_block, tool_result_block
 from core.errors import Conflict, NotFound
 from tools import executions
 from tools.executions import ToolExecution
@@ -35,7 +36,7 @@ log = structlog.get_logger("agent.conversation_thread")
 
 
 class ConversationThread:
-    """The staff copilot's history (agent.threads.History)."""
+    """The staff copilot's history (agent.persona.History)."""
 
     not_found = "conversation_not_found"
     last_seq = conversations.LAST_SEQ

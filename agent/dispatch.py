@@ -21,11 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
 from agent.observability import Observability
+from agent.persona import History, Turn
 from agent.policy import can_undo, needs_person
 from agent.round_trip import RoundTrip
-from agent.threads import History, ToolResult
+from agent.threads import ToolResult
 from agent.tracing import traceparent
-from agent.turns import Turn, TurnStore
+from agent.turns import TurnStore
 from core.member_text import unwrap
 from core.settings import Settings
 from tools import executions
@@ -245,7 +246,7 @@ class ToolDispatcher:
                 yield await self.pending(turn, spec, row.tool_use_id, self._revalidated(spec, row))
                 return
             async with self.store.scope(turn) as session:
-                trip = RoundTrip(turn, session)
+                trip = RoundTrip(session)
                 claimed = await executions.claim_pending(session, row.id, pending_ttl=self.settings.pending_ttl,
                                                          now=datetime.now(UTC))
                 if claimed is None or spec is None:

@@ -31,10 +31,11 @@ from agent.conversations import MCP_CHANNEL
 from agent.costs import Usage
 from agent.model import ModelResponse
 from agent.orchestrator import Orchestrator
+from agent.persona import Turn
 from agent.policy import can_undo
 from agent.resume import Answer, Resumer
 from agent.round_trip import RoundTrip
-from agent.turns import Turn, TurnStream
+from agent.turns import TurnStream
 from agent.usage import record_turn
 from core.errors import NotFound, ServiceError
 from core.i18n import error_message
@@ -111,7 +112,7 @@ class McpCalls:
                     or await conversations.create(
                     session, t.access.org_id, t.caller.user_id, conversation_id, title=title, channel=MCP_CHANNEL)
                 t.opened = True
-                trip = RoundTrip(t, session)
+                trip = RoundTrip(session)
                 message_id = thread.assistant(t, trip, ModelResponse(content=[use], stop_reason="tool_use",
                                                                      usage=Usage(), model=self.persona.name))
                 async for event in loop.dispatcher.process(t, thread, trip, message_id, [use]):

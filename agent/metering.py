@@ -46,7 +46,7 @@ class OpenCall:
 
 
 class Metered(Protocol):
-    """What a turn carries for metering (agent.turns.Turn)."""
+    """What a turn carries for metering (agent.persona.Turn)."""
 
     access: OrgAccess
     caller: Caller

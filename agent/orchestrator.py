@@ -2,9 +2,9 @@
 
 `open_send` does everything that can still answer with an HTTP error (the thread's ownership, the turn lock);
 the returned `TurnStream` yields the SSE events and always ends with exactly one `done`. Where the turn's
-messages live is the persona's thread (agent/threads.py); tool uses go to the dispatcher (agent/dispatch.py);
-suspension is plain data, pending rows in `ai_tool_executions` that resume (agent/resume.py) picks up. The
-per-user turn rate limit lives in the API layer.
+messages live is the persona's history (agent.persona.History); tool uses go to the dispatcher
+(agent/dispatch.py); suspension is plain data, pending rows in `ai_tool_executions` that resume
+(agent/resume.py) picks up. The per-user turn rate limit lives in the API layer.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
 from agent.model_facts import MemberFacts, ModelFacts, local_minute
 from agent.observability import Observability
-from agent.persona import Persona, Personas
+from agent.persona import History, Persona, Personas, Turn
 from agent.policy import undoable_names
 from agent.replay import guard, synthesized_results, validate_replay
 from agent.request import build_request, tool_definitions
 from agent.round_trip import RoundTrip
-from agent.threads import AmbientFinder, Compactor, History, HistoryParts, Opening
-from agent.turns import TitleScheduler, Turn, TurnStore, TurnStream
+from agent.threads import AmbientFinder, Compactor, HistoryParts, Opening
+from agent.turns import TitleScheduler, TurnStore, TurnStream
 from core.database import Database
 from core.errors import Conflict
 from core.settings import Settings
@@ -207,7 +207,7 @@ class Orchestrator:
                 # settled on its own by the next call or the finalizer.
                 ended = persona.ends_turn(response)
                 async with self.store.scope(turn) as session:
-                    trip = RoundTrip(turn, session)
+                    trip = RoundTrip(session)
                     message_id = thread.assistant(turn, trip, response)
                     for event in trip.emit(*persona.frames.answered(message_id, response.stop_reason)):
                         yield event
@@ -246,7 +246,7 @@ class Orchestrator:
 
     async def _keep_interrupted(self, turn: Turn, thread: History, text: str) -> None:
         async with self.store.scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             thread.assistant(turn, trip, ModelResponse(content=[{"type": "text", "text": text}],
                                                        stop_reason="interrupted", usage=Usage(),
                                                        model=self.settings.agent_model))

@@ -23,10 +23,10 @@ from agent import conversations, events
 from agent.budget import UNMETERED, check_budget
 from agent.dispatch import ToolDispatcher, ToolUse
 from agent.orchestrator import Orchestrator
-from agent.persona import Persona
+from agent.persona import Persona, Turn
 from agent.policy import can_undo
 from agent.round_trip import RoundTrip
-from agent.turns import Turn, TurnStore, TurnStream, end_turn_span
+from agent.turns import TurnStore, TurnStream, end_turn_span
 from core.database import Database
 from core.errors import Conflict, InvalidInput, NotFound, ServiceError
 from core.settings import Settings
@@ -191,9 +191,9 @@ class Resumer:
                             await check_budget(session, access, datetime.now(UTC))
                         except Exception as exc:
                             raise _Refused(turn, claimed, exc) from None  # rolls the claim back: answer later
-                    trip = RoundTrip(turn, session)
+                    trip = RoundTrip(session)
                     produced = [event async for event in resolve(turn, claimed, spec, trip)]
-                    settled = await self._settle(trip, claimed)
+                    settled = await self._settle(turn, trip, claimed)
                     await trip.write()
         except _Refused as refused:
             return refused.turn, refused.claimed, refused.error, False
@@ -283,10 +283,10 @@ class Resumer:
 
     # ---- the rest of the answer, then the loop ------------------------------------------------------
 
-    async def _settle(self, trip: RoundTrip, claimed: ToolExecution) -> bool:
+    async def _settle(self, turn: Turn, trip: RoundTrip, claimed: ToolExecution) -> bool:
         """When no tool use of the answer is pending or running: their results written through the thread
         (True); otherwise False."""
-        session, turn = trip.session, trip.turn
+        session = trip.session
         if claimed.message_id is not None:
             rows = await executions.for_message(session, claimed.message_id)
         else:  # an answer with one tool use and no message row (the trainer's event log)
@@ -306,7 +306,7 @@ class Resumer:
             if turn.suspended:
                 return
             async with self.store.scope(turn) as session:
-                trip = RoundTrip(turn, session)
+                trip = RoundTrip(session)
                 rows = await executions.for_message(session, message_id)
                 if any(r.status in ("pending", "running") for r in rows):
                     return  # another resolver is still working on this answer; it will resume the loop

@@ -11,25 +11,21 @@ frames are dropped with the rows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.events import Event
 from core import row_inserts
 from core.row_inserts import Row
 
-if TYPE_CHECKING:
-    from agent.turns import Turn
-
 ACTIONABLE = frozenset({"tool_completed", "confirmation_pending", "disambiguation_pending"})
 
 
 class RoundTrip:
-    """The rows and frames of one transaction of a turn."""
+    """The rows and frames of one transaction of a turn (the turn itself goes alongside, never in it: the
+    round trip sits below the turn and the persona hooks that take both)."""
 
-    def __init__(self, turn: Turn, session: AsyncSession) -> None:
-        self.turn, self.session = turn, session
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
         self.rows: list[Row] = []
         self._ready: list[Event] = []  # frames that may go out now
         self._held: list[Event] = []  # frames that wait for the commit

@@ -1,29 +1,23 @@
-"""Where a persona's conversation lives: the one seam between the engine and a persona's storage.
+"""What a persona's history is built over and handed: the engine's parts (`HistoryParts`), what opened a turn
+(`Opening`) and one tool use's result (`ToolResult`).
 
-The engine (agent/orchestrator.py, agent/dispatch.py, agent/resume.py) drives every persona the same way;
-a `History` says where the turns it drives are stored and how the model reads them back. The staff copilot's
-is a conversation of messages (agent/conversation_thread.py); the trainer's an append-only event log with
-knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows added to its
-`RoundTrip`, sent once with the round trip's last statement. What a person sees of a tool is not a history's
-business but the persona's hooks' (agent.persona.Frames); what the two share of one turn is `turn.state`.
+A history (agent.persona.History, declared with the turn it takes) says where the turns the engine drives
+(agent/orchestrator.py, agent/dispatch.py, agent/resume.py) are stored and how the model reads them back. The
+staff copilot's is a conversation of messages (agent/conversation_thread.py); the trainer's an append-only
+event log with knowledge and checkpoints (agent/trainer/thread.py). Writes that belong to a round trip are rows
+added to its `RoundTrip`, sent once with the round trip's last statement. What a person sees of a tool is not a
+history's business but the persona's hooks' (agent.persona.Frames); what the two share of one turn is
+`turn.state`.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from agent.costs import Usage
-from agent.events import Event
-from agent.model import ModelResponse
-from agent.model_facts import MemberFacts
-from agent.round_trip import RoundTrip
-from agent.turns import Opening, Turn  # Opening is the engine's, named here too (where a history begins)
-from tools.executions import ToolExecution
-from tools.registry import ToolRegistry, ToolSpec
-from tools.runner import ToolOutcome
+from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from agent.metering import Meter
@@ -34,6 +28,16 @@ if TYPE_CHECKING:
 
 AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
 Compactor = Callable[[Any, list[Any]], Awaitable[bool]]  # (conversation, its messages) -> True: it compacted
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the person sent to open a turn, with what their client said about where they are."""
+
+    message: str
+    page_context: dict[str, Any] | None = None  # the staff console's page
+    current_workout_id: str | None = None  # the member app's open workout
+    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
 
 
 @dataclass(frozen=True)
@@ -58,45 +62,3 @@ class ToolResult:
     name: str
     output: dict[str, Any] | None
     error: dict[str, Any] | None
-
-
-class History(Protocol):
-    """A persona's history, storage only: how a turn opens it, what the model reads, how a round trip is
-    written. Frames it yields or returns say only what it stored (a thread started, knowledge in context)."""
-
-    not_found: str  # the error code for a thread the caller may not use
-    last_seq: Any  # SQL: the seq of the thread's last message or event, correlated to conversations.id
-
-    async def locate(self, turn: Turn, requested: uuid.UUID | None) -> None:
-        """Before the stream opens (errors still answer HTTP): the thread this turn continues or starts
-        (`turn.conversation_id`, `turn.is_new`) and where it stands (`turn.baseline`: its last seq, what a reopened
-        thread shows while the turn runs); 404 `not_found` when `requested` is not the caller's."""
-
-    def begin(self, turn: Turn, opening: Opening) -> AsyncIterator[Event]:
-        """In the stream: the daily cap checked, the person's message written (a new thread created in that
-        same transaction), and the thread's opening frames."""
-
-    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], MemberFacts | None]:
-        """(system blocks, messages, the member prefix's facts if it has one: agent/model_facts.py) for the next
-        model call."""
-
-    async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
-        """Keep the tool results the replay guard made up, so a violation is repaired once."""
-
-    def assistant(self, turn: Turn, trip: RoundTrip, response: ModelResponse) -> uuid.UUID | None:
-        """The model's answer as rows of the round trip; the id tool executions hang off (None: none)."""
-
-    def results(self, turn: Turn, trip: RoundTrip, results: Sequence[ToolResult]) -> None:
-        """The tool results of one assistant answer, as rows of the round trip."""
-
-    async def after_tool(self, turn: Turn, trip: RoundTrip, spec: ToolSpec, outcome: ToolOutcome) -> list[Event]:
-        """What a tool that succeeded adds to the history besides its result, as its declaration says
-        (`spec.artifact`: the current workout, delivered knowledge): rows of the round trip, and the frames
-        announcing what was stored."""
-
-    async def after_call(self, turn: Turn, trip: RoundTrip, usage: Usage, cost_usd_micros: int) -> None:
-        """A model call's usage and cost, for the thread's own totals (rows of the round trip)."""
-
-    async def resumed(self, turn: Turn, trip: RoundTrip, executions: Sequence[ToolExecution]) -> None:
-        """Every tool use of an answer is resolved (confirm / pick): their results written, the history the
-        next model call reads made current."""

@@ -1,107 +1,43 @@
-"""One controller call's turn: its state (`Turn`), its SSE side (`TurnStream`) and its transactions (`TurnStore`).
+"""One controller call's turn at work: its SSE side (`TurnStream`), its transactions (`TurnStore`) and the tool
+results it hands the model.
 
 `TurnStream` runs a body of events, maps a failure to one `error` event, always finalizes and releases the
-turn lock, and ends with exactly one `done` (the persona's). Where the turn's messages are written is the
-persona's thread (agent/threads.py).
+turn lock, and ends with exactly one `done` (the persona's). The turn itself (`Turn`) is declared with the
+persona it runs, whose hooks take it (agent/persona.py); where its messages are written is the persona's
+history (agent.persona.History).
 """
 
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import structlog
-from opentelemetry.trace import Span
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent import events
-from agent.conversations import Conversation, Owner
+from agent.conversations import Conversation
 from agent.costs import Usage
 from agent.errors import classify
 from agent.locks import TurnLock
-from agent.metering import OpenCall
 from agent.observability import Observability
-from agent.tracing import Who, traceparent
+from agent.persona import Turn
+from agent.tracing import traceparent
 from agent.usage import record_turn
 from core.database import Database
 from core.errors import ServiceError
 from core.i18n import error_message
 from core.member_text import Marks, wrap
-from core.tenancy import Caller, OrgAccess
 from tools import executions
 
 log = structlog.get_logger("agent.turns")
 
 TitleScheduler = Callable[[Conversation], None]  # starts titling in the background; never blocks, never raises
-Finalizer = Callable[["Turn", str | None], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class Opening:
-    """What the person sent to open a turn, with what their client said about where they are."""
-
-    message: str
-    page_context: dict[str, Any] | None = None  # the staff console's page
-    current_workout_id: str | None = None  # the member app's open workout
-    replaces: uuid.UUID | None = None  # the staff console's Regenerate / Edit: the user message this one replaces
-
-
-class TurnState:
-    """What a persona's history and hooks keep of one turn between them (the trainer's: the member views its
-    tools showed, for the results it stores); each persona subclasses it, the engine never reads it."""
-
-
-@dataclass
-class Turn:
-    """Everything one controller call needs, plus what it accumulates (usage, suspension). Whatever is one
-    persona's own lives in `state`, never in a field of its own."""
-
-    access: OrgAccess  # the role is the one the persona acts as (the trainer: member)
-    caller: Caller
-    locale: str
-    trace_id: str
-    endpoint: str
-    conversation_id: uuid.UUID  # the thread's id: a conversation, or a trainer session (which shares it)
-    persona: Any  # agent.persona.Persona: typed there, this module sits below it (a persona's hooks take a Turn)
-    turn_id: uuid.UUID = field(default_factory=uuid.uuid4)  # its frames' stream (agent/turn_log.py), its lock's token
-    baseline: int = 0  # the thread's last seq before this turn wrote anything (a reopened thread shows up to it)
-    conversation: Conversation | None = None  # the thread's conversations row (every thread has one)
-    member_id: uuid.UUID | None = None  # the member a member-facing persona serves
-    opening: Opening | None = None  # what the person sent to open it (None: a confirm, pick or undo)
-    state: TurnState | None = None  # the persona's own (its history's and hooks'), made by them
-    is_new: bool = False
-    opened: bool = False  # the thread exists (its first message was written)
-    usage: Usage = field(default_factory=Usage)
-    cost_usd_micros: int = 0
-    model_calls: int = 0
-    round_trips: int = 0  # the persona's model round trips in this call (not the knowledge selector's)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    suspended: bool = False
-    prompt_length: int = 0
-    open_call: OpenCall | None = None  # the model call in flight (agent.metering)
-    counted: bool = False  # the turn is counted in ai_usage_daily (with its first call's usage)
-    started: datetime = field(default_factory=lambda: datetime.now(UTC))
-    start_token: int | None = None  # counted as starting (agent.first_frames) until its first frame or model call
-    span: Span | None = None  # its `invoke_agent` span (agent/tracing.py), ended when the turn is
-    step_span: Span | None = None  # a step in progress (knowledge selection, compaction): model calls nest under it
-
-    def who(self) -> Who:
-        """What every span of the turn carries."""
-        return Who(org_id=str(self.access.org_id), conversation_id=str(self.conversation_id),
-                   persona=self.persona.name, role=self.access.role)
-
-    def owner(self) -> Owner:
-        """Whose thread this turn may use (agent.conversations.OWNED)."""
-        return Owner(self.access.org_id, self.caller.user_id, self.persona.thread_owner)
-
-    def trace_parent(self) -> Span | None:
-        return self.step_span if self.step_span is not None else self.span
+Finalizer = Callable[[Turn, str | None], Awaitable[None]]
 
 
 class TurnStream:

@@ -21,7 +21,7 @@ from agent.events import (
     ToolStarted,
     TurnUsage,
 )
-from agent.persona import Frames, Totals
+from agent.persona import Frames, Totals, Turn
 from agent.trainer.shown import member_text, member_view, state_of
 from core.errors import NotFound
 from core.i18n import translate
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
     from agent.round_trip import RoundTrip
-    from agent.turns import Turn
 
 class SessionStarted(Event, tag="session_started"):
     """First frame of a new trainer session."""

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agent.turns import Turn, TurnState
+from agent.persona import Turn, TurnState
 from core.i18n import translate
 from gym.training.exercise_words import display_name
 from tools.registry import Speaks

@@ -24,6 +24,7 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelRequest, ModelResponse
 from agent.model_facts import MemberFacts
+from agent.persona import Turn
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
 from agent.trainer import knowledge, store
@@ -32,7 +33,6 @@ from agent.trainer.messages import KnownInContext, estimated_tokens, to_messages
 from agent.trainer.observe import observation
 from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.shown import member_view, state_of
-from agent.turns import Turn
 from core.errors import Conflict, NotFound
 from gym.training.trainer_workouts import current_workout, note_left_out
 from tools.executions import ToolExecution
@@ -137,7 +137,7 @@ class TrainerThread:
             turn.step_span = None
         picked = {k: v for k, v in picked.items() if k not in PREFIX_SOURCES}
         async with self._scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             frames = await self._deliver(turn, trip, picked)
             await trip.write()
         for frame in frames:
@@ -153,7 +153,7 @@ class TrainerThread:
             assert response is not None
             usage, cost = self.meter.in_flight(turn)
             async with self._scope(turn) as session:
-                trip = RoundTrip(turn, session)
+                trip = RoundTrip(session)
                 await self.after_call(turn, trip, usage, cost)
                 await self.meter.write(turn, session, along=trip.take_rows())
             await self.meter.settle(turn, written=True)
@@ -207,7 +207,7 @@ class TrainerThread:
 
     async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
         async with self._scope(turn) as session:
-            trip = RoundTrip(turn, session)
+            trip = RoundTrip(session)
             for result in made_up:
                 trip.add(self._event(turn, "tool_result", {"callId": result["tool_use_id"],
                                                            "result": result.get("content"), "isError": True}))

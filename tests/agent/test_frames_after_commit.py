@@ -20,7 +20,7 @@ from tools.runner import ToolOutcome
 
 
 def test_actionable_frames_wait_for_the_commit_and_keep_their_order() -> None:
-    trip = RoundTrip(None, None)  # type: ignore[arg-type]  # frames only: no turn, no transaction
+    trip = RoundTrip(None)  # type: ignore[arg-type]  # frames only: no transaction
     done = ToolOutcome(ok=True, output={}, error=None, duration_ms=1)
     sent = [events.message_done("m", "tool_use"), events.tool_started("a", "tasks", "create", {}),
             events.tool_completed("a", "tasks", "create", done, inverse_available=True),
