@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import anyio
 import structlog
+from opentelemetry.trace import Span
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from agent.budget import UNMETERED, Reservation, Reservations, estimate_call_micros
@@ -58,7 +59,7 @@ class Metered(Protocol):
 
     def who(self) -> Who: ...
 
-    def trace_parent(self) -> Any: ...
+    def trace_parent(self) -> Span | None: ...
 
 
 class Meter:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agent.conversations import Conversation, Message
 from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from core.settings import Settings
 
 AmbientFinder = Callable[[uuid.UUID, str], Awaitable[str | None]]
-Compactor = Callable[[Any, list[Any]], Awaitable[bool]]  # (conversation, its messages) -> True: it compacted
+Compactor = Callable[[Conversation, list[Message]], Awaitable[bool]]  # (conversation, its messages) -> True: compacted
 
 
 @dataclass(frozen=True)
