@@ -31,6 +31,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core import row_inserts
 from core.database import Base
+from core.mixins import CreatedAt, OrgRow
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
@@ -38,25 +39,21 @@ STAFF_PERSONA = "staff_copilot"  # agent/copilot.py's name; the column's default
 CONSOLE_CHANNEL, MCP_CHANNEL = "console", "mcp"  # where a conversation came from (migration 0028)
 
 
-class Conversation(Base):
+class Conversation(OrgRow, CreatedAt, Base):
     __tablename__ = "conversations"
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str | None] = mapped_column(String(200))
     persona: Mapped[str] = mapped_column(String(20), server_default=STAFF_PERSONA)
     channel: Mapped[str] = mapped_column(String(20), server_default=CONSOLE_CHANNEL)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    # no `onupdate` (unlike Timestamps'): only what a person says moves it (`append`'s touch), a title does not
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.now(), sort_order=11)
 
 
-class Message(Base):
+class Message(OrgRow, CreatedAt, Base):
     __tablename__ = "conversation_messages"
     __table_args__ = (UniqueConstraint("conversation_id", "seq", name="uq_conversation_messages_seq"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     conversation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
     seq: Mapped[int]
     role: Mapped[str] = mapped_column(String(20))
@@ -64,7 +61,6 @@ class Message(Base):
     page_context: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
     stop_reason: Mapped[str | None] = mapped_column(String(40))
     usage: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     fork_of: Mapped[uuid.UUID | None]  # a user message written in place of another: its slot (agent/branches.py)
     hidden_by: Mapped[uuid.UUID | None]  # a replaced alternative's row: the user message it starts from
 

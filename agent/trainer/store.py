@@ -37,6 +37,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from agent import conversations
 from core.database import Base, rowcount
 from core.errors import NotFound
+from core.mixins import CreatedAt, OrgRow, OrgScoped
 from core.row_inserts import Row, binds
 from tools.storable import storable
 
@@ -49,11 +50,12 @@ EVENT_TYPES = CONTEXT_TYPES | OBSERVABILITY_TYPES
 MAX_INSERT_ATTEMPTS = 25
 
 
-class TrainerSession(Base):
+class TrainerSession(OrgScoped, CreatedAt, Base):
     __tablename__ = "trainer_sessions"
 
-    id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    # its conversation's id (no default of its own: not UUIDPrimaryKey's)
+    id: Mapped[uuid.UUID] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True,
+                                          sort_order=-10)
     member_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(12), default="active")
@@ -63,21 +65,17 @@ class TrainerSession(Base):
     total_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cached_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cost_usd_micros: Mapped[int] = mapped_column(BigInteger, default=0)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     last_activity_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
-class TrainerEvent(Base):
+class TrainerEvent(OrgRow, CreatedAt, Base):
     __tablename__ = "trainer_events"
     __table_args__ = (UniqueConstraint("session_id", "seq", name="uq_trainer_events_seq"),)
 
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    org_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("trainer_sessions.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(20))
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
-    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 @dataclass(frozen=True)
