@@ -10,6 +10,7 @@ import pytest
 from core.i18n import translate
 from tests.trainer.fixtures import trainee
 from tests.trainer.old_sessions import ASKED, OLD_EVENTS, call, result, store_old_session
+from tools.catalog import build_registry
 
 
 async def detail(client, t, sid, **headers) -> list[dict]:
@@ -54,3 +55,15 @@ async def test_a_kept_view_is_the_one_shown(client, db, factory) -> None:
     sid = await store_old_session(db, t.org.id, t.member_id, t.user.id, stored)
     events = await detail(client, t, sid)
     assert [(e["type"], e["payload"]) for e in events] == stored
+
+
+def test_every_tool_that_speaks_takes_its_words_as_text() -> None:
+    """What `recalled` reads of a call (docs/recipes/add-a-tool.md): a speaking tool's words are its input's `text`,
+    a question's options its `options`."""
+    speaking = [s for s in build_registry().specs.values() if s.speaks is not None]
+    assert {s.speaks for s in speaking} == {"message", "question"}
+    for spec in speaking:
+        fields = spec.input_model.model_fields
+        assert fields["text"].annotation is str, spec.name
+        if spec.speaks == "question":
+            assert fields["options"].annotation == list[str], spec.name
