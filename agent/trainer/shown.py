@@ -6,19 +6,23 @@
 beside the prescription, in the shape the rules give it (gym.training.workout_view): `recovery`, the recovering
 muscles it loads with their recovery percentage, and `suggestion`, the progression suggestion (load, reps, why);
 what the rules already put on the exercise is kept as it is. The view is the
-`message` / `question` frame and, stored on the tool result, what a reopened session shows.
+`message` / `question` frame and, stored on the tool result, what a reopened session shows. `recalled` gives a
+session stored before views were kept the same views, from each speaking tool's declaration: the member app knows
+no tool by name.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agent.persona import Turn, TurnState
+from agent.trainer.store import Event
 from core.i18n import translate
 from gym.training.exercise_words import display_name
-from tools.registry import Speaks
+from tools.registry import Speaks, ToolRegistry
 
 LOAD_SHARE = 0.3  # a muscle an exercise loads (TRAINER.md "Recovery")
 
@@ -157,3 +161,23 @@ def member_view(speaks: Speaks | None, output: dict[str, Any], locale: str, *, c
         else:
             shown.append(a)
     return {"kind": "message", "content": content, "attachments": shown}
+
+
+def recalled(events: Sequence[Event], registry: ToolRegistry, locale: str) -> list[Event]:
+    """A reopened session's events, each call of a tool that speaks (its declaration's `speaks`) whose result kept
+    no view (stored before views were kept) given one as `shown`: the words it was called with (a speaking tool's
+    `text`, and a question's `options`) as the member sees them. Its attachments were ids, never shown; such a
+    session's workouts are its `workout` events. A call that failed showed nothing; a kept view is left as it is."""
+    results = {e.payload.get("callId"): e.payload for e in events if e.type == "tool_result"}
+    out = []
+    for event in events:
+        spec = registry.get(str(event.payload.get("toolName"))) if event.type == "tool_call" else None
+        result = results.get(event.payload.get("callId"), {})
+        arguments = event.payload.get("arguments")
+        if spec is not None and spec.speaks is not None and "shown" not in result and not result.get("isError"):
+            said = arguments if isinstance(arguments, dict) else {}
+            options = said.get("options")
+            output = {"content": said.get("text"), "options": options if isinstance(options, list) else []}
+            event = replace(event, payload={**event.payload, "shown": member_view(spec.speaks, output, locale)})
+        out.append(event)
+    return out

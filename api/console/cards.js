@@ -12,7 +12,7 @@ import { state } from './state.js';
 
 const PICKER_ACTION = 'ask_user_to_pick';
 
-/** Each message's status in words (messages__send, messages__status): who, sent / queued until when / failed why. */
+/** Each message's status in words (a sent message's or a status check's output): who, sent / queued until when / failed why. */
 function messageStatuses(messages, sent) {
   if (!Array.isArray(messages) || !messages.length || !messages.every((m) => m && m.status)) return null;
   const rows = messages.map((m) => {

@@ -284,11 +284,12 @@ async function refreshSessions() {
 }
 
 /** Replay a stored session as the member saw it: their words, then each message and question the trainer showed
- * (the view kept on its tool result: words without ids, workout cards). A session from before views were kept
- * shows the trainer's words and each workout's exercise names. */
+ * (the view kept on its tool result: words without ids, workout cards). For a session from before views were kept
+ * the service gives each message and question its view on the tool call (from the tool's declaration), and its
+ * workouts are shown by their exercise names. Which tool speaks is the service's to say: no tool name here. */
 function renderEvents(events) {
-  const shown = new Map();
-  for (const e of events) if (e.type === 'tool_result' && e.payload?.shown) shown.set(e.payload.callId, e.payload.shown);
+  const kept = new Map();
+  for (const e of events) if (e.type === 'tool_result' && e.payload?.shown) kept.set(e.payload.callId, e.payload.shown);
   let turn = null;
   for (const e of events) {
     const p = e.payload ?? {};
@@ -298,25 +299,20 @@ function renderEvents(events) {
       continue;
     }
     if (e.type === 'workout' && p.workoutId) mode.workoutId = p.workoutId;
-    const legacyCard = e.type === 'workout' && !shown.size;
-    if (e.type !== 'tool_call' && !legacyCard) continue;
-    const view = shown.get(p.callId);
-    const args = p.arguments ?? {};
-    const said = p.toolName === 'coach__message_notify_user' || p.toolName === 'coach__message_ask_user';
-    if (!legacyCard && !view && !said) continue;
+    const legacyCard = e.type === 'workout' && !kept.size;
+    const view = e.type === 'tool_call' ? kept.get(p.callId) ?? p.shown : null;
+    if (!legacyCard && !view) continue;
     if (!turn) turn = assistantTurn();
     if (legacyCard) place(turn, legacyWorkout(p));
-    else if (view?.kind === 'question') place(turn, questionCard(view, send));
-    else if (view) handle(turn, 'message', view);
-    else if (p.toolName === 'coach__message_ask_user') place(turn, questionCard({ content: withoutIds(args.text), options: args.options }, send));
-    else if (args.text) place(turn, textBubble(withoutIds(args.text)));
+    else if (view.kind === 'question') place(turn, questionCard(view, send));
+    else handle(turn, 'message', view);
   }
   for (const old of mode.log.querySelectorAll('[data-testid="question"]')) {
     if (old !== mode.log.querySelector('[data-testid="question"]:last-of-type')) old.querySelectorAll('button').forEach((b) => { b.disabled = true; });
   }
 }
 
-/** Words stored before the service kept what the member saw: without exercise, workout and row ids. */
+/** A workout's lines stored before the service kept what the member saw: without exercise, workout and row ids. */
 function withoutIds(text) {
   return String(text ?? '').replace(/\s*\((?:id\s*)?[0-9a-f]{8}-[0-9a-f-]{27}\)|\b(?:ex|workout)_\d+\b\s?/gi, '').trim();
 }

@@ -106,7 +106,7 @@ export function inputForm(original, schema, formId) {
     input.dataset.present = String(present);
     input.dataset.required = String(required.has(key));
     if (kind === 'boolean' && !nullable) input.dataset.default = String(Boolean(prop.default));
-    // the schema's description is written for the model ("Session id from class_sessions__list_for_date"): not shown
+    // the schema's description is written for the model (it names tools and ids): not shown
     const label = h('label', { for: id, dir: 'auto', i18n: `fields.${key}`, 'data-i18n-fallback': humanize(key) });
     return h('div', { class: `form-field form-${kind}`, testid: 'input-field', 'data-field': key }, label, input);
   });

@@ -24,6 +24,7 @@ from agent.conversations import Owner
 from agent.threads import Opening
 from agent.trainer import store
 from agent.trainer.persona import TRAINER
+from agent.trainer.shown import recalled
 from agent.transcripts import RunningTurn
 from agent.turn_log import before_turn
 from agent.turn_runner import TurnRunner
@@ -42,6 +43,7 @@ from api.turn_context import TurnContext, provide_trainer_turn
 from api.turn_streams import MAX_SEQ, running_turn
 from core.errors import NotFound, ServiceError
 from core.tenancy import Caller, OrgAccess
+from tools.registry import ToolRegistry
 
 STREAM_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 429, 503)
 WORKOUT_ID = r"^[A-Za-z0-9_-]{1,20}$"  # the ids the trainer gives workouts (workout_3)
@@ -110,14 +112,16 @@ class TrainerChatController(Controller):
     @get("/sessions/{session_id:uuid}", responses=error_responses(400, 401, 403, 404))
     async def session_detail(self, session_id: FromPath[uuid.UUID], session: NamedDependency[AsyncSession],
                              access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                             member_id: NamedDependency[uuid.UUID],
-                             turns: NamedDependency[TurnRunner]) -> TrainerSessionDetail:
+                             member_id: NamedDependency[uuid.UUID], turns: NamedDependency[TurnRunner],
+                             registry: NamedDependency[ToolRegistry],
+                             locale: NamedDependency[str]) -> TrainerSessionDetail:
         """The session's context events; while a turn runs on it, those before the turn (and a send's message)
-        and the turn, whose stream brings the rest."""
+        and the turn, whose stream brings the rest. What the member saw of each message and question is a view
+        (agent/trainer/shown.py), also for a session stored before views were kept."""
         row = await _owned(session, access, caller, member_id, session_id)
         running = await running_turn(turns, row.id, access, caller, TRAINER)
-        context = before_turn(await store.events(session, row.id, context_only=True), running,
-                              lambda e: e.type == "user_message")
+        context = before_turn(recalled(await store.events(session, row.id, context_only=True), registry, locale),
+                              running, lambda e: e.type == "user_message")
         return TrainerSessionDetail(session=store.session_body(row),
                                     events=[TrainerEventBody(seq=e.seq, type=e.type, payload=e.payload)
                                             for e in context],
