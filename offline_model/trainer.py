@@ -50,13 +50,17 @@ class Facts:
     locations: list[str] = field(default_factory=list)
     knowledge: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    tools: dict[str, dict[str, Any]] = field(default_factory=dict)  # name → input schema
+    tools: frozenset[str] = frozenset()  # the tools offered
     inputs: Mapping[str, type[BaseModel]] = field(default_factory=dict)  # name → declared input model
     earlier_words: list[str] = field(default_factory=list)
     logged: list[str] = field(default_factory=list)  # ids of this session's logs, oldest first, undone ones out
 
     def has(self, tool: str) -> bool:
         return tool in self.tools
+
+    def fields(self, tool: str, within: str | None = None) -> frozenset[str]:
+        """The fields of the tool's declared input, or of the model its field `within` holds (none: no such)."""
+        return input_fields(self.inputs.get(tool), within)
 
     def last(self, tool: str) -> Step | None:
         """The tool's latest successful step in this request (a failed one is still to do)."""
@@ -115,7 +119,7 @@ def _read_facts(facts: Facts, given: ModelFacts) -> None:
 
 def read(request) -> Facts:
     given = facts_of(request)
-    facts = Facts(tools={t["name"]: t.get("input_schema") or {} for t in request.tools if "name" in t})
+    facts = Facts(tools=frozenset(t["name"] for t in request.tools if "name" in t))
     _read_facts(facts, given)
     start, undone = 0, set()
     for i, message in enumerate(request.messages):
@@ -186,9 +190,10 @@ def exclusions_input(model: type[BaseModel] | None, exclusions: dict[str, list[s
     return out
 
 
-def input_fields(model: type[BaseModel] | None, field_name: str) -> frozenset[str]:
-    """The fields of the model that field `field_name` of a tool's declared input holds (none: no such field)."""
-    found = model.model_fields.get(field_name) if model is not None else None
-    held = next((m for m in _members(found.annotation) if isinstance(m, type) and issubclass(m, BaseModel)),
-                None) if found is not None else None
-    return frozenset(held.model_fields) if held is not None else frozenset()
+def input_fields(model: type[BaseModel] | None, within: str | None = None) -> frozenset[str]:
+    """The fields of a tool's declared input `model`, or of the model its field `within` holds (none: no such)."""
+    if model is not None and within is not None:
+        found = model.model_fields.get(within)
+        model = next((m for m in _members(found.annotation) if isinstance(m, type) and issubclass(m, BaseModel)),
+                     None) if found is not None else None
+    return frozenset(model.model_fields) if model is not None else frozenset()

@@ -12,7 +12,7 @@ from gym.exercise_library import LIBRARY as NAMES
 from gym.training.exercise_words import display_name
 from gym.training.restrictions import REGION_PATTERNS, said_rule
 from offline_model import trainer_say as t
-from offline_model.trainer import Facts, exclusions_input, input_fields
+from offline_model.trainer import Facts, exclusions_input
 from offline_model.trainer_library import GROUPS, exercise_name, move_named
 from offline_model.trainer_plan import Call, Next, Say, need
 from offline_model.trainer_session import exercise_at
@@ -97,7 +97,7 @@ def mark_move(facts: Facts, req: Request) -> Next:
 
 def _actuals(facts: Facts) -> dict[str, Any]:
     """The reps each set reached ("10, 8, 8") or "as prescribed", in the fields the tool's actuals have."""
-    fields = input_fields(facts.inputs.get("logbook__mark_exercise_complete"), "actuals")
+    fields = facts.fields("logbook__mark_exercise_complete", "actuals")
     m = re.search(r"(\d+(?:\s*[,/]\s*\d+)+)", facts.words)
     if m and "reps_per_set" in fields:
         return {"reps_per_set": [int(n) for n in re.findall(r"\d+", m.group(1))]}
