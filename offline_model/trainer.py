@@ -106,7 +106,8 @@ def _texts(content: Any) -> list[str]:
 
 
 def _read_facts(facts: Facts, given: ModelFacts) -> None:
-    """The member prefix, reply language and clock the engine put on the request (agent/model_facts.py)."""
+    """The member prefix, reply language, clock and the offered tools' declared inputs the engine put on the request
+    (agent/model_facts.py)."""
     if given.member is not None:
         facts.unit = given.member.unit
         facts.equipment = list(given.member.equipment)
