@@ -59,6 +59,10 @@ class ModelResponse:
 
 class ModelClient(Protocol):
     name: str
+    # It reads the turn's facts on the request (ModelRequest.metadata["facts"], agent/model_facts.py): the offline
+    # model does. A hosted model reads the prompt, so the engine builds no facts for it, and a history spends no
+    # query on them.
+    reads_facts: bool
 
     def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]: ...
 
@@ -115,6 +119,7 @@ class AnthropicModel:
     accumulated by `MessageAccumulator`."""
 
     name = "anthropic"
+    reads_facts = False
 
     def __init__(self, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
                  timeout: float = 120.0) -> None:
@@ -157,6 +162,7 @@ class DisabledModel:
     """Provider `anthropic` without a key: every turn answers agent_disabled."""
 
     name = "disabled"
+    reads_facts = False
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         raise AgentError("agent_disabled", status=503)

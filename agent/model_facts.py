@@ -14,6 +14,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pydantic import BaseModel
+
 FACTS = "facts"  # the key in ModelRequest.metadata
 TURN, TITLE, SUMMARY = "turn", "title", "summary"  # what a request is for
 
@@ -39,6 +41,20 @@ class ModelFacts:
     now: datetime | None = None  # the turn's clock in the gym's time zone, to the minute
     undoable: frozenset[str] = frozenset()  # the offered tools whose run the caller can undo (agent/policy.py)
     member: MemberFacts | None = None  # a member-facing persona's member prefix
+    inputs: Mapping[str, type[BaseModel]] = field(default_factory=dict)  # offered tool → its declared input model
+    outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # tool_use_id → output (HistoryFacts)
+
+
+@dataclass(frozen=True)
+class HistoryFacts:
+    """What a persona's history knows of the messages it gave the model, as data (agent/threads.py `model_input`).
+
+    `outputs`: the tool's output, as the tool returned it, of each successful tool result among the messages that
+    the model reads as a compact observation (a tool's `observe=`, tools/observations.py: "logged Bench Press (id
+    ...)") rather than whole; every other result's text is its output, whole, as JSON."""
+
+    member: MemberFacts | None = None
+    outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def facts_of(request: Any) -> ModelFacts:

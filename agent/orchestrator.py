@@ -13,12 +13,14 @@ import asyncio
 import contextlib
 import dataclasses
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
+from types import MappingProxyType
 from typing import Any
 
 import anyio
 import structlog
+from pydantic import BaseModel
 
 from agent import events
 from agent.costs import PriceBook, Usage
@@ -28,7 +30,7 @@ from agent.first_frames import FirstFrames
 from agent.locks import TurnLock
 from agent.metering import Meter
 from agent.model import ModelClient, ModelResponse, TextDelta
-from agent.model_facts import MemberFacts, ModelFacts, local_minute
+from agent.model_facts import HistoryFacts, ModelFacts, local_minute
 from agent.observability import Observability
 from agent.persona import History, Persona, Personas, Turn
 from agent.policy import undoable_names
@@ -69,6 +71,7 @@ class Orchestrator:
         self._histories: dict[str, History] = {}
         self._tools: dict[tuple[str, str], tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
         self._undoable: dict[tuple[str, str], frozenset[str]] = {}  # per persona and role, as the tools say
+        self._inputs: dict[tuple[str, str], Mapping[str, type[BaseModel]]] = {}  # their declared input models
         slots = settings.agent_max_concurrent_turns  # model loops at once in this process (0: no limit)
         self._slots = asyncio.Semaphore(slots) if slots else None
         self.first_frames = FirstFrames()  # new turns' first frames before running turns' next model calls
@@ -153,15 +156,20 @@ class Orchestrator:
         if key not in self._tools:
             specs = persona.tools(self.registry, role)
             self._undoable[key] = undoable = undoable_names(self.registry, specs, role)
+            self._inputs[key] = MappingProxyType({spec.name: spec.input_model for spec in specs})
             self._tools[key] = (specs, tool_definitions(specs, persona.loaded_tools(specs), undoable=undoable))
         return self._tools[key]
 
-    def facts(self, turn: Turn, member: MemberFacts | None) -> ModelFacts:
-        """What the turn's prompt says in words, as data (agent/model_facts.py): never sent over the wire."""
-        persona = turn.persona
-        return ModelFacts(persona=persona.name, locale=turn.locale, role=turn.access.role,
+    def facts(self, turn: Turn, known: HistoryFacts | None) -> ModelFacts:
+        """What the turn's prompt says in words, as data (agent/model_facts.py): never sent over the wire. The
+        tools' declared inputs and what the history `known` holds (the member prefix, the outputs behind compact
+        observations) come as they are."""
+        key = (turn.persona.name, turn.access.role)
+        known = known or HistoryFacts()
+        return ModelFacts(persona=turn.persona.name, locale=turn.locale, role=turn.access.role,
                           now=local_minute(turn.started, turn.access.timezone),
-                          undoable=self._undoable.get((persona.name, turn.access.role), frozenset()), member=member)
+                          undoable=self._undoable.get(key, frozenset()), member=known.member,
+                          inputs=self._inputs.get(key, MappingProxyType({})), outputs=known.outputs)
 
     async def drive(self, turn: Turn) -> AsyncIterator[events.Event]:
         """At most the persona's round trips; stops when the persona's turn ends or on a suspension. With
@@ -181,12 +189,13 @@ class Orchestrator:
         self._started(turn)  # its own start is over (a follow-up turn sends no frame before its first call)
         for _ in range(persona.max_round_trips):
             await self.first_frames.let_starting_turns_first()
-            system, history, member = await thread.model_input(turn)
+            system, history, known = await thread.model_input(turn)
             history = await self._guarded(turn, thread, history)
             turn.round_trips += 1
             request = build_request(model=self.settings.agent_model, specs=specs, access=turn.access,
                                     messages=history, max_tokens=self.settings.agent_max_tokens, tools_cache=tools,
-                                    system=system, tool_choice=persona.tool_choice, facts=self.facts(turn, member))
+                                    system=system, tool_choice=persona.tool_choice,
+                                    facts=self.facts(turn, known) if self.model.reads_facts else None)
             streamed: list[str] = []
             response: ModelResponse | None = None
             # What streamed is kept until the round trip's transaction commits: a client that leaves (or a

@@ -34,7 +34,7 @@ from agent.costs import Usage
 from agent.events import Event
 from agent.metering import OpenCall
 from agent.model import ModelResponse
-from agent.model_facts import MemberFacts
+from agent.model_facts import HistoryFacts
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
 from agent.tracing import Who
@@ -168,9 +168,9 @@ class History(Protocol):
         """In the stream: the daily cap checked, the person's message written (a new thread created in that
         same transaction), and the thread's opening frames."""
 
-    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], MemberFacts | None]:
-        """(system blocks, messages, the member prefix's facts if it has one: agent/model_facts.py) for the next
-        model call."""
+    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], HistoryFacts | None]:
+        """(system blocks, messages, what it knows of them as data: the member prefix's facts, the outputs behind
+        compact observations; agent/model_facts.py) for the next model call."""
 
     async def store_repairs(self, turn: Turn, made_up: list[dict[str, Any]]) -> None:
         """Keep the tool results the replay guard made up, so a violation is repaired once."""

@@ -108,6 +108,7 @@ class ReferenceModel:
     """The ModelClient protocol over one try's resolved reference steps; $0, no tokens."""
 
     name = "reference"
+    reads_facts = False
 
     def __init__(self, steps: Sequence[Step], answer: str = "") -> None:
         self.steps, self.answer = list(steps), answer

@@ -184,6 +184,7 @@ class OfflineModel:
     """Deterministic rules behind the ModelClient protocol; clearly labelled, never an LLM, zero tokens."""
 
     name = "offline"
+    reads_facts = True  # everything it knows of a turn comes from the facts, never from the prompt's prose
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
         response = await self.complete(request)

@@ -1,27 +1,33 @@
 """The offline model playing the member's trainer (TRAINER.md "Demo"): fixed rules, clearly labelled, never an LLM.
 
 It reads the trainer request as the engine built it: the member's latest words (the text after the context the
-engine put ahead of them), the tool calls made since with their results, and the tools offered with their input
-schemas (so a move fills the fields a tool has, such as a preference's structured exclusions); the reply
-language, the clock, the member prefix (unit, locations, the current one's equipment) and the knowledge the
-context holds come from the facts the engine put on the request (agent/model_facts.py). The moves are
+engine put ahead of them), the tool calls made since with their results, and the tools offered; the reply
+language, the clock, the member prefix (unit, locations, the current one's equipment), the knowledge the context
+holds, each offered tool's declared input model (so a move fills the fields a tool has, such as a preference's
+structured exclusions) and what the tools behind compact observations returned come from the facts the engine put
+on the request (agent/model_facts.py), never from text the engine wrote. The moves are
 offline_model/trainer_moves.py; the words, trainer_words.py; the exercises, trainer_library.py.
 """
 
 from __future__ import annotations
 
-import re
+import types
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pydantic import BaseModel
+
 from agent.model_facts import ModelFacts, facts_of
 from agent.trainer.messages import member_words
 from core.i18n import SUPPORTED_LOCALES
+from gym.training.constraints import EXCLUSION_KINDS, Exclusions
 from offline_model.episode import result_body
-from offline_model.trainer_library import Context, Rules
+from offline_model.trainer_library import Context, Rules, key_of
 
-LOGGED = re.compile(r"logged .*?\(id ([0-9a-f-]{36})\)")
+LOG, UNDO_LOG = "logbook__log_completed_exercise", "logbook__undo_logged_exercise"
 PERCENT_KEYS = ("percent", "recoveryPercent", "recovery_percent", "recoveryPct", "recovery_pct", "recoveredPct")
 SUGGESTED_KEYS = ("suggestedLoad", "suggested_load", "nextLoad", "next_load", "load")
 
@@ -44,12 +50,17 @@ class Facts:
     locations: list[str] = field(default_factory=list)
     knowledge: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    tools: dict[str, dict[str, Any]] = field(default_factory=dict)  # name → input schema
+    tools: frozenset[str] = frozenset()  # the tools offered
+    inputs: Mapping[str, type[BaseModel]] = field(default_factory=dict)  # name → declared input model
     earlier_words: list[str] = field(default_factory=list)
     logged: list[str] = field(default_factory=list)  # ids of this session's logs, oldest first, undone ones out
 
     def has(self, tool: str) -> bool:
         return tool in self.tools
+
+    def fields(self, tool: str, within: str | None = None) -> frozenset[str]:
+        """The fields of the tool's declared input, or of the model its field `within` holds (none: no such)."""
+        return input_fields(self.inputs.get(tool), within)
 
     def last(self, tool: str) -> Step | None:
         """The tool's latest successful step in this request (a failed one is still to do)."""
@@ -95,7 +106,8 @@ def _texts(content: Any) -> list[str]:
 
 
 def _read_facts(facts: Facts, given: ModelFacts) -> None:
-    """The member prefix, reply language and clock the engine put on the request (agent/model_facts.py)."""
+    """The member prefix, reply language, clock and the offered tools' declared inputs the engine put on the request
+    (agent/model_facts.py)."""
     if given.member is not None:
         facts.unit = given.member.unit
         facts.equipment = list(given.member.equipment)
@@ -103,11 +115,13 @@ def _read_facts(facts: Facts, given: ModelFacts) -> None:
         facts.knowledge = dict(given.member.knowledge)
     facts.locale = given.locale if given.locale in SUPPORTED_LOCALES else "en"
     facts.now = given.now
+    facts.inputs = given.inputs
 
 
 def read(request) -> Facts:
-    facts = Facts(tools={t["name"]: t.get("input_schema") or {} for t in request.tools if "name" in t})
-    _read_facts(facts, facts_of(request))
+    given = facts_of(request)
+    facts = Facts(tools=frozenset(t["name"] for t in request.tools if "name" in t))
+    _read_facts(facts, given)
     start, undone = 0, set()
     for i, message in enumerate(request.messages):
         for text in _texts(message["content"]):
@@ -117,9 +131,11 @@ def read(request) -> Facts:
                 facts.words = member_words(text).strip()
                 start = i
         for block in message["content"] if isinstance(message["content"], list) else []:
-            if block.get("type") == "tool_result" and (m := LOGGED.search(str(block.get("content")))):
-                facts.logged.append(m.group(1))
-            if block.get("type") == "tool_use" and block.get("name") == "logbook__undo_logged_exercise":
+            if block.get("type") != "tool_use":
+                continue
+            if block.get("name") == LOG and (logged := given.outputs.get(block.get("id", ""), {}).get("id")):
+                facts.logged.append(str(logged))  # what the tool returned, not the words its result says it in
+            if block.get("name") == UNDO_LOG:
                 undone.add(str((block.get("input") or {}).get("id")))
     facts.logged = [i for i in facts.logged if i not in undone]
     uses: dict[str, dict[str, Any]] = {}
@@ -133,69 +149,52 @@ def read(request) -> Facts:
     return facts
 
 
-# --- a tool's input schema: fill what it has ------------------------------------------------------------------
+# --- a tool's declared input: fill what it has ----------------------------------------------------------------
 
-def _resolve(schema: dict[str, Any], node: Any) -> dict[str, Any]:
-    if isinstance(node, dict) and "$ref" in node:
-        return (schema.get("$defs") or {}).get(node["$ref"].rsplit("/", 1)[-1], {})
-    if isinstance(node, dict) and "anyOf" in node:
-        return next((_resolve(schema, n) for n in node["anyOf"] if n.get("type") != "null"), {})
-    return node if isinstance(node, dict) else {}
-
-
-def _enum(schema: dict[str, Any], node: dict[str, Any]) -> list[str] | None:
-    items = _resolve(schema, node.get("items") or {})
-    values = items.get("enum") or node.get("enum")
-    return [str(v) for v in values] if values else None
+def _members(annotation: Any) -> tuple[Any, ...]:
+    """The types a field's annotation allows (`X | None` → X, None)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return (annotation,)
 
 
-def vocabulary_key(value: str) -> str:
-    """One form for a vocabulary word however it is written: "Deep knee-flexion" = "deep_knee_flexion"."""
-    return re.sub(r"[\s_-]+", "_", value.strip().lower())
+def _vocabulary(annotation: Any) -> tuple[str, ...] | None:
+    """The words a list field takes (`list[Literal[...]]`), None for free text."""
+    for member in _members(annotation):
+        for item in typing.get_args(member) if typing.get_origin(member) is list else ():
+            if typing.get_origin(item) is typing.Literal:
+                return tuple(str(v) for v in typing.get_args(item))
+    return None
 
 
-EXCLUSION_KINDS = (("exercises", r"exercis"), ("patterns", r"pattern|movement"), ("muscles", r"muscle"),
-                   ("equipment", r"equip"))
-
-
-def exclusions_input(schema: dict[str, Any], exclusions: dict[str, list[str]], *, hard: bool = True) -> dict[str, Any]:
-    """The structured exclusions of a preference, in whichever fields the tool's schema has (none: nothing)."""
-    props = schema.get("properties") or {}
-
-    def fill(fields: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for kind, pattern in EXCLUSION_KINDS:
-            name = next((n for n in fields if re.search(pattern, n, re.IGNORECASE)), None)
-            values = exclusions.get(kind) or []
-            if name is None or not values:
-                continue
-            allowed = _enum(schema, _resolve(schema, fields[name]))
-            if allowed is not None:  # "deep knee flexion" is the vocabulary's "deep_knee_flexion"
-                lookup = {vocabulary_key(a): a for a in allowed}
-                values = list(dict.fromkeys(lookup[vocabulary_key(v)] for v in values if vocabulary_key(v) in lookup))
-            if values:
-                out[name] = values
-        return out
-
+def exclusions_input(model: type[BaseModel] | None, exclusions: dict[str, list[str]], *, hard: bool = True) -> dict[str, Any]:
+    """The structured exclusions of a preference in the tool's declared input (its ToolSpec's model): in the field
+    that holds gym.training.constraints.Exclusions, each kind in its vocabulary ("deep knee flexion" is
+    "deep_knee_flexion"), and `hard` where the input has that flag. An input without either gets nothing of it."""
+    fields = model.model_fields if model is not None else {}
     out: dict[str, Any] = {}
-    holder = next((n for n in props if re.search(r"exclu|constraint|restrict", n, re.IGNORECASE)
-                   and not any(re.search(pattern, n, re.IGNORECASE) for _, pattern in EXCLUSION_KINDS)), None)
+    holder = next((name for name, f in fields.items() if Exclusions in _members(f.annotation)), None)
     if holder is not None:
-        node = _resolve(schema, props[holder])
-        if node.get("properties"):
-            out[holder] = fill(node["properties"])
-        elif node.get("type") == "array":
-            allowed = {vocabulary_key(a): a for a in _enum(schema, node) or []}
-            values = [v for values in exclusions.values() for v in values]
-            out[holder] = [allowed.get(vocabulary_key(v), v) for v in values
-                           if not allowed or vocabulary_key(v) in allowed]
-    else:
-        base = {"type", "description", "guidance", "expires_at", "delete_after_use", "id"}
-        out.update(fill({n: p for n, p in props.items() if n not in base}))
-    for name, node in props.items():
-        node = _resolve(schema, node)
-        if re.fullmatch(r"hard|is_hard|strict", name, re.IGNORECASE) and node.get("type") == "boolean":
-            out[name] = hard
-        elif re.search(r"severity|strength|kind|level", name, re.IGNORECASE) and "hard" in (node.get("enum") or []):
-            out[name] = "hard" if hard else "soft"
-    return {k: v for k, v in out.items() if v not in ({}, [])}
+        filled: dict[str, list[str]] = {}
+        for kind in EXCLUSION_KINDS:
+            values = exclusions.get(kind) or []
+            allowed = _vocabulary(Exclusions.model_fields[kind].annotation)
+            if allowed is not None:
+                lookup = {key_of(a): a for a in allowed}
+                values = list(dict.fromkeys(lookup[key_of(v)] for v in values if key_of(v) in lookup))
+            if values:
+                filled[kind] = values
+        if filled:
+            out[holder] = filled
+    if "hard" in fields and bool in _members(fields["hard"].annotation):
+        out["hard"] = hard
+    return out
+
+
+def input_fields(model: type[BaseModel] | None, within: str | None = None) -> frozenset[str]:
+    """The fields of a tool's declared input `model`, or of the model its field `within` holds (none: no such)."""
+    if model is not None and within is not None:
+        found = model.model_fields.get(within)
+        model = next((m for m in _members(found.annotation) if isinstance(m, type) and issubclass(m, BaseModel)),
+                     None) if found is not None else None
+    return frozenset(model.model_fields) if model is not None else frozenset()

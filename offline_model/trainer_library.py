@@ -164,13 +164,9 @@ class Rules:
         for pref in preferences:
             if not isinstance(pref, dict):
                 continue
-            structured = False
-            for key, value in pref.items():
-                if re.search(r"exclu|pattern|muscle|exercise|equipment|avoid", key, re.IGNORECASE):
-                    values = {key_of(s) for s in _strings(value)}
-                    excluded.update(values)
-                    structured = structured or bool(values)
-            if not structured:  # words are read only where the rule has no codes (the codes say it exactly)
+            values = {key_of(s) for s in _strings(pref.get("exclusions"))}  # gym.training.preferences.pref_dict
+            excluded.update(values)
+            if not values:  # words are read only where the rule has no codes (the codes say it exactly)
                 text.append(f"{pref.get('description', '')} {pref.get('guidance', '')}".lower())
         return cls(" ".join(text), frozenset(excluded))
 

@@ -37,6 +37,7 @@ INJURIES: dict[str, tuple[tuple[str, ...], str]] = {
     "neck": (("Trapezius", "Neck"), "No spinal loading or overhead holds."),
 }
 INJURY_DAYS = 14
+PREFERENCE = "prefs__set_preference"
 REGIONS = {"back": "lower_back"}  # the offline's body parts that the rules' regions name otherwise
 
 
@@ -96,8 +97,7 @@ def mark_move(facts: Facts, req: Request) -> Next:
 
 def _actuals(facts: Facts) -> dict[str, Any]:
     """The reps each set reached ("10, 8, 8") or "as prescribed", in the fields the tool's actuals have."""
-    schema = facts.tools.get("logbook__mark_exercise_complete") or {}
-    fields = str(schema)
+    fields = facts.fields("logbook__mark_exercise_complete", "actuals")
     m = re.search(r"(\d+(?:\s*[,/]\s*\d+)+)", facts.words)
     if m and "reps_per_set" in fields:
         return {"reps_per_set": [int(n) for n in re.findall(r"\d+", m.group(1))]}
@@ -243,16 +243,15 @@ def injury_move(facts: Facts, req: Request) -> Next:
     muscles, guidance = INJURIES.get(part, INJURIES["knee"])
     patterns = [p.replace("_", " ") for p in REGION_PATTERNS[REGIONS.get(part, part)]]  # the rules' one mapping
     days = req.args.get("days") or INJURY_DAYS
-    step = facts.last("prefs__set_preference")
+    step = facts.last(PREFERENCE)
     if step is None:
         where = f"{side} {part.replace('_', ' ')}" if side else part.replace("_", " ")
         args: dict[str, Any] = {"type": "injury", "description": f"{where}: {facts.words}"[:300],
                                 "guidance": f"{where.capitalize()} hurts. {guidance}"[:500]}
         if (until := _until(facts, days)) is not None:
             args["expires_at"] = until
-        schema = facts.tools.get("prefs__set_preference") or {}
-        args.update(exclusions_input(schema, {"patterns": list(patterns), "muscles": list(muscles)}))
-        return Call("prefs__set_preference", args)
+        args.update(exclusions_input(facts.inputs.get(PREFERENCE), {"patterns": list(patterns), "muscles": list(muscles)}))
+        return Call(PREFERENCE, args)
     loc = facts.locale
     left_out = ", ".join(t.word(loc, "patterns", p) for p in patterns) or t.muscles(loc, muscles)
     date = step.input.get("expires_at")
@@ -266,7 +265,7 @@ def avoid_move(facts: Facts, req: Request) -> Next:
     or a library exercise; words that name none of these are said back, not saved."""
     group, thing, named = req.args.get("target"), req.args.get("thing") or "", req.args.get("exercise")
     loc = facts.locale
-    step = facts.last("prefs__set_preference")
+    step = facts.last(PREFERENCE)
     if step is None:
         if not group and not thing and not named:
             return Say(t.say(loc, "avoid_how"))
@@ -282,9 +281,9 @@ def avoid_move(facts: Facts, req: Request) -> Next:
                                 "description": facts.words[:300], "guidance": f"avoid {what}: no exercises for {what}"}
         if req.args.get("days") and (until := _until(facts, req.args["days"])) is not None:
             args["expires_at"] = until
-        schema = facts.tools.get("prefs__set_preference") or {}
-        args.update(exclusions_input(schema, {"muscles": muscles, "exercises": exercises, "patterns": patterns}))
-        return Call("prefs__set_preference", args)
+        args.update(exclusions_input(facts.inputs.get(PREFERENCE), {"muscles": muscles, "exercises": exercises,
+                                                                    "patterns": patterns}))
+        return Call(PREFERENCE, args)
     date = step.input.get("expires_at")
     until = t.say(loc, "until", date=t.day(loc, datetime.fromisoformat(date).date())) if date else ""
     if named:

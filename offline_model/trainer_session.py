@@ -121,8 +121,7 @@ def schedule_move(facts: Facts, req: Request) -> Next:
     if facts.last("calendar__schedule_workout") is None:
         args: dict[str, Any] = {"scheduled_at": when.isoformat(), "workout_type": workout["title"][:100],
                                 "duration_minutes": _minutes(workout)}
-        props = (facts.tools.get("calendar__schedule_workout") or {}).get("properties") or {}
-        if "exercises" in props:
+        if "exercises" in facts.fields("calendar__schedule_workout"):
             args["exercises"] = workout["exercises"]
         return Call("calendar__schedule_workout", args)
     text = t.say(loc, "scheduled", name=t.inline(workout["title"]), when=t.moment(loc, when))

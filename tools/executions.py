@@ -119,6 +119,20 @@ async def for_conversation(session: AsyncSession, conversation_id: uuid.UUID) ->
                                                                    ToolExecution.position))).all())
 
 
+EDITED = "_editedInput"  # an output's mark: the person edited the input before approving (agent/dispatch.py)
+
+
+async def outputs(session: AsyncSession, conversation_id: uuid.UUID, tool_use_ids: Sequence[str]) -> dict[str, Any]:
+    """The outputs of these tool uses that succeeded, by tool use id, as their tools returned them (one statement,
+    none for no ids)."""
+    if not tool_use_ids:
+        return {}
+    rows = await session.execute(select(ToolExecution.tool_use_id, ToolExecution.output).where(
+        ToolExecution.conversation_id == conversation_id, ToolExecution.tool_use_id.in_(tool_use_ids),
+        ToolExecution.status == "succeeded"))
+    return {use: {k: v for k, v in (output or {}).items() if k != EDITED} for use, output in rows}
+
+
 # The answers' updates, built once (bind parameters; the hot path sends them on every confirm, pick and send).
 # Core statements on the table: an ORM-enabled UPDATE runs SQLAlchemy's bulk-update machinery (session
 # synchronization, entity loading), ~0.5 ms more per statement than the statement itself.

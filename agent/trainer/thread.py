@@ -23,7 +23,7 @@ from agent.budget import check_budget
 from agent.costs import Usage
 from agent.events import Event
 from agent.model import ModelRequest, ModelResponse
-from agent.model_facts import MemberFacts
+from agent.model_facts import HistoryFacts
 from agent.persona import Turn
 from agent.round_trip import RoundTrip
 from agent.threads import HistoryParts, Opening, ToolResult
@@ -35,6 +35,7 @@ from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.shown import member_view, state_of
 from core.errors import Conflict, NotFound
 from gym.training.trainer_workouts import current_workout, note_left_out
+from tools import executions
 from tools.executions import ToolExecution
 from tools.leaves.trainer.sources import SOURCES, load
 from tools.registry import ToolSpec
@@ -190,12 +191,29 @@ class TrainerThread:
 
     # ---- what the model reads -----------------------------------------------------------------------
 
-    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], MemberFacts]:
+    async def model_input(self, turn: Turn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], HistoryFacts]:
         async with self._scope(turn) as session:
             prefix_data = await self._prefix_data(session, turn)
             context = await store.events(session, turn.conversation_id, context_only=True, since_checkpoint=True)
+            known = (HistoryFacts(member=member_facts(prefix_data, KnownInContext(context)),
+                                  outputs=await executions.outputs(session, turn.conversation_id,
+                                                                   self._compacted(context)))
+                     if self.model.reads_facts else HistoryFacts())  # a model that reads the prompt needs none
         turn.history = to_messages(context)
-        return trainer_system(turn.locale, member_prefix(prefix_data)), turn.history, member_facts(prefix_data, KnownInContext(context))
+        return trainer_system(turn.locale, member_prefix(prefix_data)), turn.history, known
+
+    def _compacted(self, context: Sequence[store.Event]) -> list[str]:
+        """The tool uses whose result the context holds as a compact observation (agent/trainer/observe.py): what
+        their tools returned is data the model facts carry (agent/model_facts.py `HistoryFacts.outputs`)."""
+        called = {e.payload["callId"]: e.payload["toolName"] for e in context if e.type == "tool_call"}
+        compact = []
+        for event in context:
+            if event.type != "tool_result" or event.payload.get("isError"):
+                continue
+            spec = self.registry.get(called.get(event.payload["callId"], "")) if self.registry is not None else None
+            if spec is not None and spec.observe is not None:
+                compact.append(event.payload["callId"])
+        return compact
 
     async def _system(self, session, turn: Turn) -> list[dict[str, Any]]:
         return trainer_system(turn.locale, member_prefix(await self._prefix_data(session, turn)))

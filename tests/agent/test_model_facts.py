@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import redis.asyncio as aioredis
+from sqlalchemy import text
 
 from agent.composition import build_agent, build_model
 from agent.conversations import STAFF_PERSONA
@@ -23,8 +24,9 @@ from tests.fakes.anthropic_server import Reply, Text, ToolUse
 class Recording:
     """A model client that keeps every request it passes on to the real one."""
 
-    def __init__(self, model: ModelClient) -> None:
+    def __init__(self, model: ModelClient, *, reads_facts: bool = True) -> None:
         self.model, self.name, self.requests = model, model.name, []
+        self.reads_facts = reads_facts  # as the offline model does: the engine builds the turn's facts for it
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Billed | ModelResponse]:
         self.requests.append(request)
@@ -68,6 +70,26 @@ async def test_every_round_trip_carries_the_turns_facts_and_the_wire_request_doe
         assert "metadata" not in sent.body
         bare = dataclasses.replace(request, metadata={})
         assert sent.body == json.loads(RequestEncoder().body(bare, stream=True))
+
+
+async def test_a_model_that_reads_the_prompt_gets_no_facts(app_settings, db, factory, fake_model) -> None:
+    """A hosted model (`reads_facts` False, as AnthropicModel) costs the engine nothing for facts: none are built."""
+    fake_model.queue(Reply(ToolUse("tasks__list", {}, id="toolu_t")), Reply(Text("Nothing open.")))
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    model = Recording(build_model(app_settings), reads_facts=False)
+    assert build_model(app_settings).reads_facts is False
+    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False, model=model)
+    caller, access = await owner_of_new_org(db, factory)
+    try:
+        turn = await services.orchestrator.open_send(access=access, caller=caller, locale="he",
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("what is open?"),
+                                                     thread_id=None)
+        frames = [event.type async for event in turn.events()]
+    finally:
+        await services.close()
+        await redis.aclose()
+    assert frames[-1] == "done" and "error" not in frames
+    assert len(model.requests) == 2 and all(FACTS not in request.metadata for request in model.requests)
 
 
 def test_the_encoder_never_writes_the_facts() -> None:
@@ -125,3 +147,46 @@ def test_the_members_words_are_the_text_after_the_context_the_engine_put_ahead()
     assert member_words(f"{context}<current_workout_id>w1</current_workout_id>\nlog squat 3x5") == "log squat 3x5"
     assert member_words(f"{context}swap the <b>bench</b>") == "swap the <b>bench</b>"
     assert member_words("no context at all") == "no context at all"
+
+
+async def test_a_trainer_request_carries_the_outputs_behind_its_compact_observations(app_settings, db, factory,
+                                                                                    fake_model) -> None:
+    """The log's result reads "logged ... (id ...)" to the model; the facts carry what the tool returned, and each
+    offered tool's declared input model; the wire request stays the request without them."""
+    from agent.trainer.persona import TRAINER
+    from core.tenancy import find_caller_in_org
+    from tests.trainer.fixtures import trainee
+    from tests.trainer.scripted import Trainer
+    from tools.leaves.trainer.prefs import SetPreferenceInput
+
+    t = await trainee(db, factory)
+    bench = {"exercise_name": "Bench Press", "exercise_type": "strength", "sets": 3, "reps": 8, "load": 40}
+    Trainer(fake_model, [Reply(ToolUse("logbook__log_completed_exercise", bench, id="log1")),
+                         Reply(ToolUse("coach__idle", {}, id="idle"))])
+    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
+    model = Recording(build_model(app_settings))
+    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False, model=model)
+    async with db.scope(org_id=t.org.id) as session:
+        caller, access = await find_caller_in_org(session, t.user.clerk_id, t.org.id)
+    try:
+        turn = await services.orchestrator.open_send(access=access, caller=caller, member_id=t.member_id, locale="en",
+                                                     trace_id=uuid.uuid4().hex, opening=Opening("bench 3x8 at 40"),
+                                                     thread_id=None, persona=TRAINER)
+        frames = [event.type async for event in turn.events()]
+    finally:
+        await services.close()
+        await redis.aclose()
+    assert frames[-1] == "done" and "error" not in frames
+    first, second = [r for r in model.requests if r.tools]
+    async with db.owner() as session:
+        (log_id,) = (await session.execute(text("SELECT id FROM exercise_logs WHERE member_id = :m"),
+                                           {"m": t.member_id})).scalars().all()
+    assert facts_of(first).outputs == {}
+    assert facts_of(second).outputs == {"log1": {"id": str(log_id), "logged": "Bench Press"}}
+    result = next(b for m in second.messages if isinstance(m["content"], list) for b in m["content"]
+                  if b.get("type") == "tool_result")
+    assert result["content"] == f"<result>logged Bench Press (id {log_id})</result>"  # what the model reads
+    assert facts_of(second).inputs["prefs__set_preference"] is SetPreferenceInput
+    assert set(facts_of(second).inputs) == {t["name"] for t in second.tools}
+    for request, sent in zip([first, second], [r for r in fake_model.requests if r.body.get("tools")], strict=True):
+        assert sent.body == json.loads(RequestEncoder().body(dataclasses.replace(request, metadata={}), stream=True))

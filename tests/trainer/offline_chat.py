@@ -12,6 +12,7 @@ from agent.model import ModelRequest
 from agent.model_facts import FACTS, ModelFacts
 from agent.request import tool_definitions
 from agent.trainer.messages import KnownInContext, to_messages
+from agent.trainer.observe import observation
 from agent.trainer.persona import TRAINER
 from agent.trainer.prompt import member_facts, member_prefix, trainer_system
 from agent.trainer.store import PERSONA, Event
@@ -19,7 +20,9 @@ from offline_model.trainer_moves import trainer_answer
 from tools.catalog import build_registry
 
 REGISTRY = build_registry()
-TOOLS = tool_definitions(TRAINER.tools(REGISTRY, "member"))
+SPECS = TRAINER.tools(REGISTRY, "member")
+TOOLS = tool_definitions(SPECS)
+INPUTS = {spec.name: spec.input_model for spec in SPECS}  # as the orchestrator's facts carry them
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)  # a Thursday
 HOME = ["dumbbell", "band", "mat"]
 
@@ -81,6 +84,7 @@ class OfflineChat:
         self.system, self.prefix = trainer_system(locale, member_prefix(prefix)), prefix
         self.now: datetime | None = None
         self.known = knowledge() if known is None else known
+        self.outputs: dict[str, dict[str, Any]] = {}  # behind compact observations, as the trainer thread reads them
 
     def _add(self, type: str, payload: dict[str, Any]) -> None:
         self.seq += 1
@@ -98,7 +102,8 @@ class OfflineChat:
 
     def move(self) -> dict[str, Any]:
         facts = ModelFacts(persona=PERSONA, locale=self.locale, role="member", now=self.now,
-                           member=member_facts(self.prefix, KnownInContext(self.events)))
+                           member=member_facts(self.prefix, KnownInContext(self.events)), inputs=INPUTS,
+                           outputs=dict(self.outputs))
         request = ModelRequest(model="m", system=self.system, tools=TOOLS, messages=to_messages(self.events),
                                max_tokens=1000, metadata={FACTS: facts})
         response = trainer_answer(request)
@@ -106,14 +111,21 @@ class OfflineChat:
         self.last = use
         return use
 
-    def result(self, result: Any, *, error: bool = False, knowledge: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The last move's result (and any knowledge it delivered); the next move."""
+    def result(self, result: Any, *, error: bool = False, knowledge: dict[str, Any] | None = None,
+               said: str | None = None) -> dict[str, Any]:
+        """The last move's result (and any knowledge it delivered); the next move. A tool's output (a dict) the
+        model reads as its tool's compact observation says it (`said`: in other words) is carried in the facts, as
+        the trainer thread does (agent/trainer/thread.py)."""
         self.calls += 1
-        use = self.last
-        self._add("tool_call", {"callId": use["id"] + str(self.calls), "toolName": use["name"],
-                                "arguments": use["input"]})
-        body = result if isinstance(result, str) else json.dumps(result)
-        self._add("tool_result", {"callId": use["id"] + str(self.calls), "result": body, "isError": error})
+        use, call_id = self.last, self.last["id"] + str(self.calls)
+        self._add("tool_call", {"callId": call_id, "toolName": use["name"], "arguments": use["input"]})
+        spec = REGISTRY.get(use["name"])
+        if isinstance(result, dict) and not error and spec is not None and spec.observe is not None:
+            self.outputs[call_id] = result
+            body = said if said is not None else observation(spec, result)
+        else:
+            body = result if isinstance(result, str) else json.dumps(result)
+        self._add("tool_result", {"callId": call_id, "result": body, "isError": error})
         for source, data in (knowledge or {}).items():
             self._add("knowledge", {"source": source, "params": {}, "data": data})
         return self.move()

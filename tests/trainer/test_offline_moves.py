@@ -11,11 +11,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, Field
 
 from core.i18n import catalog
+from gym.training.constraints import Exclusions
 from offline_model.trainer import exclusions_input
 from offline_model.trainer_library import MOVES
 from tests.trainer.offline_chat import NOW, OfflineChat, knowledge, recovery, workout
+from tools.leaves.trainer.prefs import DeletePreferenceInput, SetPreferenceInput
 
 LABELS = {loc: catalog(loc)["offline"]["label"] for loc in ("en", "he", "ru")}
 INTERNAL = re.compile(r"\bex_\d+|\bworkout_\d+|\b[a-z]+__[a-z_]+\b")
@@ -223,22 +226,29 @@ def test_an_update_that_carries_only_changes_is_applied() -> None:
     assert use["name"] == "workout__swap_exercise" and primary(use["input"]["new_exercise"]) == "Back"
 
 
-SCHEMAS = [
-    ({"properties": {"exclusions": {"$ref": "#/$defs/Ex"}}, "$defs": {"Ex": {"properties": {
-        "exercises": {"type": "array"}, "patterns": {"type": "array", "items": {"enum": ["jumping", "overhead press"]}},
-        "muscles": {"type": "array"}, "equipment": {"type": "array"}}}}},
-     {"exclusions": {"patterns": ["jumping"], "muscles": ["Calves"]}}),
-    ({"properties": {"exclude_patterns": {"type": "array"}, "exclude_muscles": {"type": "array"},
-                     "hard": {"type": "boolean"}}},
-     {"exclude_patterns": ["jumping", "deep knee flexion"], "exclude_muscles": ["Calves"], "hard": True}),
-    ({"properties": {"type": {}, "description": {}, "guidance": {}}}, {}),
+class Flagged(BaseModel):
+    """A tool input that holds its exclusions under another name: the type says where they go, not the name."""
+
+    rules: Exclusions = Field(default_factory=Exclusions)
+    hard: bool = True
+
+
+FILLED = [
+    (SetPreferenceInput, {"exclusions": {"patterns": ["jump", "deep_knee_flexion"], "muscles": ["Calves"]},
+                          "hard": True}),
+    (Flagged, {"rules": {"patterns": ["jump", "deep_knee_flexion"], "muscles": ["Calves"]}, "hard": True}),
+    (DeletePreferenceInput, {}),
+    (None, {}),
 ]
 
 
-@pytest.mark.parametrize(("schema", "expected"), SCHEMAS)
-def test_exclusions_fill_the_fields_set_preference_has(schema, expected) -> None:
-    exclusions = {"patterns": ["jumping", "deep knee flexion"], "muscles": ["Calves"], "exercises": []}
-    assert exclusions_input(schema, exclusions) == expected
+@pytest.mark.parametrize(("model", "expected"), FILLED)
+def test_exclusions_fill_the_fields_the_tools_declared_input_has(model, expected) -> None:
+    exclusions = {"patterns": ["jump", "deep knee flexion", "no such pattern"], "muscles": ["Calves"],
+                  "exercises": []}
+    assert exclusions_input(model, exclusions) == expected
+    if model is not None and expected:
+        model.model_validate(expected | {"type": "injury", "description": "knee", "guidance": "no jumping"})
 
 
 def test_every_offline_trainer_string_is_in_every_language_with_the_same_placeholders() -> None:

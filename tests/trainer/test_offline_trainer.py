@@ -1,6 +1,6 @@
 """The offline trainer (no API key) plays Dani's item-6 flows with the rules in code: a quick chest workout at
 home (dumbbell, band, mat; no overhead pressing), swap the second exercise, log bench 3x8 at 40 kg, count this
-month's workouts, avoid shoulders for two weeks — each labelled as not an LLM."""
+month's workouts, avoid shoulders for two weeks, undo the log — each labelled as not an LLM."""
 
 from __future__ import annotations
 
@@ -82,6 +82,16 @@ async def test_dani_offline_flows(app_settings, db, factory) -> None:
             expires = await session.scalar(text("SELECT expires_at FROM member_preferences WHERE member_id = :m AND "
                                                 "type = 'muscle_group'"), {"m": member_id})
         assert timedelta(days=13) < expires - now < timedelta(days=15)
+
+        # the log three turns back is undone by the id its tool returned (the engine's facts, not the words of its
+        # compact observation)
+        undone = messages(await say("undo that"))
+        assert undone[0]["content"].startswith("[Offline demo model — not an LLM]")
+        async with db.owner() as session:
+            bench = (await session.execute(text("SELECT undone_at FROM exercise_logs WHERE member_id = :m AND "
+                                                "name = 'Bench Press' ORDER BY created_at DESC LIMIT 1"),
+                                           {"m": member_id})).scalar_one()
+        assert bench is not None
     finally:
         await services.close()
         await redis.aclose()
