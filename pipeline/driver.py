@@ -229,7 +229,7 @@ class Driver:
         if conflict is not None:  # decided here, before any agent plans: never a run that spins to its timeout
             plan.store(run)
             await runs.fail(session, run, on_infeasible("SCIENTIST", conflict, run_id=run.id, why=(
-                "No day of foods the member may eat meets the targets.")).error)
+                "No day of foods the member may eat meets the targets.")))
             return
         run.last_completed_agent = "SCIENTIST"
         plan.store(run)
@@ -311,7 +311,7 @@ class Driver:
             outputs = await runs.latest_outputs(session, run, ["macro_targets"])
             plan.store(run)
             await runs.fail(session, run, on_infeasible(agent, infeasible(outputs["macro_targets"]) or _named(
-                outputs["macro_targets"]), run_id=run.id, why=f"{agent}: {answer.cause}.").error)
+                outputs["macro_targets"]), run_id=run.id, why=f"{agent}: {answer.cause}."))
             return
         if not isinstance(answer, Answer):
             await self._decide(session, run, plan, on_timeout(
