@@ -26,7 +26,7 @@ def _sdk() -> ModuleType | None:
     return sys.modules.get("anthropic")
 
 
-def provider_errors() -> tuple[type[BaseException], ...]:
+def provider_errors() -> tuple[type[Exception], ...]:
     """The SDK's base error class, for an `except` clause; nothing before the SDK is loaded."""
     sdk = _sdk()
     return (sdk.APIError,) if sdk is not None else ()

@@ -13,7 +13,7 @@ round trip instead of two; if that transaction rolls back, a plain `settle` late
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -72,7 +72,7 @@ class Meter:
         self.reservations = Reservations(redis, hold_seconds=hold)
 
     async def stream(self, turn: Metered, model: ModelClient, request: ModelRequest, *,
-                     settle: bool = True) -> AsyncIterator[TextDelta | ModelResponse]:
+                     settle: bool = True) -> AsyncGenerator[TextDelta | ModelResponse, None]:
         """The model's stream with `Billed` consumed here; raises agent_budget_exceeded before a call the
         budget cannot take. With `settle=False` a call that finished stays open for the caller to `write`
         in its own transaction and then `settle(written=True)`; a call that failed is settled here."""

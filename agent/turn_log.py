@@ -98,7 +98,8 @@ class TurnRecord:
 
 
 class _Numbered(Protocol):
-    seq: int
+    @property
+    def seq(self) -> int: ...
 
 
 Item = TypeVar("Item", bound=_Numbered)

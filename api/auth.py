@@ -45,11 +45,11 @@ class JwksCache:
 
     def __init__(self, fetch: JwksFetcher) -> None:
         self._fetch = fetch
-        self._keys: dict[str, object] = {}
+        self._keys: dict[str, rsa.RSAPublicKey] = {}
         self._fetched_at = 0.0
         self._lock = asyncio.Lock()
 
-    async def key_for(self, kid: str | None) -> object | None:
+    async def key_for(self, kid: str | None) -> rsa.RSAPublicKey | None:
         if kid in self._keys:
             return self._keys[kid]
         async with self._lock:
@@ -64,10 +64,12 @@ class JwksCache:
             document = await self._fetch()
         except (httpx.HTTPError, ValueError) as exc:
             raise Unauthorized("token_invalid", detail=f"JWKS unavailable: {exc}") from exc
-        keys: dict[str, object] = {}
+        keys: dict[str, rsa.RSAPublicKey] = {}
         for jwk in document.get("keys", []):
             if jwk.get("kty") == "RSA" and jwk.get("kid"):
-                keys[jwk["kid"]] = RSAAlgorithm.from_jwk(json.dumps(jwk))
+                key = RSAAlgorithm.from_jwk(json.dumps(jwk))
+                if isinstance(key, rsa.RSAPublicKey):  # an entry with the private members signs nothing we verify
+                    keys[jwk["kid"]] = key
         self._keys = keys
         self._fetched_at = time.monotonic()
 
@@ -87,15 +89,15 @@ class JwtVerifier:
         self.issuer = issuer
         self.authorized_parties = authorized_parties or []
         self.clock = clock
-        self._verified: OrderedDict[str, tuple[TokenClaims, str | None, object]] = OrderedDict()  # claims, kid, key
+        self._verified: OrderedDict[str, tuple[TokenClaims, str | None, rsa.RSAPublicKey]] = OrderedDict()  # claims, kid, key
 
     async def verify(self, token: str) -> TokenClaims:
         known = self._verified.get(token)
         if known is not None:
-            claims, kid, key = known
-            if await self.jwks.key_for(kid) is key and self._in_window(claims.claims):
+            remembered, kid, signed_with = known
+            if await self.jwks.key_for(kid) is signed_with and self._in_window(remembered.claims):
                 self._verified.move_to_end(token)
-                return claims
+                return remembered
             del self._verified[token]  # expired, or its key rotated out: verified afresh (and refused) below
         try:
             header = jwt.get_unverified_header(token)
@@ -157,7 +159,10 @@ class DevKeys:
             tmp.write_bytes(pem)
             tmp.chmod(0o600)
             tmp.replace(path)
-        self.private_key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        private_key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        if not isinstance(private_key, rsa.RSAPrivateKey):
+            raise ValueError(f"{path} holds no RSA private key")
+        self.private_key = private_key
         public_jwk = json.loads(RSAAlgorithm.to_jwk(self.private_key.public_key()))
         self.kid = "dev-" + hashlib.sha256(public_jwk["n"].encode()).hexdigest()[:16]
         self.public_jwk = {**public_jwk, "kid": self.kid, "use": "sig", "alg": "RS256"}

@@ -109,7 +109,8 @@ def _document_storable(node: Any) -> None:
             _document_storable(branch)
     for child in (*node.get("properties", {}).values(), node.get("items")):
         _document_storable(child)
-    types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+    kind = node.get("type")
+    types = kind if isinstance(kind, list) else [kind]
     if "string" in types and not node.keys() & {"pattern", "enum", "const", "format"}:
         node["pattern"] = NO_NUL
     if "object" in types and node.get("additionalProperties", True) not in (False, None):

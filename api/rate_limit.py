@@ -8,6 +8,8 @@ A refusal is 429 `rate_limited` in the usual error body (api/errors.py). `AGENT_
 
 from __future__ import annotations
 
+from inspect import isawaitable
+
 from litestar import Request
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.stores.redis import RedisStore
@@ -25,7 +27,9 @@ async def _opens_turn(request: Request) -> bool:
     if not handler.opt.get(OPENS_TURN):
         return False
     for guard in handler.resolve_guards():  # who is calling (sets state.caller); they run again, cheaply
-        await guard(request, handler)
+        checked = guard(request, handler)
+        if isawaitable(checked):
+            await checked
     return True
 
 

@@ -28,8 +28,10 @@ from gym.nutrition.food_rules import FoodRules
 from gym.nutrition.holds import apply_hold, settle
 from gym.nutrition.models import NutritionRun
 from gym.nutrition.payloads import OUTPUT_OF
+from gym.nutrition.payloads.common import Agent
 from gym.nutrition.payloads.control import UpstreamDataRequest
 from gym.nutrition.payloads.intake import IntakeData
+from gym.nutrition.payloads.meals import WeeklyMealPlan
 from gym.nutrition.payloads.medical import MedicalContext
 from gym.nutrition.plan import PendingQuery, RunPlan
 from gym.nutrition.red_flags import RedFlag, health_query, intake_flags
@@ -43,7 +45,16 @@ from gym.nutrition.resolution import (
 )
 from gym.nutrition.safety_floor import ordered, payload_codes
 from gym.nutrition.scientist import clinical_limits, macro_targets
-from gym.nutrition.states import AGENT_OF_STATE, DOWNSTREAM, NEXT, PAUSABLE, STATE_OF_AGENT, UPSTREAM, State
+from gym.nutrition.states import (
+    AGENT_OF_STATE,
+    DOWNSTREAM,
+    NEXT,
+    PAUSABLE,
+    STATE_OF_AGENT,
+    UPSTREAM,
+    ChainAgent,
+    State,
+)
 from gym.nutrition.substitutions import check_substitutions
 from gym.nutrition.training_input import training_input
 from pipeline.agents import AgentCall, Agents, Answer, CannotPlan, NoAnswer
@@ -229,14 +240,14 @@ class Driver:
         if conflict is not None:  # decided here, before any agent plans: never a run that spins to its timeout
             plan.store(run)
             await runs.fail(session, run, on_infeasible("SCIENTIST", conflict, run_id=run.id, why=(
-                "No day of foods the member may eat meets the targets.")).error)
+                "No day of foods the member may eat meets the targets.")))
             return
         run.last_completed_agent = "SCIENTIST"
         plan.store(run)
         await runs.transition(session, run, NEXT[State.SCIENTIST_PROCESSING])
 
     async def _ask_physician(self, session, run: NutritionRun, plan: RunPlan, flags: list[RedFlag],
-                             agent: str) -> None:
+                             agent: ChainAgent) -> None:
         """Red flags found by `agent` (004 §5): one batched `health_query`, and the run pauses for the PHYSICIAN."""
         intake = IntakeData.model_validate(run.intake)
         state = plan.state
@@ -251,7 +262,7 @@ class Driver:
         plan.store(run)
         await runs.transition(session, run, State.PAUSED_PHYSICIAN)
 
-    async def _screen(self, session, run: NutritionRun, plan: RunPlan, agent: str,
+    async def _screen(self, session, run: NutritionRun, plan: RunPlan, agent: ChainAgent,
                       inputs: dict[str, Any]) -> bool:
         """Any agent whose input holds a red flag not yet asked about in this run raises the `health_query`
         (NUTRITION.md); CHEF, which 004 §1 gives no physician edge, leaves it to the next state that has one.
@@ -283,7 +294,7 @@ class Driver:
             inputs["cycle_phase"] = plan.cycle_phase
         return inputs
 
-    async def _call_for(self, session, run: NutritionRun, plan: RunPlan, agent: str,
+    async def _call_for(self, session, run: NutritionRun, plan: RunPlan, agent: ChainAgent,
                         inputs: dict[str, Any]) -> AgentCall:
         previous = (await runs.latest_outputs(session, run, [OUTPUT_OF[agent]]))[OUTPUT_OF[agent]] \
             if run.version > 1 else None
@@ -295,7 +306,7 @@ class Driver:
 
     async def _decide(self, session, run: NutritionRun, plan: RunPlan, decision: Decision,
                       kind: str = "timeouts", agent: str | None = None) -> None:
-        if decision.action == "error":
+        if decision.error is not None:
             plan.store(run)
             await runs.fail(session, run, decision.error)
             return
@@ -311,7 +322,7 @@ class Driver:
             outputs = await runs.latest_outputs(session, run, ["macro_targets"])
             plan.store(run)
             await runs.fail(session, run, on_infeasible(agent, infeasible(outputs["macro_targets"]) or _named(
-                outputs["macro_targets"]), run_id=run.id, why=f"{agent}: {answer.cause}.").error)
+                outputs["macro_targets"]), run_id=run.id, why=f"{agent}: {answer.cause}."))
             return
         if not isinstance(answer, Answer):
             await self._decide(session, run, plan, on_timeout(
@@ -347,17 +358,19 @@ class Driver:
         plan.store(run)
         await self._advance(session, run, STATE_OF_AGENT[agent])
 
-    async def _conflicts(self, session, run: NutritionRun, plan: RunPlan, agent: str, model) -> list:
+    async def _conflicts(self, session, run: NutritionRun, plan: RunPlan, agent: Agent, model) -> list:
         outputs = await runs.latest_outputs(session, run, list(INPUTS[agent]))
         inputs = {name: validate_payload(name, payload) for name, payload in outputs.items()}
         conflicts = check_output(agent, model, inputs, tier=plan.state.tier)
         if agent == "CHEF":
-            conflicts += check_substitutions(inputs["weekly_meal_plan"], model)
+            meal_plan = inputs["weekly_meal_plan"]
+            assert isinstance(meal_plan, WeeklyMealPlan), "the weekly_meal_plan edge validates to its model"
+            conflicts += check_substitutions(meal_plan, model)
         if agent == "COACH":  # no food to serve, but any it names must be one the member may eat
             conflicts += check_foods("COACH", model, FoodRules.of(run.intake))
         return conflicts
 
-    async def _upstream(self, session, run: NutritionRun, plan: RunPlan, agent: str, answer: Answer) -> None:
+    async def _upstream(self, session, run: NutritionRun, plan: RunPlan, agent: Agent, answer: Answer) -> None:
         try:
             request = UpstreamDataRequest.model_validate(answer.payload)
         except ValidationError:
@@ -365,7 +378,7 @@ class Driver:
         upstream = UPSTREAM[agent]
         decision = on_upstream_missing(agent, upstream, list(request.missing_fields),
                                        reruns_done=plan.count("upstream", agent), run_id=run.id)
-        if decision.action == "error":
+        if decision.error is not None:
             plan.store(run)
             await runs.fail(session, run, decision.error)
             return

@@ -164,7 +164,9 @@ class ModelAgents:
                 async for item in stream:
                     if isinstance(item, ModelResponse):
                         response = item
-        except (AgentError, *provider_errors()) as exc:
+        except Exception as exc:
+            if not isinstance(exc, (AgentError, *provider_errors())):
+                raise
             log.warning("pipeline.model_call_failed", agent=call.agent, error=type(exc).__name__,
                         code=getattr(exc, "code", None))
             raise NoAnswer(cause_of(exc)) from exc

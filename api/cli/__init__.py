@@ -187,7 +187,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             assert settings.database_url
             migrations.upgrade(settings.database_url)
             seeded = asyncio.run(_seed(settings, args.members, reset=False))
-            token = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
+            found = asyncio.run(_token_for(settings, "owner@harbor.test", 12 * 3600))
+            assert found is not None, "the demo seed signs in as its owner"
+            token, _orgs = found
             _serve(settings, args.host, args.port, banner=demo_banner(
                 base, model=_model_label(settings), token=token, seeded=seeded is not None, pid=os.getpid()))
     finally:

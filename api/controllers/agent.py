@@ -42,7 +42,7 @@ from api.turn_streams import MAX_SEQ, running_turn
 from core.errors import NotFound
 from core.settings import Settings
 from core.tenancy import Caller, OrgAccess
-from tools.registry import ToolRegistry, ToolSpec
+from tools.registry import Described, ToolRegistry, ToolSpec
 from tools.runner import ToolRunner
 
 READ_ERRORS = error_responses(400, 401, 404)
@@ -163,7 +163,7 @@ async def _owned(session: AsyncSession, access: OrgAccess, caller: Caller,
 async def _detail(conversation_id: uuid.UUID, session: AsyncSession, caller: Caller, access: OrgAccess, locale: str,
                   registry: ToolRegistry, runner: ToolRunner, settings: Settings,
                   turns: TurnRunner) -> ConversationDetail:
-    async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> str | None:
+    async def describe(spec: ToolSpec, raw_input: dict[str, Any]) -> Described | None:
         return await runner.describe(spec, raw_input, access=access, caller=caller, locale=locale, session=session)
 
     running = await running_turn(turns, conversation_id, access, caller, STAFF_COPILOT)

@@ -22,8 +22,9 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskStatus
+from litestar import Request
 from litestar.connection import ASGIConnection
-from litestar.types import Message, Receive, Scope, Send
+from litestar.types import HTTPResponseBodyEvent, HTTPResponseStartEvent, Message, Receive, Scope, Send
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
@@ -99,7 +100,7 @@ class McpEndpoint:
         return here
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        connection: ASGIConnection = ASGIConnection(scope)
+        connection: Request = Request(scope)
         state = scope["state"]
         access, caller = state["access"], state["caller"]
         base = base_url(self.settings, connection)
@@ -117,8 +118,10 @@ class McpEndpoint:
                      str(state.get("trace_id") or uuid.uuid4().hex))
         scope[_HERE] = CallContext(who, session.conversation_id if session else None, base)  # type: ignore[literal-required]
         scope["user"] = _principal(state["claims"])
-        await self.manager.handle_request(scope, receive, self._booking(send, session_id, access.org_id,
-                                                                       caller.user_id, scope["method"]))
+        # Litestar's ASGI types (TypedDicts) and the MCP SDK's (Starlette's MutableMapping) describe the same dicts,
+        # and mypy converts neither into the other
+        await self.manager.handle_request(scope, receive, self._booking(  # type: ignore[arg-type]
+            send, session_id, access.org_id, caller.user_id, connection.method))
 
     def _booking(self, send: Send, asked: str | None, org_id: uuid.UUID, user_id: uuid.UUID, method: str) -> Send:
         """`send`, opening the book's entry when the SDK opens a session and closing it when the client ends one."""
@@ -154,11 +157,16 @@ def _principal(claims: TokenClaims) -> AuthenticatedUser:
 def _foreign_origin(connection: ASGIConnection, base: str) -> bool:
     """A browser page of another origin (MCP clients outside browsers send no Origin)."""
     origin = connection.headers.get("origin")
-    return bool(origin) and origin.rstrip("/") != base
+    if not origin:
+        return False
+    return origin.rstrip("/") != base
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
     body = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"' + message.encode() + b'"}}'
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
+    start: HTTPResponseStartEvent = {
+        "type": "http.response.start", "status": status,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]}
+    end: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}  # ASGI's default
+    await send(start)
+    await send(end)

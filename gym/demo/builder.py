@@ -82,11 +82,12 @@ class Sink:
             await self.flush()
 
     async def flush(self) -> None:
-        connection = await (await self.session.connection()).get_raw_connection()
+        connection = (await (await self.session.connection()).get_raw_connection()).driver_connection
+        assert connection is not None, "a session on an open asyncpg connection"
         for table in reversed(TABLES):
             rows = self.rows.pop(table, None)
             if rows:
-                await connection.driver_connection.copy_records_to_table(table, records=rows, columns=COLUMNS[table])
+                await connection.copy_records_to_table(table, records=rows, columns=COLUMNS[table])
                 self.counts[table] += len(rows)
 
 
@@ -289,7 +290,7 @@ class OrgBuilder:
         cancelled: list[bool] = []
         session_ids: list[uuid.UUID] = []
         # week → time of day (0 morning, 1 midday, 2 evening) → class type index → session indexes
-        weeks = [[[[] for _ in spec.types] for _ in range(3)] for _ in range((HISTORY_DAYS + AHEAD_DAYS) // 7 + 1)]
+        weeks: list[list[list[list[int]]]] = [[[[] for _ in spec.types] for _ in range(3)] for _ in range((HISTORY_DAYS + AHEAD_DAYS) // 7 + 1)]
         for offset in range(HISTORY_DAYS + AHEAD_DAYS):
             day = self.first_day + timedelta(days=offset)
             for slot in spec.schedule:

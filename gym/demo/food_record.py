@@ -16,13 +16,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gym.demo.tenancy import demo_id
 from gym.nutrition import body_weights, food_log
+from gym.nutrition.portions import Unit
 
 DAYS = 21
 # Dani's morning weights (kg), oldest first; None: a morning she did not weigh in (3 of 21)
 WEIGHTS = (68.6, 68.3, 68.7, 68.4, None, 68.2, 68.5, 68.1, 68.4, 68.0, None, 68.2, 67.9, 68.3,
            68.0, 67.8, 68.1, None, 67.9, 67.6, 67.8)
 # Two menus she alternates: (meal, library food, grams or servings, unit)
-MENUS = (
+MENUS: tuple[tuple[tuple[str, str, float, Unit], ...], ...] = (
     (("breakfast", "rolled oats", 70, "g"), ("breakfast", "greek yogurt", 1, "serving"),
      ("breakfast", "banana", 1, "serving"), ("lunch", "chicken breast", 160, "g"), ("lunch", "white rice", 220, "g"),
      ("lunch", "broccoli", 150, "g"), ("dinner", "salmon fillet", 140, "g"), ("dinner", "potato", 250, "g"),

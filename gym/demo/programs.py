@@ -185,14 +185,15 @@ class _Seeder:
 
     async def copy(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
         if rows:
-            raw = await (await self.session.connection()).get_raw_connection()
-            await raw.driver_connection.copy_records_to_table(table, records=rows, columns=columns)
+            raw = (await (await self.session.connection()).get_raw_connection()).driver_connection
+            assert raw is not None, "a session on an open asyncpg connection"
+            await raw.copy_records_to_table(table, records=rows, columns=columns)
 
     async def run(self) -> None:
         await self.clear()
-        await self.session.execute(insert(Exercise.__table__),
+        await self.session.execute(insert(Exercise.__table__),  # type: ignore[arg-type]  # stub: __table__ is a FromClause, here a Table
                                    library_rows(self.org_id, lambda e: self.exercise[e.name]))
-        await self.session.execute(insert(Program.__table__), [
+        await self.session.execute(insert(Program.__table__), [  # type: ignore[arg-type]  # stub: __table__ is a FromClause, here a Table
             {"id": self.program[key], "org_id": self.org_id, "name": name, "kind": kind, "description": about,
              "created_by": self.coaches[0] if self.coaches else None} for key, name, kind, about in PROGRAMS])
         await self.link_class_types()
@@ -232,8 +233,8 @@ class _Seeder:
         rng = self.rng
         if rng.random() < 0.08:
             name = rng.choice(sorted(BENCHMARKS))
-            scheme, rounds, moves = BENCHMARKS[name]
-            return name, [self.section(scheme, moves, rounds=rounds)]
+            scheme, rounds, benchmark = BENCHMARKS[name]
+            return name, [self.section(scheme, benchmark, rounds=rounds)]
         sections = []
         if rng.random() < 0.6:
             lift, scheme, p = rng.choice(STRENGTH)
@@ -361,13 +362,13 @@ class _Seeder:
                   for w in (1, 2) for i, (d, text_) in enumerate(zip((1, 3, 5), FEED[w - 1:w + 2], strict=True))]
         weeks, history = await history_structure(self.session, self.org_id, self.program["crossfit"],
                                                  self.today - timedelta(days=27), self.today)
-        rows = [("strength-cycle", "4-Week Strength Cycle", "Squat, press and deadlift, 5x5 building to 5x3.",
+        rows: list[tuple[str, str, str, int, list[dict[str, Any]], str]] = [("strength-cycle", "4-Week Strength Cycle", "Squat, press and deadlift, 5x5 building to 5x3.",
                  4, strength, "manual"),
                 ("on-ramp", "Beginner On-Ramp", "Two weeks of simple sessions for new members.", 2, onramp,
                  "manual"),
                 ("crossfit-last-4-weeks", "CrossFit — last 4 weeks", "The last four weeks of CrossFit classes.",
                  weeks, history, "history")]
-        await self.session.execute(insert(ProgramTemplate.__table__), [
+        await self.session.execute(insert(ProgramTemplate.__table__), [  # type: ignore[arg-type]  # stub: __table__ is a FromClause, here a Table
             {"id": self.id("template", key), "org_id": self.org_id, "name": name, "description": about,
              "weeks": w, "structure": validate_structure(w, structure), "source": source,
              "created_by": self.coaches[0] if self.coaches else None}

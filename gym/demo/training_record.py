@@ -133,8 +133,9 @@ def dani_logs(org_id: uuid.UUID, member_id: uuid.UUID, instant: datetime) -> lis
 
 async def _copy(session: AsyncSession, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
     if rows:
-        raw = await (await session.connection()).get_raw_connection()
-        await raw.driver_connection.copy_records_to_table(table, records=rows, columns=columns)
+        raw = (await (await session.connection()).get_raw_connection()).driver_connection
+        assert raw is not None, "a session on an open asyncpg connection"
+        await raw.copy_records_to_table(table, records=rows, columns=columns)
 
 
 async def _insert(session: AsyncSession, table: str, rows: list[dict[str, Any]]) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gym.nutrition.food_rules import FoodRules, find_food, meal_refusal, refusal, served, text_refusal
-from gym.nutrition.payloads.common import DAYS
+from gym.nutrition.payloads.common import DAYS, Agent
 from gym.nutrition.payloads.meals import Recipes, WeeklyMealPlan
 from gym.nutrition.payloads.nutrition import MacroTargets, NutritionStrategy
 from gym.nutrition.payloads.training import TrainingInput
@@ -31,7 +31,7 @@ DAY_TOLERANCE = 0.05
 DAY_FAT_CARBS_TOLERANCE = 0.10
 RECIPE_TOLERANCE = 0.10
 FOODS_RULE = 2
-RULE_AGENTS: dict[int, tuple[str, str]] = {2: ("SCIENTIST", "NUTRITIONIST"), 3: ("NUTRITIONIST", "DIETITIAN"),
+RULE_AGENTS: dict[int, tuple[Agent, Agent]] = {2: ("SCIENTIST", "NUTRITIONIST"), 3: ("NUTRITIONIST", "DIETITIAN"),
                                           4: ("DIETITIAN", "CHEF")}
 
 
@@ -42,14 +42,14 @@ class Conflict:
     expected: float | str | None
     actual: float | str | None
     message: str
-    agent: str | None = None  # the overridden agent when the rule's pair does not say (the foods check)
+    agent: Agent | None = None  # the overridden agent when the rule's pair does not say (the foods check)
 
     @property
-    def authoritative(self) -> str:
+    def authoritative(self) -> Agent:
         return RULE_AGENTS[self.rule][0]
 
     @property
-    def overridden(self) -> str:
+    def overridden(self) -> Agent:
         return self.agent or RULE_AGENTS[self.rule][1]
 
 
@@ -171,7 +171,7 @@ def texts(payload: Any, path: str = "", skip: frozenset[str] = NOT_FOOD_TEXT) ->
     return []
 
 
-def _recipe_conflicts(agent: str, recipes: Recipes, rules: FoodRules) -> list[Conflict]:
+def _recipe_conflicts(agent: Agent, recipes: Recipes, rules: FoodRules) -> list[Conflict]:
     """A recipe's text (name, steps, notes) names only its own ingredients; kosher keeps meat and milk apart."""
     out: list[Conflict] = []
     for r in recipes.recipes:
@@ -191,7 +191,7 @@ def _recipe_conflicts(agent: str, recipes: Recipes, rules: FoodRules) -> list[Co
     return out
 
 
-def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
+def check_foods(agent: Agent, output: Any, rules: FoodRules) -> list[Conflict]:
     """Every food `agent` serves may be served under the member's allergies, aversions and diet pattern, and every
     food its text names anywhere (a recipe's name and steps, a tactic, a note, a substitution) may be eaten too."""
     out: list[Conflict] = []
@@ -209,7 +209,7 @@ def check_foods(agent: str, output: Any, rules: FoodRules) -> list[Conflict]:
     return out
 
 
-def check_supplements(agent: str, output: Any, excluded: Sequence[str]) -> list[Conflict]:
+def check_supplements(agent: Agent, output: Any, excluded: Sequence[str]) -> list[Conflict]:
     """No supplement the clinical rules exclude for this member: NUTRITIONIST's protocol (an entry of caffeine counts)
     and its tactics and considerations, every string of COACH's program."""
     if not excluded:
@@ -230,7 +230,7 @@ def check_supplements(agent: str, output: Any, excluded: Sequence[str]) -> list[
     return out
 
 
-def check_output(agent: str, output: Any, inputs: dict[str, Any], *, tier: int | None = None) -> list[Conflict]:
+def check_output(agent: Agent, output: Any, inputs: dict[str, Any], *, tier: int | None = None) -> list[Conflict]:
     """Every check of `agent`'s output against its inputs (validated payloads by data type, `macro_targets`
     among them, `training_input` for COACH): the rules of its rank, the foods and the supplements checks."""
     if agent == "COACH":

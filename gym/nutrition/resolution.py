@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from gym.nutrition.checks import Conflict
 from gym.nutrition.envelope import input_hash
-from gym.nutrition.payloads.control import ConflictDetail, PipelineErrorPayload
+from gym.nutrition.payloads.common import Agent
+from gym.nutrition.payloads.control import ConflictDetail, ErrorType, PipelineErrorPayload
 
 MAX_RERUNS = 1
 
@@ -25,12 +26,12 @@ class Decision:
     """Re-run `agent` (with `constraint` attached), or stop with `error`."""
 
     action: Literal["rerun", "error"]
-    agent: str
+    agent: Agent
     constraint: str | None = None
     error: PipelineErrorPayload | None = None
 
 
-def _error(run_id: uuid.UUID, agent: str, error_type: str, details: str, retries: int, *,
+def _error(run_id: uuid.UUID, agent: Agent, error_type: ErrorType, details: str, retries: int, *,
            recoverable: bool, **extra: Any) -> PipelineErrorPayload:
     return PipelineErrorPayload(error_type=error_type, failing_agent=agent, details=details[:4_000],
                                 pipeline_run_id=run_id, recoverable=recoverable, retry_count=retries, **extra)
@@ -59,7 +60,7 @@ def on_conflict(conflicts: list[Conflict], *, reruns_done: int, run_id: uuid.UUI
                                                  recoverable=True, conflict=detail))
 
 
-def on_invalid(agent: str, errors: list[dict[str, Any]], *, reruns_done: int, run_id: uuid.UUID) -> Decision:
+def on_invalid(agent: Agent, errors: list[dict[str, Any]], *, reruns_done: int, run_id: uuid.UUID) -> Decision:
     summary = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors[:20])
     if reruns_done < MAX_RERUNS:
         return Decision("rerun", agent, constraint=f"Your previous output failed validation: {summary}")
@@ -67,7 +68,7 @@ def on_invalid(agent: str, errors: list[dict[str, Any]], *, reruns_done: int, ru
                                                  recoverable=True))
 
 
-def on_timeout(agent: str, agent_input: Any, *, retries_done: int, timeout_ms: int, run_id: uuid.UUID,
+def on_timeout(agent: Agent, agent_input: Any, *, retries_done: int, timeout_ms: int, run_id: uuid.UUID,
                cause: str | None = None) -> Decision:
     """No answer in time (or none at all: `cause`, e.g. a spent budget or a failing provider). 004 §6 names
     no error type but `timeout` for an agent that does not respond, so both are `timeout`; the details say
@@ -81,7 +82,7 @@ def on_timeout(agent: str, agent_input: Any, *, retries_done: int, timeout_ms: i
         recoverable=True, timeout_duration_ms=timeout_ms, input_hash=input_hash(agent_input)))
 
 
-def on_upstream_missing(requester: str, upstream: str, missing: list[str], *, reruns_done: int,
+def on_upstream_missing(requester: Agent, upstream: Agent, missing: list[str], *, reruns_done: int,
                         run_id: uuid.UUID) -> Decision:
     fields = ", ".join(missing)
     if reruns_done < MAX_RERUNS:
@@ -91,10 +92,9 @@ def on_upstream_missing(requester: str, upstream: str, missing: list[str], *, re
         recoverable=True))
 
 
-def on_infeasible(agent: str, constraints: list[str], *, run_id: uuid.UUID, why: str) -> Decision:
+def on_infeasible(agent: Agent, constraints: list[str], *, run_id: uuid.UUID, why: str) -> PipelineErrorPayload:
     """The member's food constraints leave no plan (NUTRITION.md): the run ends at once, not recoverable (a retry
     fails the same way), naming the constraints that conflict."""
     named = ", ".join(constraints) or "the food constraints"
-    return Decision("error", agent, error=_error(run_id, agent, "constraints_infeasible",
-                                                 f"These constraints conflict: {named}. {why}", 0,
-                                                 recoverable=False))
+    return _error(run_id, agent, "constraints_infeasible", f"These constraints conflict: {named}. {why}", 0,
+                  recoverable=False)

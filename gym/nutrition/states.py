@@ -8,8 +8,10 @@ back to the state the run paused from (`continue`, or the user's acknowledgement
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal, get_args
 
 from gym.nutrition.errors import IllegalTransition
+from gym.nutrition.payloads.common import Agent
 
 
 class State(StrEnum):
@@ -29,18 +31,19 @@ S = State
 # The chain, written once: the agents of a run in pipeline order (004 §1; the initial run is sequential, 004
 # §9). INTAKE (code) enters it, OUTPUT_READY ends it. Every other order derives from this tuple: the states a
 # run walks, the driver's next state, the agents a weekly check-in may re-run, whom an agent asks for data.
-AGENTS: tuple[str, ...] = ("SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH")
+ChainAgent = Literal["SCIENTIST", "NUTRITIONIST", "DIETITIAN", "CHEF", "COACH"]
+AGENTS: tuple[ChainAgent, ...] = get_args(ChainAgent)
 
-STATE_OF_AGENT: dict[str, State] = {agent: State(f"{agent.lower()}_processing") for agent in AGENTS}
-AGENT_OF_STATE: dict[State, str] = {state: agent for agent, state in STATE_OF_AGENT.items()}
+STATE_OF_AGENT: dict[Agent, State] = {agent: State(f"{agent.lower()}_processing") for agent in AGENTS}
+AGENT_OF_STATE: dict[State, ChainAgent] = {STATE_OF_AGENT[agent]: agent for agent in AGENTS}
 CHAIN: tuple[State, ...] = tuple(STATE_OF_AGENT.values())
 # Where each step of the chain goes when its agent is done (or kept its output).
 NEXT: dict[State, State] = dict(zip((S.INTAKE_PENDING, *CHAIN), (*CHAIN, S.OUTPUT_READY), strict=True))
 # The model-backed agents after SCIENTIST, in order: what a run (re-)runs, and the order it re-runs them in.
-DOWNSTREAM: tuple[str, ...] = AGENTS[1:]
+DOWNSTREAM: tuple[ChainAgent, ...] = AGENTS[1:]
 # Whom an agent may ask for missing data (004 §6.3): the agent before it, which re-runs once. COACH builds on
 # SCIENTIST's training input, not on CHEF's recipes, and asks nobody.
-UPSTREAM: dict[str, str] = {agent: AGENTS[AGENTS.index(agent) - 1] for agent in ("NUTRITIONIST", "DIETITIAN", "CHEF")}
+UPSTREAM: dict[Agent, ChainAgent] = {agent: AGENTS[AGENTS.index(agent) - 1] for agent in ("NUTRITIONIST", "DIETITIAN", "CHEF")}
 # States that may pause for the PHYSICIAN (004 §1 gives CHEF no physician edge).
 PAUSABLE: frozenset[State] = frozenset(CHAIN) - {STATE_OF_AGENT["CHEF"]}
 

@@ -43,13 +43,13 @@ def understood(data: dict[str, Any], locale: str) -> dict[str, Any]:
     for term in data.get("food_aversions") or []:
         if not isinstance(term, str):
             continue
-        found = resolve_aversion(term)
-        named = [{"food": FOODS[f].slug, "label": foods.get(FOODS[f].slug, f)} for f in sorted(found.foods)]
-        families = [_code(c, locale)["label"] for concept in found.concepts if not concept.covers
+        aversion = resolve_aversion(term)
+        named = [{"food": FOODS[f].slug, "label": foods.get(FOODS[f].slug, f)} for f in sorted(aversion.foods)]
+        families = [_code(c, locale)["label"] for concept in aversion.concepts if not concept.covers
                     for c in ALLERGENS if c in concept.allergens]
-        families += [classes.get(c, c) for concept in found.concepts if not concept.covers and not concept.allergens
+        families += [classes.get(c, c) for concept in aversion.concepts if not concept.covers and not concept.allergens
                      for c in CLASSES if c in concept.classes][:1]
-        aversions.append({"term": term, "recognised": found.recognised, "foods": named, "families": families})
+        aversions.append({"term": term, "recognised": aversion.recognised, "foods": named, "families": families})
     return {"allergies": allergies,
             "dietPattern": {"code": diet, "label": _enum(locale, "diet_pattern").get(diet, diet)} if diet else None,
             "aversions": aversions}

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gym.nutrition.payloads import OUTPUT_OF
+from gym.nutrition.payloads.common import Agent
 
 
 @dataclass(frozen=True)
 class AgentCall:
-    agent: str
+    agent: Agent
     inputs: dict[str, Any]
     constraint: str | None = None
     previous_output: dict[str, Any] | None = None

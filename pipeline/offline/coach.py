@@ -22,7 +22,7 @@ def coach(inputs: dict[str, Any], constraint: str | None = None) -> dict[str, An
     days = client["available_days"]
     stalled = progress["stall_detected"]
     reps = "6-8" if stalled else ("10-12" if client["training_experience"] != "intermediate" else "8-10")
-    sessions = [{
+    sessions: list[dict[str, Any]] = [{
         "day": DAYS[i], "focus": "full body",
         "warmup": ["5 min easy cardio", "Hip and shoulder mobility"],
         "exercises": [{"name": name, "sets": 3, "reps": reps, "rest_sec": 90,

@@ -359,10 +359,10 @@ def cook_day(targets: DayTargets, specs: dict[str, dict[str, float]], first: dic
     minimum (slots solved one by one drift apart on fat and carbohydrate, as after a luteal shift). Each slot's
     first alternative when they can; else any of the member's dishes, the first alternatives preferred. None when
     no combination can."""
-    options = {meal: [first[meal]] if first.get(meal) else menu[meal] for meal in MEALS}
+    options: dict[str, list[Variant]] = {meal: [chosen] if (chosen := first.get(meal)) else menu[meal] for meal in MEALS}
     preferred = {v.dish for v in first.values() if v is not None}
     costs = {v.dish: 0.0 if v.dish in preferred else 1.0 for meal in MEALS for v in menu[meal]}
-    wide = {meal: list(dict.fromkeys([*options[meal], *menu[meal]])) for meal in MEALS}
+    wide: dict[str, list[Variant]] = {meal: list(dict.fromkeys([*options[meal], *menu[meal]])) for meal in MEALS}
     for slot_band in (SLOT_BAND, LAST_SLOT_BAND):
         for bands in CHEF_BANDS:
             day = _solve_day(targets, options, {}, bands, specs=specs, slot_band=slot_band)

@@ -262,9 +262,9 @@ def variants(template: Template, rules: FoodRules) -> list[Variant]:
     for j, choice in enumerate(allowed[main]):
         picked = tuple(choice if i == main else (options[(j + i) % len(options)] if options else None)
                        for i, options in enumerate(allowed))
-        picked = _one_meal(template, picked, rules)
-        if picked is not None:
-            out.append(Variant(template, picked, f"{template.key}-{choice.replace(' ', '-')}"))
+        meal = _one_meal(template, picked, rules)
+        if meal is not None:
+            out.append(Variant(template, meal, f"{template.key}-{choice.replace(' ', '-')}"))
     return out
 
 

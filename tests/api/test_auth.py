@@ -160,6 +160,20 @@ async def test_verifier_rejects_hs256_and_none_algorithms() -> None:
         assert refused.value.code == "token_invalid"
 
 
+async def test_a_jwks_entry_holding_a_private_key_is_no_signing_key() -> None:
+    """A JWKS publishes public keys; an entry with the private members (a misconfigured issuer) is not a key the
+    verifier checks signatures with: the token is `token_invalid`, not an error inside the verifier."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+    async def leaky() -> dict:
+        return {"keys": [{**json.loads(RSAAlgorithm.to_jwk(key)), "kid": "leaked"}]}
+
+    verifier = JwtVerifier(JwksCache(leaky), issuer=DEV_ISSUER)
+    with pytest.raises(Unauthorized) as refused:
+        await verifier.verify(_sign(key, _claims(), "leaked"))
+    assert refused.value.code == "token_invalid"
+
+
 async def test_a_verified_token_is_remembered_until_it_expires_or_its_key_is_gone() -> None:
     """The second request with a token skips the signature, never its time window or its key."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
