@@ -13,6 +13,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+import jwt
 import psutil
 
 from core.embedded import EmbeddedPostgres, leftover_servers
@@ -122,6 +123,8 @@ def test_a_second_demo_touches_nothing_a_rerun_keeps_the_gym_and_sigterm_stops_e
     banner = output[output.index("Spotter demo on"):].splitlines()
     console = [line for line in banner if line.startswith("console: ")]  # the README's `console:` line
     assert len(console) == 1 and console[0].startswith(f"console: {url}/console/#token="), banner
+    token = console[0].removeprefix(f"console: {url}/console/#token=")  # the owner's dev token, nothing around it
+    assert jwt.decode(token, options={"verify_signature": False})["email"] == "owner@harbor.test", banner
     assert '"event": "request"' not in output and '"event":"request"' not in output  # a quiet terminal
     for name, pid in pids.items():
         assert _gone(pid), name
