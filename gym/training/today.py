@@ -207,7 +207,7 @@ async def add_from_library(session: AsyncSession, org_id: uuid.UUID, member_id: 
     if position is None:
         current = await workout_sets.require_current_workout(session, org_id, member_id)
         position = fitting_position(exercises_of(current), added.name, added.type)
-    row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, plan, position, now=now)
+    row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, added, position, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
@@ -220,8 +220,8 @@ async def swap_from_library(session: AsyncSession, org_id: uuid.UUID, member_id:
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
     plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
                               like=old.model_dump(mode="json"), load=load)
-    _check_schema({**plan, "order": old.order})
-    row, _, _ = await workout_changes.swap_exercise(session, org_id, member_id, exercise_id, plan, now=now)
+    replacement = _check_schema({**plan, "order": old.order})
+    row, _, _ = await workout_changes.swap_exercise(session, org_id, member_id, exercise_id, replacement, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
@@ -234,7 +234,7 @@ async def remove(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
 
 
 def _check_schema(plan: dict[str, Any]) -> Exercise:
-    """The library's plan as the §4.9 exercise it must be."""
+    """The library's plan as the §4.9 exercise it must be: typed here, once, before it changes the workout."""
     try:
         return EXERCISE.validate_python({"order": 1, **plan})
     except ValueError as exc:  # a library entry the §4.9 schema refuses is a bug here, said plainly
