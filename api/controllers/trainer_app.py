@@ -44,6 +44,7 @@ from api.trainer_app_bodies import (
 )
 from core.errors import InvalidInput
 from core.tenancy import Caller, OrgAccess
+from gym.training.library_plan import Prescription
 from gym.training.logs import MAX_HISTORY_DAYS
 from gym.training.member_app import MemberApp
 from gym.training.progress import MAX_WEEKS
@@ -122,9 +123,9 @@ class TrainerAppController(Controller):
         once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
         if (replay := await once.replay()) is not None:
             return replay
-        screen = await app.add_exercise(data.name, position=data.position, sets=data.sets, reps=data.reps,
-                                        load=data.load, hold_sec=data.holdSec, duration_min=data.durationMin,
-                                        rest_sec=data.restSec)
+        chosen = Prescription(sets=data.sets, reps=data.reps, load=data.load, hold_sec=data.holdSec,
+                              duration_min=data.durationMin, rest_sec=data.restSec)
+        screen = await app.add_exercise(data.name, position=data.position, chosen=chosen)
         return await once.answer(201, shape(screen, TodayOut))
 
     @put(f"/workout/exercises/{EXERCISE_PATH}", status_code=200, responses=CHANGE)

@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from gym.errors import GymError
 from gym.training import today
+from gym.training.library_plan import Prescription
 from gym.training.trainer_workouts import save_workout
 from gym.training.workout import Workout
 from tests.trainer.fixtures import NOW, chest_workout, hold, reps, trainee
@@ -74,8 +75,8 @@ async def _app_outcomes(db, t) -> list[dict[str, Any]]:
     async with db.scope(org_id=t.org.id) as session:
         await save_workout(session, t.org.id, t.member_id, Workout.model_validate(chest_workout()), now=NOW)
     steps: list[tuple[str, dict[str, Any]]] = [
-        ("add_from_library", {"name": "Dumbbell Fly", "sets": 2, "reps": 12, "load": 6}),
-        ("add_from_library", {"name": "Side Plank", "position": 1, "hold_sec": 20}),
+        ("add_from_library", {"name": "Dumbbell Fly", "chosen": Prescription(sets=2, reps=12, load=6)}),
+        ("add_from_library", {"name": "Side Plank", "position": 1, "chosen": Prescription(hold_sec=20)}),
         ("swap_from_library", {"exercise_id": "ex_002", "name": "Dumbbell Bench Press", "load": None}),
         ("swap_from_library", {"exercise_id": "ex_003", "name": "Dead Bug", "load": None}),
         ("remove", {"exercise_id": "ex_004"}),
