@@ -84,6 +84,9 @@ async def _app_outcomes(db, t) -> list[dict[str, Any]]:
         ("swap_from_library", {"exercise_id": "ex_001", "name": "Barbell Bench Press", "load": 40}),
         ("add_from_library", {"name": "Zorblax Curl"}),
         ("remove", {"exercise_id": "ex_999"}),
+        # a swap for one of the same kind keeps its prescription (sets, reps or hold, rest) and goals
+        ("swap_from_library", {"exercise_id": "ex_001", "name": "Goblet Squat", "load": None}),
+        ("swap_from_library", {"exercise_id": "ex_005", "name": "Plank", "load": None}),
     ]
     outcomes = []
     for method, kwargs in steps:
