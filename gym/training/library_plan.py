@@ -112,7 +112,8 @@ def build(exercise: LibraryExercise, *, available: Iterable[str] | None, unit: s
         return {**base, "type": "hold", "sets": count, "hold_sec": [seconds] * count,
                 "rest_sec": int(rest if rest is not None else 45)}
     compound = exercise.category in COMPOUND_CATEGORIES
-    target = int(chosen.reps or (prior.reps[0] if isinstance(prior, RepsExercise) else None) or (8 if compound else 10))
+    reps_before = prior.reps[0] if isinstance(prior, RepsExercise) else None
+    target = int(chosen.reps or reps_before or (8 if compound else 10))
     loaded = any(e in LOAD_IMPLEMENTS for e in equipment)
     load = chosen.load
     if load is None and loaded:

@@ -52,8 +52,9 @@ def in_units(exercises: list[Exercise], weight_unit: str, distance_unit: str) ->
         if isinstance(ex, RepsExercise) and ex.load is not None and ex.load_unit not in (None, weight_unit):
             ex = ex.model_copy(update={"load": convert_weight(float(ex.load), ex.load_unit, weight_unit),
                                        "load_unit": weight_unit})
-        if isinstance(ex, DurationExercise) and ex.distance is not None and ex.distance_unit not in (None, distance_unit):
-            ex = ex.model_copy(update={"distance": convert_distance(float(ex.distance), ex.distance_unit, distance_unit),
-                                       "distance_unit": distance_unit})
+        if isinstance(ex, DurationExercise) and ex.distance is not None and ex.distance_unit not in (
+                None, distance_unit):
+            distance = convert_distance(float(ex.distance), ex.distance_unit, distance_unit)
+            ex = ex.model_copy(update={"distance": distance, "distance_unit": distance_unit})
         out.append(ex)
     return out

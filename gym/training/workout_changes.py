@@ -3,10 +3,11 @@ trainer's workout tools and the member's app both call, so the chat and the app 
 
 Changes are typed where they come in: a swapped or added exercise is a §4.9 `Exercise`, an adjustment an
 `ExerciseChanges` (parsed once by the tool; the fields it changes are checked by the exercise's own type when it is
-applied). The service works on the row's exercises as the §4.9 models (gym.training.stored_exercises) and dumps them
-once, where the row is written. Each change is validated against the §4.9 schema, then the rules in code (gym.training.workout_check: injuries
-and hard preferences for what it adds or alters, equipment at the current location, units, exercise order) before
-it is stored; a refusal is a typed GymError the model reads as a tool result and the app as an HTTP error.
+applied). The service works on the row's exercises as the §4.9 models (gym.training.stored_exercises) and dumps
+them once, where the row is written. Each change is validated against the §4.9 schema, then the rules in code
+(gym.training.workout_check: injuries and hard preferences for what it adds or alters, equipment at the current
+location, units, exercise order) before it is stored; a refusal is a typed GymError the model reads as a tool result
+and the app as an HTTP error.
 Exercises are named by id (`ex_003`) or order number. What was logged stays true: an exercise with logged sets is
 not swapped (undo them, or add the other exercise), adjusting one re-measures its log against the new
 prescription, and removing one takes its logged sets out of the record with it.
