@@ -44,6 +44,7 @@ from api.trainer_app_bodies import (
 )
 from core.errors import InvalidInput
 from core.tenancy import OrgAccess
+from gym.training.library_plan import Prescription
 from gym.training.logs import MAX_HISTORY_DAYS
 from gym.training.member_app import MemberApp
 from gym.training.progress import MAX_WEEKS
@@ -116,11 +117,11 @@ class TrainerAppController(Controller):
                            idempotent: NamedDependency[Idempotent]) -> Response[TodayOut]:
         """Add a library exercise to the current workout (injuries, never-rules, equipment and order are checked as
         for the trainer's workouts)."""
+        chosen = Prescription(sets=data.sets, reps=data.reps, load=data.load, hold_sec=data.holdSec,
+                              duration_min=data.durationMin, rest_sec=data.restSec)
+
         async def add() -> Answered:
-            screen = await app.add_exercise(data.name, position=data.position, sets=data.sets, reps=data.reps,
-                                            load=data.load, hold_sec=data.holdSec, duration_min=data.durationMin,
-                                            rest_sec=data.restSec)
-            return 201, shape(screen, TodayOut)
+            return 201, shape(await app.add_exercise(data.name, position=data.position, chosen=chosen), TodayOut)
         return await idempotent.run(data, add)
 
     @put(f"/workout/exercises/{EXERCISE_PATH}", status_code=200, responses=CHANGE)

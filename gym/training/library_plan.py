@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from gym.errors import GymError
@@ -27,6 +28,7 @@ from gym.training.muscles import library_muscle_shares
 from gym.training.preference_rules import Pref
 from gym.training.progression import suggest
 from gym.training.recovery import LOAD_SHARE
+from gym.training.workout import DurationExercise, Exercise, HoldExercise, RepsExercise
 
 HOLDS = re.compile(r"plank|hold|wall sit|l-sit|support|carry|sled|handstand walk", re.IGNORECASE)
 GOAL_BY_CATEGORY = {"squat": "Strength", "lunge": "Strength", "hinge": "Strength", "press": "Strength",
@@ -70,34 +72,50 @@ def _plan(exercise: LibraryExercise, equipment: list[str]) -> dict[str, Any]:
             "equipment": equipment, "reasoning": "Chosen by the member."}
 
 
+@dataclass(frozen=True)
+class Prescription:
+    """What the member chose for a library exercise they add or swap in (in their units); None: the default."""
+
+    sets: int | None = None
+    reps: int | None = None
+    load: float | None = None
+    hold_sec: int | None = None
+    duration_min: float | None = None
+    rest_sec: int | None = None
+
+
 def build(exercise: LibraryExercise, *, available: Iterable[str] | None, unit: str, history: Iterable[LogEntry],
-          like: dict[str, Any] | None = None, sets: int | None = None, reps: int | None = None,
-          load: float | None = None, hold_sec: int | None = None, duration_min: float | None = None,
-          rest_sec: int | None = None) -> dict[str, Any]:
-    """A §4.9 exercise (without id and order) for `exercise`; `like`: the exercise it replaces (its prescription,
-    goals and group carry over when it is of the same kind)."""
+          like: Exercise | None = None, chosen: Prescription | None = None) -> dict[str, Any]:
+    """A §4.9 exercise (without id and order) for `exercise`, as the JSON its caller parses; `like`: the exercise
+    it replaces (its prescription, goals and group carry over when it is of the same kind)."""
     equipment = equipment_for(exercise, available)
     if equipment is None:
         raise GymError("equipment_unavailable", f"{exercise.name} needs {', '.join(exercise.equipment)}, which the "
                                                 "current location does not have.", "Pick another exercise.")
+    chosen = chosen or Prescription()
     base = _plan(exercise, equipment)
     how = kind(exercise)
-    prior: dict[str, Any] = like if like is not None and like.get("type") == how else {}
+    prior = like if like is not None and like.type == how else None
     if like is not None:
-        base["goals"] = like.get("goals") or base["goals"]
-        if like.get("group"):
-            base["group"] = like["group"]
+        base["goals"] = [g.model_dump(mode="json") for g in like.goals] or base["goals"]
+        if like.group:
+            base["group"] = like.group.model_dump(mode="json")
     if how == "duration":
-        return {**base, "type": "duration", "duration_min": float(duration_min or prior.get("duration_min") or 10)}
-    count = int(sets or prior.get("sets") or 3)
-    rest = rest_sec if rest_sec is not None else prior.get("rest_sec")
+        before = prior.duration_min if isinstance(prior, DurationExercise) else None
+        return {**base, "type": "duration", "duration_min": float(chosen.duration_min or before or 10)}
+    sets_before = prior.sets if isinstance(prior, RepsExercise | HoldExercise) else None
+    count = int(chosen.sets or sets_before or 3)
+    rest = chosen.rest_sec if chosen.rest_sec is not None else (
+        prior.rest_sec if isinstance(prior, RepsExercise | HoldExercise) else None)
     if how == "hold":
-        seconds = int(hold_sec or (prior.get("hold_sec") or [None])[0] or 30)
+        seconds = int(chosen.hold_sec or (prior.hold_sec[0] if isinstance(prior, HoldExercise) else None) or 30)
         return {**base, "type": "hold", "sets": count, "hold_sec": [seconds] * count,
                 "rest_sec": int(rest if rest is not None else 45)}
     compound = exercise.category in COMPOUND_CATEGORIES
-    target = int(reps or (prior.get("reps") or [None])[0] or (8 if compound else 10))
+    reps_before = prior.reps[0] if isinstance(prior, RepsExercise) else None
+    target = int(chosen.reps or reps_before or (8 if compound else 10))
     loaded = any(e in LOAD_IMPLEMENTS for e in equipment)
+    load = chosen.load
     if load is None and loaded:
         load = suggest(exercise.name, history, unit, equipment).load
     weight = float(load) if loaded and load is not None else None

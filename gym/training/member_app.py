@@ -52,8 +52,10 @@ class MemberApp:
     async def undo_set(self, set_id: uuid.UUID) -> dict[str, Any]:
         return await today.take_back_set(*self._who, set_id, self.now())
 
-    async def add_exercise(self, name: str, **prescription: Any) -> dict[str, Any]:
-        return await today.add_from_library(*self._who, self.now(), self.locale, name=name, **prescription)
+    async def add_exercise(self, name: str, *, position: int | None = None,
+                           chosen: library_plan.Prescription | None = None) -> dict[str, Any]:
+        return await today.add_from_library(*self._who, self.now(), self.locale, name=name, position=position,
+                                            chosen=chosen)
 
     async def save_note(self, name: str, note: str) -> dict[str, Any]:
         return await exercise_notes.save_note(*self._who, name, note, self.now())

@@ -196,18 +196,17 @@ async def _library_context(session: AsyncSession, org_id: uuid.UUID, member_id: 
 
 async def add_from_library(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, now: datetime,
                            locale: str, *, name: str, position: int | None = None,
-                           **prescription: Any) -> dict[str, Any]:
+                           chosen: library_plan.Prescription | None = None) -> dict[str, Any]:
     """Add a library exercise to the current workout (the rules of generate_workout apply to it) at `position`, by
     default where it keeps compound lifts before isolation work (exercise_order.fitting_position)."""
     exercise = library_plan.find(name)
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
-    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
-                              **{k: v for k, v in prescription.items() if v is not None})
+    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history, chosen=chosen)
     added = _check_schema(plan)
     if position is None:
         current = await workout_sets.require_current_workout(session, org_id, member_id)
         position = fitting_position(exercises_of(current), added.name, added.type)
-    row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, plan, position, now=now)
+    row, _, _ = await workout_changes.add_exercise(session, org_id, member_id, added, position, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
@@ -218,10 +217,10 @@ async def swap_from_library(session: AsyncSession, org_id: uuid.UUID, member_id:
     old = workout_sets.exercise_in(row, exercise_id)
     exercise = library_plan.find(name)
     available, units, history = await _library_context(session, org_id, member_id, now, exercise.name)
-    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history,
-                              like=old.model_dump(mode="json"), load=load)
-    _check_schema({**plan, "order": old.order})
-    row, _, _ = await workout_changes.swap_exercise(session, org_id, member_id, exercise_id, plan, now=now)
+    plan = library_plan.build(exercise, available=available, unit=units.weight_unit, history=history, like=old,
+                              chosen=library_plan.Prescription(load=load))
+    replacement = _check_schema({**plan, "order": old.order})
+    row, _, _ = await workout_changes.swap_exercise(session, org_id, member_id, exercise_id, replacement, now=now)
     return await workout_screen(session, org_id, member_id, row, now, locale)
 
 
@@ -234,7 +233,7 @@ async def remove(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID,
 
 
 def _check_schema(plan: dict[str, Any]) -> Exercise:
-    """The library's plan as the §4.9 exercise it must be."""
+    """The library's plan as the §4.9 exercise it must be: typed here, once, before it changes the workout."""
     try:
         return EXERCISE.validate_python({"order": 1, **plan})
     except ValueError as exc:  # a library entry the §4.9 schema refuses is a bug here, said plainly

@@ -135,8 +135,9 @@ async def switch_units(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
     units = await set_units(session, org_id, member_id, weight_unit=weight_unit, distance_unit=distance_unit)
     row = await current_workout(session, org_id, member_id)
     if row is not None:
-        converted = in_units(list(row.exercises), units.weight_unit, units.distance_unit)
-        if converted != row.exercises:
-            row.exercises, row.updated_at = converted, now
+        exercises = exercises_of(row)
+        converted = in_units(exercises, units.weight_unit, units.distance_unit)
+        if converted != exercises:
+            row.exercises, row.updated_at = dumped(converted), now
             await session.flush()
     return units

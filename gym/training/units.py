@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from gym.training.workout import DurationExercise, Exercise, RepsExercise
+
 KG_PER_LB = 0.45359237
 KM_PER_MI = 1.609344
 
@@ -42,16 +44,17 @@ def convert_distance(value: float, from_unit: str, to_unit: str) -> float:
     return value if from_unit == to_unit else round(km_to(to_km(value, from_unit), to_unit), 2)
 
 
-def in_units(exercises: list[dict], weight_unit: str, distance_unit: str) -> list[dict]:
+def in_units(exercises: list[Exercise], weight_unit: str, distance_unit: str) -> list[Exercise]:
     """§4.9 exercises with every load and distance said in these units (a units switch converts the current
     workout: the app's prefilled values and the trainer's card then agree with the member's setting)."""
     out = []
     for ex in exercises:
-        ex = dict(ex)
-        if ex.get("load") is not None and ex.get("load_unit") not in (None, weight_unit):
-            ex["load"], ex["load_unit"] = convert_weight(float(ex["load"]), ex["load_unit"], weight_unit), weight_unit
-        if ex.get("distance") is not None and ex.get("distance_unit") not in (None, distance_unit):
-            ex["distance"] = convert_distance(float(ex["distance"]), ex["distance_unit"], distance_unit)
-            ex["distance_unit"] = distance_unit
+        if isinstance(ex, RepsExercise) and ex.load is not None and ex.load_unit not in (None, weight_unit):
+            ex = ex.model_copy(update={"load": convert_weight(float(ex.load), ex.load_unit, weight_unit),
+                                       "load_unit": weight_unit})
+        if isinstance(ex, DurationExercise) and ex.distance is not None and ex.distance_unit not in (
+                None, distance_unit):
+            distance = convert_distance(float(ex.distance), ex.distance_unit, distance_unit)
+            ex = ex.model_copy(update={"distance": distance, "distance_unit": distance_unit})
         out.append(ex)
     return out

@@ -131,33 +131,40 @@ def _stored(value: float, places: int) -> Decimal:
     return round(Decimal(repr(value)), places)
 
 
-def _values(ex: Exercise, number: int, entry: SetInput, units: Units) -> dict[str, Any]:
-    """The set's stored values (kg, km, seconds), the prescription filling what the entry leaves out. A value is
-    read in the unit it came with (the entry's, else the prescription's), else the member's setting now."""
+class SetValues(NamedTuple):
+    """A set's stored values (`exercise_sets` columns: kg, km, seconds)."""
+
+    reps: int | None = None
+    load_kg: Decimal | None = None
+    load_unit: str | None = None
+    duration_sec: int | None = None
+    distance_km: Decimal | None = None
+
+
+def _values(ex: Exercise, number: int, entry: SetInput, units: Units) -> SetValues:
+    """The set's stored values, the prescription filling what the entry leaves out. A value is read in the unit it
+    came with (the entry's, else the prescription's), else the member's setting now."""
     index = number - 1
-    out: dict[str, Any] = {"reps": None, "load_kg": None, "load_unit": None, "duration_sec": None,
-                           "distance_km": None}
     if isinstance(ex, RepsExercise):
-        out["reps"] = entry.reps or ex.target(index)
         load, load_unit = (entry.load, entry.load_unit) if entry.load is not None else (ex.load, ex.load_unit)
         unit = load_unit or units.weight_unit
-        out["load_kg"] = None if load is None else _stored(to_kg(load, unit), 2)
-        out["load_unit"] = None if load is None else unit
-        if out["load_kg"] is not None and out["load_kg"] > 1000:
+        load_kg = None if load is None else _stored(to_kg(load, unit), 2)
+        if load_kg is not None and load_kg > 1000:
             raise GymError("invalid_set", f"{load:g} {unit} is over the 1000 kg a set may carry")
-        return out
-    out["duration_sec"] = entry.duration_sec or ex.planned_seconds(index)
+        return SetValues(reps=entry.reps or ex.target(index), load_kg=load_kg,
+                         load_unit=None if load is None else unit)
+    distance_km = None
     if isinstance(ex, DurationExercise):
         distance, distance_unit = ((entry.distance, entry.distance_unit) if entry.distance is not None
                                    else (ex.distance, ex.distance_unit))
         shown = distance_unit or units.distance_unit
-        out["distance_km"] = None if distance is None else _stored(to_km(distance, shown), 3)
-        if out["distance_km"] is not None and out["distance_km"] <= 0:
+        distance_km = None if distance is None else _stored(to_km(distance, shown), 3)
+        if distance_km is not None and distance_km <= 0:
             raise GymError("invalid_set", f"{distance:g} {shown} is under the 1 m a set may record",
                            "Give the distance in the member's unit, or leave it out.")
     if entry.reps is not None or entry.load is not None:
         raise GymError("invalid_set", f"{ex.name} is timed ({ex.type}): give duration_sec, not reps or load")
-    return out
+    return SetValues(duration_sec=entry.duration_sec or ex.planned_seconds(index), distance_km=distance_km)
 
 
 async def _exercise_log(session: AsyncSession, row: TrainerWorkout, ex: Exercise, now: datetime) -> ExerciseLog:
@@ -227,7 +234,7 @@ async def rebuild(session: AsyncSession, row: TrainerWorkout, ex: Exercise, log:
 
 
 async def _sent_before(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: SetInput,
-                       live: list[ExerciseSet], values: dict[str, Any], at: datetime) -> ExerciseSet | None:
+                       live: list[ExerciseSet], values: SetValues, at: datetime) -> ExerciseSet | None:
     """The set this entry already is (module docstring), if any."""
     if entry.client_set_id is not None:
         return await session.scalar(select(ExerciseSet).where(
@@ -237,7 +244,7 @@ async def _sent_before(session: AsyncSession, org_id: uuid.UUID, member_id: uuid
         return None
     rpe = None if entry.rpe is None else _stored(entry.rpe, 1)
     return next((s for s in live if s.performed_at == at and s.rpe == rpe
-                 and all(getattr(s, k) == v for k, v in values.items())), None)
+                 and all(getattr(s, k) == v for k, v in values._asdict().items())), None)
 
 
 async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID, entry: SetInput, *,
@@ -261,7 +268,7 @@ async def log_set(session: AsyncSession, org_id: uuid.UUID, member_id: uuid.UUID
     log = await _exercise_log(session, row, ex, now)
     item = ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id, exercise_key=key_of(ex),
                        set_number=number, rpe=None if entry.rpe is None else _stored(entry.rpe, 1), performed_at=at,
-                       created_at=now, client_set_id=entry.client_set_id, warmup=entry.warmup, **values)
+                       created_at=now, client_set_id=entry.client_set_id, warmup=entry.warmup, **values._asdict())
     try:
         async with session.begin_nested():  # the workout's lock makes this rare; the unique index decides
             session.add(item)
@@ -323,14 +330,14 @@ def reps_done(ex: RepsExercise, actuals: Actuals) -> tuple[list[int], bool]:
 
 def _sets_from(ex: Exercise, actuals: Actuals, exercises: list[Exercise]) -> tuple[list[SetInput], bool]:
     """The sets a whole-exercise report stands for (member's units), and whether their reps were assumed."""
-    base = {"exercise_id": key_of(ex), "rpe": actuals.rpe}
     if isinstance(ex, RepsExercise):
         done, assumed = reps_done(ex, actuals)
-        return [SetInput(**base, set_number=n, reps=r, load=actuals.load) for n, r in enumerate(done, 1)], assumed
+        return [SetInput(exercise_id=key_of(ex), rpe=actuals.rpe, set_number=n, reps=r, load=actuals.load)
+                for n, r in enumerate(done, 1)], assumed
     count = actuals.sets or prescribed_sets(ex, exercises)
     seconds = None if actuals.duration_min is None else max(1, round(actuals.duration_min * 60 / count))
     distance = None if actuals.distance is None else actuals.distance / count
-    return [SetInput(**base, set_number=n, duration_sec=seconds, distance=distance)
+    return [SetInput(exercise_id=key_of(ex), rpe=actuals.rpe, set_number=n, duration_sec=seconds, distance=distance)
             for n in range(1, count + 1)], False
 
 
@@ -357,7 +364,7 @@ async def complete_exercise(session: AsyncSession, org_id: uuid.UUID, member_id:
             values = _values(ex, entry.set_number or 1, entry, units)
             session.add(ExerciseSet(org_id=org_id, member_id=member_id, workout_id=row.id, log_id=log.id,
                                     exercise_key=key_of(ex), set_number=entry.set_number, rpe=entry.rpe,
-                                    performed_at=now, created_at=now, **values))
+                                    performed_at=now, created_at=now, **values._asdict()))
         await session.flush()
         await rebuild(session, row, ex, log, now)
     mark_done(row, key_of(ex), log.id)

@@ -17,7 +17,7 @@ from gym.training import workout_changes, workout_sets
 from gym.training.logs import LoggedExercise, log_exercise, logs_since, undo_log
 from gym.training.record import progression_view
 from gym.training.trainer_workouts import current_workout, save_workout
-from gym.training.workout import Workout
+from gym.training.workout import EXERCISE, Workout
 from gym.training.workout_sets import Actuals, SetInput
 from tests.trainer.fixtures import NOW, chest_workout, hold, reps, trainee
 
@@ -145,10 +145,10 @@ async def test_the_trainers_undo_removal_and_swap_respect_the_logged_sets(db, fa
     await _workout(db, t)
     _, _, bench, _ = await _log(db, t, 8, exercise_id="ex_001", reps=10, load=14)
     await _log(db, t, 6, exercise_id="ex_002", reps=12)
+    band = EXERCISE.validate_python(reps(1, "Band Chest Press", muscles={"Chest": 1.0}, equipment=["Resistance Band"]))
     async with db.scope(org_id=t.org.id) as session:
         with pytest.raises(GymError) as swap:
-            await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", reps(
-                1, "Band Chest Press", muscles={"Chest": 1.0}, equipment=["Resistance Band"]), now=NOW)
+            await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", band, now=NOW)
         assert (swap.value.code, swap.value.status) == ("exercise_has_sets", 409)
         await undo_log(session, t.org.id, t.member_id, bench.id, now=NOW)
         await workout_changes.remove_exercise(session, t.org.id, t.member_id, "ex_002", now=NOW)
@@ -157,9 +157,8 @@ async def test_the_trainers_undo_removal_and_swap_respect_the_logged_sets(db, fa
                                          "AND undone_at IS NULL"), {"m": t.member_id})
     assert live == 0 and all(r.undone_at is not None for r in await _logs(db, t))
     async with db.scope(org_id=t.org.id) as session:  # no sets left: the swap goes through
-        row, _, old = await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", reps(
-            1, "Band Chest Press", muscles={"Chest": 1.0}, equipment=["Resistance Band"]), now=NOW)
-    assert old["name"] == "Dumbbell Floor Press" and row.exercises[0]["name"] == "Band Chest Press"
+        row, _, old = await workout_changes.swap_exercise(session, t.org.id, t.member_id, "ex_001", band, now=NOW)
+    assert old.name == "Dumbbell Floor Press" and row.exercises[0]["name"] == "Band Chest Press"
 
 
 async def test_a_superset_member_owes_a_set_each_round(db, factory) -> None:

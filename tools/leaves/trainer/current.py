@@ -11,7 +11,7 @@ from typing import Any
 from gym.training.models import TrainerWorkout
 from gym.training.trainer_workouts import current_workout
 from gym.training.validation import WorkoutCheck
-from gym.training.workout import Workout
+from gym.training.workout import Exercise, Workout
 from gym.training.workout_changes import ExerciseRef, find_exercise
 from gym.training.workout_check import check_member_workout
 from tools.context import ToolContext
@@ -36,18 +36,18 @@ async def check(ctx: ToolContext, member_id: uuid.UUID, workout: Workout, *, tou
                                       check_order=check_order)
 
 
-def brief(exercises: list[dict[str, Any]]) -> list[str]:
+def brief(exercises: list[Exercise]) -> list[str]:
     """One short line per exercise: what the model needs to refer to them."""
-    return [f"{e['order']}. {e['id']} {e['name']} ({e['type']})" for e in sorted(exercises, key=lambda e: e["order"])]
+    return [f"{e.order}. {e.id} {e.name} ({e.type})" for e in sorted(exercises, key=lambda e: e.order)]
 
 
-def details(exercises: list[dict[str, Any]], result: WorkoutCheck) -> list[dict[str, Any]]:
+def details(exercises: list[Exercise], result: WorkoutCheck) -> list[dict[str, Any]]:
     """Per exercise, what the card shows beside the prescription: recovering muscles with their recovery
     percentage, and the progression suggestion for loaded work (None otherwise)."""
     out = []
-    for e in sorted(exercises, key=lambda e: e["order"]):
-        suggestion = result.suggestion_for(e["order"])
-        out.append({"id": e["id"], "order": e["order"], "name": e["name"],
-                    "recovery": result.recovery.get(e["order"], []),
+    for e in sorted(exercises, key=lambda e: e.order):
+        suggestion = result.suggestion_for(e.order)
+        out.append({"id": e.id, "order": e.order, "name": e.name,
+                    "recovery": result.recovery.get(e.order, []),
                     "suggestion": {k: v for k, v in suggestion.items() if k != "order"} if suggestion else None})
     return out

@@ -19,9 +19,11 @@ from gym.training.logs import LoggedExercise, log_exercise, undo_log
 from gym.training.models import ExerciseLog, TrainerWorkout
 from gym.training.movements import same_exercise
 from gym.training.profiles import Units
+from gym.training.stored_exercises import exercises_of, key_of
 from gym.training.trainer_workouts import close_if_done, current_workout, finish_workout, mark_done
 from gym.training.units import show_load, to_kg, to_km
 from gym.training.vocab import ExerciseType
+from gym.training.workout import Exercise, RepsExercise
 from gym.training.workout_sets import Actuals, complete_exercise
 from tools import observations
 from tools.context import ToolContext
@@ -77,24 +79,24 @@ def _entry(data: dict[str, Any], u: Units) -> LoggedExercise:
                           distance_km=None if distance is None else round(to_km(distance, u.distance_unit), 3))
 
 
-def _of_current(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any] | None:
+def _of_current(data: dict[str, Any], current: TrainerWorkout | None) -> Exercise | None:
     """The exercise of the current workout this log is of: the same exercise, done since the workout was built."""
     when = data.get("performed_at")
     if current is None or (when is not None and (when.tzinfo is None or when < current.created_at)):
         return None
-    return next((e for e in current.exercises if same_exercise(e["name"], data["exercise_name"])), None)
+    return next((e for e in exercises_of(current) if same_exercise(e.name, data["exercise_name"])), None)
 
 
 def _with_prescription(data: dict[str, Any], current: TrainerWorkout | None) -> dict[str, Any]:
     """A log of a reps exercise of the current workout, done since it was built, is measured against its
     prescription (target reps per set, equipment) unless the log says otherwise, so progression can tell a miss."""
     ex = _of_current(data, current)
-    if ex is None or ex.get("type") != "reps":
+    if not isinstance(ex, RepsExercise):
         return data
     if data.get("target_reps") is None:
-        data["target_reps"] = list(ex["reps"])
+        data["target_reps"] = list(ex.reps)
     if not data.get("equipment"):
-        data["equipment"] = list(ex.get("equipment") or [])
+        data["equipment"] = list(ex.equipment)
     return data
 
 
@@ -110,8 +112,7 @@ async def log_one(ctx: ToolContext, input: LogInput) -> dict:
     current = await current_workout(ctx.session, ctx.org_id, member_id)
     data = _with_prescription(input.model_dump(), current)
     ex = _of_current(data, current)
-    counted = ex["id"] if current is not None and ex is not None and ex["id"] not in (current.completed or {}) \
-        else None
+    counted = ex.id if current is not None and ex is not None and ex.id not in (current.completed or {}) else None
     row = await log_exercise(ctx.session, ctx.org_id, member_id, _entry(data, await units(ctx, member_id)),
                              now=ctx.now, workout_id=current.id if counted and current else None,
                              exercise_key=counted)
@@ -140,12 +141,13 @@ async def mark(ctx: ToolContext, input: MarkInput) -> dict:
     member_id = await me(ctx)
     u = await units(ctx, member_id)
     row = await require_current(ctx, member_id)
-    ex = row.exercises[find_exercise(row.exercises, input.exercise_id)]
-    row, log, assumed = await complete_exercise(ctx.session, ctx.org_id, member_id, ex["id"], input.actuals,
+    exercises = exercises_of(row)
+    exercise_id = key_of(exercises[find_exercise(exercises, input.exercise_id)])
+    row, log, assumed = await complete_exercise(ctx.session, ctx.org_id, member_id, exercise_id, input.actuals,
                                                 now=ctx.now)
     remaining = await close_if_done(ctx.session, ctx.org_id, member_id, row, now=ctx.now)
-    out: dict[str, Any] = {"id": str(log.id), "exercise": ex["id"], "logged": _logged(log, u), "remaining": remaining,
-                           "workoutCompleted": not remaining}
+    out: dict[str, Any] = {"id": str(log.id), "exercise": exercise_id, "logged": _logged(log, u),
+                           "remaining": remaining, "workoutCompleted": not remaining}
     if assumed:
         out["assumed"] = "prescription"
         out["note"] = (f"Logged as prescribed ({_logged(log, u)}) because no actuals were given; tell the member, "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, model_validator
 
+from gym.training.stored_exercises import exercises_of
 from gym.training.timers import exercise_timer, spec_timer, workout_timers
 from gym.training.vocab import ExerciseType
-from gym.training.workout import EXERCISE
 from tools.context import ToolContext
 from tools.leaves.trainer.current import ExerciseRef, find_exercise, require_current
 from tools.leaves.trainer.member import MEMBER, me
@@ -35,17 +35,13 @@ class WorkoutTimersInput(BaseModel):
     pass
 
 
-def _exercise(stored: dict):
-    return EXERCISE.validate_python({k: v for k, v in stored.items()})
-
-
 @timers.agent_tool(action="generate_exercise_timer", input=ExerciseTimerInput, roles=MEMBER,
                    summary="A timer for one exercise (from the current workout, or described by name, type, sets, "
                            "reps, rest and work duration).")
 async def exercise(ctx: ToolContext, input: ExerciseTimerInput) -> dict:
     if input.exercise_id is not None:
-        row = await require_current(ctx, await me(ctx))
-        return exercise_timer(_exercise(row.exercises[find_exercise(row.exercises, input.exercise_id)])).as_dict()
+        exercises = exercises_of(await require_current(ctx, await me(ctx)))
+        return exercise_timer(exercises[find_exercise(exercises, input.exercise_id)]).as_dict()
     assert input.exercise_name is not None and input.exercise_type is not None  # the input model requires both
     return spec_timer(input.exercise_name, input.exercise_type, sets=input.sets, reps=input.reps,
                       rest_seconds=input.rest_seconds, work_duration_seconds=input.work_duration_seconds).as_dict()
@@ -55,4 +51,4 @@ async def exercise(ctx: ToolContext, input: ExerciseTimerInput) -> dict:
                    summary="Timers for every exercise of the current workout, with transitions between them.")
 async def workout(ctx: ToolContext, input: WorkoutTimersInput) -> dict:
     row = await require_current(ctx, await me(ctx))
-    return workout_timers([_exercise(e) for e in row.exercises])
+    return workout_timers(exercises_of(row))

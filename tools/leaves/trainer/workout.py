@@ -8,7 +8,8 @@ order (warm-up first, compounds before isolation, cool-down last) — stores it 
 the member's app calls too (gym.training.workout_changes): they run the same check on the exercise they change.
 Every result lists the exercises (ids for the model) and, per exercise, its recovering muscles with their recovery
 percentage and the progression suggestion. swap / adjust / remove take an exercise id or order number;
-`adjust_exercise` may not change `id` or `type`.
+`adjust_exercise` may not change `id` or `type`. The input is typed here, once: a swapped or added exercise is the
+§4.9 `Exercise` the input model parsed, an adjustment's `changes` become a `workout_changes.ExerciseChanges`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 from gym.training import workout_changes as changes
 from gym.training.models import TrainerWorkout
 from gym.training.preferences import active_preferences, consume_after_generation
+from gym.training.stored_exercises import exercises_of
 from gym.training.trainer_workouts import save_workout
 from gym.training.validation import WorkoutCheck
 from gym.training.workout import Exercise, Workout
@@ -53,8 +55,9 @@ class AddInput(BaseModel):
 
 
 def _result(row: TrainerWorkout, result: WorkoutCheck, extra: dict | None = None) -> dict:
-    out: dict[str, Any] = {"workoutId": row.workout_key, "exercises": brief(row.exercises),
-                           "details": details(row.exercises, result)}
+    exercises = exercises_of(row)
+    out: dict[str, Any] = {"workoutId": row.workout_key, "exercises": brief(exercises),
+                           "details": details(exercises, result)}
     if result.warnings:
         out["warnings"] = [w.message for w in result.warnings]
     return {**out, **(extra or {})}
@@ -88,9 +91,9 @@ async def generate(ctx: ToolContext, input: Workout) -> dict:
                     artifact="workout")
 async def swap(ctx: ToolContext, input: SwapInput) -> dict:
     row, result, old = await changes.swap_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
-                                                   input.new_exercise.model_dump(mode="json"), now=ctx.now)
-    new = next(e for e in row.exercises if e["id"] == old["id"])
-    return _result(row, result, {"swapped": f"{old['name']} → {new['name']}"})
+                                                   input.new_exercise, now=ctx.now)
+    new = next(e for e in exercises_of(row) if e.id == old.id)
+    return _result(row, result, {"swapped": f"{old.name} → {new.name}"})
 
 
 @workout.agent_tool(action="adjust_exercise", input=AdjustInput, roles=MEMBER, side_effects="write",
@@ -99,7 +102,7 @@ async def swap(ctx: ToolContext, input: SwapInput) -> dict:
                     artifact="workout")
 async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
     row, result, target = await changes.adjust_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
-                                                        input.changes, now=ctx.now)
+                                                        changes.ExerciseChanges.parse(input.changes), now=ctx.now)
     return _result(row, result, {"adjusted": target})
 
 
@@ -110,7 +113,7 @@ async def adjust(ctx: ToolContext, input: AdjustInput) -> dict:
 async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
     row, result, gone = await changes.remove_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise_id,
                                                       now=ctx.now)
-    return _result(row, result, {"removed": f"{gone['id']} {gone['name']}"})
+    return _result(row, result, {"removed": f"{gone.id} {gone.name}"})
 
 
 @workout.agent_tool(action="add_exercise_to_workout", input=AddInput, roles=MEMBER, side_effects="write",
@@ -118,7 +121,6 @@ async def remove(ctx: ToolContext, input: RemoveInput) -> dict:
                             "rules as generate_workout apply to it.",
                     artifact="workout")
 async def add(ctx: ToolContext, input: AddInput) -> dict:
-    row, result, new_id = await changes.add_exercise(ctx.session, ctx.org_id, await me(ctx),
-                                                     input.exercise.model_dump(mode="json"), input.position,
-                                                     now=ctx.now)
+    row, result, new_id = await changes.add_exercise(ctx.session, ctx.org_id, await me(ctx), input.exercise,
+                                                     input.position, now=ctx.now)
     return _result(row, result, {"added": f"{new_id} {input.exercise.name}", "addedId": new_id})
