@@ -17,6 +17,7 @@ from agent.conversations import STAFF_PERSONA
 from agent.model import Billed, ModelClient, ModelRequest, ModelResponse, RequestEncoder, TextDelta
 from agent.model_facts import FACTS, TURN, facts_of, local_minute
 from agent.threads import Opening
+from core.tenancy import OrgAccess
 from tests.factories import owner_of_new_org
 from tests.fakes.anthropic_server import Reply, Text, ToolUse
 
@@ -41,14 +42,12 @@ class Recording:
         await self.model.close()  # type: ignore[attr-defined]
 
 
-async def test_every_round_trip_carries_the_turns_facts_and_the_wire_request_does_not(app_settings, db, factory,
-                                                                                    fake_model) -> None:
+async def _staff_turn(app_settings, db, factory, fake_model, model: Recording) -> OrgAccess:
+    """One staff turn in Hebrew (a tool, then text) through the orchestrator with `model`; the caller's access."""
     fake_model.queue(Reply(ToolUse("tasks__list", {}, id="toolu_t")), Reply(Text("Nothing open.")))
     redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
-    model = Recording(build_model(app_settings))
     services = build_agent(app_settings, db, redis, titles=False, rag_worker=False, model=model)
     caller, access = await owner_of_new_org(db, factory)
-    started = datetime.now(UTC)
     try:
         turn = await services.orchestrator.open_send(access=access, caller=caller, locale="he",
                                                      trace_id=uuid.uuid4().hex, opening=Opening("what is open?"),
@@ -58,6 +57,14 @@ async def test_every_round_trip_carries_the_turns_facts_and_the_wire_request_doe
         await services.close()
         await redis.aclose()
     assert frames[-1] == "done" and "error" not in frames
+    return access
+
+
+async def test_every_round_trip_carries_the_turns_facts_and_the_wire_request_does_not(app_settings, db, factory,
+                                                                                    fake_model) -> None:
+    model = Recording(build_model(app_settings))
+    started = datetime.now(UTC)
+    access = await _staff_turn(app_settings, db, factory, fake_model, model)
     assert len(model.requests) == len(fake_model.requests) == 2
     for request, sent in zip(model.requests, fake_model.requests, strict=True):
         facts = facts_of(request)
@@ -74,21 +81,9 @@ async def test_every_round_trip_carries_the_turns_facts_and_the_wire_request_doe
 
 async def test_a_model_that_reads_the_prompt_gets_no_facts(app_settings, db, factory, fake_model) -> None:
     """A hosted model (`reads_facts` False, as AnthropicModel) costs the engine nothing for facts: none are built."""
-    fake_model.queue(Reply(ToolUse("tasks__list", {}, id="toolu_t")), Reply(Text("Nothing open.")))
-    redis = aioredis.from_url(app_settings.redis_url, decode_responses=True)
-    model = Recording(build_model(app_settings), reads_facts=False)
     assert build_model(app_settings).reads_facts is False
-    services = build_agent(app_settings, db, redis, titles=False, rag_worker=False, model=model)
-    caller, access = await owner_of_new_org(db, factory)
-    try:
-        turn = await services.orchestrator.open_send(access=access, caller=caller, locale="he",
-                                                     trace_id=uuid.uuid4().hex, opening=Opening("what is open?"),
-                                                     thread_id=None)
-        frames = [event.type async for event in turn.events()]
-    finally:
-        await services.close()
-        await redis.aclose()
-    assert frames[-1] == "done" and "error" not in frames
+    model = Recording(build_model(app_settings), reads_facts=False)
+    await _staff_turn(app_settings, db, factory, fake_model, model)
     assert len(model.requests) == 2 and all(FACTS not in request.metadata for request in model.requests)
 
 
