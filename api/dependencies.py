@@ -4,8 +4,7 @@ The guards put the caller and their access on the connection; the app holds its 
 (api/resources.py); these providers hand each handler exactly what it names — an org-scoped session (one
 transaction under the caller's org and user, committed after the handler returns, rolled back when it
 raises), the engine's orchestrator and resumer, the app's detached turns, the tool registry and runner, the
-request's locale and trace id, its writes under an Idempotency-Key (api/idempotency.py). Controllers never reach
-into the app's state themselves.
+request's locale and trace id. Controllers never reach into the app's state themselves.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from agent.resume import Resumer
 from agent.turn_runner import TurnRunner
 from api.auth import DevKeys
 from api.errors import request_locale, trace_id_of
-from api.idempotency import provide_idempotent
 from api.resources import Resources
 from core.database import Database
 from core.readiness import Readiness
@@ -114,5 +112,4 @@ APP_DEPENDENCIES = {
     "locale": Provide(provide_locale),
     "trace_id": Provide(provide_trace_id),
     "session": Provide(provide_session),
-    "idempotent": Provide(provide_idempotent),
 }

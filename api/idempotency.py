@@ -1,23 +1,20 @@
-"""`Idempotency-Key` on the writes that honour it: the header as a documented parameter of the `idempotent`
-dependency, which claims the key inside the work's own transaction and remembers the answer there
-(core/idempotency.py)."""
+"""`Idempotency-Key` on the writes that honour it: the header as a documented parameter, and `Once`, which
+claims the key inside the work's own transaction and remembers the answer there (core/idempotency.py)."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core import idempotency
 from core.idempotency import KEY_PATTERN, Answer
-from core.tenancy import Caller, OrgAccess
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", required=False, pattern=KEY_PATTERN, max_length=255,
@@ -48,40 +45,32 @@ def route_of(request: Request) -> str:
         return request.url.path
 
 
-Answered = tuple[int, msgspec.Struct]
-"""What a write answers: its status and body."""
+@dataclass
+class Once:
+    """One request under an optional Idempotency-Key, inside the transaction that does its work."""
 
+    session: AsyncSession
+    org_id: uuid.UUID
+    user_id: uuid.UUID
+    key: str | None
+    fingerprint: str
 
-class Idempotent:
-    """The request's writes under its optional Idempotency-Key, inside the transaction that does their work: a
-    handler names `idempotent` and hands it the request's body and the work, and gets the response. A plain
-    class, not a dataclass: the framework checks a dataclass dependency field by field."""
-
-    def __init__(self, session: AsyncSession, request: Request, org_id: uuid.UUID, user_id: uuid.UUID,
-                 key: str | None) -> None:
-        self.session, self.request, self.org_id, self.user_id, self.key = session, request, org_id, user_id, key
-
-    async def run(self, body: Any, work: Callable[[], Awaitable[Answered]]) -> Response:
-        """The first answer again when this request ran before under its key (`work` does not run); otherwise
-        `work`'s answer, remembered under the key in this transaction. `body`: the request as parsed, which
-        fingerprints it with its method and canonical route."""
-        if self.key is None:
-            status, answer = await work()
-            return Response(msgspec.to_builtins(answer), status_code=status)
+    @classmethod
+    def of(cls, session: AsyncSession, request: Request, org_id: uuid.UUID, user_id: uuid.UUID, key: str | None,
+           body: Any) -> Once:
         sent = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
-        fingerprint = idempotency.fingerprint(self.request.method, route_of(self.request), sent)
-        first = await idempotency.claim(self.session, self.org_id, self.user_id, self.key, fingerprint)
-        if first is not None:
-            return Response(first.body, status_code=first.status)
-        status, answer = await work()
-        content = msgspec.to_builtins(answer)
-        await idempotency.remember(self.session, self.org_id, self.user_id, self.key, Answer(status, content))
+        return cls(session, org_id, user_id, key, idempotency.fingerprint(request.method, route_of(request), sent))
+
+    async def replay(self) -> Response | None:
+        """The first answer when this request ran before under its key (run nothing then); None: go ahead."""
+        if self.key is None:
+            return None
+        answer = await idempotency.claim(self.session, self.org_id, self.user_id, self.key, self.fingerprint)
+        return None if answer is None else Response(answer.body, status_code=answer.status)
+
+    async def answer(self, status: int, body: msgspec.Struct) -> Response:
+        """The response, remembered under the key in this transaction."""
+        content = msgspec.to_builtins(body)
+        if self.key is not None:
+            await idempotency.remember(self.session, self.org_id, self.user_id, self.key, Answer(status, content))
         return Response(content, status_code=status)
-
-
-async def provide_idempotent(request: Request, session: NamedDependency[AsyncSession],
-                             access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                             idempotency_key: IdempotencyKey = None) -> Idempotent:
-    """The `Idempotency-Key` header is this dependency's parameter: every handler that names `idempotent`
-    documents it."""
-    return Idempotent(session, request, access.org_id, caller.user_id, idempotency_key)

@@ -16,7 +16,7 @@ from datetime import date
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
-from litestar import Controller, Response, delete, get, post, put
+from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -33,10 +33,10 @@ from api.food_log_bodies import (
     WeightBody,
     WeightOut,
 )
-from api.idempotency import Answered, Idempotent
+from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
 from core.errors import InvalidInput, NotFound
-from core.tenancy import OrgAccess
+from core.tenancy import Caller, OrgAccess
 from gym.nutrition.food_log import Quick
 from gym.nutrition.member_log import MemberLog
 
@@ -84,24 +84,28 @@ class FoodLogController(Controller):
         return shape(await log.day_log(_day(day)), DayLog)
 
     @post("/entries", status_code=201, responses=CHANGE)
-    async def add_food(self, data: JSONBody[FoodEntryBody], log: NamedDependency[MemberLog],
-                       idempotent: NamedDependency[Idempotent]) -> Response[DayLog]:
+    async def add_food(self, request: Request, data: JSONBody[FoodEntryBody], log: NamedDependency[MemberLog],
+                       session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                       caller: NamedDependency[Caller], idempotency_key: IdempotencyKey = None) -> Response[DayLog]:
         """Log a library food; the day as it is now, with the new entry's id. 422 unknown_food, no_serving,
         portion_too_large; 409 food_log_day_full (100 entries)."""
-        async def add() -> Answered:
-            return 201, shape(await log.add_food(data.date, data.meal, data.foodKey, data.amount, data.unit), DayLog)
-        return await idempotent.run(data, add)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        day = await log.add_food(data.date, data.meal, data.foodKey, data.amount, data.unit)
+        return await once.answer(201, shape(day, DayLog))
 
     @post("/quick-entries", status_code=201, responses=CHANGE)
-    async def add_quick(self, data: JSONBody[QuickEntryBody], log: NamedDependency[MemberLog],
-                        idempotent: NamedDependency[Idempotent]) -> Response[DayLog]:
+    async def add_quick(self, request: Request, data: JSONBody[QuickEntryBody], log: NamedDependency[MemberLog],
+                        session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                        caller: NamedDependency[Caller], idempotency_key: IdempotencyKey = None) -> Response[DayLog]:
         """Log calories and macros without a food; 422 empty_entry, energy_too_high."""
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
         quick = Quick(calories=data.calories, protein_g=data.proteinG, fat_g=data.fatG, carbs_g=data.carbsG,
                       label=data.label.strip() if data.label else None)
-
-        async def add() -> Answered:
-            return 201, shape(await log.add_quick(data.date, data.meal, quick), DayLog)
-        return await idempotent.run(data, add)
+        return await once.answer(201, shape(await log.add_quick(data.date, data.meal, quick), DayLog))
 
     @delete("/entries/{entry_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404))
     async def remove(self, entry_id: FromPath[uuid.UUID], log: NamedDependency[MemberLog]) -> DayLog:

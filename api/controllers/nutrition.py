@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.errors import request_locale
 from api.food_log_bodies import ExpenditureOut
 from api.guards import require_org_member
-from api.idempotency import Answered, Idempotent
+from api.idempotency import IdempotencyKey, Once
 from api.nutrition_bodies import (
     CheckinAccepted,
     CheckinBody,
@@ -105,8 +105,9 @@ class NutritionController(Controller):
 
     @post("/runs", status_code=202, responses=error_responses(400, 401, 403, 404, 409, 413, 415, 422))
     async def start(self, request: Request, data: JSONBody[StartRequest], access: NamedDependency[OrgAccess],
-                    caller: NamedDependency[Caller], nutrition: NamedDependency[NutritionService],
-                    idempotent: NamedDependency[Idempotent]) -> Response[RunStarted]:
+                    caller: NamedDependency[Caller], session: NamedDependency[AsyncSession],
+                    nutrition: NamedDependency[NutritionService],
+                    idempotency_key: IdempotencyKey = None) -> Response[RunStarted]:
         body = start_body(data)
         own = await nutrition.member_scope(access, caller.user_id)
         if own is not None and body.membershipId not in (None, own):
@@ -116,12 +117,12 @@ class NutritionController(Controller):
             raise InvalidInput(detail="membershipId is required", errors=[{"field": "membershipId",
                                                                             "code": "missing"}])
         intake = validate_intake(body.intake)
-
-        async def start() -> Answered:
-            run = await nutrition.start_run(member_id, intake, started_by=caller.user_id)
-            return 202, RunStarted(run_id=str(run.id), state=run.state, version=run.version,
-                                   understood=understood(body.intake, request_locale(request)))
-        return await idempotent.run(body, start)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, body)
+        if (replay := await once.replay()) is not None:
+            return replay
+        run = await nutrition.start_run(member_id, intake, started_by=caller.user_id)
+        return await once.answer(202, RunStarted(run_id=str(run.id), state=run.state, version=run.version,
+                                                 understood=understood(body.intake, request_locale(request))))
 
     @get("/vocabulary", responses=error_responses(400, 401, 403, 404))
     async def food_vocabulary(self, request: Request, access: NamedDependency[OrgAccess],
@@ -170,23 +171,23 @@ class NutritionController(Controller):
           responses={200: ResponseSpec(CheckinAccepted, description="The same check-in sent again for its date: "
                                        "the first one's result; nothing re-ran"),
                      **error_responses(400, 401, 403, 404, 409, 413, 415, 422)})
-    async def checkin(self, run_id: FromPath[uuid.UUID], data: JSONBody[CheckinBody],
+    async def checkin(self, request: Request, run_id: FromPath[uuid.UUID], data: JSONBody[CheckinBody],
                       access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
-                      nutrition: NamedDependency[NutritionService],
-                      idempotent: NamedDependency[Idempotent]) -> Response[CheckinAccepted]:
+                      session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
+                      idempotency_key: IdempotencyKey = None) -> Response[CheckinAccepted]:
         """A weekly check-in. `weight_kg` may be left out when the member logs body weights: the check-in then counts
         the trend weight on its date (a weight logged in the 7 days up to it; otherwise 422 asks for weight_kg). The
         member's chosen TDEE (PUT .../nutrition/log/tdee-choice) applies; the answer also carries the weight counted
         and the expenditure estimate with whether it is offered as the TDEE."""
         own = await nutrition.member_scope(access, caller.user_id)
-
-        async def submit() -> Answered:
-            out = await nutrition.submit_checkin(run_id, data, member_scope=own, submitted_by=caller.user_id)
-            return 200 if out.replayed else 202, CheckinAccepted(
-                checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment,
-                weight=shape(out.weight, CheckinWeight) if out.weight else None,
-                expenditure=shape(out.expenditure, ExpenditureOut) if out.expenditure else None)
-        return await idempotent.run(data, submit)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        out = await nutrition.submit_checkin(run_id, data, member_scope=own, submitted_by=caller.user_id)
+        return await once.answer(200 if out.replayed else 202, CheckinAccepted(
+            checkin_id=str(out.checkin_id), version=out.version, adjustment=out.adjustment,
+            weight=shape(out.weight, CheckinWeight) if out.weight else None,
+            expenditure=shape(out.expenditure, ExpenditureOut) if out.expenditure else None))
 
     @post("/runs/{run_id:uuid}/referral-acknowledged", status_code=202,
           responses=error_responses(400, 401, 403, 404, 409))
@@ -206,21 +207,21 @@ class NutritionController(Controller):
 
     @post("/members/{member_id:uuid}/medical-clearance", status_code=201,
           responses=error_responses(400, 401, 403, 404, 413, 415, 422))
-    async def clearance(self, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody],
+    async def clearance(self, request: Request, member_id: FromPath[uuid.UUID], data: JSONBody[ClearanceBody],
                         access: NamedDependency[OrgAccess], caller: NamedDependency[Caller],
                         session: NamedDependency[AsyncSession], nutrition: NamedDependency[NutritionService],
-                        idempotent: NamedDependency[Idempotent]) -> Response[ClearanceRecorded]:
+                        idempotency_key: IdempotencyKey = None) -> Response[ClearanceRecorded]:
         own = await nutrition.member_scope(access, caller.user_id)  # front desk: 403 forbidden
         if own is not None:
             raise Forbidden("member_forbidden", detail="a member cannot record their own medical clearance")
         if access.role not in CLEARANCE_ROLES:
             raise Forbidden("role_forbidden")
-
-        async def record() -> Answered:
-            clearance = await nutrition.record_clearance(member_id, data.note, recorded_by=caller.user_id)
-            await write_audit(session, audit_row(
-                org_id=access.org_id, caller=caller, action=CLEARANCE_AUDIT, resource="medical_clearance",
-                resource_id=clearance.id, metadata={"membershipId": str(member_id),
-                                                    "runId": str(clearance.run_id) if clearance.run_id else None}))
-            return 201, ClearanceRecorded(clearance_id=str(clearance.id), membership_id=str(member_id))
-        return await idempotent.run(data, record)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        clearance = await nutrition.record_clearance(member_id, data.note, recorded_by=caller.user_id)
+        await write_audit(session, audit_row(org_id=access.org_id, caller=caller, action=CLEARANCE_AUDIT,
+                                             resource="medical_clearance", resource_id=clearance.id,
+                                             metadata={"membershipId": str(member_id), "runId": str(clearance.run_id)
+                                                       if clearance.run_id else None}))
+        return await once.answer(201, ClearanceRecorded(clearance_id=str(clearance.id), membership_id=str(member_id)))

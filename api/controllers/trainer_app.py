@@ -16,7 +16,7 @@ from datetime import date
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
-from litestar import Controller, Response, delete, get, post, put
+from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.controllers.trainer import member_profile_required, provide_member_id
 from api.exercise_extras_bodies import NoteBody, NoteOut, PlatesOut
-from api.idempotency import Answered, Idempotent
+from api.idempotency import IdempotencyKey, Once
 from api.responses import BEARER, error_responses, shape
 from api.trainer_app_bodies import (
     AddExerciseBody,
@@ -43,7 +43,7 @@ from api.trainer_app_bodies import (
     VolumeOut,
 )
 from core.errors import InvalidInput
-from core.tenancy import OrgAccess
+from core.tenancy import Caller, OrgAccess
 from gym.training.library_plan import Prescription
 from gym.training.logs import MAX_HISTORY_DAYS
 from gym.training.member_app import MemberApp
@@ -92,20 +92,21 @@ class TrainerAppController(Controller):
         **CHANGE, 200: ResponseSpec(SetLoggedOut, description="The set was logged before (its clientSetId, or no "
                                                               "setNumber and the same performedAt and values): "
                                                               "nothing new is logged")})
-    async def log_set(self, data: JSONBody[SetBody], app: NamedDependency[MemberApp],
-                      idempotent: NamedDependency[Idempotent]) -> Response[SetLoggedOut]:
+    async def log_set(self, request: Request, data: JSONBody[SetBody], app: NamedDependency[MemberApp],
+                      session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                      caller: NamedDependency[Caller], idempotency_key: IdempotencyKey = None) -> Response[SetLoggedOut]:
         """Log one set of an exercise of the current workout. Send an Idempotency-Key per set: a retry answers the
         first answer and logs nothing; and a clientSetId: a set sent again under a new key (an offline queue) is
         answered 200 with the set already logged. 409 set_already_logged for a set number already logged."""
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
         entry = SetInput(exercise_id=data.exerciseId, set_number=data.setNumber, reps=data.reps, load=data.load,
                          load_unit=data.loadUnit, duration_sec=data.durationSec, distance=data.distance,
                          distance_unit=data.distanceUnit, rpe=data.rpe, performed_at=data.performedAt,
                          client_set_id=data.clientSetId, warmup=data.warmup)
-
-        async def log() -> Answered:
-            answer = await app.log_set(entry)
-            return 201 if answer.pop("new") else 200, shape(answer, SetLoggedOut)
-        return await idempotent.run(data, log)
+        answer = await app.log_set(entry)
+        return await once.answer(201 if answer.pop("new") else 200, shape(answer, SetLoggedOut))
 
     @delete("/workout/sets/{set_id:uuid}", status_code=200, responses=error_responses(400, 401, 403, 404, 409))
     async def undo_set(self, set_id: FromPath[uuid.UUID], app: NamedDependency[MemberApp]) -> SetLoggedOut:
@@ -113,16 +114,19 @@ class TrainerAppController(Controller):
         return shape(await app.undo_set(set_id), SetLoggedOut)
 
     @post("/workout/exercises", status_code=201, responses=CHANGE)
-    async def add_exercise(self, data: JSONBody[AddExerciseBody], app: NamedDependency[MemberApp],
-                           idempotent: NamedDependency[Idempotent]) -> Response[TodayOut]:
+    async def add_exercise(self, request: Request, data: JSONBody[AddExerciseBody], app: NamedDependency[MemberApp],
+                           session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                           caller: NamedDependency[Caller],
+                           idempotency_key: IdempotencyKey = None) -> Response[TodayOut]:
         """Add a library exercise to the current workout (injuries, never-rules, equipment and order are checked as
         for the trainer's workouts)."""
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
         chosen = Prescription(sets=data.sets, reps=data.reps, load=data.load, hold_sec=data.holdSec,
                               duration_min=data.durationMin, rest_sec=data.restSec)
-
-        async def add() -> Answered:
-            return 201, shape(await app.add_exercise(data.name, position=data.position, chosen=chosen), TodayOut)
-        return await idempotent.run(data, add)
+        screen = await app.add_exercise(data.name, position=data.position, chosen=chosen)
+        return await once.answer(201, shape(screen, TodayOut))
 
     @put(f"/workout/exercises/{EXERCISE_PATH}", status_code=200, responses=CHANGE)
     async def swap_exercise(self, exercise_id: ExerciseInPath, data: JSONBody[SwapExerciseBody],
@@ -137,12 +141,14 @@ class TrainerAppController(Controller):
         return shape(await app.remove_exercise(_exercise(exercise_id)), TodayOut)
 
     @post("/workout/finish", status_code=200, responses=CHANGE)
-    async def finish(self, data: JSONBody[FinishBody], app: NamedDependency[MemberApp],
-                     idempotent: NamedDependency[Idempotent]) -> Response[FinishedOut]:
+    async def finish(self, request: Request, data: JSONBody[FinishBody], app: NamedDependency[MemberApp],
+                     session: NamedDependency[AsyncSession], access: NamedDependency[OrgAccess],
+                     caller: NamedDependency[Caller], idempotency_key: IdempotencyKey = None) -> Response[FinishedOut]:
         """Finish the current workout (or discard it) and sum it up; 409 nothing_logged before any set."""
-        async def finish() -> Answered:
-            return 200, shape(await app.finish(discard=data.discard), FinishedOut)
-        return await idempotent.run(data, finish)
+        once = Once.of(session, request, access.org_id, caller.user_id, idempotency_key, data)
+        if (replay := await once.replay()) is not None:
+            return replay
+        return await once.answer(200, shape(await app.finish(discard=data.discard), FinishedOut))
 
     @get("/workout/timers", responses=error_responses(400, 401, 403, 404, 409))
     async def timers(self, app: NamedDependency[MemberApp]) -> TimersOut:
