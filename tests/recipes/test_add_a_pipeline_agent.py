@@ -162,7 +162,7 @@ def follow_the_recipe(repo: Path) -> None:
     _replace(init, '"COACH": "training_program", ', '"COACH": "training_program", "HYDRATOR": "hydration_plan", ')
     states = repo / "gym" / "nutrition" / "states.py"  # 4
     _insert_after(states, '    COACH_PROCESSING = "coach_processing"\n', '    HYDRATOR_PROCESSING = "hydrator_processing"\n')
-    _replace(states, '"CHEF", "COACH")', '"CHEF", "COACH", "HYDRATOR")')
+    _replace(states, '"CHEF", "COACH"]', '"CHEF", "COACH", "HYDRATOR"]')
     driver = repo / "pipeline" / "driver.py"  # 5
     _replace(driver, '"COACH": "USER"}', '"COACH": "USER", "HYDRATOR": "USER"}')
     _replace(driver, '"COACH": ("training_input",)}', '"COACH": ("training_input",), "HYDRATOR": ("macro_targets",)}')
